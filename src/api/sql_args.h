@@ -1,0 +1,28 @@
+/*-------------------------------------------------------------------------
+ *
+ * sql_args.h
+ *		Reading the friendly functions' arguments.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef SQL_ARGS_H
+#define SQL_ARGS_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/jsonb.h"
+
+/* A text argument as a C string, or NULL when SQL NULL. */
+extern char *arg_text(FunctionCallInfo fcinfo, int n);
+
+/* A jsonb argument, or NULL when SQL NULL. */
+extern Jsonb *arg_jsonb(FunctionCallInfo fcinfo, int n);
+
+/* A boolean argument, or `dflt` when SQL NULL. */
+extern bool arg_bool(FunctionCallInfo fcinfo, int n, bool dflt);
+
+/* A text argument that must be given, or ValidationException naming it. */
+extern char *arg_required_text(FunctionCallInfo fcinfo, int n, const char *name);
+
+#endif							/* SQL_ARGS_H */

@@ -1,0 +1,231 @@
+/*-------------------------------------------------------------------------
+ *
+ * sql_items.c
+ *		The friendly item functions: st_put, st_get, st_delete, st_query.
+ *
+ * Each reads its SQL arguments, builds the same request the st_api
+ * operation would, and runs the shared operation in src/ops.  Items travel
+ * in plain JSON unless typed => true.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/tuplestore.h"
+
+#include "catalog/catalog.h"
+#include "item/av_jsonb.h"
+#include "ops/item_ops.h"
+#include "ops/expr_ops.h"
+#include "sql_args.h"
+
+/* The result of a write: the returned item in the caller's form, or SQL NULL. */
+static Datum
+item_result(FunctionCallInfo fcinfo, const Av *item, bool typed)
+{
+	if (item == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_JSONB_P(av_item_to_jsonb(item, typed));
+}
+
+/* st_put(item, "table", condition, names, "values", return_values, typed) */
+PG_FUNCTION_INFO_V1(st_put);
+Datum
+st_put(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *itemj = arg_jsonb(fcinfo, 0);
+	bool		typed = arg_bool(fcinfo, 6, false);
+	StTable    *t = catalog_lookup(arg_text(fcinfo, 1), false);
+	StReturnValues rv = ops_return_values(arg_text(fcinfo, 5), "returnValues");
+	StExprRequest req;
+	Av		   *item;
+	Av		   *old;
+
+	if (itemj == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null");
+	if (rv != ST_RV_NONE && rv != ST_RV_ALL_OLD)
+		st_error(ST_ERR_VALIDATION, "Return values set to invalid value");
+	expr_request_init(&req, arg_jsonb(fcinfo, 3), arg_jsonb(fcinfo, 4), typed);
+	expr_request_condition(&req, arg_text(fcinfo, 2), "ConditionExpression");
+	expr_request_finish(&req);
+
+	item = av_item_from_jsonb(itemj, typed, "Item");
+	old = ops_put(t, item, expr_request_cond(&req), rv);
+	return item_result(fcinfo, old, typed);
+}
+
+/* st_get(pk, sk, "table", projection, names, typed) */
+PG_FUNCTION_INFO_V1(st_get);
+Datum
+st_get(PG_FUNCTION_ARGS)
+{
+	char	   *pk = arg_text(fcinfo, 0);
+	bool		typed = arg_bool(fcinfo, 5, false);
+	StTable    *t = catalog_lookup(arg_text(fcinfo, 2), false);
+	StExprRequest req;
+	Jsonb	   *stored;
+
+	expr_request_init(&req, arg_jsonb(fcinfo, 4), NULL, typed);
+	expr_request_projection(&req, arg_text(fcinfo, 3));
+	expr_request_finish(&req);
+
+	stored = ops_get(t, ops_key_map_from_text(t, pk, arg_text(fcinfo, 1)));
+	if (stored == NULL)
+		PG_RETURN_NULL();
+	if (req.projection)
+		PG_RETURN_JSONB_P(av_item_to_jsonb(expr_request_project(&req, av_item_from_stored(stored)), typed));
+	if (typed)
+		PG_RETURN_JSONB_P(stored);
+	PG_RETURN_JSONB_P(av_stored_to_plain(stored));
+}
+
+/* st_delete(pk, sk, "table", condition, names, "values", return_values, typed) */
+PG_FUNCTION_INFO_V1(st_delete);
+Datum
+st_delete(PG_FUNCTION_ARGS)
+{
+	char	   *pk = arg_text(fcinfo, 0);
+	bool		typed = arg_bool(fcinfo, 7, false);
+	StTable    *t = catalog_lookup(arg_text(fcinfo, 2), false);
+	StReturnValues rv = ops_return_values(arg_text(fcinfo, 6), "returnValues");
+	StExprRequest req;
+	Av		   *old;
+
+	if (rv != ST_RV_NONE && rv != ST_RV_ALL_OLD)
+		st_error(ST_ERR_VALIDATION, "Return values set to invalid value");
+	expr_request_init(&req, arg_jsonb(fcinfo, 4), arg_jsonb(fcinfo, 5), typed);
+	expr_request_condition(&req, arg_text(fcinfo, 3), "ConditionExpression");
+	expr_request_finish(&req);
+
+	old = ops_delete(t, ops_key_map_from_text(t, pk, arg_text(fcinfo, 1)),
+					 expr_request_cond(&req), rv);
+	return item_result(fcinfo, old, typed);
+}
+
+/* ---------- st_query ---------- */
+
+typedef struct QueryOutput
+{
+	Tuplestorestate *store;
+	TupleDesc	desc;
+	bool		typed;
+	StExprRequest *req;
+} QueryOutput;
+
+/* Each item the query reads: filter, project, convert, keep. */
+static bool
+query_row(Jsonb *stored, void *arg)
+{
+	QueryOutput *out = (QueryOutput *) arg;
+	Datum		value;
+	bool		isnull = false;
+	Av		   *item = NULL;
+
+	if (out->req->filter || out->req->projection)
+	{
+		item = av_item_from_stored(stored);
+		if (out->req->filter && !expr_request_filter(out->req, item))
+			return true;
+		if (out->req->projection)
+			item = expr_request_project(out->req, item);
+		value = JsonbPGetDatum(av_item_to_jsonb(item, out->typed));
+	}
+	else if (out->typed)
+		value = JsonbPGetDatum(stored);
+	else
+		value = JsonbPGetDatum(av_stored_to_plain(stored));
+	tuplestore_putvalues(out->store, out->desc, &value, &isnull);
+	return true;
+}
+
+/*
+ * st_query(pk, sk_prefix, "table", index, sk_from, sk_to, forward, "limit",
+ *			filter, names, "values", projection, typed)
+ */
+PG_FUNCTION_INFO_V1(st_query);
+Datum
+st_query(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *pk = arg_required_text(fcinfo, 0, "pk");
+	char	   *prefix = arg_text(fcinfo, 1);
+	StTable    *t = catalog_lookup(arg_text(fcinfo, 2), false);
+	char	   *index = arg_text(fcinfo, 3);
+	char	   *from = arg_text(fcinfo, 4);
+	char	   *to = arg_text(fcinfo, 5);
+	bool		typed = arg_bool(fcinfo, 12, false);
+	StQuerySpec q;
+	StExprRequest req;
+	QueryOutput out;
+	const StKeyDef *pkdef;
+	const StKeyDef *skdef;
+
+	memset(&q, 0, sizeof(q));
+	q.table = t;
+	if (index)
+	{
+		q.index = catalog_find_index(t, index);
+		if (q.index == NULL)
+			st_error(ST_ERR_VALIDATION, "The table does not have the specified index: %s", index);
+	}
+	q.forward = arg_bool(fcinfo, 6, true);
+	q.limit = -1;
+	if (!PG_ARGISNULL(7))
+	{
+		q.limit = PG_GETARG_INT32(7);
+		if (q.limit < 1)
+			st_error(ST_ERR_VALIDATION,
+					 "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+					 (int) q.limit);
+	}
+	pkdef = ops_query_pk(&q);
+	skdef = ops_query_sk(&q);
+	q.pk = ops_key_value_from_text(pk, pkdef->type, pkdef->name);
+	if (prefix && (from || to))
+		st_error(ST_ERR_VALIDATION,
+				 "Invalid KeyConditionExpression: only one condition on the sort key is allowed: give sk_prefix, or sk_from and/or sk_to");
+	if ((prefix || from || to) && skdef->name == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "Query key condition not supported: the key schema has no sort key");
+	if (prefix)
+	{
+		if (skdef->type == AV_N)
+			st_error(ST_ERR_VALIDATION,
+					 "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N");
+		q.sort_op = ST_SORT_BEGINS_WITH;
+		q.sort1 = ops_key_value_from_text(prefix, skdef->type, skdef->name);
+	}
+	else if (from && to)
+	{
+		q.sort_op = ST_SORT_BETWEEN;
+		q.sort1 = ops_key_value_from_text(from, skdef->type, skdef->name);
+		q.sort2 = ops_key_value_from_text(to, skdef->type, skdef->name);
+	}
+	else if (from)
+	{
+		q.sort_op = ST_SORT_GE;
+		q.sort1 = ops_key_value_from_text(from, skdef->type, skdef->name);
+	}
+	else if (to)
+	{
+		q.sort_op = ST_SORT_LE;
+		q.sort1 = ops_key_value_from_text(to, skdef->type, skdef->name);
+	}
+
+	expr_request_init(&req, arg_jsonb(fcinfo, 9), arg_jsonb(fcinfo, 10), typed);
+	expr_request_filter_expression(&req, arg_text(fcinfo, 8), &q);
+	expr_request_projection(&req, arg_text(fcinfo, 11));
+	expr_request_finish(&req);
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	out.store = rsinfo->setResult;
+	out.desc = rsinfo->setDesc;
+	out.typed = typed;
+	out.req = &req;
+	ops_query(&q, query_row, &out);
+	return (Datum) 0;
+}

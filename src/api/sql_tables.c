@@ -1,0 +1,162 @@
+/*-------------------------------------------------------------------------
+ *
+ * sql_tables.c
+ *		The table functions: st_create_table (both forms), st_create_gsi,
+ *		st_drop_gsi, st_describe_table, st_drop_table.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "utils/builtins.h"
+
+#include "catalog/catalog.h"
+#include "catalog/table_admin.h"
+#include "item/av_jsonb.h"
+#include "sql_args.h"
+
+static Av  *
+s_value(const char *s)
+{
+	return av_new_str(AV_S, s, strlen(s));
+}
+
+/* {"AttributeName": name, <field>: value} */
+static Av  *
+name_pair(const char *name, const char *field, const char *value)
+{
+	Av		   *el = av_new(AV_M);
+
+	av_map_put_nocheck(el, "AttributeName", 13, s_value(name));
+	av_map_put_nocheck(el, field, strlen(field), s_value(value));
+	return el;
+}
+
+/* KeySchema and AttributeDefinitions of a (pk, sk) pair into a request map. */
+static void
+add_keys(Av *req, const char *pk, const char *pk_type, const char *sk, const char *sk_type)
+{
+	Av		   *ks = av_new(AV_L);
+	Av		   *defs = av_new(AV_L);
+
+	if (pk == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value null at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must not be null");
+	av_append(ks, name_pair(pk, "KeyType", "HASH"));
+	av_append(defs, name_pair(pk, "AttributeType", pk_type ? pk_type : "S"));
+	if (sk)
+	{
+		av_append(ks, name_pair(sk, "KeyType", "RANGE"));
+		if (strcmp(sk, pk) != 0)
+			av_append(defs, name_pair(sk, "AttributeType", sk_type ? sk_type : "S"));
+	}
+	av_map_put_nocheck(req, "KeySchema", 9, ks);
+	av_map_put_nocheck(req, "AttributeDefinitions", 20, defs);
+}
+
+PG_FUNCTION_INFO_V1(st_create_table_json);
+Datum
+st_create_table_json(PG_FUNCTION_ARGS)
+{
+	Av		   *req = av_map_from_jsonb(PG_GETARG_JSONB_P(0), false, "definition");
+
+	PG_RETURN_JSONB_P(av_item_to_jsonb(table_create(req), false));
+}
+
+/*
+ * st_create_table(table_name, pk, sk, pk_type, sk_type): on-demand billing.
+ *
+ * An untyped literal argument resolves to this text form rather than the
+ * jsonb one, so a "table name" that is a JSON object (no table name can
+ * contain '{') is taken as the definition: st_create_table('{...}') works.
+ */
+PG_FUNCTION_INFO_V1(st_create_table_short);
+Datum
+st_create_table_short(PG_FUNCTION_ARGS)
+{
+	Av		   *req = av_new(AV_M);
+	char	   *name = arg_required_text(fcinfo, 0, "tableName");
+	const char *p = name;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (*p == '{')
+	{
+		Jsonb	   *def = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(name)));
+
+		req = av_map_from_jsonb(def, false, "definition");
+		PG_RETURN_JSONB_P(av_item_to_jsonb(table_create(req), false));
+	}
+	av_map_put_nocheck(req, "TableName", 9, s_value(name));
+	add_keys(req, arg_text(fcinfo, 1), arg_text(fcinfo, 3), arg_text(fcinfo, 2), arg_text(fcinfo, 4));
+	av_map_put_nocheck(req, "BillingMode", 11, s_value("PAY_PER_REQUEST"));
+	PG_RETURN_JSONB_P(av_item_to_jsonb(table_create(req), false));
+}
+
+/*
+ * st_create_gsi(table_name, index_name, pk, sk, pk_type, sk_type, projection,
+ *				 non_key_attributes)
+ */
+PG_FUNCTION_INFO_V1(st_create_gsi);
+Datum
+st_create_gsi(PG_FUNCTION_ARGS)
+{
+	char	   *table = arg_required_text(fcinfo, 0, "tableName");
+	Av		   *gsi = av_new(AV_M);
+	Av		   *projection = av_new(AV_M);
+	Av		   *keyreq = av_new(AV_M);
+	char	   *ptype = arg_text(fcinfo, 6);
+
+	av_map_put_nocheck(gsi, "IndexName", 9, s_value(arg_required_text(fcinfo, 1, "indexName")));
+	add_keys(keyreq, arg_required_text(fcinfo, 2, "pk"), arg_text(fcinfo, 4),
+			 arg_text(fcinfo, 3), arg_text(fcinfo, 5));
+	av_map_put_nocheck(gsi, "KeySchema", 9, av_map_get(keyreq, "KeySchema", 9));
+	av_map_put_nocheck(projection, "ProjectionType", 14, s_value(ptype ? ptype : "ALL"));
+	if (!PG_ARGISNULL(7))
+	{
+		ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(7);
+		Datum	   *elems;
+		bool	   *nulls;
+		int			n;
+		Av		   *nk = av_new(AV_L);
+
+		deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+		for (int i = 0; i < n; i++)
+		{
+			if (nulls[i])
+				st_error(ST_ERR_VALIDATION, "NonKeyAttributes must not contain null");
+			av_append(nk, s_value(TextDatumGetCString(elems[i])));
+		}
+		av_map_put_nocheck(projection, "NonKeyAttributes", 16, nk);
+	}
+	av_map_put_nocheck(gsi, "Projection", 10, projection);
+	PG_RETURN_JSONB_P(av_item_to_jsonb(table_add_gsi(table, gsi,
+													 av_map_get(keyreq, "AttributeDefinitions", 20),
+													 true),
+									   false));
+}
+
+PG_FUNCTION_INFO_V1(st_drop_gsi);
+Datum
+st_drop_gsi(PG_FUNCTION_ARGS)
+{
+	table_drop_gsi(text_to_cstring(PG_GETARG_TEXT_PP(0)), text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(st_describe_table);
+Datum
+st_describe_table(PG_FUNCTION_ARGS)
+{
+	char	   *name = arg_text(fcinfo, 0);
+
+	PG_RETURN_JSONB_P(av_item_to_jsonb(table_describe(name ? name : catalog_default_table_name()), false));
+}
+
+PG_FUNCTION_INFO_V1(st_drop_table);
+Datum
+st_drop_table(PG_FUNCTION_ARGS)
+{
+	table_drop(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	PG_RETURN_VOID();
+}

@@ -1,0 +1,404 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog.c
+ *		catalog_lookup: table definitions from stdesign.tables and
+ *		stdesign.indexes, cached per backend.
+ *
+ * Cache entries live in their own memory contexts under CacheMemoryContext
+ * and are keyed by the DynamoDB table name.  A relcache invalidation of a
+ * data relation marks its entry invalid (an index was added or dropped, or
+ * the table was dropped); an invalidation of stdesign.tables, which
+ * st_create_table and st_drop_table send, marks every entry invalid and
+ * forgets the default table.  Invalid entries are rebuilt on next use, and
+ * their prepared plans freed.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/namespace.h"
+#include "common/hashfn.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "catalog.h"
+#include "common/st_common.h"
+
+char	   *st_default_table_guc = NULL;
+
+static HTAB *table_cache = NULL;
+static char *cached_default = NULL;	/* in CacheMemoryContext */
+static bool default_valid = false;
+static Oid	catalog_relid = InvalidOid;	/* stdesign.tables, once known */
+
+static void
+free_plan(SPIPlanPtr plan)
+{
+	if (plan)
+		SPI_freeplan(plan);
+}
+
+static void
+free_planset(StPlanSet *ps)
+{
+	for (int i = 0; i < ST_BOUND_KINDS; i++)
+		for (int j = 0; j < ST_BOUND_KINDS; j++)
+			for (int k = 0; k < 2; k++)
+				free_plan(ps->query[i][j][k]);
+}
+
+/* Release what an entry holds (its plans and its memory), keeping the hash slot. */
+static void
+release_entry(StTable *t)
+{
+	free_plan(t->plan_get);
+	free_plan(t->plan_get_for_update);
+	free_plan(t->plan_upsert);
+	free_plan(t->plan_insert);
+	free_plan(t->plan_update);
+	free_plan(t->plan_delete);
+	free_plan(t->plan_delete_returning);
+	free_planset(&t->plans);
+	for (int i = 0; i < t->nindexes; i++)
+		free_planset(&t->indexes[i].plans);
+	if (t->cxt)
+		MemoryContextDelete(t->cxt);
+	t->cxt = NULL;
+	t->nindexes = 0;
+	t->indexes = NULL;
+	t->plan_get = t->plan_get_for_update = t->plan_upsert = t->plan_insert = NULL;
+	t->plan_update = t->plan_delete = t->plan_delete_returning = NULL;
+	memset(&t->plans, 0, sizeof(t->plans));
+	t->valid = false;
+}
+
+static void
+relcache_callback(Datum arg, Oid relid)
+{
+	HASH_SEQ_STATUS status;
+	StTable    *t;
+
+	if (table_cache == NULL)
+		return;
+	/*
+	 * Only mark entries invalid here: freeing plans inside an invalidation
+	 * callback is not safe, since one may be executing.
+	 */
+	hash_seq_init(&status, table_cache);
+	while ((t = hash_seq_search(&status)) != NULL)
+	{
+		if (relid == InvalidOid || t->relid == relid)
+			t->valid = false;
+	}
+	if (relid == InvalidOid || relid == catalog_relid)
+	{
+		default_valid = false;
+		catalog_relid = InvalidOid;
+		hash_seq_init(&status, table_cache);
+		while ((t = hash_seq_search(&status)) != NULL)
+			t->valid = false;
+	}
+}
+
+void
+catalog_init(void)
+{
+	HASHCTL		ctl;
+
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = ST_TABLE_NAME_MAX + 1;
+	ctl.entrysize = sizeof(StTable);
+	ctl.hcxt = CacheMemoryContext;
+	table_cache = hash_create("stdesign table cache", 16, &ctl,
+							  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	CacheRegisterRelcacheCallback(relcache_callback, (Datum) 0);
+}
+
+void
+catalog_invalidate_all(void)
+{
+	Oid			nsp = get_namespace_oid("stdesign", false);
+	Oid			relid = get_relname_relid("tables", nsp);
+
+	if (OidIsValid(relid))
+		CacheInvalidateRelcacheByRelid(relid);
+}
+
+/* ---------- names ---------- */
+
+void
+catalog_check_name(const char *name, const char *what, int maxlen)
+{
+	int			len = strlen(name);
+
+	if (len < 3)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 3",
+				 name, what);
+	if (len > maxlen)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must have length less than or equal to %d",
+				 name, what, maxlen);
+	for (int i = 0; i < len; i++)
+	{
+		char		c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			  c == '_' || c == '-' || c == '.'))
+			st_error(ST_ERR_VALIDATION,
+					 "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
+					 name, what);
+	}
+}
+
+/*
+ * DynamoDB names are at most 255 characters, Postgres identifiers 63 bytes:
+ * a name that fits is used as is (quoted, so case is kept); a longer one is
+ * cut to 50 characters and given the hex of a hash of the whole name.
+ */
+char *
+catalog_relation_name(const char *table_name)
+{
+	int			len = strlen(table_name);
+
+	if (len < NAMEDATALEN)
+		return pstrdup(table_name);
+	return psprintf("%.50s_%08x%04x", table_name,
+					hash_bytes((const unsigned char *) table_name, len),
+					hash_bytes((const unsigned char *) table_name, len / 2) & 0xffff);
+}
+
+/* ---------- loading ---------- */
+
+static AvType
+key_type(const char *t)
+{
+	if (t == NULL)
+		return AV_S;
+	if (t[0] == 'N')
+		return AV_N;
+	if (t[0] == 'B')
+		return AV_B;
+	return AV_S;
+}
+
+static char *
+spi_text(HeapTuple tup, TupleDesc desc, int col)
+{
+	bool		isnull;
+	Datum		d = SPI_getbinval(tup, desc, col, &isnull);
+
+	return isnull ? NULL : TextDatumGetCString(d);
+}
+
+static void
+load_indexes(StTable *t)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1];
+	MemoryContext old;
+
+	args[0] = CStringGetTextDatum(t->name);
+	if (SPI_execute_with_args("SELECT index_name, is_local, pk_name, pk_type, sk_name, sk_type,"
+							  " projection_type, non_key_attributes::text[], pg_index"
+							  " FROM stdesign.indexes WHERE table_name = $1 ORDER BY created_at, index_name",
+							  1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "stdesign: could not read stdesign.indexes");
+
+	old = MemoryContextSwitchTo(t->cxt);
+	t->nindexes = SPI_processed;
+	t->indexes = palloc0(sizeof(StIndex) * Max(1, SPI_processed));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		StIndex    *ix = &t->indexes[i];
+		char	   *proj;
+		bool		isnull;
+		Datum		nk;
+
+		ix->name = spi_text(tup, desc, 1);
+		ix->is_local = DatumGetBool(SPI_getbinval(tup, desc, 2, &isnull));
+		ix->pk.name = spi_text(tup, desc, 3);
+		ix->pk.type = key_type(spi_text(tup, desc, 4));
+		ix->sk.name = spi_text(tup, desc, 5);
+		ix->sk.type = key_type(spi_text(tup, desc, 6));
+		proj = spi_text(tup, desc, 7);
+		ix->projection = strcmp(proj, "KEYS_ONLY") == 0 ? ST_PROJECT_KEYS_ONLY :
+			strcmp(proj, "INCLUDE") == 0 ? ST_PROJECT_INCLUDE : ST_PROJECT_ALL;
+		nk = SPI_getbinval(tup, desc, 8, &isnull);
+		if (!isnull)
+		{
+			ArrayType  *arr = DatumGetArrayTypeP(nk);
+			Datum	   *elems;
+			bool	   *nulls;
+			int			n;
+
+			deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
+			ix->n_non_key = n;
+			ix->non_key_attributes = palloc(sizeof(char *) * Max(1, n));
+			for (int j = 0; j < n; j++)
+				ix->non_key_attributes[j] = TextDatumGetCString(elems[j]);
+		}
+		ix->pg_index = spi_text(tup, desc, 9);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* Fill entry t from the catalog; false when the table does not exist. */
+static bool
+load_table(StTable *t)
+{
+	Oid			argtypes[1] = {TEXTOID};
+	Datum		args[1];
+	HeapTuple	tup;
+	TupleDesc	desc;
+	MemoryContext old;
+	bool		found;
+
+	args[0] = CStringGetTextDatum(t->name);
+	if (SPI_execute_with_args("SELECT relation_name, pk_name, pk_type, sk_name, sk_type"
+							  " FROM stdesign.tables WHERE table_name = $1",
+							  1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "stdesign: could not read stdesign.tables");
+	found = SPI_processed == 1;
+	if (!found)
+		return false;
+
+	t->cxt = AllocSetContextCreate(CacheMemoryContext, "stdesign table",
+								   ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(t->cxt);
+	tup = SPI_tuptable->vals[0];
+	desc = SPI_tuptable->tupdesc;
+	t->relname = spi_text(tup, desc, 1);
+	t->qualified = psprintf("%s.%s", ST_DATA_SCHEMA, quote_identifier(t->relname));
+	t->pk.name = spi_text(tup, desc, 2);
+	t->pk.type = key_type(spi_text(tup, desc, 3));
+	t->sk.name = spi_text(tup, desc, 4);
+	t->sk.type = key_type(spi_text(tup, desc, 5));
+	MemoryContextSwitchTo(old);
+
+	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
+	if (!OidIsValid(t->relid))
+		st_error(ST_ERR_INTERNAL, "the relation of table %s is missing", t->name);
+	load_indexes(t);
+	t->valid = true;
+	return true;
+}
+
+/*
+ * Run fn inside a SPI connection of its own; SPI_connect nests, so this
+ * works whether or not the caller is connected.
+ */
+static bool
+load_table_spi(StTable *t)
+{
+	bool		found;
+
+	SPI_connect();
+	PG_TRY();
+	{
+		found = load_table(t);
+	}
+	PG_CATCH();
+	{
+		release_entry(t);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	SPI_finish();
+	return found;
+}
+
+static const char *
+only_table_name(void)
+{
+	const char *result = NULL;
+
+	if (default_valid)
+		return cached_default;
+	SPI_connect();
+	if (SPI_execute("SELECT table_name FROM stdesign.tables LIMIT 2", false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "stdesign: could not read stdesign.tables");
+	if (cached_default)
+		pfree(cached_default);
+	cached_default = NULL;
+	if (SPI_processed == 1)
+	{
+		char	   *name = spi_text(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		cached_default = MemoryContextStrdup(CacheMemoryContext, name);
+	}
+	SPI_finish();
+	default_valid = true;
+	result = cached_default;
+	return result;
+}
+
+const char *
+catalog_default_table_name(void)
+{
+	const char *name;
+
+	if (st_default_table_guc && st_default_table_guc[0] != '\0')
+		return st_default_table_guc;
+	name = only_table_name();
+	if (name == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "No table given: pass \"table\", set stdesign.default_table, or create exactly one table");
+	return name;
+}
+
+StTable *
+catalog_lookup(const char *name, bool missing_ok)
+{
+	StTable    *t;
+	bool		found;
+
+	if (table_cache == NULL)
+		catalog_init();
+	if (!OidIsValid(catalog_relid))
+		catalog_relid = get_relname_relid("tables", get_namespace_oid("stdesign", false));
+	if (name == NULL)
+		name = catalog_default_table_name();
+	if (strlen(name) > ST_TABLE_NAME_MAX)
+	{
+		if (missing_ok)
+			return NULL;
+		catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
+	}
+
+	t = hash_search(table_cache, name, HASH_ENTER, &found);
+	if (!found)
+	{
+		memset(((char *) t) + sizeof(t->name), 0, sizeof(StTable) - sizeof(t->name));
+	}
+	if (!t->valid)
+	{
+		release_entry(t);
+		if (!load_table_spi(t))
+		{
+			hash_search(table_cache, name, HASH_REMOVE, NULL);
+			if (missing_ok)
+				return NULL;
+			st_error(ST_ERR_RESOURCE_NOT_FOUND,
+					 "Requested resource not found: Table: %s not found", name);
+		}
+	}
+	return t;
+}
+
+StIndex *
+catalog_find_index(StTable *table, const char *index_name)
+{
+	for (int i = 0; i < table->nindexes; i++)
+	{
+		if (strcmp(table->indexes[i].name, index_name) == 0)
+			return &table->indexes[i];
+	}
+	return NULL;
+}

@@ -1,0 +1,909 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_admin.c
+ *		CreateTable, DescribeTable, DeleteTable, GSI add/drop.
+ *
+ * Validation follows DynamoDB's CreateTable: a KeySchema of one HASH and
+ * an optional RANGE element, AttributeDefinitions that define exactly the
+ * attributes some key schema uses, S/N/B types, BillingMode and
+ * ProvisionedThroughput consistent with each other, up to 20 global and 5
+ * local secondary indexes with distinct names and valid projections.
+ * Fields this implementation has no use for (StreamSpecification, SSE,
+ * Tags, ...) are accepted and kept in the catalog's copy of the request.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/timestamp.h"
+
+#include "catalog.h"
+#include "item/av_jsonb.h"
+#include "storage/storage.h"
+#include "table_admin.h"
+
+#define ST_MAX_GSI 20
+#define ST_MAX_LSI 5
+#define ST_MAX_NON_KEY_ATTRIBUTES 100
+
+typedef struct IndexDef
+{
+	const char *name;
+	bool		is_local;
+	StKeyDef	pk;
+	StKeyDef	sk;
+	const char *projection;
+	const Av   *non_key;		/* L of S, or NULL */
+	const Av   *request;		/* the request's element, kept in the catalog */
+} IndexDef;
+
+/* ---------- reading request fields ---------- */
+
+static void
+missing(const char *path)
+{
+	st_error(ST_ERR_VALIDATION,
+			 "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
+			 path);
+}
+
+static void
+wrong_type(const char *field, const char *expected)
+{
+	st_error(ST_ERR_SERIALIZATION, "Unexpected value type for %s: expected %s", field, expected);
+}
+
+/* A member of a request map that must be a string (NULL when absent and optional). */
+static const char *
+field_str(const Av *map, const char *field, const char *path, bool required)
+{
+	Av		   *v = av_map_get(map, field, strlen(field));
+
+	if (v == NULL)
+	{
+		if (required)
+			missing(path);
+		return NULL;
+	}
+	if (v->type != AV_S)
+		wrong_type(field, "a string");
+	return v->str;
+}
+
+static const Av *
+field_typed(const Av *map, const char *field, AvType type, const char *path, bool required)
+{
+	Av		   *v = av_map_get(map, field, strlen(field));
+
+	if (v == NULL)
+	{
+		if (required)
+			missing(path);
+		return NULL;
+	}
+	if (v->type != type)
+		wrong_type(field, type == AV_L ? "a list" : type == AV_M ? "an object" : "a number");
+	return v;
+}
+
+static void
+enum_error(const char *value, const char *path, const char *set)
+{
+	st_error(ST_ERR_VALIDATION,
+			 "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]",
+			 value, path, set);
+}
+
+/* ---------- validation ---------- */
+
+/* KeySchema -> the HASH and RANGE attribute names (types filled in later). */
+static void
+parse_key_schema(const Av *ks, const char *path, StKeyDef *pk, StKeyDef *sk)
+{
+	pk->name = sk->name = NULL;
+	if (ks->n < 1)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1",
+				 path);
+	if (ks->n > 2)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value at '%s' failed to satisfy constraint: Member must have length less than or equal to 2",
+				 path);
+	for (int i = 0; i < ks->n; i++)
+	{
+		const Av   *el = ks->items[i];
+		const char *name;
+		const char *kt;
+		char	   *elpath = psprintf("%s.%d.member", path, i + 1);
+
+		if (el->type != AV_M)
+			wrong_type("KeySchemaElement", "an object");
+		name = field_str(el, "AttributeName", psprintf("%s.attributeName", elpath), true);
+		kt = field_str(el, "KeyType", psprintf("%s.keyType", elpath), true);
+		if (strcmp(kt, "HASH") != 0 && strcmp(kt, "RANGE") != 0)
+			enum_error(kt, psprintf("%s.keyType", elpath), "HASH, RANGE");
+		if (strlen(name) < 1 || strlen(name) > 255)
+			st_error(ST_ERR_VALIDATION,
+					 "1 validation error detected: Value '%s' at '%s.attributeName' failed to satisfy constraint: Member must have length between 1 and 255",
+					 name, elpath);
+		if (i == 0 && strcmp(kt, "HASH") != 0)
+			st_error(ST_ERR_VALIDATION, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+		if (i == 1 && strcmp(kt, "RANGE") != 0)
+			st_error(ST_ERR_VALIDATION, "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
+		if (i == 0)
+			pk->name = pstrdup(name);
+		else
+			sk->name = pstrdup(name);
+	}
+	if (sk->name && strcmp(pk->name, sk->name) == 0)
+		st_error(ST_ERR_VALIDATION,
+				 "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+}
+
+/* The type AttributeDefinitions gives an attribute, or -1. */
+static int
+defined_type(const Av *defs, const char *name)
+{
+	for (int i = 0; i < defs->n; i++)
+	{
+		const Av   *d = defs->items[i];
+		Av		   *n = av_map_get(d, "AttributeName", 13);
+		Av		   *t = av_map_get(d, "AttributeType", 13);
+
+		if (n && t && n->type == AV_S && t->type == AV_S && strcmp(n->str, name) == 0)
+			return av_type_from_name(t->str, t->len);
+	}
+	return -1;
+}
+
+static void
+check_attribute_definitions(const Av *defs)
+{
+	for (int i = 0; i < defs->n; i++)
+	{
+		const Av   *d = defs->items[i];
+		const char *name;
+		const char *type;
+		char	   *path = psprintf("attributeDefinitions.%d.member", i + 1);
+
+		if (d->type != AV_M)
+			wrong_type("AttributeDefinition", "an object");
+		name = field_str(d, "AttributeName", psprintf("%s.attributeName", path), true);
+		type = field_str(d, "AttributeType", psprintf("%s.attributeType", path), true);
+		if (strcmp(type, "S") != 0 && strcmp(type, "N") != 0 && strcmp(type, "B") != 0)
+			enum_error(type, psprintf("%s.attributeType", path), "B, N, S");
+		for (int j = 0; j < i; j++)
+		{
+			Av		   *other = av_map_get(defs->items[j], "AttributeName", 13);
+
+			if (other && other->type == AV_S && strcmp(other->str, name) == 0)
+				st_error(ST_ERR_VALIDATION,
+						 "Cannot have two attributes with the same name. Attribute name: %s", name);
+		}
+	}
+}
+
+/* Give a key its type from AttributeDefinitions; collect undefined names. */
+static void
+type_key(StKeyDef *k, const Av *defs, StringInfo undefined)
+{
+	int			t;
+
+	if (k->name == NULL)
+		return;
+	t = defined_type(defs, k->name);
+	if (t < 0)
+	{
+		appendStringInfo(undefined, "%s%s", undefined->len ? ", " : "", k->name);
+		return;
+	}
+	k->type = (AvType) t;
+}
+
+static const char *
+attribute_names_list(const Av *defs)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	for (int i = 0; i < defs->n; i++)
+	{
+		Av		   *n = av_map_get(defs->items[i], "AttributeName", 13);
+
+		appendStringInfo(&s, "%s%s", i ? ", " : "", n ? n->str : "?");
+	}
+	return s.data;
+}
+
+static void
+check_projection(IndexDef *ix, const Av *el, const char *path)
+{
+	const Av   *proj = field_typed(el, "Projection", AV_M, psprintf("%s.projection", path), true);
+	const char *pt = field_str(proj, "ProjectionType", NULL, false);
+
+	ix->projection = pt ? pt : "ALL";
+	if (strcmp(ix->projection, "ALL") != 0 && strcmp(ix->projection, "KEYS_ONLY") != 0 &&
+		strcmp(ix->projection, "INCLUDE") != 0)
+		enum_error(ix->projection, psprintf("%s.projection.projectionType", path),
+				   "ALL, KEYS_ONLY, INCLUDE");
+	ix->non_key = field_typed(proj, "NonKeyAttributes", AV_L, NULL, false);
+	if (strcmp(ix->projection, "INCLUDE") == 0)
+	{
+		if (ix->non_key == NULL || ix->non_key->n == 0)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: NonKeyAttributes must be specified when ProjectionType is INCLUDE (index: %s)",
+					 ix->name);
+		if (ix->non_key->n > ST_MAX_NON_KEY_ATTRIBUTES)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: The number of projected attributes in all indexes exceeds the limit of 100");
+		for (int i = 0; i < ix->non_key->n; i++)
+			if (ix->non_key->items[i]->type != AV_S || ix->non_key->items[i]->len == 0)
+				wrong_type("NonKeyAttributes", "a list of attribute names");
+	}
+	else if (ix->non_key && ix->non_key->n > 0)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: ProjectionType is %s, but NonKeyAttributes is specified",
+				 ix->projection);
+}
+
+/* One GlobalSecondaryIndexes or LocalSecondaryIndexes element. */
+static void
+parse_index(IndexDef *ix, const Av *el, bool is_local, int pos, bool provisioned,
+			const StKeyDef *table_pk)
+{
+	const char *kind = is_local ? "localSecondaryIndexes" : "globalSecondaryIndexes";
+	char	   *path = psprintf("%s.%d.member", kind, pos);
+	const Av   *ks;
+
+	if (el->type != AV_M)
+		wrong_type(kind, "a list of objects");
+	memset(ix, 0, sizeof(*ix));
+	ix->is_local = is_local;
+	ix->request = el;
+	ix->name = field_str(el, "IndexName", psprintf("%s.indexName", path), true);
+	catalog_check_name(ix->name, psprintf("%s.indexName", path), ST_INDEX_NAME_MAX);
+	ks = field_typed(el, "KeySchema", AV_L, psprintf("%s.keySchema", path), true);
+	parse_key_schema(ks, psprintf("%s.keySchema", path), &ix->pk, &ix->sk);
+	check_projection(ix, el, path);
+	if (is_local)
+	{
+		if (ix->sk.name == NULL)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: Index KeySchema does not have a range key for index: %s",
+					 ix->name);
+		if (strcmp(ix->pk.name, table_pk->name) != 0)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: Index KeySchema does not have the same leading hash key as table KeySchema for index: %s. index hash key: %s, table hash key: %s",
+					 ix->name, ix->pk.name, table_pk->name);
+	}
+	else
+	{
+		const Av   *pt = field_typed(el, "ProvisionedThroughput", AV_M, NULL, false);
+
+		if (provisioned && pt == NULL)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: ProvisionedThroughput must be specified for index: %s",
+					 ix->name);
+		if (!provisioned && pt != NULL)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST",
+					 ix->name);
+	}
+}
+
+static void
+check_throughput(const Av *pt, const char *path)
+{
+	const char *fields[2] = {"ReadCapacityUnits", "WriteCapacityUnits"};
+
+	for (int i = 0; i < 2; i++)
+	{
+		const Av   *v = field_typed(pt, fields[i], AV_N, psprintf("%s.%s", path, i ? "writeCapacityUnits" : "readCapacityUnits"), true);
+
+		if (v->str[0] == '-' || strcmp(v->str, "0") == 0 || strchr(v->str, '.'))
+			st_error(ST_ERR_VALIDATION,
+					 "1 validation error detected: Value '%s' at '%s.%s' failed to satisfy constraint: Member must have value greater than or equal to 1",
+					 v->str, path, i ? "writeCapacityUnits" : "readCapacityUnits");
+	}
+}
+
+/* The request proper: CloudFormation Properties or a template are unwrapped. */
+static const Av *
+unwrap_request(const Av *request)
+{
+	const Av   *resources = av_map_get(request, "Resources", 9);
+	const Av   *props = av_map_get(request, "Properties", 10);
+	const Av   *found = NULL;
+
+	if (resources && resources->type == AV_M)
+	{
+		for (int i = 0; i < resources->n; i++)
+		{
+			const Av   *r = resources->members[i].value;
+			const Av   *type = av_map_get(r, "Type", 4);
+
+			if (type && type->type == AV_S && strcmp(type->str, "AWS::DynamoDB::Table") == 0)
+			{
+				if (found)
+					st_error(ST_ERR_VALIDATION,
+							 "The template has more than one AWS::DynamoDB::Table resource: create them one at a time from their Properties");
+				found = av_map_get(r, "Properties", 10);
+			}
+		}
+		if (found == NULL || found->type != AV_M)
+			st_error(ST_ERR_VALIDATION, "The template has no AWS::DynamoDB::Table resource with Properties");
+		return found;
+	}
+	if (props && props->type == AV_M && av_map_get(request, "Type", 4))
+		return props;
+	return request;
+}
+
+/* ---------- catalog rows ---------- */
+
+static Datum
+text_or_null(const char *s, char *null)
+{
+	*null = s ? ' ' : 'n';
+	return s ? CStringGetTextDatum(s) : (Datum) 0;
+}
+
+/* A text[] literal of the NonKeyAttributes, or NULL. */
+static char *
+non_key_literal(const Av *non_key)
+{
+	StringInfoData nk;
+
+	if (non_key == NULL)
+		return NULL;
+	initStringInfo(&nk);
+	appendStringInfoChar(&nk, '{');
+	for (int i = 0; i < non_key->n; i++)
+	{
+		appendStringInfo(&nk, "%s\"", i ? "," : "");
+		for (const char *c = non_key->items[i]->str; *c; c++)
+		{
+			if (*c == '"' || *c == '\\')
+				appendStringInfoChar(&nk, '\\');
+			appendStringInfoChar(&nk, *c);
+		}
+		appendStringInfoChar(&nk, '"');
+	}
+	appendStringInfoChar(&nk, '}');
+	return nk.data;
+}
+
+static void
+insert_index_row(const char *table, const IndexDef *ix, const char *pg_index)
+{
+	Oid			types[11] = {TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, TEXTOID,
+	TEXTOID, TEXTOID, TEXTOID, JSONBOID, TEXTOID};
+	Datum		values[11];
+	char		nulls[12] = "           ";
+
+	values[0] = CStringGetTextDatum(table);
+	values[1] = CStringGetTextDatum(ix->name);
+	values[2] = BoolGetDatum(ix->is_local);
+	values[3] = CStringGetTextDatum(ix->pk.name);
+	values[4] = CStringGetTextDatum(av_type_name(ix->pk.type));
+	values[5] = text_or_null(ix->sk.name, &nulls[5]);
+	values[6] = text_or_null(ix->sk.name ? av_type_name(ix->sk.type) : NULL, &nulls[6]);
+	values[7] = CStringGetTextDatum(ix->projection);
+	values[8] = text_or_null(non_key_literal(ix->non_key), &nulls[8]);
+	values[9] = JsonbPGetDatum(av_item_to_jsonb(ix->request, false));
+	values[10] = CStringGetTextDatum(pg_index);
+
+	SPI_connect();
+	if (SPI_execute_with_args("INSERT INTO stdesign.indexes (table_name, index_name, is_local, pk_name, pk_type,"
+							  " sk_name, sk_type, projection_type, non_key_attributes, definition, pg_index)"
+							  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text[], $10, $11)",
+							  11, types, values, nulls, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "stdesign: could not record index %s", ix->name);
+	SPI_finish();
+}
+
+static void
+insert_table_row(const char *name, const char *relname, const StKeyDef *pk,
+				 const StKeyDef *sk, const Av *req)
+{
+	Oid			types[7] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID};
+	Datum		values[7];
+	char		nulls[8] = "       ";
+
+	values[0] = CStringGetTextDatum(name);
+	values[1] = CStringGetTextDatum(relname);
+	values[2] = CStringGetTextDatum(pk->name);
+	values[3] = CStringGetTextDatum(av_type_name(pk->type));
+	values[4] = text_or_null(sk->name, &nulls[4]);
+	values[5] = text_or_null(sk->name ? av_type_name(sk->type) : NULL, &nulls[5]);
+	values[6] = JsonbPGetDatum(av_item_to_jsonb(req, false));
+
+	SPI_connect();
+	if (SPI_execute_with_args("INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
+							  " sk_name, sk_type, definition) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+							  7, types, values, nulls, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "stdesign: could not record table %s", name);
+	SPI_finish();
+}
+
+/* The btree name of an index: the relation's name and the index's, cut to fit. */
+static char *
+index_relname(const char *relname, const char *index_name)
+{
+	return catalog_relation_name(psprintf("%s.%s", relname, index_name));
+}
+
+static void
+create_index(const char *table, const char *relname, const IndexDef *ix)
+{
+	char	   *pg_index = index_relname(relname, ix->name);
+
+	storage_create_index(relname, pg_index, &ix->pk, &ix->sk);
+	insert_index_row(table, ix, pg_index);
+}
+
+/* ---------- CreateTable ---------- */
+
+/* Every key attribute defined in AttributeDefinitions, every definition used. */
+static void
+check_definitions_match(const Av *defs, StKeyDef *pk, StKeyDef *sk, IndexDef *ixs, int nix)
+{
+	StringInfoData undefined;
+	int			used = 0;
+
+	initStringInfo(&undefined);
+	type_key(pk, defs, &undefined);
+	type_key(sk, defs, &undefined);
+	for (int i = 0; i < nix; i++)
+	{
+		type_key(&ixs[i].pk, defs, &undefined);
+		type_key(&ixs[i].sk, defs, &undefined);
+	}
+	if (undefined.len > 0)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+				 undefined.data, attribute_names_list(defs));
+	for (int d = 0; d < defs->n; d++)
+	{
+		const char *dn = av_map_get(defs->items[d], "AttributeName", 13)->str;
+		bool		is_used = strcmp(dn, pk->name) == 0 || (sk->name && strcmp(dn, sk->name) == 0);
+
+		for (int i = 0; i < nix && !is_used; i++)
+			is_used = strcmp(dn, ixs[i].pk.name) == 0 ||
+				(ixs[i].sk.name && strcmp(dn, ixs[i].sk.name) == 0);
+		if (is_used)
+			used++;
+	}
+	if (used != defs->n)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Number of attributes in KeySchema does not exactly match number of attributes defined in AttributeDefinitions");
+}
+
+/* BillingMode and ProvisionedThroughput; returns whether the table is PROVISIONED. */
+static bool
+check_billing(const Av *req)
+{
+	const char *billing = field_str(req, "BillingMode", NULL, false);
+	const Av   *pt = field_typed(req, "ProvisionedThroughput", AV_M, NULL, false);
+	bool		provisioned;
+
+	if (billing && strcmp(billing, "PROVISIONED") != 0 && strcmp(billing, "PAY_PER_REQUEST") != 0)
+		enum_error(billing, "billingMode", "PROVISIONED, PAY_PER_REQUEST");
+	provisioned = billing == NULL || strcmp(billing, "PROVISIONED") == 0;
+	if (provisioned && pt == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode is PROVISIONED");
+	if (!provisioned && pt != NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Neither ReadCapacityUnits nor WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+	if (pt)
+		check_throughput(pt, "provisionedThroughput");
+	return provisioned;
+}
+
+Av *
+table_create(const Av *request_in)
+{
+	const Av   *req = unwrap_request(request_in);
+	const char *name = field_str(req, "TableName", "tableName", true);
+	const Av   *ks = field_typed(req, "KeySchema", AV_L, "keySchema", true);
+	const Av   *defs = field_typed(req, "AttributeDefinitions", AV_L, "attributeDefinitions", true);
+	const Av   *gsis = field_typed(req, "GlobalSecondaryIndexes", AV_L, NULL, false);
+	const Av   *lsis = field_typed(req, "LocalSecondaryIndexes", AV_L, NULL, false);
+	int			ngsi = gsis ? gsis->n : 0;
+	int			nlsi = lsis ? lsis->n : 0;
+	IndexDef   *ixs = palloc0(sizeof(IndexDef) * Max(1, ngsi + nlsi));
+	bool		provisioned;
+	StKeyDef	pk,
+				sk;
+	char	   *relname;
+
+	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
+	check_attribute_definitions(defs);
+	parse_key_schema(ks, "keySchema", &pk, &sk);
+	provisioned = check_billing(req);
+
+	if (ngsi > ST_MAX_GSI)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: GlobalSecondaryIndex count exceeds the per-table limit of %d", ST_MAX_GSI);
+	if (nlsi > ST_MAX_LSI)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: LocalSecondaryIndex count exceeds the per-table limit of %d", ST_MAX_LSI);
+	if (nlsi > 0 && sk.name == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex");
+	for (int i = 0; i < ngsi; i++)
+		parse_index(&ixs[i], gsis->items[i], false, i + 1, provisioned, &pk);
+	for (int i = 0; i < nlsi; i++)
+		parse_index(&ixs[ngsi + i], lsis->items[i], true, i + 1, provisioned, &pk);
+	for (int i = 0; i < ngsi + nlsi; i++)
+		for (int j = 0; j < i; j++)
+			if (strcmp(ixs[i].name, ixs[j].name) == 0)
+				st_error(ST_ERR_VALIDATION,
+						 "One or more parameter values were invalid: Duplicate index name: %s", ixs[i].name);
+	check_definitions_match(defs, &pk, &sk, ixs, ngsi + nlsi);
+
+	if (catalog_lookup(name, true) != NULL)
+		st_error(ST_ERR_RESOURCE_IN_USE, "Table already exists: %s", name);
+
+	relname = catalog_relation_name(name);
+	storage_create_relation(relname, &pk, &sk);
+	insert_table_row(name, relname, &pk, &sk, req);
+	for (int i = 0; i < ngsi + nlsi; i++)
+		create_index(name, relname, &ixs[i]);
+	catalog_invalidate_all();
+	CommandCounterIncrement();
+	return table_describe(name);
+}
+
+/* ---------- DescribeTable ---------- */
+
+static void
+put(Av *map, const char *name, Av *value)
+{
+	av_map_put_nocheck(map, name, strlen(name), value);
+}
+
+static Av  *
+s_value(const char *s)
+{
+	return av_new_str(AV_S, s, strlen(s));
+}
+
+static Av  *
+n_value(const char *s)
+{
+	return av_new_str(AV_N, s, strlen(s));
+}
+
+static Av  *
+key_schema_value(const StKeyDef *pk, const StKeyDef *sk)
+{
+	Av		   *ks = av_new(AV_L);
+	const StKeyDef *keys[2] = {pk, sk};
+
+	for (int i = 0; i < 2; i++)
+	{
+		Av		   *el;
+
+		if (keys[i]->name == NULL)
+			continue;
+		el = av_new(AV_M);
+		put(el, "AttributeName", s_value(keys[i]->name));
+		put(el, "KeyType", s_value(i == 0 ? "HASH" : "RANGE"));
+		av_append(ks, el);
+	}
+	return ks;
+}
+
+/* Add an attribute definition unless one of that name is there. */
+static void
+add_definition(Av *defs, const StKeyDef *k)
+{
+	Av		   *el;
+
+	if (k->name == NULL || defined_type(defs, k->name) >= 0)
+		return;
+	el = av_new(AV_M);
+	put(el, "AttributeName", s_value(k->name));
+	put(el, "AttributeType", s_value(av_type_name(k->type)));
+	av_append(defs, el);
+}
+
+static Av  *
+attribute_definitions_value(StTable *t)
+{
+	Av		   *defs = av_new(AV_L);
+
+	add_definition(defs, &t->pk);
+	add_definition(defs, &t->sk);
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		add_definition(defs, &t->indexes[i].pk);
+		add_definition(defs, &t->indexes[i].sk);
+	}
+	return defs;
+}
+
+static Av  *
+throughput_value(const Av *definition)
+{
+	const Av   *pt = definition ? av_map_get(definition, "ProvisionedThroughput", 21) : NULL;
+	Av		   *out = av_new(AV_M);
+	const Av   *r = pt ? av_map_get(pt, "ReadCapacityUnits", 17) : NULL;
+	const Av   *w = pt ? av_map_get(pt, "WriteCapacityUnits", 18) : NULL;
+
+	put(out, "NumberOfDecreasesToday", n_value("0"));
+	put(out, "ReadCapacityUnits", r && r->type == AV_N ? av_copy(r) : n_value("0"));
+	put(out, "WriteCapacityUnits", w && w->type == AV_N ? av_copy(w) : n_value("0"));
+	return out;
+}
+
+static Av  *
+projection_value(const StIndex *ix)
+{
+	Av		   *p = av_new(AV_M);
+	static const char *const names[] = {"ALL", "KEYS_ONLY", "INCLUDE"};
+
+	put(p, "ProjectionType", s_value(names[ix->projection]));
+	if (ix->projection == ST_PROJECT_INCLUDE)
+	{
+		Av		   *nk = av_new(AV_L);
+
+		for (int i = 0; i < ix->n_non_key; i++)
+			av_append(nk, s_value(ix->non_key_attributes[i]));
+		put(p, "NonKeyAttributes", nk);
+	}
+	return p;
+}
+
+/* The stored request of a table, and its creation time as epoch seconds. */
+static Av  *
+stored_definition(const char *name, char **created)
+{
+	Datum		arg = CStringGetTextDatum(name);
+	Oid			type = TEXTOID;
+	Av		   *def = NULL;
+	MemoryContext caller = CurrentMemoryContext;
+
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT definition, round(extract(epoch FROM created_at), 3)::text"
+							  " FROM stdesign.tables WHERE table_name = $1",
+							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "stdesign: table %s is missing from the catalog", name);
+	{
+		bool		isnull;
+		Jsonb	   *jb = DatumGetJsonbP(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		MemoryContext spi = MemoryContextSwitchTo(caller);
+
+		def = av_map_from_jsonb(jb, false, "definition");
+		*created = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
+		MemoryContextSwitchTo(spi);
+	}
+	SPI_finish();
+	return def;
+}
+
+/* Item counts and sizes of the table and each index: one pass over the relation. */
+static void
+table_stats(StTable *t, char **counts, char **sizes)
+{
+	StringInfoData sql;
+	MemoryContext caller = CurrentMemoryContext;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT count(*)::text, coalesce(sum(stdesign.item_size(item)), 0)::text");
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		char	   *pred = storage_index_predicate(&t->indexes[i].pk, &t->indexes[i].sk);
+
+		appendStringInfo(&sql, ", (count(*) FILTER (WHERE %s))::text, coalesce(sum(stdesign.item_size(item)) FILTER (WHERE %s), 0)::text",
+						 pred, pred);
+	}
+	appendStringInfo(&sql, " FROM %s", t->qualified);
+	SPI_connect();
+	if (SPI_execute(sql.data, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "stdesign: could not count the items of %s", t->name);
+	for (int i = 0; i <= t->nindexes; i++)
+	{
+		MemoryContext spi = MemoryContextSwitchTo(caller);
+
+		counts[i] = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2 * i + 1));
+		sizes[i] = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2 * i + 2));
+		MemoryContextSwitchTo(spi);
+	}
+	SPI_finish();
+}
+
+/* The stored request element of each index of a table, by index name. */
+static Av  *
+index_definitions(const char *name)
+{
+	Datum		arg = CStringGetTextDatum(name);
+	Oid			type = TEXTOID;
+	Av		   *defs = av_new(AV_M);
+	MemoryContext caller = CurrentMemoryContext;
+
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT index_name, definition FROM stdesign.indexes WHERE table_name = $1",
+							  1, &type, &arg, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "stdesign: could not read stdesign.indexes");
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+		char	   *ixname = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		Jsonb	   *jb = DatumGetJsonbP(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
+		MemoryContext spi = MemoryContextSwitchTo(caller);
+
+		av_map_put_nocheck(defs, ixname, strlen(ixname), av_map_from_jsonb(jb, false, "definition"));
+		MemoryContextSwitchTo(spi);
+	}
+	SPI_finish();
+	return defs;
+}
+
+static Av  *
+index_description(StIndex *ix, const Av *definition, const char *arn,
+				  const char *count, const char *size)
+{
+	Av		   *d = av_new(AV_M);
+
+	put(d, "IndexName", s_value(ix->name));
+	put(d, "KeySchema", key_schema_value(&ix->pk, &ix->sk));
+	put(d, "Projection", projection_value(ix));
+	if (!ix->is_local)
+	{
+		put(d, "IndexStatus", s_value("ACTIVE"));
+		put(d, "ProvisionedThroughput", throughput_value(definition));
+	}
+	put(d, "IndexSizeBytes", n_value(size));
+	put(d, "ItemCount", n_value(count));
+	put(d, "IndexArn", s_value(psprintf("%s/index/%s", arn, ix->name)));
+	return d;
+}
+
+Av *
+table_describe(const char *name)
+{
+	StTable    *t = catalog_lookup(name, false);
+	char	   *created;
+	Av		   *definition = stored_definition(t->name, &created);
+	Av		   *d = av_new(AV_M);
+	char	  **counts = palloc(sizeof(char *) * (t->nindexes + 1));
+	char	  **sizes = palloc(sizeof(char *) * (t->nindexes + 1));
+	char	   *arn = psprintf("arn:aws:dynamodb:local:000000000000:table/%s", t->name);
+	const Av   *billing = av_map_get(definition, "BillingMode", 11);
+	Av		   *gsis = av_new(AV_L);
+	Av		   *lsis = av_new(AV_L);
+	Av		   *ixdefs = t->nindexes > 0 ? index_definitions(t->name) : NULL;
+
+	table_stats(t, counts, sizes);
+	put(d, "AttributeDefinitions", attribute_definitions_value(t));
+	put(d, "TableName", s_value(t->name));
+	put(d, "KeySchema", key_schema_value(&t->pk, &t->sk));
+	put(d, "TableStatus", s_value("ACTIVE"));
+	put(d, "CreationDateTime", n_value(created));
+	put(d, "ProvisionedThroughput", throughput_value(definition));
+	put(d, "TableSizeBytes", n_value(sizes[0]));
+	put(d, "ItemCount", n_value(counts[0]));
+	put(d, "TableArn", s_value(arn));
+	if (billing && billing->type == AV_S && strcmp(billing->str, "PAY_PER_REQUEST") == 0)
+	{
+		Av		   *bms = av_new(AV_M);
+
+		put(bms, "BillingMode", s_value("PAY_PER_REQUEST"));
+		put(bms, "LastUpdateToPayPerRequestDateTime", n_value(created));
+		put(d, "BillingModeSummary", bms);
+	}
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		StIndex    *ix = &t->indexes[i];
+
+		av_append(ix->is_local ? lsis : gsis,
+				  index_description(ix, av_map_get(ixdefs, ix->name, strlen(ix->name)),
+									arn, counts[i + 1], sizes[i + 1]));
+	}
+	if (gsis->n > 0)
+		put(d, "GlobalSecondaryIndexes", gsis);
+	if (lsis->n > 0)
+		put(d, "LocalSecondaryIndexes", lsis);
+	put(d, "DeletionProtectionEnabled", av_new_bool(false));
+	return d;
+}
+
+/* ---------- DeleteTable ---------- */
+
+Av *
+table_drop(const char *name)
+{
+	StTable    *t = catalog_lookup(name, false);
+	Av		   *d = table_describe(name);
+	char	   *relname = pstrdup(t->relname);
+	Datum		arg = CStringGetTextDatum(name);
+	Oid			type = TEXTOID;
+
+	av_map_set(d, "TableStatus", 11, s_value("DELETING"));
+	storage_drop_relation(relname);
+	SPI_connect();
+	if (SPI_execute_with_args("DELETE FROM stdesign.tables WHERE table_name = $1",
+							  1, &type, &arg, NULL, false, 0) != SPI_OK_DELETE)
+		elog(ERROR, "stdesign: could not remove table %s from the catalog", name);
+	SPI_finish();
+	catalog_invalidate_all();
+	CommandCounterIncrement();
+	return d;
+}
+
+/* ---------- GSIs ---------- */
+
+Av *
+table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definitions,
+			  bool inherit_throughput)
+{
+	StTable    *t = catalog_lookup(name, false);
+	char	   *created;
+	Av		   *definition = stored_definition(t->name, &created);
+	const Av   *billing = av_map_get(definition, "BillingMode", 11);
+	bool		provisioned = !(billing && billing->type == AV_S &&
+								strcmp(billing->str, "PAY_PER_REQUEST") == 0);
+	IndexDef	ix;
+	StringInfoData undefined;
+	int			nglobal = 0;
+	Av		   *gsi = av_copy(gsi_in);
+
+	if (provisioned && inherit_throughput && av_map_get(gsi, "ProvisionedThroughput", 21) == NULL)
+	{
+		const Av   *pt = av_map_get(definition, "ProvisionedThroughput", 21);
+
+		if (pt)
+			av_map_put_nocheck(gsi, "ProvisionedThroughput", 21, av_copy(pt));
+	}
+	parse_index(&ix, gsi, false, 1, provisioned, &t->pk);
+	initStringInfo(&undefined);
+	type_key(&ix.pk, attribute_definitions, &undefined);
+	type_key(&ix.sk, attribute_definitions, &undefined);
+	if (undefined.len > 0)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
+				 undefined.data, attribute_names_list(attribute_definitions));
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		if (strcmp(t->indexes[i].name, ix.name) == 0)
+			st_error(ST_ERR_VALIDATION, "Attempting to create an index which already exists");
+		if (!t->indexes[i].is_local)
+			nglobal++;
+	}
+	if (nglobal >= ST_MAX_GSI)
+		st_error(ST_ERR_LIMIT_EXCEEDED,
+				 "Subscriber limit exceeded: The number of global secondary indexes of table %s would exceed the limit of %d",
+				 t->name, ST_MAX_GSI);
+	create_index(t->name, t->relname, &ix);
+	CommandCounterIncrement();
+	return table_describe(name);
+}
+
+void
+table_drop_gsi(const char *name, const char *index_name)
+{
+	StTable    *t = catalog_lookup(name, false);
+	StIndex    *ix = catalog_find_index(t, index_name);
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		args[2];
+
+	if (ix == NULL || ix->is_local)
+		st_error(ST_ERR_RESOURCE_NOT_FOUND,
+				 "Requested resource not found: Index: %s not found in table %s", index_name, name);
+	storage_drop_index(ix->pg_index);
+	args[0] = CStringGetTextDatum(name);
+	args[1] = CStringGetTextDatum(index_name);
+	SPI_connect();
+	if (SPI_execute_with_args("DELETE FROM stdesign.indexes WHERE table_name = $1 AND index_name = $2",
+							  2, types, args, NULL, false, 0) != SPI_OK_DELETE)
+		elog(ERROR, "stdesign: could not remove index %s from the catalog", index_name);
+	SPI_finish();
+	CommandCounterIncrement();
+}

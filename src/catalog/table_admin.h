@@ -1,0 +1,43 @@
+/*-------------------------------------------------------------------------
+ *
+ * table_admin.h
+ *		CreateTable, DescribeTable, DeleteTable, and adding or dropping a
+ *		global secondary index: the catalog rows, the relation, its indexes.
+ *
+ * Requests and descriptions are Av maps in DynamoDB's JSON shape (built
+ * from plain JSON), so that st_create_table and st_api share them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef TABLE_ADMIN_H
+#define TABLE_ADMIN_H
+
+#include "postgres.h"
+
+#include "item/av.h"
+
+/*
+ * Create a table from a CreateTable request, CloudFormation Properties, or
+ * a CloudFormation template holding one AWS::DynamoDB::Table; returns the
+ * TableDescription.
+ */
+extern Av  *table_create(const Av *request);
+
+/* The TableDescription of a table (ResourceNotFoundException when absent). */
+extern Av  *table_describe(const char *name);
+
+/* Drop a table; returns its description as it was, TableStatus DELETING. */
+extern Av  *table_drop(const char *name);
+
+/*
+ * Add a GSI (a GlobalSecondaryIndexes element) with its attribute types;
+ * existing items are indexed.  With inherit_throughput, an index of a
+ * PROVISIONED table that gives no ProvisionedThroughput gets the table's.
+ */
+extern Av  *table_add_gsi(const char *name, const Av *gsi, const Av *attribute_definitions,
+						  bool inherit_throughput);
+
+/* Drop a GSI. */
+extern void table_drop_gsi(const char *name, const char *index_name);
+
+#endif							/* TABLE_ADMIN_H */

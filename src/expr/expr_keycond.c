@@ -1,0 +1,213 @@
+/*-------------------------------------------------------------------------
+ *
+ * expr_keycond.c
+ *		KeyConditionExpression: the restricted condition that selects a
+ *		Query's partition and sort-key range.
+ *
+ * A key condition is "pk = :v" optionally AND-ed with one sort-key
+ * condition: =, <, <=, >, >=, BETWEEN or begins_with, always on a top-level
+ * attribute against :values.  The shape is checked when parsing (it depends
+ * only on the text); which attribute is the partition key is only known
+ * with the table's key schema, in expr_key_condition().
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "expr_int.h"
+
+#define MAX_TERMS 2
+
+static bool
+bad_operator(ExprParser *ps, const ExprNode *n)
+{
+	/* DynamoDB words this one without the usual "Invalid ...:" prefix */
+	return st_fail(ps->err, ST_ERR_VALIDATION,
+				   "Invalid operator used in KeyConditionExpression: %s", expr_node_name(n));
+}
+
+/* The left side must be a top-level attribute, the others :values. */
+static bool
+check_term_operands(ExprParser *ps, const ExprNode *n)
+{
+	if (n->args[0]->kind == EXPR_N_SIZE)
+		return bad_operator(ps, n->args[0]);
+	if (n->args[0]->kind == EXPR_N_PATH && n->args[0]->path->n > 1)
+		return expr_fail(ps->kind, ps->err,
+						 "KeyConditionExpressions cannot have conditions on nested attributes");
+	for (int i = 0; i < n->nargs; i++)
+	{
+		ExprNodeKind want = i == 0 ? EXPR_N_PATH : EXPR_N_VALUE;
+
+		if (n->args[i]->kind != want)
+			return expr_fail(ps->kind, ps->err,
+							 "KeyConditionExpressions must compare a key attribute with expression attribute values; operator: %s",
+							 expr_node_name(n));
+	}
+	return true;
+}
+
+static bool
+check_term(ExprParser *ps, const ExprNode *n)
+{
+	switch (n->kind)
+	{
+		case EXPR_N_CMP:
+			if (n->op == EXPR_NE)
+				return bad_operator(ps, n);
+			return check_term_operands(ps, n);
+		case EXPR_N_BETWEEN:
+		case EXPR_N_BEGINS_WITH:
+			return check_term_operands(ps, n);
+		default:
+			return bad_operator(ps, n);
+	}
+}
+
+/* Collect the AND-ed terms of n (at most MAX_TERMS + 1 are kept). */
+static void
+collect_terms(const ExprNode *n, const ExprNode **terms, int *nterms)
+{
+	if (n->kind == EXPR_N_AND)
+	{
+		collect_terms(n->args[0], terms, nterms);
+		collect_terms(n->args[1], terms, nterms);
+		return;
+	}
+	if (*nterms <= MAX_TERMS)
+		terms[*nterms] = n;
+	(*nterms)++;
+}
+
+/* Is there an OR or NOT anywhere in the tree?  Reported before anything else. */
+static const ExprNode *
+find_or_not(const ExprNode *n)
+{
+	if (n->kind == EXPR_N_OR || n->kind == EXPR_N_NOT)
+		return n;
+	if (n->kind != EXPR_N_AND)
+		return NULL;
+	for (int i = 0; i < n->nargs; i++)
+	{
+		const ExprNode *found = find_or_not(n->args[i]);
+
+		if (found)
+			return found;
+	}
+	return NULL;
+}
+
+bool
+expr_check_key_condition(ExprParser *ps, const ExprNode *cond)
+{
+	const ExprNode *terms[MAX_TERMS + 1];
+	const ExprNode *bad = find_or_not(cond);
+	int			nterms = 0;
+
+	if (bad != NULL)
+		return bad_operator(ps, bad);
+	collect_terms(cond, terms, &nterms);
+	if (nterms > MAX_TERMS)
+		return expr_fail(ps->kind, ps->err, "Conditions can be of length 1 or 2 only");
+	for (int i = 0; i < nterms; i++)
+		if (!check_term(ps, terms[i]))
+			return false;
+	return true;
+}
+
+static ExprKeyOp
+key_op(const ExprNode *n)
+{
+	static const ExprKeyOp cmp_ops[] = {
+		EXPR_KEY_EQ, EXPR_KEY_EQ, EXPR_KEY_LT, EXPR_KEY_LE, EXPR_KEY_GT, EXPR_KEY_GE
+	};
+
+	if (n->kind == EXPR_N_BETWEEN)
+		return EXPR_KEY_BETWEEN;
+	if (n->kind == EXPR_N_BEGINS_WITH)
+		return EXPR_KEY_BEGINS_WITH;
+	return cmp_ops[n->op];
+}
+
+int
+expr_key_terms(const Expr *kc, ExprKeyTerm *terms)
+{
+	const ExprNode *nodes[MAX_TERMS + 1];
+	int			n = 0;
+
+	if (kc == NULL || kc->kind != EXPR_KEY_CONDITION || kc->cond == NULL)
+		return 0;
+	collect_terms(kc->cond, nodes, &n);
+	n = Min(n, MAX_TERMS);
+	for (int i = 0; i < n; i++)
+	{
+		terms[i].op = key_op(nodes[i]);
+		terms[i].path = nodes[i]->args[0]->path;
+		terms[i].value1 = nodes[i]->args[1]->name;
+		terms[i].value2 = nodes[i]->nargs > 2 ? nodes[i]->args[2]->name : NULL;
+	}
+	return n;
+}
+
+static const Av *
+term_value(const ExprParams *p, const char *name)
+{
+	return name ? expr_param_value(p, name, strlen(name)) : NULL;
+}
+
+/* Assign one term to the partition or sort key of out. */
+static bool
+assign_term(const ExprKeyTerm *t, const ExprResolvedPath *rp, const char *pk, int pk_len,
+			const char *sk, int sk_len, const ExprParams *p,
+			ExprKeyCondition *out, StErr *err)
+{
+	const ExprPathElem *name = &rp->elems[0];
+	bool		is_pk = name->len == pk_len && memcmp(name->name, pk, pk_len) == 0;
+	bool		is_sk = sk != NULL && name->len == sk_len && memcmp(name->name, sk, sk_len) == 0;
+
+	if ((is_pk && out->pk_value != NULL) || (is_sk && out->has_sk))
+		return expr_fail(EXPR_KEY_CONDITION, err,
+						 "KeyConditionExpressions must only contain one condition per key");
+	if (is_pk)
+	{
+		if (t->op != EXPR_KEY_EQ)
+			return st_fail(err, ST_ERR_VALIDATION, "Query key condition not supported");
+		out->pk_value = term_value(p, t->value1);
+		return true;
+	}
+	if (!is_sk)
+	{
+		if (sk != NULL)
+			return st_fail(err, ST_ERR_VALIDATION,
+						   "Query condition missed key schema element: %.*s", sk_len, sk);
+		return st_fail(err, ST_ERR_VALIDATION, "Query key condition not supported");
+	}
+	out->has_sk = true;
+	out->sk_op = t->op;
+	out->sk_value1 = term_value(p, t->value1);
+	out->sk_value2 = term_value(p, t->value2);
+	return true;
+}
+
+bool
+expr_key_condition(const Expr *kc, const ExprParams *p,
+				   const char *pk, int pk_len, const char *sk, int sk_len,
+				   ExprKeyCondition *out, StErr *err)
+{
+	ExprKeyTerm terms[MAX_TERMS];
+	int			n = expr_key_terms(kc, terms);
+
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < n; i++)
+	{
+		ExprResolvedPath rp;
+
+		if (!expr_resolve_path(terms[i].path, p, &rp))
+			return expr_fail(EXPR_KEY_CONDITION, err,
+							 "An expression attribute name used in the document path is not defined");
+		if (!assign_term(&terms[i], &rp, pk, pk_len, sk, sk_len, p, out, err))
+			return false;
+	}
+	if (out->pk_value == NULL)
+		return st_fail(err, ST_ERR_VALIDATION,
+					   "Query condition missed key schema element: %.*s", pk_len, pk);
+	return true;
+}

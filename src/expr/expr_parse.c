@@ -1,0 +1,396 @@
+/*-------------------------------------------------------------------------
+ *
+ * expr_parse.c
+ *		The entry point of the parser, and the pieces every expression kind
+ *		shares: document paths, operands and function calls.
+ *
+ * The parser is recursive descent over the token array of expr_lex().
+ * Recursion happens only through parentheses, NOT and function arguments,
+ * and each of those goes through expr_enter(), so that no input - however
+ * deeply nested - can exhaust the stack.
+ *
+ * The tree it builds is a pure function of the text: placeholders are kept
+ * as written ("#n", ":v"), and nothing points into the text.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "expr_int.h"
+
+/* Indexes longer than this many digits are refused (they cannot be real). */
+#define INDEX_MAX_DIGITS 9
+
+typedef struct FuncDef
+{
+	const char *name;
+	ExprNodeKind kind;
+	int			nargs;
+	bool		is_condition;	/* returns true/false, not a value */
+	bool		update_only;	/* if_not_exists, list_append */
+	bool		needs_path;		/* first argument must be a document path */
+} FuncDef;
+
+/* DynamoDB's function names are case-sensitive. */
+static const FuncDef functions[] = {
+	{"attribute_exists", EXPR_N_ATTR_EXISTS, 1, true, false, true},
+	{"attribute_not_exists", EXPR_N_ATTR_NOT_EXISTS, 1, true, false, true},
+	{"attribute_type", EXPR_N_ATTR_TYPE, 2, true, false, true},
+	{"begins_with", EXPR_N_BEGINS_WITH, 2, true, false, false},
+	{"contains", EXPR_N_CONTAINS, 2, true, false, false},
+	{"size", EXPR_N_SIZE, 1, false, false, false},
+	{"if_not_exists", EXPR_N_IF_NOT_EXISTS, 2, false, true, true},
+	{"list_append", EXPR_N_LIST_APPEND, 2, false, true, false},
+};
+
+ExprNode *
+expr_new_node(ExprNodeKind kind, int nargs)
+{
+	ExprNode   *n = palloc0(sizeof(ExprNode));
+
+	n->kind = kind;
+	n->nargs = nargs;
+	if (nargs > 0)
+		n->args = palloc0(sizeof(ExprNode *) * nargs);
+	return n;
+}
+
+bool
+expr_tok_is_word(const ExprParser *ps, const ExprToken *t, const char *word)
+{
+	int			wlen = strlen(word);
+
+	if (t->type != TK_IDENT || t->len != wlen)
+		return false;
+	for (int i = 0; i < wlen; i++)
+	{
+		char		c = ps->text[t->start + i];
+
+		if (c >= 'a' && c <= 'z')
+			c = c - 'a' + 'A';
+		if (c != word[i])
+			return false;
+	}
+	return true;
+}
+
+bool
+expr_count_operator(ExprParser *ps)
+{
+	if (++ps->noperators > EXPR_MAX_OPERATORS)
+		return expr_fail(ps->kind, ps->err,
+						 "The expression contains too many operators; operator count: %d",
+						 ps->noperators);
+	return true;
+}
+
+bool
+expr_enter(ExprParser *ps)
+{
+	if (++ps->depth > EXPR_MAX_NESTING)
+		return expr_fail(ps->kind, ps->err,
+						 "The expression has too many nesting levels; nesting levels: %d",
+						 ps->depth);
+	return true;
+}
+
+/* The words of the condition grammar: never attribute names, and a syntax error where one is expected. */
+static bool
+is_grammar_word(const ExprParser *ps, const ExprToken *t)
+{
+	return expr_tok_is_word(ps, t, "AND") || expr_tok_is_word(ps, t, "OR") ||
+		expr_tok_is_word(ps, t, "NOT") || expr_tok_is_word(ps, t, "BETWEEN") ||
+		expr_tok_is_word(ps, t, "IN");
+}
+
+/* One name step of a path (attribute name or #placeholder) into *el. */
+static bool
+parse_name_elem(ExprParser *ps, ExprPathElem *el)
+{
+	const ExprToken *t = PEEK(ps);
+
+	if (t->type == TK_IDENT && !is_grammar_word(ps, t))
+	{
+		if (expr_is_reserved_word(ps->text + t->start, t->len))
+			return expr_fail(ps->kind, ps->err,
+							 "Attribute name is a reserved keyword; reserved keyword: %.*s",
+							 t->len, ps->text + t->start);
+		el->kind = EXPR_PE_NAME;
+	}
+	else if (t->type == TK_NAME_PH)
+		el->kind = EXPR_PE_PLACEHOLDER;
+	else
+		return expr_syntax_error(ps);
+	el->name = pnstrdup(ps->text + t->start, t->len);
+	el->len = t->len;
+	ps->pos++;
+	return true;
+}
+
+/* "[digits]" into *el; the '[' is the current token. */
+static bool
+parse_index_elem(ExprParser *ps, ExprPathElem *el)
+{
+	const ExprToken *t;
+	int			value = 0;
+
+	ps->pos++;
+	t = PEEK(ps);
+	if (t->type != TK_NUMBER || t->len > INDEX_MAX_DIGITS)
+		return expr_syntax_error(ps);
+	for (int i = 0; i < t->len; i++)
+		value = value * 10 + (ps->text[t->start + i] - '0');
+	ps->pos++;
+	if (PEEK(ps)->type != TK_RBRACKET)
+		return expr_syntax_error(ps);
+	ps->pos++;
+	el->kind = EXPR_PE_INDEX;
+	el->name = NULL;
+	el->len = 0;
+	el->index = value;
+	return true;
+}
+
+ExprPath *
+expr_parse_path(ExprParser *ps)
+{
+	ExprPathElem elems[EXPR_MAX_PATH_DEPTH];
+	ExprPath   *path;
+	int			n = 0;
+
+	for (;;)
+	{
+		ExprPathElem el;
+		bool		ok;
+
+		if (n == 0)
+			ok = parse_name_elem(ps, &el);
+		else if (PEEK(ps)->type == TK_DOT)
+		{
+			ps->pos++;
+			ok = parse_name_elem(ps, &el);
+		}
+		else if (PEEK(ps)->type == TK_LBRACKET)
+			ok = parse_index_elem(ps, &el);
+		else
+			break;
+		if (!ok)
+			return NULL;
+		if (n == EXPR_MAX_PATH_DEPTH)
+		{
+			expr_fail(ps->kind, ps->err,
+					  "The document path has too many nesting levels; nesting levels: %d",
+					  n + 1);
+			return NULL;
+		}
+		elems[n++] = el;
+	}
+	path = palloc(sizeof(ExprPath));
+	path->n = n;
+	path->elems = palloc(sizeof(ExprPathElem) * n);
+	memcpy(path->elems, elems, sizeof(ExprPathElem) * n);
+	return path;
+}
+
+static const FuncDef *
+find_function(const ExprParser *ps, const ExprToken *t)
+{
+	for (int i = 0; i < (int) lengthof(functions); i++)
+	{
+		if ((int) strlen(functions[i].name) == t->len &&
+			memcmp(functions[i].name, ps->text + t->start, t->len) == 0)
+			return &functions[i];
+	}
+	return NULL;
+}
+
+/* Is this function usable where an expression of this kind wants a value? */
+static bool
+function_allowed_as_operand(const ExprParser *ps, const FuncDef *f)
+{
+	if (f->is_condition)
+		return false;
+	if (ps->kind == EXPR_UPDATE)
+		return f->update_only;
+	return !f->update_only;
+}
+
+/* The comma-separated arguments of a call; the '(' is the current token. */
+static bool
+parse_call_args(ExprParser *ps, const FuncDef *f, ExprNode *call)
+{
+	ExprNode   *args[2];
+	int			n = 0;
+
+	ps->pos++;
+	for (;;)
+	{
+		ExprNode   *arg = expr_parse_operand(ps);
+
+		if (arg == NULL)
+			return false;
+		if (n < (int) lengthof(args))
+			args[n] = arg;
+		n++;
+		if (PEEK(ps)->type != TK_COMMA)
+			break;
+		ps->pos++;
+	}
+	if (PEEK(ps)->type != TK_RPAREN)
+		return expr_syntax_error(ps);
+	ps->pos++;
+	if (n != f->nargs)
+		return expr_fail(ps->kind, ps->err,
+						 "Incorrect number of operands for operator or function; operator or function: %s, number of operands: %d",
+						 f->name, n);
+	if (f->needs_path && args[0]->kind != EXPR_N_PATH)
+		return expr_fail(ps->kind, ps->err,
+						 "Operator or function requires a document path; operator or function: %s",
+						 f->name);
+	for (int i = 0; i < n; i++)
+		call->args[i] = args[i];
+	return true;
+}
+
+/*
+ * A function call: name '(' args ')'.  as_condition says whether the caller
+ * wants a condition (attribute_exists, ...) or a value (size, ...).
+ */
+ExprNode *
+expr_parse_call(ExprParser *ps, bool as_condition)
+{
+	const ExprToken *t = PEEK(ps);
+	const FuncDef *f = find_function(ps, t);
+	ExprNode   *call;
+
+	if (f == NULL)
+	{
+		expr_fail(ps->kind, ps->err, "Invalid function name; function: %.*s",
+				  t->len, ps->text + t->start);
+		return NULL;
+	}
+	if (as_condition ? (!f->is_condition || ps->kind == EXPR_UPDATE)
+		: !function_allowed_as_operand(ps, f))
+	{
+		expr_fail(ps->kind, ps->err,
+				  "The function is not allowed to be used this way in an expression; function: %s",
+				  f->name);
+		return NULL;
+	}
+	if (!expr_count_operator(ps) || !expr_enter(ps))
+		return NULL;
+	ps->pos++;
+	call = expr_new_node(f->kind, f->nargs);
+	if (!parse_call_args(ps, f, call))
+		return NULL;
+	expr_leave(ps);
+	return call;
+}
+
+ExprNode *
+expr_parse_operand(ExprParser *ps)
+{
+	const ExprToken *t = PEEK(ps);
+	ExprNode   *n;
+
+	if (t->type == TK_VALUE_PH)
+	{
+		n = expr_new_node(EXPR_N_VALUE, 0);
+		n->name = pnstrdup(ps->text + t->start, t->len);
+		n->name_len = t->len;
+		ps->pos++;
+		return n;
+	}
+	if (t->type == TK_IDENT && PEEK_AT(ps, 1)->type == TK_LPAREN)
+		return expr_parse_call(ps, false);
+	if (t->type != TK_IDENT && t->type != TK_NAME_PH)
+	{
+		expr_syntax_error(ps);
+		return NULL;
+	}
+	n = expr_new_node(EXPR_N_PATH, 0);
+	n->path = expr_parse_path(ps);
+	return n->path ? n : NULL;
+}
+
+/* ProjectionExpression: path (',' path)* */
+static bool
+parse_projection(ExprParser *ps, Expr *e)
+{
+	int			cap = 8;
+
+	e->paths = palloc(sizeof(ExprPath *) * cap);
+	for (;;)
+	{
+		ExprPath   *path = expr_parse_path(ps);
+
+		if (path == NULL)
+			return false;
+		if (e->npaths == cap)
+		{
+			cap *= 2;
+			e->paths = repalloc(e->paths, sizeof(ExprPath *) * cap);
+		}
+		e->paths[e->npaths++] = path;
+		if (PEEK(ps)->type != TK_COMMA)
+			break;
+		ps->pos++;
+	}
+	return true;
+}
+
+static bool
+parse_by_kind(ExprParser *ps, Expr *e)
+{
+	switch (ps->kind)
+	{
+		case EXPR_UPDATE:
+			return expr_parse_update(ps, e);
+		case EXPR_PROJECTION:
+			return parse_projection(ps, e);
+		default:
+			e->cond = expr_parse_condition(ps);
+			if (e->cond == NULL)
+				return false;
+			if (ps->kind == EXPR_KEY_CONDITION)
+				return expr_check_key_condition(ps, e->cond);
+			return true;
+	}
+}
+
+Expr *
+expr_parse(ExprKind kind, const char *text, int len, StErr *err)
+{
+	ExprParser	ps;
+	Expr	   *e;
+
+	if (text == NULL || len < 0)
+		len = 0;
+	if (len > EXPR_MAX_BYTES)
+	{
+		expr_fail(kind, err,
+				  "Expression size has exceeded the maximum allowed size; expression size: %d",
+				  len);
+		return NULL;
+	}
+	memset(&ps, 0, sizeof(ps));
+	ps.kind = kind;
+	ps.text = text ? text : "";
+	ps.len = len;
+	ps.err = err;
+	ps.toks = expr_lex(ps.text, len, &ps.ntoks);
+	if (ps.ntoks == 1)
+	{
+		expr_fail(kind, err, "The expression can not be empty;");
+		return NULL;
+	}
+	e = palloc0(sizeof(Expr));
+	e->kind = kind;
+	if (!parse_by_kind(&ps, e))
+		return NULL;
+	if (PEEK(&ps)->type != TK_EOF)
+	{
+		expr_syntax_error(&ps);
+		return NULL;
+	}
+	pfree(ps.toks);
+	return e;
+}

@@ -1,0 +1,516 @@
+/*-------------------------------------------------------------------------
+ *
+ * av_jsonb.c
+ *		jsonb <-> Av tree, in DynamoDB's typed AttributeValue form and in the
+ *		plain (DocumentClient) form.
+ *
+ * Typed input is checked for shape here (exactly one type descriptor per
+ * value, the right JSON type under it); the contents (number syntax and
+ * limits, base64, sets) are checked by av_normalize(), which is pure C and
+ * unit tested.  Plain input maps string -> S, number -> N, boolean -> BOOL,
+ * null -> NULL, array -> L, object -> M; sets and binary have no plain
+ * input form (use typed => true), and come out plain as arrays and base64
+ * strings.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+#include "av_jsonb.h"
+#include "number.h"
+
+/*
+ * How deep the converters follow JSON before giving up.  av_normalize()
+ * enforces DynamoDB's 32 levels; this bound only keeps the recursion here
+ * finite for inputs that are far past it.
+ */
+#define AV_JSONB_MAX_DEPTH 64
+
+static Av  *typed_value(JsonbValue *jv, int depth, bool stored);
+static Av  *plain_value(JsonbValue *jv, int depth);
+
+static void
+check_depth(int depth)
+{
+	check_stack_depth();
+	if (depth > AV_JSONB_MAX_DEPTH)
+		st_error(ST_ERR_VALIDATION, "Nesting Levels have exceeded supported limits");
+}
+
+static const char *
+jbv_kind(JsonbValue *jv)
+{
+	switch (jv->type)
+	{
+		case jbvNull:
+			return "NULL_VALUE";
+		case jbvString:
+			return "STRING_VALUE";
+		case jbvNumeric:
+			return "NUMBER_VALUE";
+		case jbvBool:
+			return jv->val.boolean ? "TRUE_VALUE" : "FALSE_VALUE";
+		case jbvBinary:
+			return JsonContainerIsArray(jv->val.binary.data) ? "START_ARRAY" : "START_OBJECT";
+		default:
+			return "VALUE";
+	}
+}
+
+/*
+ * A JSON value of the wrong kind under a type descriptor: DynamoDB's JSON
+ * protocol reports these as SerializationException before validation.
+ */
+static void
+wrong_json(JsonbValue *jv, const char *expected)
+{
+	st_error(ST_ERR_SERIALIZATION, "%s cannot be converted to %s", jbv_kind(jv), expected);
+}
+
+static bool
+jbv_is_object(JsonbValue *jv)
+{
+	return jv->type == jbvBinary && JsonContainerIsObject(jv->val.binary.data);
+}
+
+static bool
+jbv_is_array(JsonbValue *jv)
+{
+	return jv->type == jbvBinary && JsonContainerIsArray(jv->val.binary.data) &&
+		!JsonContainerIsScalar(jv->val.binary.data);
+}
+
+/* A string member of a set, or a JSON error. */
+static Av  *
+set_member(JsonbValue *jv, AvType member_type, bool stored)
+{
+	Av		   *m;
+
+	if (jv->type != jbvString)
+		wrong_json(jv, "String");
+	m = av_new_str(member_type, jv->val.string.val, jv->val.string.len);
+	if (stored && member_type == AV_B)
+	{
+		char	   *bytes;
+		int			n;
+
+		if (!av_base64_decode(m->str, m->len, &bytes, &n))
+			st_error(ST_ERR_INTERNAL, "stored binary value is not valid base64");
+		m->str = bytes;
+		m->len = n;
+	}
+	return m;
+}
+
+/* The items of an array container, each converted by `typed` or plain rules. */
+static Av  *
+array_value(JsonbContainer *jc, AvType type, int depth, bool typed, bool stored)
+{
+	Av		   *result = av_new(type);
+	JsonbIterator *it = JsonbIteratorInit(jc);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok != WJB_ELEM)
+			continue;
+		if (type == AV_L)
+			av_append(result, typed ? typed_value(&v, depth + 1, stored) : plain_value(&v, depth + 1));
+		else
+			av_append(result, set_member(&v, av_set_member_type(type), stored));
+	}
+	return result;
+}
+
+/* The members of an object container. */
+static Av  *
+object_value(JsonbContainer *jc, int depth, bool typed, bool stored)
+{
+	Av		   *result = av_new(AV_M);
+	JsonbIterator *it = JsonbIteratorInit(jc);
+	JsonbValue	v;
+	JsonbValue	key = {0};
+	JsonbIteratorToken tok;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+			key = v;
+		else if (tok == WJB_VALUE)
+			av_map_put_nocheck(result, key.val.string.val, key.val.string.len,
+							   typed ? typed_value(&v, depth + 1, stored) : plain_value(&v, depth + 1));
+	}
+	return result;
+}
+
+/*
+ * One typed AttributeValue: an object with exactly one of the ten type
+ * descriptors.  Unknown members are ignored, as DynamoDB's JSON protocol
+ * ignores unknown fields.
+ */
+static Av  *
+typed_value(JsonbValue *jv, int depth, bool stored)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbValue	key = {0};
+	JsonbValue	found = {0};
+	JsonbIteratorToken tok;
+	int			type = -1;
+	int			ntypes = 0;
+
+	check_depth(depth);
+	if (!jbv_is_object(jv))
+		st_error(ST_ERR_VALIDATION,
+				 "Supplied AttributeValue has an invalid shape: %s found where an object with exactly one of the supported datatypes was expected",
+				 jbv_kind(jv));
+
+	it = JsonbIteratorInit(jv->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+			key = v;
+		else if (tok == WJB_VALUE)
+		{
+			int			t = av_type_from_name(key.val.string.val, key.val.string.len);
+
+			if (t < 0)
+				continue;
+			ntypes++;
+			type = t;
+			found = v;
+		}
+	}
+	if (ntypes == 0)
+		st_error(ST_ERR_VALIDATION,
+				 "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+	if (ntypes > 1)
+		st_error(ST_ERR_VALIDATION,
+				 "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+
+	switch ((AvType) type)
+	{
+		case AV_S:
+		case AV_N:
+		case AV_B:
+			if (found.type != jbvString)
+				wrong_json(&found, "String");
+			if (stored && type == AV_B)
+				return set_member(&found, AV_B, true);
+			return av_new_str((AvType) type, found.val.string.val, found.val.string.len);
+		case AV_BOOL:
+			if (found.type != jbvBool)
+				wrong_json(&found, "Boolean");
+			return av_new_bool(found.val.boolean);
+		case AV_NULL:
+			if (found.type != jbvBool)
+				wrong_json(&found, "Boolean");
+			if (!found.val.boolean)
+				st_error(ST_ERR_VALIDATION,
+						 "One or more parameter values were invalid: Null attribute value types must have the value of true");
+			return av_new_null();
+		case AV_M:
+			if (!jbv_is_object(&found))
+				wrong_json(&found, "Map");
+			return object_value(found.val.binary.data, depth, true, stored);
+		default:
+			/* L and the sets */
+			if (!jbv_is_array(&found))
+				wrong_json(&found, type == AV_L ? "List" : "Set");
+			return array_value(found.val.binary.data, (AvType) type, depth, true, stored);
+	}
+}
+
+/* The text of a jsonb number, as DynamoDB number text. */
+static Av  *
+plain_number(Numeric num)
+{
+	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(num)));
+
+	if (numeric_is_nan(num) || numeric_is_inf(num))
+		st_error(ST_ERR_VALIDATION, "The parameter cannot be converted to a numeric value: %s", text);
+	return av_new_str(AV_N, text, strlen(text));
+}
+
+static Av  *
+plain_value(JsonbValue *jv, int depth)
+{
+	check_depth(depth);
+	switch (jv->type)
+	{
+		case jbvNull:
+			return av_new_null();
+		case jbvString:
+			return av_new_str(AV_S, jv->val.string.val, jv->val.string.len);
+		case jbvNumeric:
+			return plain_number(jv->val.numeric);
+		case jbvBool:
+			return av_new_bool(jv->val.boolean);
+		case jbvBinary:
+			if (JsonContainerIsObject(jv->val.binary.data))
+				return object_value(jv->val.binary.data, depth, false, false);
+			return array_value(jv->val.binary.data, AV_L, depth, false, false);
+		default:
+			st_error(ST_ERR_VALIDATION, "unsupported JSON value");
+	}
+}
+
+/* A top-level jsonb as a JsonbValue that the converters take. */
+static void
+jsonb_root(Jsonb *jb, JsonbValue *out)
+{
+	if (JB_ROOT_IS_SCALAR(jb))
+	{
+		JsonbExtractScalar(&jb->root, out);
+		return;
+	}
+	out->type = jbvBinary;
+	out->val.binary.data = &jb->root;
+	out->val.binary.len = VARSIZE(jb) - VARHDRSZ;
+}
+
+static void
+normalize_or_raise(Av *v)
+{
+	StErr		err;
+
+	if (!av_normalize(v, 0, &err))
+		st_raise(&err);
+}
+
+Av *
+av_from_jsonb_value(JsonbContainer *jc, bool typed)
+{
+	JsonbValue	jv;
+	Av		   *v;
+
+	jv.type = jbvBinary;
+	jv.val.binary.data = jc;
+	jv.val.binary.len = 0;
+	if (JsonContainerIsScalar(jc))
+	{
+		JsonbValue	scalar;
+
+		if (!JsonbExtractScalar(jc, &scalar))
+			st_error(ST_ERR_VALIDATION, "invalid value");
+		jv = scalar;
+	}
+	v = typed ? typed_value(&jv, 0, false) : plain_value(&jv, 0);
+	normalize_or_raise(v);
+	return v;
+}
+
+Av *
+av_map_from_jsonb(Jsonb *jb, bool typed, const char *what)
+{
+	JsonbValue	jv;
+	Av		   *v;
+
+	jsonb_root(jb, &jv);
+	if (!jbv_is_object(&jv))
+		st_error(ST_ERR_SERIALIZATION, "%s must be a JSON object (a map of attribute name to value)", what);
+	v = object_value(jv.val.binary.data, 0, typed, false);
+	normalize_or_raise(v);
+	return v;
+}
+
+Av *
+av_item_from_jsonb(Jsonb *jb, bool typed, const char *what)
+{
+	return av_map_from_jsonb(jb, typed, what);
+}
+
+Av *
+av_item_from_stored(Jsonb *jb)
+{
+	JsonbValue	jv;
+
+	jsonb_root(jb, &jv);
+	if (!jbv_is_object(&jv))
+		st_error(ST_ERR_INTERNAL, "stored item is not a JSON object");
+	return object_value(jv.val.binary.data, 0, true, true);
+}
+
+Av *
+av_names_from_jsonb(Jsonb *jb)
+{
+	JsonbValue	jv;
+	Av		   *names;
+
+	jsonb_root(jb, &jv);
+	if (!jbv_is_object(&jv))
+		st_error(ST_ERR_SERIALIZATION, "ExpressionAttributeNames must be a JSON object of strings");
+	names = object_value(jv.val.binary.data, 0, false, false);
+	for (int i = 0; i < names->n; i++)
+	{
+		if (names->members[i].value->type != AV_S)
+			st_error(ST_ERR_SERIALIZATION,
+					 "ExpressionAttributeNames contains a value that is not a string; key: %s",
+					 names->members[i].name);
+	}
+	return names;
+}
+
+/* ---------- output ---------- */
+
+static JsonbValue *push_value(JsonbParseState **state, const Av *v, bool typed, JsonbIteratorToken tok);
+
+static void
+string_jbv(JsonbValue *jv, const char *s, int len)
+{
+	jv->type = jbvString;
+	jv->val.string.val = (char *) s;
+	jv->val.string.len = len;
+}
+
+/*
+ * A scalar as a JsonbValue: plain form (S string, N number, B base64 string,
+ * BOOL, NULL) or, with typed_text, the text DynamoDB sends under the type
+ * descriptor (S as is, N canonical text, B base64).
+ */
+static void
+scalar_jbv(const Av *v, bool typed_text, JsonbValue *jv)
+{
+	switch (v->type)
+	{
+		case AV_S:
+			string_jbv(jv, v->str, v->len);
+			return;
+		case AV_N:
+			if (typed_text)
+			{
+				string_jbv(jv, v->str, v->len);
+				return;
+			}
+			jv->type = jbvNumeric;
+			jv->val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in,
+																  CStringGetDatum(v->str),
+																  ObjectIdGetDatum(InvalidOid),
+																  Int32GetDatum(-1)));
+			return;
+		case AV_B:
+			{
+				int			n;
+				char	   *b64 = av_base64_encode(v->str, v->len, &n);
+
+				string_jbv(jv, b64, n);
+				return;
+			}
+		case AV_BOOL:
+			jv->type = jbvBool;
+			jv->val.boolean = v->boolval;
+			return;
+		default:
+			if (typed_text)
+			{
+				/* {"NULL": true} */
+				jv->type = jbvBool;
+				jv->val.boolean = true;
+				return;
+			}
+			jv->type = jbvNull;
+			return;
+	}
+}
+
+static bool
+is_container(const Av *v)
+{
+	return v->type == AV_M || v->type == AV_L || av_type_is_set(v->type);
+}
+
+/* The body of a container: {members} for M, [items] for L and sets. */
+static JsonbValue *
+push_container(JsonbParseState **state, const Av *v, bool typed)
+{
+	JsonbValue	jv;
+
+	if (v->type == AV_M)
+	{
+		pushJsonbValue(state, WJB_BEGIN_OBJECT, NULL);
+		for (int i = 0; i < v->n; i++)
+		{
+			string_jbv(&jv, v->members[i].name, v->members[i].name_len);
+			pushJsonbValue(state, WJB_KEY, &jv);
+			push_value(state, v->members[i].value, typed, WJB_VALUE);
+		}
+		return pushJsonbValue(state, WJB_END_OBJECT, NULL);
+	}
+	pushJsonbValue(state, WJB_BEGIN_ARRAY, NULL);
+	for (int i = 0; i < v->n; i++)
+	{
+		if (av_type_is_set(v->type))
+		{
+			/* set members are bare strings when typed, plain scalars otherwise */
+			scalar_jbv(v->items[i], typed, &jv);
+			pushJsonbValue(state, WJB_ELEM, &jv);
+		}
+		else
+			push_value(state, v->items[i], typed, WJB_ELEM);
+	}
+	return pushJsonbValue(state, WJB_END_ARRAY, NULL);
+}
+
+/* One value, typed ({"S": "x"}) or plain ("x"), as a member or element. */
+static JsonbValue *
+push_value(JsonbParseState **state, const Av *v, bool typed, JsonbIteratorToken tok)
+{
+	JsonbValue	jv;
+	const char *tname;
+
+	check_stack_depth();
+	if (!typed)
+	{
+		if (is_container(v))
+			return push_container(state, v, false);
+		scalar_jbv(v, false, &jv);
+		return pushJsonbValue(state, tok, &jv);
+	}
+
+	pushJsonbValue(state, WJB_BEGIN_OBJECT, NULL);
+	tname = av_type_name(v->type);
+	string_jbv(&jv, tname, strlen(tname));
+	pushJsonbValue(state, WJB_KEY, &jv);
+	if (is_container(v))
+		push_container(state, v, true);
+	else
+	{
+		scalar_jbv(v, true, &jv);
+		pushJsonbValue(state, WJB_VALUE, &jv);
+	}
+	return pushJsonbValue(state, WJB_END_OBJECT, NULL);
+}
+
+Jsonb *
+av_value_to_jsonb(const Av *v, bool typed)
+{
+	JsonbParseState *state = NULL;
+	JsonbValue	jv;
+
+	if (!typed && !is_container(v))
+	{
+		scalar_jbv(v, false, &jv);
+		return JsonbValueToJsonb(&jv);
+	}
+	return JsonbValueToJsonb(push_value(&state, v, typed, WJB_ELEM));
+}
+
+Jsonb *
+av_item_to_jsonb(const Av *item, bool typed)
+{
+	JsonbParseState *state = NULL;
+
+	return JsonbValueToJsonb(push_container(&state, item, typed));
+}
+
+Jsonb *
+av_stored_to_plain(Jsonb *jb)
+{
+	return av_item_to_jsonb(av_item_from_stored(jb), false);
+}

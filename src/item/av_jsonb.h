@@ -1,0 +1,44 @@
+/*-------------------------------------------------------------------------
+ *
+ * av_jsonb.h
+ *		Conversion between jsonb (typed AttributeValue JSON, or the plain
+ *		DocumentClient form) and the Av tree.  Backend only.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef AV_JSONB_H
+#define AV_JSONB_H
+
+#include "postgres.h"
+#include "utils/jsonb.h"
+
+#include "av.h"
+
+/*
+ * Request input: a typed AttributeValue ({"S": "x"}) or a typed item
+ * ({"attr": {"S": "x"}, ...}) or the plain form of either.  The result is
+ * validated and normalised (numbers canonical, base64 decoded, sets checked);
+ * any problem raises a DynamoDB-style ERROR.  `what` names the parameter in
+ * messages ("Item", "ExpressionAttributeValues", ...).
+ */
+extern Av  *av_from_jsonb_value(JsonbContainer *jc, bool typed);
+extern Av  *av_item_from_jsonb(Jsonb *jb, bool typed, const char *what);
+extern Av  *av_map_from_jsonb(Jsonb *jb, bool typed, const char *what);
+
+/* A stored item (typed, already normalised) to a tree: no validation. */
+extern Av  *av_item_from_stored(Jsonb *jb);
+
+/*
+ * A tree to jsonb, typed or plain: an item (AV_M) as an object of attribute
+ * values, or a single value ({"S": "x"} typed, "x" plain).
+ */
+extern Jsonb *av_item_to_jsonb(const Av *item, bool typed);
+extern Jsonb *av_value_to_jsonb(const Av *v, bool typed);
+
+/* Stored typed jsonb straight to the plain form (no tree). */
+extern Jsonb *av_stored_to_plain(Jsonb *jb);
+
+/* ExpressionAttributeNames {"#n": "name"} to an AV_M of S values. */
+extern Av  *av_names_from_jsonb(Jsonb *jb);
+
+#endif							/* AV_JSONB_H */

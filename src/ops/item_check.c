@@ -1,0 +1,171 @@
+/*-------------------------------------------------------------------------
+ *
+ * item_check.c
+ *		Keys and items against a table's schema, with DynamoDB's messages.
+ *
+ * The messages are DynamoDB's own ("One or more parameter values were
+ * invalid: Missing the key PK in the item", "The provided key element does
+ * not match the schema", ...), so that code written against DynamoDB can
+ * match on them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "item/number.h"
+#include "item_ops.h"
+
+StReturnValues
+ops_return_values(const char *text, const char *param)
+{
+	static const char *const names[] = {"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"};
+
+	if (text == NULL)
+		return ST_RV_NONE;
+	for (int i = 0; i < (int) lengthof(names); i++)
+		if (strcmp(text, names[i]) == 0)
+			return (StReturnValues) i;
+	st_error(ST_ERR_VALIDATION,
+			 "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [ALL_NEW, UPDATED_OLD, ALL_OLD, NONE, UPDATED_NEW]",
+			 text, param);
+}
+
+Av *
+ops_key_value_from_text(const char *text, AvType type, const char *keyname)
+{
+	int			len = strlen(text);
+
+	if (type == AV_N)
+	{
+		char		buf[NUM_TEXT_MAX];
+		StErr		err;
+		int			n = num_canonical(text, len, buf, &err);
+
+		if (n < 0)
+			st_raise(&err);
+		return av_new_str(AV_N, buf, n);
+	}
+	if (type == AV_B)
+	{
+		char	   *bytes;
+		int			n;
+
+		if (!av_base64_decode(text, len, &bytes, &n))
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: the value of key %s is not valid base64",
+					 keyname);
+		return av_new_str(AV_B, bytes, n);
+	}
+	return av_new_str(AV_S, text, len);
+}
+
+/* A key attribute's value: type, emptiness, length. `index` names a secondary index or is NULL. */
+static void
+check_key_value(const Av *v, const StKeyDef *def, bool is_partition, const char *index)
+{
+	int			max = is_partition ? ST_PK_MAX_BYTES : ST_SK_MAX_BYTES;
+
+	if (v->type != def->type)
+	{
+		if (index)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
+					 def->name, av_type_name(def->type), av_type_name(v->type), index);
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s",
+				 def->name, av_type_name(def->type), av_type_name(v->type));
+	}
+	if (v->len == 0 && v->type != AV_N)
+	{
+		const char *what = v->type == AV_S ? "string" : "binary";
+
+		if (index)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
+					 what, index, def->name);
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
+				 what, def->name);
+	}
+	if (v->len > max)
+	{
+		if (is_partition)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes");
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
+	}
+}
+
+void
+ops_key_from_map(StTable *t, const Av *keymap, StKey *key)
+{
+	int			nkeys = t->sk.name ? 2 : 1;
+	Av		   *pk = av_map_get(keymap, t->pk.name, strlen(t->pk.name));
+	Av		   *sk = t->sk.name ? av_map_get(keymap, t->sk.name, strlen(t->sk.name)) : NULL;
+
+	if (keymap->n != nkeys || pk == NULL || (t->sk.name && sk == NULL) ||
+		pk->type != t->pk.type || (sk && sk->type != t->sk.type))
+		st_error(ST_ERR_VALIDATION, "The provided key element does not match the schema");
+	check_key_value(pk, &t->pk, true, NULL);
+	key->pk = storage_key_datum(pk);
+	if (sk)
+	{
+		check_key_value(sk, &t->sk, false, NULL);
+		key->sk = storage_key_datum(sk);
+	}
+}
+
+Av *
+ops_key_map_from_text(StTable *t, const char *pk, const char *sk)
+{
+	Av		   *map = av_new(AV_M);
+
+	if (pk == NULL || (t->sk.name && sk == NULL) || (!t->sk.name && sk != NULL))
+		st_error(ST_ERR_VALIDATION, "The provided key element does not match the schema");
+	av_map_put_nocheck(map, t->pk.name, strlen(t->pk.name),
+					   ops_key_value_from_text(pk, t->pk.type, t->pk.name));
+	if (sk)
+		av_map_put_nocheck(map, t->sk.name, strlen(t->sk.name),
+						   ops_key_value_from_text(sk, t->sk.type, t->sk.name));
+	return map;
+}
+
+void
+ops_check_item(StTable *t, const Av *item)
+{
+	StErr		err;
+	const StKeyDef *keys[2] = {&t->pk, &t->sk};
+
+	for (int k = 0; k < 2; k++)
+	{
+		Av		   *v;
+
+		if (keys[k]->name == NULL)
+			continue;
+		v = av_map_get(item, keys[k]->name, strlen(keys[k]->name));
+		if (v == NULL)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: Missing the key %s in the item",
+					 keys[k]->name);
+		check_key_value(v, keys[k], k == 0, NULL);
+	}
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		StIndex    *ix = &t->indexes[i];
+		const StKeyDef *ikeys[2] = {&ix->pk, &ix->sk};
+
+		for (int k = 0; k < 2; k++)
+		{
+			Av		   *v;
+
+			if (ikeys[k]->name == NULL)
+				continue;
+			v = av_map_get(item, ikeys[k]->name, strlen(ikeys[k]->name));
+			if (v != NULL)
+				check_key_value(v, ikeys[k], k == 0, ix->name);
+		}
+	}
+	if (!av_check_item_size(item, &err))
+		st_raise(&err);
+}

@@ -1,0 +1,129 @@
+/*-------------------------------------------------------------------------
+ *
+ * item_ops.c
+ *		GetItem, PutItem and DeleteItem.
+ *
+ * A write with a condition (or one that must return the old item) reads
+ * the item with SELECT ... FOR UPDATE, which in READ COMMITTED returns the
+ * latest committed version and holds its row lock until the caller's
+ * transaction ends; the condition is evaluated against that version.  When
+ * the item does not exist there is no row to lock: the new item is inserted
+ * with INSERT ... ON CONFLICT DO NOTHING, and if a concurrent writer got
+ * there first (nothing inserted), the read is repeated, now finding that
+ * writer's item and locking it.  Two writers can therefore never both pass
+ * a condition that only one could pass in DynamoDB, and no lock other than
+ * the row's is taken, so one statement may write millions of items.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "item/av_jsonb.h"
+#include "item_ops.h"
+
+/* How often a write retries after losing an insert race before giving up. */
+#define ST_WRITE_RETRIES 100
+
+Jsonb *
+ops_get(StTable *t, const Av *keymap)
+{
+	StKey		key;
+
+	ops_key_from_map(t, keymap, &key);
+	return storage_get(t, &key);
+}
+
+void
+ops_condition_failed(const Av *item, bool return_item)
+{
+	StErr		err;
+
+	st_fail(&err, ST_ERR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+	if (return_item && item)
+	{
+		Jsonb	   *jb = av_item_to_jsonb(item, true);
+
+		err.detail = psprintf("{\"Item\": %s}", JsonbToCString(NULL, &jb->root, VARSIZE(jb)));
+	}
+	st_raise(&err);
+}
+
+static bool
+condition_holds(StCondition *cond, const Av *item)
+{
+	return cond == NULL || cond->holds(cond, item);
+}
+
+/* The key of an item that passed ops_check_item. */
+static void
+item_key(StTable *t, const Av *item, StKey *key)
+{
+	key->pk = storage_key_datum(av_map_get(item, t->pk.name, strlen(t->pk.name)));
+	if (t->sk.name)
+		key->sk = storage_key_datum(av_map_get(item, t->sk.name, strlen(t->sk.name)));
+}
+
+Av *
+ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv)
+{
+	Jsonb	   *stored;
+	StKey		key;
+
+	ops_check_item(t, item);
+	stored = av_item_to_jsonb(item, true);
+
+	/* the common case: one INSERT ... ON CONFLICT DO UPDATE */
+	if (cond == NULL && rv == ST_RV_NONE)
+	{
+		storage_upsert(t, stored);
+		return NULL;
+	}
+
+	item_key(t, item, &key);
+	for (int attempt = 0; attempt < ST_WRITE_RETRIES; attempt++)
+	{
+		ItemPointerData ctid;
+		Jsonb	   *old = storage_get_for_update(t, &key, &ctid);
+		Av		   *old_item = old ? av_item_from_stored(old) : NULL;
+
+		if (!condition_holds(cond, old_item))
+			ops_condition_failed(old_item, false);
+		if (old)
+		{
+			storage_replace(t, &ctid, stored);
+			return rv == ST_RV_ALL_OLD ? old_item : NULL;
+		}
+		if (storage_insert(t, stored))
+			return NULL;
+		/* a concurrent writer inserted this key first: read it again */
+	}
+	st_error(ST_ERR_TRANSACTION_CONFLICT,
+			 "Transaction is ongoing for the item; the write could not acquire the item");
+}
+
+Av *
+ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv)
+{
+	StKey		key;
+	ItemPointerData ctid;
+	Jsonb	   *old;
+	Av		   *old_item;
+
+	ops_key_from_map(t, keymap, &key);
+	if (cond == NULL)
+	{
+		bool		deleted;
+
+		old = storage_delete(t, &key, rv == ST_RV_ALL_OLD, &deleted);
+		return old ? av_item_from_stored(old) : NULL;
+	}
+
+	/* a missing item has no row to lock: its condition is checked as is */
+	old = storage_get_for_update(t, &key, &ctid);
+	old_item = old ? av_item_from_stored(old) : NULL;
+	if (!condition_holds(cond, old_item))
+		ops_condition_failed(old_item, false);
+	if (old)
+		storage_delete_ctid(t, &ctid);
+	return rv == ST_RV_ALL_OLD ? old_item : NULL;
+}

@@ -1,0 +1,114 @@
+/*-------------------------------------------------------------------------
+ *
+ * item_ops.h
+ *		The item operations (GetItem, PutItem, DeleteItem, UpdateItem,
+ *		Query), shared by the friendly SQL functions and st_api: one
+ *		implementation of each semantic.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ITEM_OPS_H
+#define ITEM_OPS_H
+
+#include "postgres.h"
+
+#include "catalog/catalog.h"
+#include "item/av.h"
+#include "storage/storage.h"
+
+typedef enum StReturnValues
+{
+	ST_RV_NONE,
+	ST_RV_ALL_OLD,
+	ST_RV_UPDATED_OLD,
+	ST_RV_ALL_NEW,
+	ST_RV_UPDATED_NEW
+} StReturnValues;
+
+/* DynamoDB's key limits. */
+#define ST_PK_MAX_BYTES 2048
+#define ST_SK_MAX_BYTES 1024
+
+/* Parse a ReturnValues value, or raise ValidationException naming the parameter. */
+extern StReturnValues ops_return_values(const char *text, const char *param);
+
+/* A key value given as text (S as is, N as number text, B as base64), validated. */
+extern Av  *ops_key_value_from_text(const char *text, AvType type, const char *keyname);
+
+/*
+ * The key of table t from a map of key attributes (exactly the table's key
+ * attributes, right types), as Datums; raises DynamoDB's errors otherwise.
+ */
+extern void ops_key_from_map(StTable *t, const Av *keymap, StKey *key);
+
+/* The key map {pk, sk} built from text arguments (sk NULL for hash-only). */
+extern Av  *ops_key_map_from_text(StTable *t, const char *pk, const char *sk);
+
+/*
+ * Check an item for writing into t: key attributes present, typed and within
+ * limits; secondary-index key attributes, when present, of the index's type
+ * and not empty; size at most 400 KB.
+ */
+extern void ops_check_item(StTable *t, const Av *item);
+
+
+/* ---------- operations ---------- */
+
+/*
+ * A condition to check against the current item under its row lock (the
+ * expression language fills `holds`); NULL means none.
+ */
+typedef struct StCondition StCondition;
+typedef bool (*StConditionFn) (StCondition *cond, const Av *item);
+struct StCondition
+{
+	StConditionFn holds;
+	void	   *state;
+};
+
+/* GetItem: the stored (typed) item, or NULL. */
+extern Jsonb *ops_get(StTable *t, const Av *keymap);
+
+/* PutItem: write item; returns the old item when rv is ALL_OLD (else NULL). */
+extern Av  *ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv);
+
+/* DeleteItem: returns the old item when rv is ALL_OLD and it existed. */
+extern Av  *ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv);
+
+/* Raise ConditionalCheckFailedException (with the item as DETAIL when asked). */
+extern void ops_condition_failed(const Av *item, bool return_item) pg_attribute_noreturn();
+
+/* ---------- Query ---------- */
+
+typedef enum StSortOp
+{
+	ST_SORT_NONE,
+	ST_SORT_EQ,
+	ST_SORT_LT,
+	ST_SORT_LE,
+	ST_SORT_GT,
+	ST_SORT_GE,
+	ST_SORT_BETWEEN,
+	ST_SORT_BEGINS_WITH
+} StSortOp;
+
+typedef struct StQuerySpec
+{
+	StTable    *table;
+	StIndex    *index;			/* NULL: the table itself */
+	const Av   *pk;				/* the partition key value */
+	StSortOp	sort_op;
+	const Av   *sort1;
+	const Av   *sort2;			/* BETWEEN's upper bound */
+	bool		forward;
+	int64		limit;			/* items to evaluate, or -1 */
+} StQuerySpec;
+
+/* The key definitions a query runs over (the index's, or the table's). */
+extern const StKeyDef *ops_query_pk(const StQuerySpec *q);
+extern const StKeyDef *ops_query_sk(const StQuerySpec *q);
+
+/* Run a query; the callback sees each stored item in order. */
+extern void ops_query(const StQuerySpec *q, StRowCallback callback, void *arg);
+
+#endif							/* ITEM_OPS_H */

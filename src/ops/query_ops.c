@@ -1,0 +1,130 @@
+/*-------------------------------------------------------------------------
+ *
+ * query_ops.c
+ *		Query: one partition of a table or index, in sort-key order.
+ *
+ * The key condition becomes a range on the sort key: = is [v, v], < and <=
+ * an upper bound, > and >= a lower one, BETWEEN both, and begins_with(p) the
+ * range [p, successor(p)) where successor(p) is the smallest byte string
+ * greater than every string that starts with p.  Since the comparison is
+ * by bytes (S under COLLATE "C", B as bytea), this is exact for UTF-8 and
+ * for binary, and the index range scan reads only matching items.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "item_ops.h"
+
+const StKeyDef *
+ops_query_pk(const StQuerySpec *q)
+{
+	return q->index ? &q->index->pk : &q->table->pk;
+}
+
+const StKeyDef *
+ops_query_sk(const StQuerySpec *q)
+{
+	return q->index ? &q->index->sk : &q->table->sk;
+}
+
+/*
+ * The exclusive upper bound of begins_with(prefix): drop trailing 0xFF bytes
+ * and increment the last remaining byte.  False when there is none (the
+ * prefix is all 0xFF): then every greater key matches.
+ */
+static bool
+prefix_successor(const Av *prefix, Av **out)
+{
+	int			len = prefix->len;
+
+	while (len > 0 && (unsigned char) prefix->str[len - 1] == 0xFF)
+		len--;
+	if (len == 0)
+		return false;
+	*out = av_new_str(prefix->type, prefix->str, len);
+	(*out)->str[len - 1] = (char) ((unsigned char) (*out)->str[len - 1] + 1);
+	return true;
+}
+
+static void
+check_operand(const Av *v, const StKeyDef *def)
+{
+	if (v->type != def->type)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Condition parameter type does not match schema type");
+}
+
+/* Fill the sort-key part of a range from the key condition. */
+static void
+sort_range(const StQuerySpec *q, StQueryRange *r)
+{
+	const StKeyDef *sk = ops_query_sk(q);
+	Av		   *succ;
+
+	r->lower_kind = r->upper_kind = ST_BOUND_NONE;
+	if (q->sort_op == ST_SORT_NONE)
+		return;
+	if (sk->name == NULL)
+		st_error(ST_ERR_VALIDATION, "Query key condition not supported");
+	check_operand(q->sort1, sk);
+	switch (q->sort_op)
+	{
+		case ST_SORT_EQ:
+			r->lower_kind = r->upper_kind = ST_BOUND_INCLUSIVE;
+			r->lower = r->upper = storage_key_datum(q->sort1);
+			break;
+		case ST_SORT_LT:
+		case ST_SORT_LE:
+			r->upper_kind = q->sort_op == ST_SORT_LT ? ST_BOUND_EXCLUSIVE : ST_BOUND_INCLUSIVE;
+			r->upper = storage_key_datum(q->sort1);
+			break;
+		case ST_SORT_GT:
+		case ST_SORT_GE:
+			r->lower_kind = q->sort_op == ST_SORT_GT ? ST_BOUND_EXCLUSIVE : ST_BOUND_INCLUSIVE;
+			r->lower = storage_key_datum(q->sort1);
+			break;
+		case ST_SORT_BETWEEN:
+			check_operand(q->sort2, sk);
+			if (av_compare_scalar(q->sort1, q->sort2) > 0)
+				st_error(ST_ERR_VALIDATION,
+						 "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {%s:%s}, upper bound operand: AttributeValue: {%s:%s}",
+						 av_type_name(q->sort1->type), q->sort1->type == AV_B ? "<binary>" : q->sort1->str,
+						 av_type_name(q->sort2->type), q->sort2->type == AV_B ? "<binary>" : q->sort2->str);
+			r->lower_kind = r->upper_kind = ST_BOUND_INCLUSIVE;
+			r->lower = storage_key_datum(q->sort1);
+			r->upper = storage_key_datum(q->sort2);
+			break;
+		case ST_SORT_BEGINS_WITH:
+			if (sk->type == AV_N)
+				st_error(ST_ERR_VALIDATION,
+						 "Invalid KeyConditionExpression: Incorrect operand type for operator or function; operator or function: begins_with, operand type: N");
+			r->lower_kind = ST_BOUND_INCLUSIVE;
+			r->lower = storage_key_datum(q->sort1);
+			if (prefix_successor(q->sort1, &succ))
+			{
+				r->upper_kind = ST_BOUND_EXCLUSIVE;
+				r->upper = storage_key_datum(succ);
+			}
+			break;
+		default:
+			break;
+	}
+}
+
+void
+ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
+{
+	StQueryRange r;
+	const StKeyDef *pk = ops_query_pk(q);
+
+	check_operand(q->pk, pk);
+	memset(&r, 0, sizeof(r));
+	r.pk = storage_key_datum(q->pk);
+	sort_range(q, &r);
+	r.backward = !q->forward;
+	r.limit = q->limit;
+	if (q->limit == 0)
+		return;
+	storage_query(q->table, q->index, &r, callback, arg);
+}

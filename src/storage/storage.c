@@ -1,0 +1,508 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage.c
+ *		The relations that hold items, their indexes, and the prepared plans
+ *		that read and write them.
+ *
+ * Layout of a table's relation (schema stdesign_data):
+ *
+ *	pk	 the partition key, GENERATED from item (text COLLATE "C" for S,
+ *		 numeric for N, bytea for B), so that key columns and item can never
+ *		 disagree, whichever path wrote the row;
+ *	sk	 the sort key, likewise (absent for hash-only tables);
+ *	item the whole item in typed AttributeValue jsonb.
+ *
+ * The primary key is a unique btree on (stdesign.key_ix(pk), sk): key_ix
+ * keeps a long partition key short (see the extension script) so that the
+ * largest keys DynamoDB allows fit in a btree entry.  A secondary index is a
+ * btree over the same kind of expressions, computed from item, partial on
+ * the presence of its key attributes: sparse, as in DynamoDB, and kept up
+ * to date by Postgres on every write.  Queries repeat the index's exact
+ * expressions and predicate so that the planner uses it, and give the sort
+ * key's range as two bounds (begins_with is turned into a range by the
+ * caller): an index range scan in key order, with no Sort node.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+
+#include "storage.h"
+
+/* ---------- SQL text of key expressions ---------- */
+
+/* The key value of attribute `name` read from item, typed per the key type. */
+static char *
+attr_value_sql(const char *name, AvType type)
+{
+	char	   *lit = quote_literal_cstr(name);
+
+	switch (type)
+	{
+		case AV_N:
+			return psprintf("(((item -> %s) ->> 'N')::numeric)", lit);
+		case AV_B:
+			return psprintf("decode((item -> %s) ->> 'B', 'base64')", lit);
+		default:
+			return psprintf("((item -> %s) ->> 'S')", lit);
+	}
+}
+
+/* The partition-key expression of a key space, as its btree indexes it. */
+static char *
+partition_expr(const char *value_sql, AvType type)
+{
+	if (type == AV_N)
+		return pstrdup(value_sql);
+	return psprintf("stdesign.key_ix(%s)", value_sql);
+}
+
+/* The sort-key expression of an index: S compares in byte order. */
+static char *
+index_sort_expr(const StKeyDef *sk)
+{
+	char	   *v = attr_value_sql(sk->name, sk->type);
+
+	if (sk->type == AV_S)
+		return psprintf("(%s COLLATE \"C\")", v);
+	return v;
+}
+
+/* The partial-index predicate of an index: its key attributes are present. */
+char *
+storage_index_predicate(const StKeyDef *pk, const StKeyDef *sk)
+{
+	if (sk->name)
+		return psprintf("(item ? %s AND item ? %s)",
+						quote_literal_cstr(pk->name), quote_literal_cstr(sk->name));
+	return psprintf("(item ? %s)", quote_literal_cstr(pk->name));
+}
+
+Oid
+storage_key_typoid(AvType type)
+{
+	switch (type)
+	{
+		case AV_N:
+			return NUMERICOID;
+		case AV_B:
+			return BYTEAOID;
+		default:
+			return TEXTOID;
+	}
+}
+
+Datum
+storage_key_datum(const Av *value)
+{
+	switch (value->type)
+	{
+		case AV_N:
+			return DirectFunctionCall3(numeric_in, CStringGetDatum(value->str),
+									   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+		case AV_B:
+			{
+				bytea	   *b = palloc(VARHDRSZ + value->len);
+
+				SET_VARSIZE(b, VARHDRSZ + value->len);
+				memcpy(VARDATA(b), value->str, value->len);
+				return PointerGetDatum(b);
+			}
+		default:
+			return PointerGetDatum(cstring_to_text_with_len(value->str, value->len));
+	}
+}
+
+/* ---------- DDL ---------- */
+
+static void
+exec_ddl(const char *sql)
+{
+	SPI_connect();
+	if (SPI_execute(sql, false, 0) < 0)
+		elog(ERROR, "stdesign: could not execute: %s", sql);
+	SPI_finish();
+}
+
+static char *
+qualified(const char *relname)
+{
+	return psprintf("%s.%s", ST_DATA_SCHEMA, quote_identifier(relname));
+}
+
+static const char *
+column_type_sql(AvType type)
+{
+	switch (type)
+	{
+		case AV_N:
+			return "numeric";
+		case AV_B:
+			return "bytea";
+		default:
+			return "text COLLATE \"C\"";
+	}
+}
+
+void
+storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef *sk)
+{
+	StringInfoData sql;
+	char	   *rel = qualified(relname);
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "CREATE TABLE %s (pk %s GENERATED ALWAYS AS (%s) STORED NOT NULL",
+					 rel, column_type_sql(pk->type), attr_value_sql(pk->name, pk->type));
+	if (sk->name)
+		appendStringInfo(&sql, ", sk %s GENERATED ALWAYS AS (%s) STORED NOT NULL",
+						 column_type_sql(sk->type), attr_value_sql(sk->name, sk->type));
+	appendStringInfoString(&sql, ", item jsonb NOT NULL)");
+	exec_ddl(sql.data);
+
+	resetStringInfo(&sql);
+	appendStringInfo(&sql, "CREATE UNIQUE INDEX %s ON %s (%s%s)",
+					 quote_identifier(psprintf("%.54s_key", relname)), rel,
+					 partition_expr("pk", pk->type), sk->name ? ", sk" : "");
+	exec_ddl(sql.data);
+}
+
+void
+storage_create_index(const char *relname, const char *index_relname,
+					 const StKeyDef *pk, const StKeyDef *sk)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "CREATE INDEX %s ON %s (%s",
+					 quote_identifier(index_relname), qualified(relname),
+					 partition_expr(attr_value_sql(pk->name, pk->type), pk->type));
+	if (sk->name)
+		appendStringInfo(&sql, ", %s", index_sort_expr(sk));
+	appendStringInfo(&sql, ") WHERE %s", storage_index_predicate(pk, sk));
+	exec_ddl(sql.data);
+}
+
+void
+storage_drop_index(const char *index_relname)
+{
+	exec_ddl(psprintf("DROP INDEX %s", qualified(index_relname)));
+}
+
+void
+storage_drop_relation(const char *relname)
+{
+	exec_ddl(psprintf("DROP TABLE %s", qualified(relname)));
+}
+
+/* ---------- plans ---------- */
+
+/* Prepare and keep a plan in the table's cache; `*slot` caches it. */
+static SPIPlanPtr
+get_plan(SPIPlanPtr *slot, const char *sql, int nargs, Oid *argtypes)
+{
+	SPIPlanPtr	plan;
+
+	if (*slot)
+		return *slot;
+	plan = SPI_prepare(sql, nargs, argtypes);
+	if (plan == NULL)
+		elog(ERROR, "stdesign: could not prepare \"%s\": %s", sql,
+			 SPI_result_code_string(SPI_result));
+	if (SPI_keepplan(plan) != 0)
+		elog(ERROR, "stdesign: could not keep plan");
+	*slot = plan;
+	return plan;
+}
+
+/* "<partition expr> = <param> [AND sk = $2]" for the table's primary key. */
+static char *
+key_match_sql(StTable *t)
+{
+	char	   *param = t->pk.type == AV_N ? "$1" : "stdesign.key_ix($1)";
+
+	if (t->sk.name)
+		return psprintf("%s = %s AND sk = $2", partition_expr("pk", t->pk.type), param);
+	return psprintf("%s = %s", partition_expr("pk", t->pk.type), param);
+}
+
+static int
+key_args(StTable *t, const StKey *key, Oid *types, Datum *values)
+{
+	types[0] = storage_key_typoid(t->pk.type);
+	values[0] = key->pk;
+	if (!t->sk.name)
+		return 1;
+	types[1] = storage_key_typoid(t->sk.type);
+	values[1] = key->sk;
+	return 2;
+}
+
+/* Copy the jsonb of column 1 of the first result row into the caller's context. */
+static Jsonb *
+first_item(ItemPointer ctid)
+{
+	bool		isnull;
+	Datum		d;
+	Jsonb	   *result;
+
+	if (SPI_processed == 0)
+		return NULL;
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+	if (isnull)
+		return NULL;
+	result = (Jsonb *) SPI_datumTransfer(PointerGetDatum(PG_DETOAST_DATUM(d)), false, -1);
+	if (ctid)
+	{
+		ItemPointer p = (ItemPointer) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[0],
+																	SPI_tuptable->tupdesc, 2, &isnull));
+
+		ItemPointerCopy(p, ctid);
+	}
+	return result;
+}
+
+Jsonb *
+storage_get(StTable *t, const StKey *key)
+{
+	Oid			types[2];
+	Datum		values[2];
+	int			n = key_args(t, key, types, values);
+	SPIPlanPtr	plan;
+	Jsonb	   *result;
+
+	SPI_connect();
+	plan = get_plan(&t->plan_get,
+					psprintf("SELECT item FROM %s WHERE %s", t->qualified, key_match_sql(t)),
+					n, types);
+	if (SPI_execute_plan(plan, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "stdesign: get failed");
+	result = first_item(NULL);
+	SPI_finish();
+	return result;
+}
+
+Jsonb *
+storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
+{
+	Oid			types[2];
+	Datum		values[2];
+	int			n = key_args(t, key, types, values);
+	SPIPlanPtr	plan;
+	Jsonb	   *result;
+
+	SPI_connect();
+	plan = get_plan(&t->plan_get_for_update,
+					psprintf("SELECT item, ctid FROM %s WHERE %s FOR UPDATE",
+							 t->qualified, key_match_sql(t)),
+					n, types);
+	if (SPI_execute_plan(plan, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "stdesign: get for update failed");
+	result = first_item(ctid);
+	SPI_finish();
+	return result;
+}
+
+void
+storage_upsert(StTable *t, Jsonb *item)
+{
+	Oid			types[1] = {JSONBOID};
+	Datum		values[1] = {PointerGetDatum(item)};
+	SPIPlanPtr	plan;
+
+	SPI_connect();
+	plan = get_plan(&t->plan_upsert,
+					psprintf("INSERT INTO %s AS t (item) VALUES ($1) ON CONFLICT (%s%s)"
+							 " DO UPDATE SET item = excluded.item",
+							 t->qualified, partition_expr("pk", t->pk.type),
+							 t->sk.name ? ", sk" : ""),
+					1, types);
+	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "stdesign: put failed");
+	SPI_finish();
+}
+
+bool
+storage_insert(StTable *t, Jsonb *item)
+{
+	Oid			types[1] = {JSONBOID};
+	Datum		values[1] = {PointerGetDatum(item)};
+	SPIPlanPtr	plan;
+	bool		inserted;
+
+	SPI_connect();
+	plan = get_plan(&t->plan_insert,
+					psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING",
+							 t->qualified),
+					1, types);
+	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "stdesign: insert failed");
+	inserted = SPI_processed == 1;
+	SPI_finish();
+	return inserted;
+}
+
+void
+storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
+{
+	Oid			types[2] = {TIDOID, JSONBOID};
+	Datum		values[2] = {PointerGetDatum(ctid), PointerGetDatum(item)};
+	SPIPlanPtr	plan;
+
+	SPI_connect();
+	plan = get_plan(&t->plan_update,
+					psprintf("UPDATE %s SET item = $2 WHERE ctid = $1", t->qualified),
+					2, types);
+	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_UPDATE || SPI_processed != 1)
+		elog(ERROR, "stdesign: update of a locked item failed");
+	SPI_finish();
+}
+
+void
+storage_delete_ctid(StTable *t, ItemPointer ctid)
+{
+	Oid			types[1] = {TIDOID};
+	Datum		values[1] = {PointerGetDatum(ctid)};
+	SPIPlanPtr	plan;
+
+	SPI_connect();
+	plan = get_plan(&t->plan_delete,
+					psprintf("DELETE FROM %s WHERE ctid = $1", t->qualified),
+					1, types);
+	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE)
+		elog(ERROR, "stdesign: delete of a locked item failed");
+	SPI_finish();
+}
+
+Jsonb *
+storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
+{
+	Oid			types[2];
+	Datum		values[2];
+	int			n = key_args(t, key, types, values);
+	SPIPlanPtr	plan;
+	Jsonb	   *result;
+
+	SPI_connect();
+	plan = get_plan(&t->plan_delete_returning,
+					psprintf("DELETE FROM %s WHERE %s RETURNING item", t->qualified, key_match_sql(t)),
+					n, types);
+	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE_RETURNING)
+		elog(ERROR, "stdesign: delete failed");
+	*deleted = SPI_processed > 0;
+	result = want_old ? first_item(NULL) : NULL;
+	SPI_finish();
+	return result;
+}
+
+/* ---------- queries ---------- */
+
+static const char *
+bound_op(StBoundKind kind, bool lower)
+{
+	if (kind == ST_BOUND_INCLUSIVE)
+		return lower ? ">=" : "<=";
+	return lower ? ">" : "<";
+}
+
+/* The SELECT of one query variant over the table or an index. */
+static char *
+query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
+{
+	StringInfoData sql;
+	const StKeyDef *pk = ix ? &ix->pk : &t->pk;
+	const StKeyDef *sk = ix ? &ix->sk : &t->sk;
+	char	   *pexpr;
+	char	   *sexpr = NULL;
+
+	if (ix)
+	{
+		pexpr = partition_expr(attr_value_sql(pk->name, pk->type), pk->type);
+		if (sk->name)
+			sexpr = index_sort_expr(sk);
+	}
+	else
+	{
+		pexpr = partition_expr("pk", pk->type);
+		if (sk->name)
+			sexpr = "sk";
+	}
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "SELECT item FROM %s WHERE %s = %s", t->qualified, pexpr,
+					 pk->type == AV_N ? "$1" : "stdesign.key_ix($1)");
+	if (ix)
+		appendStringInfo(&sql, " AND %s", storage_index_predicate(pk, sk));
+	if (sexpr && r->lower_kind != ST_BOUND_NONE)
+		appendStringInfo(&sql, " AND %s %s $2", sexpr, bound_op(r->lower_kind, true));
+	if (sexpr && r->upper_kind != ST_BOUND_NONE)
+		appendStringInfo(&sql, " AND %s %s $3", sexpr, bound_op(r->upper_kind, false));
+	if (sexpr)
+		appendStringInfo(&sql, " ORDER BY %s%s", sexpr, r->backward ? " DESC" : "");
+	appendStringInfoString(&sql, " LIMIT $4");
+	return sql.data;
+}
+
+void
+storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
+			  StRowCallback callback, void *arg)
+{
+	const StKeyDef *pk = ix ? &ix->pk : &t->pk;
+	const StKeyDef *sk = ix ? &ix->sk : &t->sk;
+	StPlanSet  *ps = ix ? &ix->plans : &t->plans;
+	Oid			types[4];
+	Datum		values[4];
+	char		nulls[4] = {' ', ' ', ' ', ' '};
+	SPIPlanPtr	plan;
+	Portal		portal;
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext rowcxt;
+	bool		go_on = true;
+
+	types[0] = storage_key_typoid(pk->type);
+	types[1] = types[2] = storage_key_typoid(sk->name ? sk->type : AV_S);
+	types[3] = INT8OID;
+	values[0] = r->pk;
+	values[1] = r->lower_kind != ST_BOUND_NONE ? r->lower : (Datum) 0;
+	values[2] = r->upper_kind != ST_BOUND_NONE ? r->upper : (Datum) 0;
+	if (r->lower_kind == ST_BOUND_NONE)
+		nulls[1] = 'n';
+	if (r->upper_kind == ST_BOUND_NONE)
+		nulls[2] = 'n';
+	values[3] = Int64GetDatum(r->limit);
+	if (r->limit < 0)
+		nulls[3] = 'n';
+
+	rowcxt = AllocSetContextCreate(caller, "stdesign query row", ALLOCSET_DEFAULT_SIZES);
+	SPI_connect();
+	plan = get_plan(&ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0],
+					query_sql(t, ix, r), 4, types);
+	portal = SPI_cursor_open(NULL, plan, values, nulls, true);
+	while (go_on)
+	{
+		SPI_cursor_fetch(portal, true, 256);
+		if (SPI_processed == 0)
+			break;
+		for (uint64 i = 0; i < SPI_processed && go_on; i++)
+		{
+			bool		isnull;
+			Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+			MemoryContext spi_cxt = MemoryContextSwitchTo(rowcxt);
+
+			go_on = callback(DatumGetJsonbP(d), arg);
+			MemoryContextSwitchTo(spi_cxt);
+			MemoryContextReset(rowcxt);
+		}
+		SPI_freetuptable(SPI_tuptable);
+	}
+	SPI_cursor_close(portal);
+	SPI_finish();
+	MemoryContextDelete(rowcxt);
+}

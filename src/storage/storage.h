@@ -1,0 +1,80 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage.h
+ *		Where items live: one relation per table, (pk, sk) generated from the
+ *		typed item, a unique btree on the key, and one partial expression
+ *		btree per secondary index.  Every read and write goes through plans
+ *		prepared once per backend and table (see catalog.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef STORAGE_H
+#define STORAGE_H
+
+#include "postgres.h"
+
+#include "storage/itemptr.h"
+#include "utils/jsonb.h"
+
+#include "catalog/catalog.h"
+
+/* A bound on the sort key of a query. */
+typedef enum StBoundKind
+{
+	ST_BOUND_NONE = 0,
+	ST_BOUND_INCLUSIVE = 1,
+	ST_BOUND_EXCLUSIVE = 2
+} StBoundKind;
+
+/* A primary key (or an index key) as Datums of the key columns' types. */
+typedef struct StKey
+{
+	Datum		pk;
+	Datum		sk;				/* unused when the key space has no sort key */
+} StKey;
+
+/* A query over one partition of the table or of an index. */
+typedef struct StQueryRange
+{
+	Datum		pk;
+	StBoundKind lower_kind;
+	Datum		lower;
+	StBoundKind upper_kind;
+	Datum		upper;
+	bool		backward;
+	int64		limit;			/* rows to read at most, or -1 */
+} StQueryRange;
+
+/* Called for each row a query reads, in the caller's memory context; return false to stop. */
+typedef bool (*StRowCallback) (Jsonb *item, void *arg);
+
+/* DDL: the relation of a new table, a secondary index, and dropping them. */
+extern void storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef *sk);
+extern void storage_create_index(const char *relname, const char *index_relname,
+								 const StKeyDef *pk, const StKeyDef *sk);
+extern void storage_drop_index(const char *index_relname);
+extern void storage_drop_relation(const char *relname);
+
+/* The partial-index predicate of an index's key attributes, as SQL over item. */
+extern char *storage_index_predicate(const StKeyDef *pk, const StKeyDef *sk);
+
+/* The Postgres type of a key column for a key type. */
+extern Oid	storage_key_typoid(AvType type);
+
+/* A key value (S, N or B Av) as a Datum of its key column's type. */
+extern Datum storage_key_datum(const Av *value);
+
+/* Item access by primary key. */
+extern Jsonb *storage_get(StTable *t, const StKey *key);
+extern Jsonb *storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid);
+extern void storage_upsert(StTable *t, Jsonb *item);
+extern bool storage_insert(StTable *t, Jsonb *item);
+extern void storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);
+extern void storage_delete_ctid(StTable *t, ItemPointer ctid);
+extern Jsonb *storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted);
+
+/* Query one partition of the table (ix NULL) or of an index. */
+extern void storage_query(StTable *t, StIndex *ix, const StQueryRange *range,
+						  StRowCallback callback, void *arg);
+
+#endif							/* STORAGE_H */

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# make test: build, install, then every test: the plain-C unit tests, the
+# fuzz targets (bounded time), and pg_regress against a throwaway cluster.
+# Ends with one "N passed, N failed" line.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+jobs=$(nproc 2>/dev/null || echo 2)
+make -s -j"$jobs" >/dev/null || { echo "build failed"; exit 1; }
+make -s install >/dev/null || { echo "install failed"; exit 1; }
+
+passed=0
+failed=0
+count() {
+	# count "<name>" <exit status> [passed failed]
+	if [ "$2" -eq 0 ]; then passed=$((passed + ${3:-1})); else failed=$((failed + ${4:-1})); fi
+}
+
+echo "== unit tests"
+out=$(make -s -C test/unit 2>&1); rc=$?
+echo "$out" | tail -n 20
+p=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+f=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ "$rc" -eq 0 ]; then passed=$((passed + ${p:-0})); else failed=$((failed + ${f:-1})); fi
+
+echo "== fuzz targets (${FUZZ_SECONDS:-30} s each)"
+make -s -C test/fuzz run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"; count fuzz $?
+
+echo "== pg_regress"
+rm -rf results regression.diffs regression.out
+mkdir -p results
+pg_virtualenv make -s installcheck > results/installcheck.log 2>&1; rc=$?
+cat results/installcheck.log
+ok=$(grep -cE '^(test|     ) .* \.\.\. ok' results/installcheck.log || true)
+bad=$(grep -cE '\.\.\. FAILED' results/installcheck.log || true)
+if [ $rc -ne 0 ]; then
+	[ -f regression.diffs ] && head -n 300 regression.diffs
+	[ "${bad:-0}" -eq 0 ] && bad=1
+fi
+passed=$((passed + ${ok:-0}))
+failed=$((failed + ${bad:-0}))
+
+echo
+echo "stdesign: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
