@@ -52,6 +52,11 @@ CREATE FUNCTION stdesign.key_ix(bytea) RETURNS bytea
 CREATE FUNCTION stdesign.item_size(jsonb) RETURNS bigint
 	AS 'MODULE_PATHNAME', 'st_item_size_stored' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- The statement st_query prepares for a shape of key condition, to EXPLAIN it.
+CREATE FUNCTION stdesign.query_sql(table_name text, index_name text, lower_bound integer,
+								   upper_bound integer, backward boolean) RETURNS text
+	AS 'MODULE_PATHNAME', 'st_query_sql' LANGUAGE C STABLE;
+
 -- Tables -------------------------------------------------------------------
 
 CREATE FUNCTION st_create_table(definition jsonb) RETURNS jsonb

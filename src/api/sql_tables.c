@@ -13,6 +13,7 @@
 #include "catalog/catalog.h"
 #include "catalog/table_admin.h"
 #include "item/av_jsonb.h"
+#include "storage/storage.h"
 #include "sql_args.h"
 
 static Av  *
@@ -159,4 +160,27 @@ st_drop_table(PG_FUNCTION_ARGS)
 {
 	table_drop(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	PG_RETURN_VOID();
+}
+
+/*
+ * stdesign.query_sql(table, index, lower, upper, backward): the statement
+ * st_query prepares for that shape of key condition (lower and upper are
+ * 0 none, 1 inclusive, 2 exclusive), so that it can be EXPLAINed.
+ */
+PG_FUNCTION_INFO_V1(st_query_sql);
+Datum
+st_query_sql(PG_FUNCTION_ARGS)
+{
+	StTable    *t = catalog_lookup(arg_required_text(fcinfo, 0, "tableName"), false);
+	char	   *index = arg_text(fcinfo, 1);
+	StIndex    *ix = index ? catalog_find_index(t, index) : NULL;
+	StQueryRange r;
+
+	if (index && ix == NULL)
+		st_error(ST_ERR_VALIDATION, "The table does not have the specified index: %s", index);
+	memset(&r, 0, sizeof(r));
+	r.lower_kind = (StBoundKind) Min(Max(PG_GETARG_INT32(2), 0), 2);
+	r.upper_kind = (StBoundKind) Min(Max(PG_GETARG_INT32(3), 0), 2);
+	r.backward = PG_GETARG_BOOL(4);
+	PG_RETURN_TEXT_P(cstring_to_text(storage_query_sql(t, ix, &r)));
 }

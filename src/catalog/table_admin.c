@@ -862,6 +862,7 @@ table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definition
 		if (pt)
 			av_map_put_nocheck(gsi, "ProvisionedThroughput", 21, av_copy(pt));
 	}
+	check_attribute_definitions(attribute_definitions);
 	parse_index(&ix, gsi, false, 1, provisioned, &t->pk);
 	initStringInfo(&undefined);
 	type_key(&ix.pk, attribute_definitions, &undefined);

@@ -39,7 +39,8 @@ check_depth(int depth)
 {
 	check_stack_depth();
 	if (depth > AV_JSONB_MAX_DEPTH)
-		st_error(ST_ERR_VALIDATION, "Nesting Levels have exceeded supported limits");
+		st_error(ST_ERR_VALIDATION,
+				 "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit");
 }
 
 static const char *
@@ -275,12 +276,13 @@ jsonb_root(Jsonb *jb, JsonbValue *out)
 	out->val.binary.len = VARSIZE(jb) - VARHDRSZ;
 }
 
+/* Normalise a converted tree: depth 0 for an item or a map of values, 1 for a lone value. */
 static void
-normalize_or_raise(Av *v)
+normalize_or_raise(Av *v, int depth)
 {
 	StErr		err;
 
-	if (!av_normalize(v, 0, &err))
+	if (!av_normalize(v, depth, &err))
 		st_raise(&err);
 }
 
@@ -302,7 +304,7 @@ av_from_jsonb_value(JsonbContainer *jc, bool typed)
 		jv = scalar;
 	}
 	v = typed ? typed_value(&jv, 0, false) : plain_value(&jv, 0);
-	normalize_or_raise(v);
+	normalize_or_raise(v, 1);
 	return v;
 }
 
@@ -316,7 +318,7 @@ av_map_from_jsonb(Jsonb *jb, bool typed, const char *what)
 	if (!jbv_is_object(&jv))
 		st_error(ST_ERR_SERIALIZATION, "%s must be a JSON object (a map of attribute name to value)", what);
 	v = object_value(jv.val.binary.data, 0, typed, false);
-	normalize_or_raise(v);
+	normalize_or_raise(v, 0);
 	return v;
 }
 

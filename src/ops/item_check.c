@@ -60,8 +60,9 @@ ops_key_value_from_text(const char *text, AvType type, const char *keyname)
 }
 
 /* A key attribute's value: type, emptiness, length. `index` names a secondary index or is NULL. */
-static void
-check_key_value(const Av *v, const StKeyDef *def, bool is_partition, const char *index)
+void
+ops_check_key_value(const Av *v, const StKeyDef *def, bool is_partition,
+					const char *index)
 {
 	int			max = is_partition ? ST_PK_MAX_BYTES : ST_SK_MAX_BYTES;
 
@@ -107,11 +108,11 @@ ops_key_from_map(StTable *t, const Av *keymap, StKey *key)
 	if (keymap->n != nkeys || pk == NULL || (t->sk.name && sk == NULL) ||
 		pk->type != t->pk.type || (sk && sk->type != t->sk.type))
 		st_error(ST_ERR_VALIDATION, "The provided key element does not match the schema");
-	check_key_value(pk, &t->pk, true, NULL);
+	ops_check_key_value(pk, &t->pk, true, NULL);
 	key->pk = storage_key_datum(pk);
 	if (sk)
 	{
-		check_key_value(sk, &t->sk, false, NULL);
+		ops_check_key_value(sk, &t->sk, false, NULL);
 		key->sk = storage_key_datum(sk);
 	}
 }
@@ -148,7 +149,7 @@ ops_check_item(StTable *t, const Av *item)
 			st_error(ST_ERR_VALIDATION,
 					 "One or more parameter values were invalid: Missing the key %s in the item",
 					 keys[k]->name);
-		check_key_value(v, keys[k], k == 0, NULL);
+		ops_check_key_value(v, keys[k], k == 0, NULL);
 	}
 	for (int i = 0; i < t->nindexes; i++)
 	{
@@ -163,7 +164,7 @@ ops_check_item(StTable *t, const Av *item)
 				continue;
 			v = av_map_get(item, ikeys[k]->name, strlen(ikeys[k]->name));
 			if (v != NULL)
-				check_key_value(v, ikeys[k], k == 0, ix->name);
+				ops_check_key_value(v, ikeys[k], k == 0, ix->name);
 		}
 	}
 	if (!av_check_item_size(item, &err))

@@ -45,6 +45,13 @@ extern void ops_key_from_map(StTable *t, const Av *keymap, StKey *key);
 extern Av  *ops_key_map_from_text(StTable *t, const char *pk, const char *sk);
 
 /*
+ * A key attribute's value against its definition: type, not empty, length.
+ * `index` names the secondary index the key belongs to, or is NULL.
+ */
+extern void ops_check_key_value(const Av *v, const StKeyDef *def, bool is_partition,
+								const char *index);
+
+/*
  * Check an item for writing into t: key attributes present, typed and within
  * limits; secondary-index key attributes, when present, of the index's type
  * and not empty; size at most 400 KB.

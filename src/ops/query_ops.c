@@ -119,6 +119,7 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 	const StKeyDef *pk = ops_query_pk(q);
 
 	check_operand(q->pk, pk);
+	ops_check_key_value(q->pk, pk, true, NULL);
 	memset(&r, 0, sizeof(r));
 	r.pk = storage_key_datum(q->pk);
 	sort_range(q, &r);

@@ -413,8 +413,8 @@ bound_op(StBoundKind kind, bool lower)
 }
 
 /* The SELECT of one query variant over the table or an index. */
-static char *
-query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
+char *
+storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
 {
 	StringInfoData sql;
 	const StKeyDef *pk = ix ? &ix->pk : &t->pk;
@@ -483,7 +483,7 @@ storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 	rowcxt = AllocSetContextCreate(caller, "stdesign query row", ALLOCSET_DEFAULT_SIZES);
 	SPI_connect();
 	plan = get_plan(&ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0],
-					query_sql(t, ix, r), 4, types);
+					storage_query_sql(t, ix, r), 4, types);
 	portal = SPI_cursor_open(NULL, plan, values, nulls, true);
 	while (go_on)
 	{

@@ -73,6 +73,12 @@ extern void storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);
 extern void storage_delete_ctid(StTable *t, ItemPointer ctid);
 extern Jsonb *storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted);
 
+/*
+ * The SQL a query variant runs ($1 partition key, $2 lower bound, $3 upper
+ * bound, $4 limit): for EXPLAIN in tests and documentation.
+ */
+extern char *storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *range);
+
 /* Query one partition of the table (ix NULL) or of an index. */
 extern void storage_query(StTable *t, StIndex *ix, const StQueryRange *range,
 						  StRowCallback callback, void *arg);

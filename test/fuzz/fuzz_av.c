@@ -14,11 +14,8 @@
  * two numbers for the arithmetic, whose exactness is checked by undoing
  * the operation.
  *
- * Build (standalone, no backend):
- *	 clang -g -O1 -fsanitize=fuzzer,address,undefined -DST_STANDALONE -Isrc
- *		 test/fuzz/fuzz_av.c src/common/st_error.c src/item/av.c
- *		 src/item/av_normalize.c src/item/av_size.c src/item/number.c
- *		 test/unit/standalone.c
+ * It links the pure item sources and test/unit/standalone.c, built with
+ * ST_STANDALONE (see test/fuzz/Makefile).
  *
  *-------------------------------------------------------------------------
  */
