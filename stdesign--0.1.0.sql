@@ -106,6 +106,14 @@ CREATE FUNCTION st_get(pk text, sk text DEFAULT NULL, "table" text DEFAULT NULL,
 COMMENT ON FUNCTION st_get(text, text, text, text, jsonb, boolean) IS
 	'GetItem: the item with this key, or NULL';
 
+CREATE FUNCTION st_update(pk text, sk text, "update" text, "table" text DEFAULT NULL,
+						  condition text DEFAULT NULL, names jsonb DEFAULT NULL,
+						  "values" jsonb DEFAULT NULL, return_values text DEFAULT 'ALL_NEW',
+						  typed boolean DEFAULT false) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_update' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_update(text, text, text, text, text, jsonb, jsonb, text, boolean) IS
+	'UpdateItem: apply an UpdateExpression to the item with this key (creating it when absent); returns the item as return_values asks (default ALL_NEW)';
+
 CREATE FUNCTION st_delete(pk text, sk text DEFAULT NULL, "table" text DEFAULT NULL,
 						  condition text DEFAULT NULL, names jsonb DEFAULT NULL,
 						  "values" jsonb DEFAULT NULL, return_values text DEFAULT 'NONE',
@@ -122,6 +130,14 @@ CREATE FUNCTION st_query(pk text, sk_prefix text DEFAULT NULL, "table" text DEFA
 	AS 'MODULE_PATHNAME', 'st_query' LANGUAGE C STABLE;
 COMMENT ON FUNCTION st_query(text, text, text, text, text, text, boolean, integer, text, jsonb, jsonb, text, boolean) IS
 	'Query: the items of a partition (of the table or of an index) in sort-key order, optionally by sort-key prefix or range';
+
+CREATE FUNCTION st_scan("table" text DEFAULT NULL, index text DEFAULT NULL, filter text DEFAULT NULL,
+						names jsonb DEFAULT NULL, "values" jsonb DEFAULT NULL,
+						projection text DEFAULT NULL, "limit" integer DEFAULT NULL,
+						typed boolean DEFAULT false) RETURNS SETOF jsonb
+	AS 'MODULE_PATHNAME', 'st_scan' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_scan(text, text, text, jsonb, jsonb, text, integer, boolean) IS
+	'Scan: every item of a table or index, in key order, optionally filtered and projected';
 
 -- Conversions --------------------------------------------------------------
 

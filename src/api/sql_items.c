@@ -106,7 +106,33 @@ st_delete(PG_FUNCTION_ARGS)
 	return item_result(fcinfo, old, typed);
 }
 
-/* ---------- st_query ---------- */
+/*
+ * st_update(pk, sk, "update", "table", condition, names, "values",
+ *			 return_values, typed)
+ */
+PG_FUNCTION_INFO_V1(st_update);
+Datum
+st_update(PG_FUNCTION_ARGS)
+{
+	char	   *pk = arg_text(fcinfo, 0);
+	bool		typed = arg_bool(fcinfo, 8, false);
+	StTable    *t = catalog_lookup(arg_text(fcinfo, 3), false);
+	char	   *rvtext = arg_text(fcinfo, 7);
+	StReturnValues rv = ops_return_values(rvtext ? rvtext : "ALL_NEW", "returnValues");
+	StExprRequest req;
+	Av		   *keymap = ops_key_map_from_text(t, pk, arg_text(fcinfo, 1));
+	Av		   *result;
+
+	expr_request_init(&req, arg_jsonb(fcinfo, 5), arg_jsonb(fcinfo, 6), typed);
+	expr_request_update(&req, arg_text(fcinfo, 2));
+	expr_request_condition(&req, arg_text(fcinfo, 4), "ConditionExpression");
+	expr_request_finish(&req);
+
+	result = ops_update(t, keymap, expr_request_updater(&req, t), expr_request_cond(&req), rv);
+	return item_result(fcinfo, result, typed);
+}
+
+/* ---------- st_query and st_scan ---------- */
 
 typedef struct QueryOutput
 {
@@ -227,5 +253,47 @@ st_query(PG_FUNCTION_ARGS)
 	out.typed = typed;
 	out.req = &req;
 	ops_query(&q, query_row, &out);
+	return (Datum) 0;
+}
+
+/* st_scan("table", index, filter, names, "values", projection, "limit", typed) */
+PG_FUNCTION_INFO_V1(st_scan);
+Datum
+st_scan(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StTable    *t = catalog_lookup(arg_text(fcinfo, 0), false);
+	char	   *index = arg_text(fcinfo, 1);
+	bool		typed = arg_bool(fcinfo, 7, false);
+	StIndex    *ix = NULL;
+	int64		limit = -1;
+	StExprRequest req;
+	QueryOutput out;
+
+	if (index)
+	{
+		ix = catalog_find_index(t, index);
+		if (ix == NULL)
+			st_error(ST_ERR_VALIDATION, "The table does not have the specified index: %s", index);
+	}
+	if (!PG_ARGISNULL(6))
+	{
+		limit = PG_GETARG_INT32(6);
+		if (limit < 1)
+			st_error(ST_ERR_VALIDATION,
+					 "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+					 (int) limit);
+	}
+	expr_request_init(&req, arg_jsonb(fcinfo, 3), arg_jsonb(fcinfo, 4), typed);
+	expr_request_filter_expression(&req, arg_text(fcinfo, 2), NULL);
+	expr_request_projection(&req, arg_text(fcinfo, 5));
+	expr_request_finish(&req);
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	out.store = rsinfo->setResult;
+	out.desc = rsinfo->setDesc;
+	out.typed = typed;
+	out.req = &req;
+	ops_scan(t, ix, limit, query_row, &out);
 	return (Datum) 0;
 }

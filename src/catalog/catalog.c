@@ -45,6 +45,7 @@ free_plan(SPIPlanPtr plan)
 static void
 free_planset(StPlanSet *ps)
 {
+	free_plan(ps->scan);
 	for (int i = 0; i < ST_BOUND_KINDS; i++)
 		for (int j = 0; j < ST_BOUND_KINDS; j++)
 			for (int k = 0; k < 2; k++)

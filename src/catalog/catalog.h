@@ -46,6 +46,7 @@ typedef enum StProjection
 typedef struct StPlanSet
 {
 	SPIPlanPtr	query[ST_BOUND_KINDS][ST_BOUND_KINDS][2];
+	SPIPlanPtr	scan;
 } StPlanSet;
 
 typedef struct StIndex

@@ -144,7 +144,7 @@ typedef struct ExprUpdateItem
 	ExprNode   *value;			/* NULL for REMOVE */
 } ExprUpdateItem;
 
-typedef struct Expr
+typedef struct StExpr
 {
 	ExprKind	kind;
 	ExprNode   *cond;			/* CONDITION, FILTER, KEY_CONDITION */
@@ -152,7 +152,7 @@ typedef struct Expr
 	ExprUpdateItem *items;
 	int			npaths;			/* PROJECTION */
 	ExprPath  **paths;
-} Expr;
+} StExpr;
 
 /* ---------- placeholders ---------- */
 
@@ -177,7 +177,7 @@ typedef struct ExprParams
  * the given kind.  NULL and *err on a syntax error, a bare reserved word,
  * or a limit exceeded.  Pure function of (kind, text).
  */
-extern Expr *expr_parse(ExprKind kind, const char *text, int len, StErr *err);
+extern StExpr *expr_parse(ExprKind kind, const char *text, int len, StErr *err);
 
 /* "ConditionExpression", "UpdateExpression", ... (the label of messages). */
 extern const char *expr_kind_label(ExprKind kind);
@@ -192,7 +192,7 @@ extern bool expr_check_params(const ExprParams *p, StErr *err);
  * Check e against p: placeholders defined, value operands of the right type,
  * update / projection paths distinct.  Marks used names and values.
  */
-extern bool expr_bind(const Expr *e, ExprParams *p, StErr *err);
+extern bool expr_bind(const StExpr *e, ExprParams *p, StErr *err);
 
 /* After all expressions of a request were bound: error on unused names or values. */
 extern bool expr_check_unused(const ExprParams *p, StErr *err);
@@ -204,7 +204,7 @@ extern bool expr_check_unused(const ExprParams *p, StErr *err);
  * or NULL when the item does not exist).  Type mismatches make comparisons
  * false, not errors.  e must have been bound with p.
  */
-extern bool expr_eval_condition(const Expr *cond, const Av *item, const ExprParams *p,
+extern bool expr_eval_condition(const StExpr *cond, const Av *item, const ExprParams *p,
 								bool *result, StErr *err);
 
 /* One attribute path an update touched, with placeholders resolved. */
@@ -235,14 +235,14 @@ typedef struct ExprUpdateInfo
  * On error item may be partly modified: work on a copy (av_copy) when the
  * original must survive.  info may be NULL.
  */
-extern bool expr_apply_update(const Expr *upd, Av *item, const ExprParams *p,
+extern bool expr_apply_update(const StExpr *upd, Av *item, const ExprParams *p,
 							  ExprUpdateInfo *info, StErr *err);
 
 /*
  * Does the update touch top-level attribute name (len bytes)?  For the
  * caller's "key attributes cannot be updated" check; e bound with p.
  */
-extern bool expr_update_touches_attr(const Expr *upd, const ExprParams *p,
+extern bool expr_update_touches_attr(const StExpr *upd, const ExprParams *p,
 									 const char *name, int len);
 
 /*
@@ -251,7 +251,7 @@ extern bool expr_update_touches_attr(const Expr *upd, const ExprParams *p,
  * a[1] -> {"a":[elem]}); missing paths are omitted.  item may be NULL
  * (result NULL).  The result shares nothing with item.
  */
-extern Av  *expr_project(const Expr *proj, const Av *item, const ExprParams *p);
+extern Av  *expr_project(const StExpr *proj, const Av *item, const ExprParams *p);
 
 /* Project item through resolved paths (e.g. ExprUpdateInfo.paths, for UPDATED_OLD/NEW). */
 extern Av  *expr_project_resolved(const ExprResolvedPath *paths, int npaths, const Av *item);
@@ -279,7 +279,7 @@ typedef struct ExprKeyTerm
 } ExprKeyTerm;
 
 /* The one or two conditions of a parsed key condition, in text order; returns the count. */
-extern int	expr_key_terms(const Expr *kc, ExprKeyTerm *terms);
+extern int	expr_key_terms(const StExpr *kc, ExprKeyTerm *terms);
 
 /* A key condition resolved against a table's (or index's) key schema. */
 typedef struct ExprKeyCondition
@@ -297,7 +297,7 @@ typedef struct ExprKeyCondition
  * DynamoDB ("Query condition missed key schema element: pk", ...).  The Av
  * pointers point into p->values.
  */
-extern bool expr_key_condition(const Expr *kc, const ExprParams *p,
+extern bool expr_key_condition(const StExpr *kc, const ExprParams *p,
 							   const char *pk, int pk_len, const char *sk, int sk_len,
 							   ExprKeyCondition *out, StErr *err);
 

@@ -259,7 +259,7 @@ bind_path_set(Binder *b, ExprPath *const *paths, int n)
 }
 
 static bool
-bind_update(Binder *b, const Expr *e)
+bind_update(Binder *b, const StExpr *e)
 {
 	ExprPath  **targets = palloc(sizeof(ExprPath *) * Max(e->nitems, 1));
 
@@ -278,7 +278,7 @@ bind_update(Binder *b, const Expr *e)
 }
 
 bool
-expr_bind(const Expr *e, ExprParams *p, StErr *err)
+expr_bind(const StExpr *e, ExprParams *p, StErr *err)
 {
 	Binder		b;
 

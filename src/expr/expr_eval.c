@@ -55,7 +55,7 @@ expr_eval_operand(const ExprNode *n, const Av *item, const ExprParams *p)
 		case EXPR_N_PATH:
 			if (item == NULL || !expr_resolve_path(n->path, p, &rp))
 				return NULL;
-			return expr_lookup(item, &rp);
+			return expr_path_lookup(item, &rp);
 		case EXPR_N_VALUE:
 			return expr_param_value(p, n->name, n->name_len);
 		case EXPR_N_SIZE:
@@ -206,7 +206,7 @@ eval_node(const ExprNode *n, const Av *item, const ExprParams *p)
 }
 
 bool
-expr_eval_condition(const Expr *cond, const Av *item, const ExprParams *p,
+expr_eval_condition(const StExpr *cond, const Av *item, const ExprParams *p,
 					bool *result, StErr *err)
 {
 	if (cond == NULL || cond->cond == NULL)

@@ -83,7 +83,7 @@ extern ExprPath *expr_parse_path(ExprParser *ps);
 extern ExprNode *expr_parse_operand(ExprParser *ps);
 extern ExprNode *expr_parse_call(ExprParser *ps, bool as_condition);
 extern ExprNode *expr_parse_condition(ExprParser *ps);
-extern bool expr_parse_update(ExprParser *ps, Expr *e);
+extern bool expr_parse_update(ExprParser *ps, StExpr *e);
 extern bool expr_check_key_condition(ExprParser *ps, const ExprNode *cond);
 
 extern ExprNode *expr_new_node(ExprNodeKind kind, int nargs);
@@ -110,7 +110,7 @@ extern bool expr_resolve_path(const ExprPath *path, const ExprParams *p,
 extern void expr_copy_resolved(const ExprResolvedPath *src, ExprResolvedPath *dst);
 
 /* The value at a resolved path in item, or NULL when absent. */
-extern const Av *expr_lookup(const Av *item, const ExprResolvedPath *rp);
+extern const Av *expr_path_lookup(const Av *item, const ExprResolvedPath *rp);
 
 /* Do two resolved path elements denote the same step? */
 extern bool expr_elem_equal(const ExprPathElem *a, const ExprPathElem *b);

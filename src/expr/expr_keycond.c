@@ -128,7 +128,7 @@ key_op(const ExprNode *n)
 }
 
 int
-expr_key_terms(const Expr *kc, ExprKeyTerm *terms)
+expr_key_terms(const StExpr *kc, ExprKeyTerm *terms)
 {
 	const ExprNode *nodes[MAX_TERMS + 1];
 	int			n = 0;
@@ -188,7 +188,7 @@ assign_term(const ExprKeyTerm *t, const ExprResolvedPath *rp, const char *pk, in
 }
 
 bool
-expr_key_condition(const Expr *kc, const ExprParams *p,
+expr_key_condition(const StExpr *kc, const ExprParams *p,
 				   const char *pk, int pk_len, const char *sk, int sk_len,
 				   ExprKeyCondition *out, StErr *err)
 {

@@ -313,7 +313,7 @@ expr_parse_operand(ExprParser *ps)
 
 /* ProjectionExpression: path (',' path)* */
 static bool
-parse_projection(ExprParser *ps, Expr *e)
+parse_projection(ExprParser *ps, StExpr *e)
 {
 	int			cap = 8;
 
@@ -338,7 +338,7 @@ parse_projection(ExprParser *ps, Expr *e)
 }
 
 static bool
-parse_by_kind(ExprParser *ps, Expr *e)
+parse_by_kind(ExprParser *ps, StExpr *e)
 {
 	switch (ps->kind)
 	{
@@ -356,11 +356,11 @@ parse_by_kind(ExprParser *ps, Expr *e)
 	}
 }
 
-Expr *
+StExpr *
 expr_parse(ExprKind kind, const char *text, int len, StErr *err)
 {
 	ExprParser	ps;
-	Expr	   *e;
+	StExpr	   *e;
 
 	if (text == NULL || len < 0)
 		len = 0;
@@ -382,7 +382,7 @@ expr_parse(ExprKind kind, const char *text, int len, StErr *err)
 		expr_fail(kind, err, "The expression can not be empty;");
 		return NULL;
 	}
-	e = palloc0(sizeof(Expr));
+	e = palloc0(sizeof(StExpr));
 	e->kind = kind;
 	if (!parse_by_kind(&ps, e))
 		return NULL;

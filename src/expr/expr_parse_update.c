@@ -101,7 +101,7 @@ parse_action(ExprParser *ps, ExprUpdateItem *it)
 }
 
 bool
-expr_parse_update(ExprParser *ps, Expr *e)
+expr_parse_update(ExprParser *ps, StExpr *e)
 {
 	bool		seen[lengthof(clause_words)] = {false};
 	ItemList	list = {0, 0, NULL};

@@ -66,7 +66,7 @@ step(const Av *v, const ExprPathElem *el)
 }
 
 const Av *
-expr_lookup(const Av *item, const ExprResolvedPath *rp)
+expr_path_lookup(const Av *item, const ExprResolvedPath *rp)
 {
 	const Av   *v = item;
 

@@ -137,7 +137,7 @@ expr_project_resolved(const ExprResolvedPath *paths, int npaths, const Av *item)
 }
 
 Av *
-expr_project(const Expr *proj, const Av *item, const ExprParams *p)
+expr_project(const StExpr *proj, const Av *item, const ExprParams *p)
 {
 	ExprResolvedPath *rp;
 	int			n = 0;

@@ -181,7 +181,7 @@ remove_at(Av *item, const ExprResolvedPath *path, StErr *err)
 static bool
 apply_add(Av *item, Pending *pd, StErr *err)
 {
-	const Av   *cur = expr_lookup(item, &pd->path);
+	const Av   *cur = expr_path_lookup(item, &pd->path);
 	Av		   *sum;
 
 	if (cur == NULL)
@@ -205,7 +205,7 @@ apply_add(Av *item, Pending *pd, StErr *err)
 static bool
 apply_delete(Av *item, Pending *pd, StErr *err)
 {
-	const Av   *cur = expr_lookup(item, &pd->path);
+	const Av   *cur = expr_path_lookup(item, &pd->path);
 	Av		   *rest;
 
 	if (cur == NULL)
@@ -246,7 +246,7 @@ remove_order(const void *x, const void *y)
 
 /* Pass 1: resolve paths and compute values against the untouched item. */
 static bool
-prepare(const Expr *upd, const Av *item, const ExprParams *p, Pending *pds, StErr *err)
+prepare(const StExpr *upd, const Av *item, const ExprParams *p, Pending *pds, StErr *err)
 {
 	for (int i = 0; i < upd->nitems; i++)
 	{
@@ -328,7 +328,7 @@ fill_info(ExprUpdateInfo *info, const Pending *pds, int n)
 }
 
 bool
-expr_apply_update(const Expr *upd, Av *item, const ExprParams *p,
+expr_apply_update(const StExpr *upd, Av *item, const ExprParams *p,
 				  ExprUpdateInfo *info, StErr *err)
 {
 	Pending    *pds;
@@ -344,7 +344,7 @@ expr_apply_update(const Expr *upd, Av *item, const ExprParams *p,
 }
 
 bool
-expr_update_touches_attr(const Expr *upd, const ExprParams *p, const char *name, int len)
+expr_update_touches_attr(const StExpr *upd, const ExprParams *p, const char *name, int len)
 {
 	for (int i = 0; upd != NULL && i < upd->nitems; i++)
 	{

@@ -14,6 +14,7 @@
 
 #include "utils/jsonb.h"
 
+#include "expr/expr.h"
 #include "item/av.h"
 #include "item_ops.h"
 
@@ -23,12 +24,15 @@ typedef struct StExprRequest
 	Av		   *values;			/* ExpressionAttributeValues, or NULL */
 	bool	   *names_used;
 	bool	   *values_used;
+	ExprParams	params;			/* the above, as the evaluator takes them */
 	int			nexpressions;	/* how many expressions the request has */
-	void	   *condition;		/* parsed expressions (Expr *), or NULL */
-	void	   *filter;
-	void	   *projection;
-	void	   *update;
+	StExpr	   *condition;		/* parsed expressions (in the cache), or NULL */
+	StExpr	   *filter;
+	StExpr	   *projection;
+	StExpr	   *update;
 	StCondition cond;			/* the condition, for the operations */
+	StUpdate	updater;		/* the update, for ops_update */
+	ExprUpdateInfo update_info; /* what the last application touched */
 } StExprRequest;
 
 /* Start a request: names (plain JSON object of strings) and values (typed or plain). */
@@ -43,8 +47,17 @@ extern void expr_request_update(StExprRequest *req, const char *text);
 /* After all expressions: names and values given but not used are errors. */
 extern void expr_request_finish(StExprRequest *req);
 
+/* The request's placeholders, as the evaluator takes them. */
+extern const ExprParams *expr_request_params(StExprRequest *req);
+
 /* The condition for ops_put/ops_delete/..., or NULL when there is none. */
 extern StCondition *expr_request_cond(StExprRequest *req);
+
+/*
+ * The update for ops_update, or NULL when there is none.  Raises when it
+ * would change one of t's key attributes.
+ */
+extern StUpdate *expr_request_updater(StExprRequest *req, StTable *t);
 
 /* Does item pass the filter?  Project an item. */
 extern bool expr_request_filter(StExprRequest *req, const Av *item);

@@ -127,3 +127,49 @@ ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv)
 		storage_delete_ctid(t, &ctid);
 	return rv == ST_RV_ALL_OLD ? old_item : NULL;
 }
+
+Av *
+ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StReturnValues rv)
+{
+	StKey		key;
+
+	ops_key_from_map(t, keymap, &key);
+	for (int attempt = 0; attempt < ST_WRITE_RETRIES; attempt++)
+	{
+		ItemPointerData ctid;
+		Jsonb	   *old = storage_get_for_update(t, &key, &ctid);
+		Av		   *old_item = old ? av_item_from_stored(old) : NULL;
+		Av		   *new_item;
+		Jsonb	   *stored;
+
+		if (!condition_holds(cond, old_item))
+			ops_condition_failed(old_item, false);
+
+		/* an absent item is created from its key, as DynamoDB does */
+		new_item = old_item ? av_copy(old_item) : av_copy(keymap);
+		if (upd)
+			upd->apply(upd, new_item);
+		ops_check_item(t, new_item);
+		stored = av_item_to_jsonb(new_item, true);
+		if (old)
+			storage_replace(t, &ctid, stored);
+		else if (!storage_insert(t, stored))
+			continue;			/* a concurrent writer created it: read it again */
+
+		switch (rv)
+		{
+			case ST_RV_ALL_OLD:
+				return old_item;
+			case ST_RV_ALL_NEW:
+				return new_item;
+			case ST_RV_UPDATED_OLD:
+				return old_item && upd ? upd->project_updated(upd, old_item) : NULL;
+			case ST_RV_UPDATED_NEW:
+				return upd ? upd->project_updated(upd, new_item) : NULL;
+			default:
+				return NULL;
+		}
+	}
+	st_error(ST_ERR_TRANSACTION_CONFLICT,
+			 "Transaction is ongoing for the item; the write could not acquire the item");
+}

@@ -82,6 +82,24 @@ extern Av  *ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv);
 /* DeleteItem: returns the old item when rv is ALL_OLD and it existed. */
 extern Av  *ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv);
 
+/*
+ * UpdateItem: apply an update (an ExprUpdateFn, so that the operations do
+ * not depend on the expression module) to the item with this key, or to a
+ * new item holding just the key; returns what rv asks for.
+ */
+typedef struct StUpdate StUpdate;
+struct StUpdate
+{
+	/* apply to item in place; fill *updated_old/new projections when asked */
+	void		(*apply) (StUpdate *upd, Av *item);
+	/* the attributes the update touched, projected from item (UPDATED_*) */
+	Av		   *(*project_updated) (StUpdate *upd, const Av *item);
+	void	   *state;
+};
+
+extern Av  *ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond,
+					   StReturnValues rv);
+
 /* Raise ConditionalCheckFailedException (with the item as DETAIL when asked). */
 extern void ops_condition_failed(const Av *item, bool return_item) pg_attribute_noreturn();
 
@@ -117,5 +135,8 @@ extern const StKeyDef *ops_query_sk(const StQuerySpec *q);
 
 /* Run a query; the callback sees each stored item in order. */
 extern void ops_query(const StQuerySpec *q, StRowCallback callback, void *arg);
+
+/* Scan a table (ix NULL) or an index, reading at most limit items (-1: all). */
+extern void ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg);
 
 #endif							/* ITEM_OPS_H */

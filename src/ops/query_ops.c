@@ -129,3 +129,11 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 		return;
 	storage_query(q->table, q->index, &r, callback, arg);
 }
+
+void
+ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg)
+{
+	if (limit == 0)
+		return;
+	storage_scan(t, ix, limit, callback, arg);
+}

@@ -450,41 +450,19 @@ storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
 	return sql.data;
 }
 
-void
-storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
-			  StRowCallback callback, void *arg)
+/*
+ * Run a prepared read-only plan through a cursor, 256 rows at a time, and
+ * give each row's item to callback in a per-row context of the caller's (so
+ * that a long result never piles up in memory).  Called inside SPI.
+ */
+static void
+run_cursor(SPIPlanPtr plan, Datum *values, const char *nulls, MemoryContext caller,
+		   StRowCallback callback, void *arg)
 {
-	const StKeyDef *pk = ix ? &ix->pk : &t->pk;
-	const StKeyDef *sk = ix ? &ix->sk : &t->sk;
-	StPlanSet  *ps = ix ? &ix->plans : &t->plans;
-	Oid			types[4];
-	Datum		values[4];
-	char		nulls[4] = {' ', ' ', ' ', ' '};
-	SPIPlanPtr	plan;
-	Portal		portal;
-	MemoryContext caller = CurrentMemoryContext;
-	MemoryContext rowcxt;
+	MemoryContext rowcxt = AllocSetContextCreate(caller, "stdesign row", ALLOCSET_DEFAULT_SIZES);
+	Portal		portal = SPI_cursor_open(NULL, plan, values, nulls, true);
 	bool		go_on = true;
 
-	types[0] = storage_key_typoid(pk->type);
-	types[1] = types[2] = storage_key_typoid(sk->name ? sk->type : AV_S);
-	types[3] = INT8OID;
-	values[0] = r->pk;
-	values[1] = r->lower_kind != ST_BOUND_NONE ? r->lower : (Datum) 0;
-	values[2] = r->upper_kind != ST_BOUND_NONE ? r->upper : (Datum) 0;
-	if (r->lower_kind == ST_BOUND_NONE)
-		nulls[1] = 'n';
-	if (r->upper_kind == ST_BOUND_NONE)
-		nulls[2] = 'n';
-	values[3] = Int64GetDatum(r->limit);
-	if (r->limit < 0)
-		nulls[3] = 'n';
-
-	rowcxt = AllocSetContextCreate(caller, "stdesign query row", ALLOCSET_DEFAULT_SIZES);
-	SPI_connect();
-	plan = get_plan(&ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0],
-					storage_query_sql(t, ix, r), 4, types);
-	portal = SPI_cursor_open(NULL, plan, values, nulls, true);
 	while (go_on)
 	{
 		SPI_cursor_fetch(portal, true, 256);
@@ -503,6 +481,68 @@ storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 		SPI_freetuptable(SPI_tuptable);
 	}
 	SPI_cursor_close(portal);
-	SPI_finish();
 	MemoryContextDelete(rowcxt);
+}
+
+void
+storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
+			  StRowCallback callback, void *arg)
+{
+	const StKeyDef *pk = ix ? &ix->pk : &t->pk;
+	const StKeyDef *sk = ix ? &ix->sk : &t->sk;
+	StPlanSet  *ps = ix ? &ix->plans : &t->plans;
+	Oid			types[4];
+	Datum		values[4];
+	char		nulls[4] = {' ', ' ', ' ', ' '};
+	SPIPlanPtr	plan;
+	MemoryContext caller = CurrentMemoryContext;
+
+	types[0] = storage_key_typoid(pk->type);
+	types[1] = types[2] = storage_key_typoid(sk->name ? sk->type : AV_S);
+	types[3] = INT8OID;
+	values[0] = r->pk;
+	values[1] = r->lower_kind != ST_BOUND_NONE ? r->lower : (Datum) 0;
+	values[2] = r->upper_kind != ST_BOUND_NONE ? r->upper : (Datum) 0;
+	if (r->lower_kind == ST_BOUND_NONE)
+		nulls[1] = 'n';
+	if (r->upper_kind == ST_BOUND_NONE)
+		nulls[2] = 'n';
+	values[3] = Int64GetDatum(r->limit);
+	if (r->limit < 0)
+		nulls[3] = 'n';
+
+	SPI_connect();
+	plan = get_plan(&ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0],
+					storage_query_sql(t, ix, r), 4, types);
+	run_cursor(plan, values, nulls, caller, callback, arg);
+	SPI_finish();
+}
+
+/* The SELECT of a scan over the table or an index, in key order. */
+static char *
+scan_sql(StTable *t, StIndex *ix)
+{
+	if (ix == NULL)
+		return psprintf("SELECT item FROM %s ORDER BY %s%s LIMIT $1", t->qualified,
+						partition_expr("pk", t->pk.type), t->sk.name ? ", sk" : "");
+	return psprintf("SELECT item FROM %s WHERE %s ORDER BY %s%s%s LIMIT $1", t->qualified,
+					storage_index_predicate(&ix->pk, &ix->sk),
+					partition_expr(attr_value_sql(ix->pk.name, ix->pk.type), ix->pk.type),
+					ix->sk.name ? ", " : "", ix->sk.name ? index_sort_expr(&ix->sk) : "");
+}
+
+void
+storage_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg)
+{
+	StPlanSet  *ps = ix ? &ix->plans : &t->plans;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(limit)};
+	char		nulls[1] = {limit < 0 ? 'n' : ' '};
+	MemoryContext caller = CurrentMemoryContext;
+	SPIPlanPtr	plan;
+
+	SPI_connect();
+	plan = get_plan(&ps->scan, scan_sql(t, ix), 1, types);
+	run_cursor(plan, values, nulls, caller, callback, arg);
+	SPI_finish();
 }

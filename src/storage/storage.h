@@ -83,4 +83,10 @@ extern char *storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *rang
 extern void storage_query(StTable *t, StIndex *ix, const StQueryRange *range,
 						  StRowCallback callback, void *arg);
 
+/*
+ * Scan the whole table (ix NULL) or every item of an index, in key order,
+ * reading at most limit rows (-1: all).
+ */
+extern void storage_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg);
+
 #endif							/* STORAGE_H */

@@ -92,7 +92,7 @@ exercise(ExprKind kind, const char *text, int len)
 {
 	StErr		err;
 	ExprParams	p;
-	Expr	   *e = expr_parse(kind, text, len, &err);
+	StExpr	   *e = expr_parse(kind, text, len, &err);
 	Av		   *item;
 	bool		result;
 

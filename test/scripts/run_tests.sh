@@ -23,6 +23,9 @@ p=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 f=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 if [ "$rc" -eq 0 ]; then passed=$((passed + ${p:-0})); else failed=$((failed + ${f:-1})); fi
 
+echo "== README error table"
+bash test/scripts/errors_table.sh --check; count errors $?
+
 echo "== fuzz targets (${FUZZ_SECONDS:-30} s each)"
 make -s -C test/fuzz run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"; count fuzz $?
 

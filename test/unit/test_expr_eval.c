@@ -234,7 +234,7 @@ static ExprParams params;
 static int
 cond(const char *text)
 {
-	Expr	   *e = expr_parse(EXPR_CONDITION, text, strlen(text), &err);
+	StExpr	   *e = expr_parse(EXPR_CONDITION, text, strlen(text), &err);
 	bool		r;
 
 	if (e == NULL || !expr_bind(e, &params, &err) ||
@@ -411,7 +411,7 @@ static void
 test_absent_item(void)
 {
 	const char *text = "attribute_not_exists(pk) AND NOT attribute_exists(s)";
-	Expr	   *e = expr_parse(EXPR_CONDITION, text, strlen(text), &err);
+	StExpr	   *e = expr_parse(EXPR_CONDITION, text, strlen(text), &err);
 	bool		r = false;
 
 	CHECK(e && expr_eval_condition(e, NULL, &params, &r, &err) && r);
@@ -427,7 +427,7 @@ test_absent_item(void)
 static const char *
 upd(const char *item_json, const char *text, const char *values_json)
 {
-	Expr	   *e = expr_parse(EXPR_UPDATE, text, strlen(text), &err);
+	StExpr	   *e = expr_parse(EXPR_UPDATE, text, strlen(text), &err);
 	ExprParams	p = {J("{\"#a\":{\"S\":\"a\"}, \"#dot\":{\"S\":\"x.y\"}}"),
 	values_json ? J(values_json) : NULL, NULL, NULL};
 	Av		   *it = J(item_json);
@@ -560,7 +560,7 @@ static void
 test_update_info(void)
 {
 	const char *text = "SET a.b = :v, #a.c = :v, d = :v REMOVE e[1] ADD f :n";
-	Expr	   *e = expr_parse(EXPR_UPDATE, text, strlen(text), &err);
+	StExpr	   *e = expr_parse(EXPR_UPDATE, text, strlen(text), &err);
 	ExprParams	p = {J("{\"#a\":{\"S\":\"a\"}}"), J(V1), NULL, NULL};
 	Av		   *it = J("{\"a\":{\"M\":{\"b\":{\"S\":\"old\"},\"keep\":{\"S\":\"k\"}}},\"e\":{\"L\":[{\"N\":\"0\"},{\"N\":\"1\"}]},\"pk\":{\"S\":\"p\"}}");
 	Av		   *old = av_copy(it);
@@ -589,7 +589,7 @@ test_update_info(void)
 static const char *
 proj(const char *text)
 {
-	Expr	   *e = expr_parse(EXPR_PROJECTION, text, strlen(text), &err);
+	StExpr	   *e = expr_parse(EXPR_PROJECTION, text, strlen(text), &err);
 
 	if (e == NULL || !expr_bind(e, &params, &err))
 		return err.message;

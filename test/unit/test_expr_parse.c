@@ -15,7 +15,7 @@
 
 static StErr err;
 
-static Expr *
+static StExpr *
 parse(ExprKind kind, const char *text)
 {
 	return expr_parse(kind, text, strlen(text), &err);
@@ -84,7 +84,7 @@ static const char *
 bind(ExprKind kind, const char *text, Av *names, Av *values)
 {
 	ExprParams	p;
-	Expr	   *e = parse(kind, text);
+	StExpr	   *e = parse(kind, text);
 
 	if (e == NULL)
 		return err.message;
@@ -138,7 +138,7 @@ test_conditions_ok(void)
 static void
 test_precedence(void)
 {
-	Expr	   *e;
+	StExpr	   *e;
 
 	/* AND binds tighter than OR */
 	e = parse(EXPR_CONDITION, "a = :v OR b = :v AND c = :v");
@@ -166,7 +166,7 @@ test_precedence(void)
 static void
 test_paths(void)
 {
-	Expr	   *e = parse(EXPR_CONDITION, "a.#b[3][0].c = :v");
+	StExpr	   *e = parse(EXPR_CONDITION, "a.#b[3][0].c = :v");
 	ExprPath   *p;
 
 	CHECK(e != NULL);
@@ -426,7 +426,7 @@ test_in_and_operator_limits(void)
 static void
 test_update_grammar(void)
 {
-	Expr	   *e;
+	StExpr	   *e;
 
 	e = parse(EXPR_UPDATE, "SET a = :v, b.c[1] = b + :n, d = :x - e REMOVE f, g[2] ADD h :one DELETE s :rm");
 	CHECK(e != NULL);
@@ -481,7 +481,7 @@ test_update_grammar(void)
 static void
 test_projection_grammar(void)
 {
-	Expr	   *e = parse(EXPR_PROJECTION, "a, b.c, #d[1], e[0].f");
+	StExpr	   *e = parse(EXPR_PROJECTION, "a, b.c, #d[1], e[0].f");
 
 	CHECK(e != NULL && e->npaths == 4);
 	if (e)
@@ -539,7 +539,7 @@ test_placeholders(void)
 			  "ExpressionAttributeNames contains invalid value: Empty attribute name; key: \"#a\"");
 	/* the AST does not depend on the maps: one parse, two bindings */
 	{
-		Expr	   *e = parse(EXPR_CONDITION, "#a = :v");
+		StExpr	   *e = parse(EXPR_CONDITION, "#a = :v");
 		ExprParams	p1 = {map("#a", S("x"), NULL), map(":v", N("1"), NULL), NULL, NULL};
 		ExprParams	p2 = {map("#a", S("y"), NULL), NULL, NULL, NULL};
 
@@ -623,7 +623,7 @@ static void
 test_key_conditions(void)
 {
 	ExprKeyTerm terms[2];
-	Expr	   *e;
+	StExpr	   *e;
 	int			n;
 
 	e = parse(EXPR_KEY_CONDITION, "pk = :p AND begins_with(#sk, :s)");
@@ -676,7 +676,7 @@ test_key_condition_schema(void)
 	Av		   *values = map(":p", S("P"), ":s", S("S"), ":t", S("T"), NULL);
 	ExprParams	p = {map("#k", S("sk"), NULL), values, NULL, NULL};
 	ExprKeyCondition kc;
-	Expr	   *e;
+	StExpr	   *e;
 
 #define KC(text) ((e = parse(EXPR_KEY_CONDITION, text)) != NULL && \
 				  expr_key_condition(e, &p, "pk", 2, "sk", 2, &kc, &err))
@@ -709,7 +709,7 @@ static void
 test_copy_independent_of_text(void)
 {
 	char		buf[64];
-	Expr	   *e;
+	StExpr	   *e;
 
 	strcpy(buf, "#a.b[1] = :v AND c IN (:x)");
 	e = parse(EXPR_CONDITION, buf);
