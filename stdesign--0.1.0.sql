@@ -36,6 +36,13 @@ CREATE TABLE stdesign.indexes (
 	PRIMARY KEY (table_name, index_name)
 );
 
+-- ClientRequestTokens of st_transact, kept ten minutes (not dumped: transient).
+CREATE TABLE stdesign.transact_tokens (
+	token text COLLATE "C" PRIMARY KEY,
+	request_hash bytea NOT NULL,
+	created_at timestamptz NOT NULL DEFAULT now()
+);
+
 SELECT pg_catalog.pg_extension_config_dump('stdesign.tables', '');
 SELECT pg_catalog.pg_extension_config_dump('stdesign.indexes', '');
 
@@ -138,6 +145,19 @@ CREATE FUNCTION st_scan("table" text DEFAULT NULL, index text DEFAULT NULL, filt
 	AS 'MODULE_PATHNAME', 'st_scan' LANGUAGE C STABLE;
 COMMENT ON FUNCTION st_scan(text, text, text, jsonb, jsonb, text, integer, boolean) IS
 	'Scan: every item of a table or index, in key order, optionally filtered and projected';
+
+-- Transactions -------------------------------------------------------------
+
+CREATE FUNCTION st_transact(transact_items jsonb, client_request_token text DEFAULT NULL,
+							plain boolean DEFAULT false) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_transact' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_transact(jsonb, text, boolean) IS
+	'TransactWriteItems: up to 100 Put/Update/Delete/ConditionCheck actions, all or nothing, in the caller''s transaction';
+
+CREATE FUNCTION st_transact_get(transact_items jsonb, plain boolean DEFAULT false) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_transact_get' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_transact_get(jsonb, boolean) IS
+	'TransactGetItems: up to 100 Gets from one snapshot; {"Responses": [...]}';
 
 -- Conversions --------------------------------------------------------------
 

@@ -59,43 +59,55 @@ ops_key_value_from_text(const char *text, AvType type, const char *keyname)
 	return av_new_str(AV_S, text, len);
 }
 
-/* A key attribute's value: type, emptiness, length. `index` names a secondary index or is NULL. */
-void
-ops_check_key_value(const Av *v, const StKeyDef *def, bool is_partition,
-					const char *index)
+/*
+ * A key attribute's value: type, emptiness, length.  `index` names a
+ * secondary index or is NULL.  Fills *err and returns false on a problem.
+ */
+static bool
+key_value_ok(const Av *v, const StKeyDef *def, bool is_partition, const char *index, StErr *err)
 {
 	int			max = is_partition ? ST_PK_MAX_BYTES : ST_SK_MAX_BYTES;
 
 	if (v->type != def->type)
 	{
 		if (index)
-			st_error(ST_ERR_VALIDATION,
-					 "One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
-					 def->name, av_type_name(def->type), av_type_name(v->type), index);
-		st_error(ST_ERR_VALIDATION,
-				 "One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s",
-				 def->name, av_type_name(def->type), av_type_name(v->type));
+			return st_fail(err, ST_ERR_VALIDATION,
+						   "One or more parameter values were invalid: Type mismatch for Index Key %s Expected: %s Actual: %s IndexName: %s",
+						   def->name, av_type_name(def->type), av_type_name(v->type), index);
+		return st_fail(err, ST_ERR_VALIDATION,
+					   "One or more parameter values were invalid: Type mismatch for key %s expected: %s actual: %s",
+					   def->name, av_type_name(def->type), av_type_name(v->type));
 	}
 	if (v->len == 0 && v->type != AV_N)
 	{
 		const char *what = v->type == AV_S ? "string" : "binary";
 
 		if (index)
-			st_error(ST_ERR_VALIDATION,
-					 "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
-					 what, index, def->name);
-		st_error(ST_ERR_VALIDATION,
-				 "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
-				 what, def->name);
+			return st_fail(err, ST_ERR_VALIDATION,
+						   "One or more parameter values are not valid. A value specified for a secondary index key is not supported. The AttributeValue for a key attribute cannot contain an empty %s value. IndexName: %s, IndexKey: %s",
+						   what, index, def->name);
+		return st_fail(err, ST_ERR_VALIDATION,
+					   "One or more parameter values are not valid. The AttributeValue for a key attribute cannot contain an empty %s value. Key: %s",
+					   what, def->name);
 	}
 	if (v->len > max)
 	{
 		if (is_partition)
-			st_error(ST_ERR_VALIDATION,
-					 "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes");
-		st_error(ST_ERR_VALIDATION,
-				 "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
+			return st_fail(err, ST_ERR_VALIDATION,
+						   "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes");
+		return st_fail(err, ST_ERR_VALIDATION,
+					   "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of 1024 bytes");
 	}
+	return true;
+}
+
+void
+ops_check_key_value(const Av *v, const StKeyDef *def, bool is_partition, const char *index)
+{
+	StErr		err;
+
+	if (!key_value_ok(v, def, is_partition, index, &err))
+		st_raise(&err);
 }
 
 void
@@ -132,10 +144,9 @@ ops_key_map_from_text(StTable *t, const char *pk, const char *sk)
 	return map;
 }
 
-void
-ops_check_item(StTable *t, const Av *item)
+bool
+ops_validate_item(StTable *t, const Av *item, StErr *err)
 {
-	StErr		err;
 	const StKeyDef *keys[2] = {&t->pk, &t->sk};
 
 	for (int k = 0; k < 2; k++)
@@ -146,10 +157,11 @@ ops_check_item(StTable *t, const Av *item)
 			continue;
 		v = av_map_get(item, keys[k]->name, strlen(keys[k]->name));
 		if (v == NULL)
-			st_error(ST_ERR_VALIDATION,
-					 "One or more parameter values were invalid: Missing the key %s in the item",
-					 keys[k]->name);
-		ops_check_key_value(v, keys[k], k == 0, NULL);
+			return st_fail(err, ST_ERR_VALIDATION,
+						   "One or more parameter values were invalid: Missing the key %s in the item",
+						   keys[k]->name);
+		if (!key_value_ok(v, keys[k], k == 0, NULL, err))
+			return false;
 	}
 	for (int i = 0; i < t->nindexes; i++)
 	{
@@ -163,10 +175,18 @@ ops_check_item(StTable *t, const Av *item)
 			if (ikeys[k]->name == NULL)
 				continue;
 			v = av_map_get(item, ikeys[k]->name, strlen(ikeys[k]->name));
-			if (v != NULL)
-				ops_check_key_value(v, ikeys[k], k == 0, ix->name);
+			if (v != NULL && !key_value_ok(v, ikeys[k], k == 0, ix->name, err))
+				return false;
 		}
 	}
-	if (!av_check_item_size(item, &err))
+	return av_check_item_size(item, err);
+}
+
+void
+ops_check_item(StTable *t, const Av *item)
+{
+	StErr		err;
+
+	if (!ops_validate_item(t, item, &err))
 		st_raise(&err);
 }

@@ -58,6 +58,9 @@ extern void ops_check_key_value(const Av *v, const StKeyDef *def, bool is_partit
  */
 extern void ops_check_item(StTable *t, const Av *item);
 
+/* The same check, reporting through *err instead of raising. */
+extern bool ops_validate_item(StTable *t, const Av *item, StErr *err);
+
 
 /* ---------- operations ---------- */
 

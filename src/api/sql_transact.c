@@ -1,0 +1,332 @@
+/*-------------------------------------------------------------------------
+ *
+ * sql_transact.c
+ *		st_transact (TransactWriteItems) and st_transact_get
+ *		(TransactGetItems): request parsing, ClientRequestToken.
+ *
+ * TransactItems are DynamoDB's own JSON: typed AttributeValues unless the
+ * call says plain => true; TableName may be left out for the default table.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+
+#include "catalog/catalog.h"
+#include "item/av_jsonb.h"
+#include "json_req.h"
+#include "ops/transact.h"
+#include "sql_args.h"
+#include "transact_request.h"
+
+#define ST_TOKEN_MAX 36
+
+/*
+ * Tables are looked up once per call: a cache entry stays valid for the
+ * whole call once looked up, even if an invalidation arrives meanwhile.
+ */
+typedef struct TableSet
+{
+	int			n;
+	const char *names[ST_TRANSACT_MAX_ACTIONS];
+	StTable    *tables[ST_TRANSACT_MAX_ACTIONS];
+} TableSet;
+
+static StTable *
+table_of(TableSet *ts, const char *name)
+{
+	const char *resolved = name ? name : catalog_default_table_name();
+
+	for (int i = 0; i < ts->n; i++)
+		if (strcmp(ts->names[i], resolved) == 0)
+			return ts->tables[i];
+	ts->names[ts->n] = pstrdup(resolved);
+	ts->tables[ts->n] = catalog_lookup(resolved, false);
+	return ts->tables[ts->n++];
+}
+
+static void
+check_item_count(Jsonb *items)
+{
+	int			n;
+
+	if (!jreq_is_array(items))
+		st_error(ST_ERR_SERIALIZATION, "TransactItems must be a JSON array");
+	n = jreq_array_length(items);
+	if (n < 1)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1");
+	if (n > ST_TRANSACT_MAX_ACTIONS)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value at 'transactItems' failed to satisfy constraint: Member must have length less than or equal to %d",
+				 ST_TRANSACT_MAX_ACTIONS);
+}
+
+/* The one operation of a TransactItems element, or a ValidationException. */
+static Jsonb *
+element_operation(Jsonb *el, const char *const *ops, int nops, int *which, const char *message)
+{
+	Jsonb	   *body = NULL;
+	int			found = 0;
+
+	if (!jreq_is_object(el))
+		st_error(ST_ERR_SERIALIZATION, "Each TransactItems element must be a JSON object");
+	for (int i = 0; i < nops; i++)
+	{
+		Jsonb	   *m = jreq_member(el, ops[i]);
+
+		if (m)
+		{
+			found++;
+			body = m;
+			*which = i;
+		}
+	}
+	if (found != 1 || !jreq_is_object(body))
+		st_error(ST_ERR_VALIDATION, "%s", message);
+	return body;
+}
+
+static Av  *
+required_map(Jsonb *body, const char *field, const char *path, bool typed)
+{
+	Jsonb	   *m = jreq_member(body, field);
+
+	if (m == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
+				 path);
+	return av_map_from_jsonb(m, typed, field);
+}
+
+/* The key attributes of an item, as a key map. */
+static Av  *
+key_of_item(StTable *t, const Av *item)
+{
+	Av		   *keymap = av_new(AV_M);
+	const StKeyDef *keys[2] = {&t->pk, &t->sk};
+
+	for (int k = 0; k < 2; k++)
+	{
+		Av		   *v;
+
+		if (keys[k]->name == NULL)
+			continue;
+		v = av_map_get(item, keys[k]->name, strlen(keys[k]->name));
+		if (v)
+			av_map_put_nocheck(keymap, keys[k]->name, strlen(keys[k]->name), v);
+	}
+	return keymap;
+}
+
+static void
+parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts)
+{
+	static const char *const ops[] = {"ConditionCheck", "Put", "Delete", "Update"};
+	int			which = 0;
+	Jsonb	   *body = element_operation(el, ops, 4, &which,
+										 "TransactItems can only contain one of Check, Put, Update or Delete");
+	char	   *rv;
+
+	a->op = (StTxOp) which;
+	a->table = table_of(ts, jreq_member_text(body, "TableName", "TableName"));
+	if (a->op == ST_TX_PUT)
+	{
+		a->item = required_map(body, "Item", psprintf("transactItems.%d.member.put.item", pos), typed);
+		ops_check_item(a->table, a->item);
+		a->keymap = key_of_item(a->table, a->item);
+	}
+	else
+		a->keymap = required_map(body, "Key", psprintf("transactItems.%d.member.key", pos), typed);
+	ops_key_from_map(a->table, a->keymap, &a->key);
+
+	expr_request_init(&a->req, jreq_member(body, "ExpressionAttributeNames"),
+					  jreq_member(body, "ExpressionAttributeValues"), typed);
+	if (a->op == ST_TX_UPDATE)
+	{
+		char	   *upd = jreq_member_text(body, "UpdateExpression", "UpdateExpression");
+
+		if (upd == NULL)
+			st_error(ST_ERR_VALIDATION,
+					 "1 validation error detected: Value null at 'transactItems.%d.member.update.updateExpression' failed to satisfy constraint: Member must not be null",
+					 pos);
+		expr_request_update(&a->req, upd);
+		expr_request_updater(&a->req, a->table);
+	}
+	expr_request_condition(&a->req, jreq_member_text(body, "ConditionExpression", "ConditionExpression"),
+						   "ConditionExpression");
+	if (a->op == ST_TX_CONDITION_CHECK && a->req.condition == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value null at 'transactItems.%d.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null",
+				 pos);
+	expr_request_finish(&a->req);
+
+	rv = jreq_member_text(body, "ReturnValuesOnConditionCheckFailure", "ReturnValuesOnConditionCheckFailure");
+	if (rv && strcmp(rv, "ALL_OLD") != 0 && strcmp(rv, "NONE") != 0)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%s' at 'transactItems.%d.member.returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]",
+				 rv, pos);
+	a->return_old_on_failure = rv && strcmp(rv, "ALL_OLD") == 0;
+}
+
+StTxAction *
+transact_parse_write(Jsonb *items, bool typed, int *n)
+{
+	TableSet   *ts = palloc0(sizeof(TableSet));
+	StTxAction *actions;
+
+	check_item_count(items);
+	*n = jreq_array_length(items);
+	actions = palloc0(sizeof(StTxAction) * *n);
+	for (int i = 0; i < *n; i++)
+		parse_write_action(&actions[i], jreq_array_element(items, i), i + 1, typed, ts);
+	ops_transact_prepare(actions, *n);
+	return actions;
+}
+
+/*
+ * ClientRequestToken: true when this token was already used, within ten
+ * minutes, by the same request (the caller then applies nothing again);
+ * IdempotentParameterMismatchException when by a different one.  Otherwise
+ * the token is recorded in the caller's transaction, so that a rollback
+ * forgets it.
+ */
+bool
+transact_token_seen(const char *token, Jsonb *request)
+{
+	Oid			types[2] = {TEXTOID, JSONBOID};
+	Datum		values[2];
+	bool		seen = false;
+
+	if (strlen(token) < 1 || strlen(token) > ST_TOKEN_MAX)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%s' at 'clientRequestToken' failed to satisfy constraint: Member must have length %s",
+				 token, strlen(token) < 1 ? "greater than or equal to 1" : "less than or equal to 36");
+	values[0] = CStringGetTextDatum(token);
+	values[1] = JsonbPGetDatum(request);
+	SPI_connect();
+	if (SPI_execute("DELETE FROM stdesign.transact_tokens WHERE created_at < now() - interval '10 minutes'",
+					false, 0) != SPI_OK_DELETE)
+		elog(ERROR, "stdesign: could not expire transaction tokens");
+	if (SPI_execute_with_args("INSERT INTO stdesign.transact_tokens (token, request_hash)"
+							  " VALUES ($1, sha256(convert_to($2::text, 'UTF8'))) ON CONFLICT DO NOTHING",
+							  2, types, values, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "stdesign: could not record a transaction token");
+	if (SPI_processed == 0)
+	{
+		bool		isnull;
+
+		if (SPI_execute_with_args("SELECT request_hash = sha256(convert_to($2::text, 'UTF8'))"
+								  " FROM stdesign.transact_tokens WHERE token = $1",
+								  2, types, values, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "stdesign: could not read a transaction token");
+		if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
+			st_error(ST_ERR_IDEMPOTENT_MISMATCH,
+					 "The request uses the same client token as a previous, but non-identical request.");
+		seen = true;
+	}
+	SPI_finish();
+	return seen;
+}
+
+/* st_transact(transact_items, client_request_token, plain) */
+PG_FUNCTION_INFO_V1(st_transact);
+Datum
+st_transact(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *items = arg_jsonb(fcinfo, 0);
+	char	   *token = arg_text(fcinfo, 1);
+	bool		typed = !arg_bool(fcinfo, 2, false);
+	StTxAction *actions;
+	int			n;
+
+	if (items == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null");
+	actions = transact_parse_write(items, typed, &n);
+	if (token && transact_token_seen(token, items))
+		PG_RETURN_JSONB_P(DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"))));
+	ops_transact_write(actions, n, typed);
+	PG_RETURN_JSONB_P(DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"))));
+}
+
+/* ---------- TransactGetItems ---------- */
+
+typedef struct TxGet
+{
+	StTable    *table;
+	Av		   *keymap;
+	StExprRequest req;
+} TxGet;
+
+Jsonb *
+transact_get(Jsonb *items, bool typed)
+{
+	static const char *const ops[] = {"Get"};
+	TableSet   *ts = palloc0(sizeof(TableSet));
+	int			n;
+	TxGet	   *gets;
+	StTxAction *dup;
+	StringInfoData out;
+
+	check_item_count(items);
+	n = jreq_array_length(items);
+	gets = palloc0(sizeof(TxGet) * n);
+	dup = palloc0(sizeof(StTxAction) * n);
+	for (int i = 0; i < n; i++)
+	{
+		int			which;
+		Jsonb	   *body = element_operation(jreq_array_element(items, i), ops, 1, &which,
+											 "TransactItems can only contain Get");
+		StKey		key;
+
+		gets[i].table = table_of(ts, jreq_member_text(body, "TableName", "TableName"));
+		gets[i].keymap = required_map(body, "Key", psprintf("transactItems.%d.member.get.key", i + 1), typed);
+		ops_key_from_map(gets[i].table, gets[i].keymap, &key);
+		expr_request_init(&gets[i].req, jreq_member(body, "ExpressionAttributeNames"), NULL, typed);
+		expr_request_projection(&gets[i].req, jreq_member_text(body, "ProjectionExpression", "ProjectionExpression"));
+		expr_request_finish(&gets[i].req);
+		dup[i].table = gets[i].table;
+		dup[i].keymap = gets[i].keymap;
+	}
+	ops_transact_prepare(dup, n);
+
+	/* every Get reads the statement's one snapshot */
+	initStringInfo(&out);
+	appendStringInfoString(&out, "{\"Responses\": [");
+	for (int i = 0; i < n; i++)
+	{
+		Jsonb	   *stored = ops_get(gets[i].table, gets[i].keymap);
+
+		appendStringInfoString(&out, i ? ", " : "");
+		if (stored == NULL)
+			appendStringInfoString(&out, "{}");
+		else
+		{
+			Av		   *item = expr_request_project(&gets[i].req, av_item_from_stored(stored));
+			Jsonb	   *jb = av_item_to_jsonb(item, typed);
+
+			appendStringInfo(&out, "{\"Item\": %s}", jreq_text(jb));
+		}
+	}
+	appendStringInfoString(&out, "]}");
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
+}
+
+/* st_transact_get(transact_items, plain) */
+PG_FUNCTION_INFO_V1(st_transact_get);
+Datum
+st_transact_get(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *items = arg_jsonb(fcinfo, 0);
+
+	if (items == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null");
+	PG_RETURN_JSONB_P(transact_get(items, !arg_bool(fcinfo, 1, false)));
+}

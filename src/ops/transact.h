@@ -1,0 +1,59 @@
+/*-------------------------------------------------------------------------
+ *
+ * transact.h
+ *		TransactWriteItems and TransactGetItems.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef TRANSACT_H
+#define TRANSACT_H
+
+#include "postgres.h"
+
+#include "expr_ops.h"
+#include "item_ops.h"
+
+#define ST_TRANSACT_MAX_ACTIONS 100
+
+typedef enum StTxOp
+{
+	ST_TX_CONDITION_CHECK,
+	ST_TX_PUT,
+	ST_TX_DELETE,
+	ST_TX_UPDATE
+} StTxOp;
+
+/* One action of a TransactWriteItems request, validated. */
+typedef struct StTxAction
+{
+	StTxOp		op;
+	StTable    *table;
+	Av		   *item;			/* Put: the new item */
+	Av		   *keymap;			/* the item's key attributes */
+	StKey		key;
+	char	   *lock_key;		/* table and key as bytes: the lock order */
+	int			lock_key_len;
+	StExprRequest req;			/* its expressions */
+	bool		return_old_on_failure;	/* ReturnValuesOnConditionCheckFailure ALL_OLD */
+
+	/* filled while the transaction runs */
+	ItemPointerData ctid;
+	Av		   *old_item;		/* NULL when the item does not exist */
+	Av		   *new_item;		/* Put/Update: what gets written */
+} StTxAction;
+
+/*
+ * The lock-order key of an action: table name, then the key values' bytes
+ * (fills lock_key).  Also rejects two actions on one item.
+ */
+extern void ops_transact_prepare(StTxAction *actions, int n);
+
+/*
+ * Run the actions as one all-or-nothing write: lock every item in key
+ * order, check every condition, then write.  On any failed condition raise
+ * TransactionCanceledException with the CancellationReasons (items in typed
+ * form, or plain when `typed` is false) as DETAIL.
+ */
+extern void ops_transact_write(StTxAction *actions, int n, bool typed);
+
+#endif							/* TRANSACT_H */
