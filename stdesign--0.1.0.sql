@@ -8,6 +8,14 @@
 CREATE SCHEMA stdesign;
 CREATE SCHEMA stdesign_data;
 
+-- The table access method of every table's relation: heap storage, with the
+-- items of one partition (an item collection) kept on few pages.
+CREATE FUNCTION stdesign.tableam_handler(internal) RETURNS table_am_handler
+	AS 'MODULE_PATHNAME', 'st_tableam_handler' LANGUAGE C;
+CREATE ACCESS METHOD stdesign TYPE TABLE HANDLER stdesign.tableam_handler;
+COMMENT ON ACCESS METHOD stdesign IS
+	'heap with partition-affine placement: the items of a partition live on few pages';
+
 CREATE TABLE stdesign.tables (
 	table_name text COLLATE "C" PRIMARY KEY,
 	relation_name text COLLATE "C" NOT NULL UNIQUE,
@@ -158,6 +166,21 @@ CREATE FUNCTION st_transact_get(transact_items jsonb, plain boolean DEFAULT fals
 	AS 'MODULE_PATHNAME', 'st_transact_get' LANGUAGE C STABLE;
 COMMENT ON FUNCTION st_transact_get(jsonb, boolean) IS
 	'TransactGetItems: up to 100 Gets from one snapshot; {"Responses": [...]}';
+
+-- DynamoDB's JSON API ---------------------------------------------------------
+
+CREATE FUNCTION st_api(operation text, request jsonb) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_api' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_api(text, jsonb) IS
+	'A DynamoDB operation (PutItem, Query, ...) with its exact JSON request; returns DynamoDB''s JSON response';
+
+CREATE FUNCTION st_batch_get(request_items jsonb) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_batch_get' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_batch_get(jsonb) IS 'BatchGetItem: RequestItems in, {"Responses", "UnprocessedKeys"} out';
+
+CREATE FUNCTION st_batch_write(request_items jsonb) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_batch_write' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_batch_write(jsonb) IS 'BatchWriteItem: RequestItems in, {"UnprocessedItems"} out';
 
 -- Conversions --------------------------------------------------------------
 

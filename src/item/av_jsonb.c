@@ -516,3 +516,15 @@ av_stored_to_plain(Jsonb *jb)
 {
 	return av_item_to_jsonb(av_item_from_stored(jb), false);
 }
+
+void
+av_push_value(JsonbParseState **state, const Av *v, bool typed, JsonbIteratorToken tok)
+{
+	push_value(state, v, typed, tok);
+}
+
+void
+av_push_item(JsonbParseState **state, const Av *item, bool typed)
+{
+	push_container(state, item, typed);
+}

@@ -35,6 +35,14 @@ extern Av  *av_item_from_stored(Jsonb *jb);
 extern Jsonb *av_item_to_jsonb(const Av *item, bool typed);
 extern Jsonb *av_value_to_jsonb(const Av *v, bool typed);
 
+/*
+ * Push a value (typed or plain) or an item (an object of attribute values)
+ * into a jsonb under construction, as a member value (WJB_VALUE) or an
+ * array element (WJB_ELEM).
+ */
+extern void av_push_value(JsonbParseState **state, const Av *v, bool typed, JsonbIteratorToken tok);
+extern void av_push_item(JsonbParseState **state, const Av *item, bool typed);
+
 /* Stored typed jsonb straight to the plain form (no tree). */
 extern Jsonb *av_stored_to_plain(Jsonb *jb);
 

@@ -48,8 +48,14 @@ expr_cache_reset(void)
 {
 	HASHCTL		ctl;
 
+	/*
+	 * Trees handed out earlier may still belong to a request in flight (an
+	 * update parsed just before its condition, the actions of a
+	 * transaction): the old cache's memory goes with the caller's current
+	 * context rather than at once.
+	 */
 	if (expr_cache_cxt)
-		MemoryContextDelete(expr_cache_cxt);
+		MemoryContextSetParent(expr_cache_cxt, CurrentMemoryContext);
 	expr_cache_cxt = AllocSetContextCreate(CacheMemoryContext, "stdesign expression cache",
 										   ALLOCSET_DEFAULT_SIZES);
 	memset(&ctl, 0, sizeof(ctl));

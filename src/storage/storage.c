@@ -164,7 +164,7 @@ storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef 
 	if (sk->name)
 		appendStringInfo(&sql, ", sk %s GENERATED ALWAYS AS (%s) STORED NOT NULL",
 						 column_type_sql(sk->type), attr_value_sql(sk->name, sk->type));
-	appendStringInfoString(&sql, ", item jsonb NOT NULL)");
+	appendStringInfoString(&sql, ", item jsonb NOT NULL) USING stdesign");
 	exec_ddl(sql.data);
 
 	resetStringInfo(&sql);

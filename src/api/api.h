@@ -1,0 +1,90 @@
+/*-------------------------------------------------------------------------
+ *
+ * api.h
+ *		st_api(operation, request): DynamoDB's JSON API.  One handler per
+ *		operation, each taking the request exactly as DynamoDB's JSON
+ *		protocol sends it and returning the response DynamoDB would.
+ *
+ * Handlers run the same operations (src/ops) as the friendly functions.
+ * They write responses with ApiOut: items typed, everything else plain.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef API_H
+#define API_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#include "catalog/catalog.h"
+#include "item/av.h"
+#include "ops/capacity.h"
+
+/* A handler: request in, response out (a jsonb object). */
+typedef Jsonb *(*ApiHandler) (Jsonb *request);
+
+/* The handlers (api_items.c, api_query.c, api_batch.c, api_tables.c, api_transact.c). */
+extern Jsonb *api_put_item(Jsonb *request);
+extern Jsonb *api_get_item(Jsonb *request);
+extern Jsonb *api_update_item(Jsonb *request);
+extern Jsonb *api_delete_item(Jsonb *request);
+extern Jsonb *api_query(Jsonb *request);
+extern Jsonb *api_scan(Jsonb *request);
+extern Jsonb *api_batch_get_item(Jsonb *request);
+extern Jsonb *api_batch_write_item(Jsonb *request);
+extern Jsonb *api_transact_write_items(Jsonb *request);
+extern Jsonb *api_transact_get_items(Jsonb *request);
+extern Jsonb *api_create_table(Jsonb *request);
+extern Jsonb *api_delete_table(Jsonb *request);
+extern Jsonb *api_describe_table(Jsonb *request);
+extern Jsonb *api_list_tables(Jsonb *request);
+extern Jsonb *api_update_table(Jsonb *request);
+
+/* ---------- shared request helpers (api_common.c) ---------- */
+
+/* The request must be a JSON object: SerializationException otherwise. */
+extern void api_check_request(Jsonb *request);
+
+/* TableName: required, DynamoDB's name rules, the table looked up. */
+extern StTable *api_table(Jsonb *request);
+
+/* A required member: ValidationException "Value null at '<path>'..." when absent. */
+extern Jsonb *api_required(Jsonb *request, const char *field, const char *path);
+
+/* A typed map member (Item, Key, ExclusiveStartKey, ExpressionAttributeValues), or NULL. */
+extern Av  *api_typed_map(Jsonb *request, const char *field);
+
+/* An enum member: NULL when absent, ValidationException when not one of values. */
+extern const char *api_enum(Jsonb *request, const char *field, const char *path,
+							const char *const *values, int nvalues);
+
+/*
+ * Building a response: a jsonb object written member by member, so that
+ * items go out typed and counts, names and descriptions plain.
+ */
+typedef struct ApiOut
+{
+	JsonbParseState *state;
+	JsonbValue *result;
+} ApiOut;
+
+extern void api_out_begin(ApiOut *out);
+extern void api_out_key(ApiOut *out, const char *key);
+extern void api_out_item(ApiOut *out, const Av *item);	/* typed item, as a value */
+extern void api_out_item_elem(ApiOut *out, const Av *item);	/* typed item, as an array element */
+extern void api_out_plain(ApiOut *out, const Av *value);	/* plain value (description, ...) */
+extern void api_out_int(ApiOut *out, int64 value);
+extern void api_out_string(ApiOut *out, const char *value);
+extern void api_out_begin_array(ApiOut *out);
+extern void api_out_end_array(ApiOut *out);
+extern void api_out_begin_object(ApiOut *out);
+extern void api_out_end_object(ApiOut *out);
+/* "ConsumedCapacity": ... when the request asked for it */
+extern void api_out_capacity(ApiOut *out, StCapacity *c, bool as_list);
+extern Jsonb *api_out_end(ApiOut *out);
+
+/* ReturnConsumedCapacity of a request: NONE, TOTAL or INDEXES. */
+extern StCapacityMode api_capacity_mode(Jsonb *request);
+
+#endif							/* API_H */

@@ -1,0 +1,195 @@
+/*-------------------------------------------------------------------------
+ *
+ * api_common.c
+ *		What every st_api handler shares: request fields with DynamoDB's
+ *		errors, and the response writer.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#include "api.h"
+#include "item/av_jsonb.h"
+#include "json_req.h"
+
+void
+api_check_request(Jsonb *request)
+{
+	if (!jreq_is_object(request))
+		st_error(ST_ERR_SERIALIZATION, "The request must be a JSON object");
+}
+
+Jsonb *
+api_required(Jsonb *request, const char *field, const char *path)
+{
+	Jsonb	   *m = jreq_member(request, field);
+
+	if (m == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
+				 path);
+	return m;
+}
+
+StTable *
+api_table(Jsonb *request)
+{
+	char	   *name = jreq_member_text(request, "TableName", "TableName");
+
+	if (name == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
+	return catalog_lookup(name, false);
+}
+
+Av *
+api_typed_map(Jsonb *request, const char *field)
+{
+	Jsonb	   *m = jreq_member(request, field);
+
+	if (m == NULL)
+		return NULL;
+	return av_map_from_jsonb(m, true, field);
+}
+
+const char *
+api_enum(Jsonb *request, const char *field, const char *path,
+		 const char *const *values, int nvalues)
+{
+	char	   *v = jreq_member_text(request, field, field);
+	StringInfoData set;
+
+	if (v == NULL)
+		return NULL;
+	for (int i = 0; i < nvalues; i++)
+		if (strcmp(v, values[i]) == 0)
+			return values[i];
+	initStringInfo(&set);
+	for (int i = 0; i < nvalues; i++)
+		appendStringInfo(&set, "%s%s", i ? ", " : "", values[i]);
+	st_error(ST_ERR_VALIDATION,
+			 "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Member must satisfy enum value set: [%s]",
+			 v, path, set.data);
+}
+
+StCapacityMode
+api_capacity_mode(Jsonb *request)
+{
+	static const char *const modes[] = {"INDEXES", "TOTAL", "NONE"};
+	const char *m = api_enum(request, "ReturnConsumedCapacity", "returnConsumedCapacity", modes, 3);
+
+	if (m == NULL || strcmp(m, "NONE") == 0)
+		return ST_CAPACITY_NONE;
+	return strcmp(m, "TOTAL") == 0 ? ST_CAPACITY_TOTAL : ST_CAPACITY_INDEXES;
+}
+
+/* ---------- responses ---------- */
+
+void
+api_out_begin(ApiOut *out)
+{
+	out->state = NULL;
+	out->result = pushJsonbValue(&out->state, WJB_BEGIN_OBJECT, NULL);
+}
+
+void
+api_out_key(ApiOut *out, const char *key)
+{
+	JsonbValue	v;
+
+	v.type = jbvString;
+	v.val.string.val = (char *) key;
+	v.val.string.len = strlen(key);
+	pushJsonbValue(&out->state, WJB_KEY, &v);
+}
+
+/* The token a value takes where it stands: a member value or an array element. */
+static JsonbIteratorToken
+value_token(ApiOut *out)
+{
+	return out->state->contVal.type == jbvArray ? WJB_ELEM : WJB_VALUE;
+}
+
+void
+api_out_item(ApiOut *out, const Av *item)
+{
+	av_push_item(&out->state, item, true);
+}
+
+void
+api_out_item_elem(ApiOut *out, const Av *item)
+{
+	av_push_item(&out->state, item, true);
+}
+
+void
+api_out_plain(ApiOut *out, const Av *value)
+{
+	av_push_value(&out->state, value, false, value_token(out));
+}
+
+void
+api_out_int(ApiOut *out, int64 value)
+{
+	JsonbValue	v;
+
+	v.type = jbvNumeric;
+	v.val.numeric = int64_to_numeric(value);
+	pushJsonbValue(&out->state, value_token(out), &v);
+}
+
+void
+api_out_string(ApiOut *out, const char *value)
+{
+	JsonbValue	v;
+
+	v.type = jbvString;
+	v.val.string.val = (char *) value;
+	v.val.string.len = strlen(value);
+	pushJsonbValue(&out->state, value_token(out), &v);
+}
+
+void
+api_out_begin_array(ApiOut *out)
+{
+	pushJsonbValue(&out->state, WJB_BEGIN_ARRAY, NULL);
+}
+
+void
+api_out_end_array(ApiOut *out)
+{
+	out->result = pushJsonbValue(&out->state, WJB_END_ARRAY, NULL);
+}
+
+void
+api_out_begin_object(ApiOut *out)
+{
+	pushJsonbValue(&out->state, WJB_BEGIN_OBJECT, NULL);
+}
+
+void
+api_out_end_object(ApiOut *out)
+{
+	out->result = pushJsonbValue(&out->state, WJB_END_OBJECT, NULL);
+}
+
+void
+api_out_capacity(ApiOut *out, StCapacity *c, bool as_list)
+{
+	Av		   *cc = c ? capacity_result(c, as_list) : NULL;
+
+	if (cc == NULL)
+		return;
+	api_out_key(out, "ConsumedCapacity");
+	api_out_plain(out, cc);
+}
+
+Jsonb *
+api_out_end(ApiOut *out)
+{
+	out->result = pushJsonbValue(&out->state, WJB_END_OBJECT, NULL);
+	return JsonbValueToJsonb(out->result);
+}

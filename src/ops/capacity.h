@@ -1,0 +1,58 @@
+/*-------------------------------------------------------------------------
+ *
+ * capacity.h
+ *		ConsumedCapacity by DynamoDB's rules.
+ *
+ * Reads are counted in 4 KB read units over the bytes of the items read
+ * (for Query and Scan summed over all items before rounding up; halved when
+ * eventually consistent; doubled inside transactions); writes in 1 KB write
+ * units of the larger of the old and the new item (doubled inside
+ * transactions), plus the writes each affected secondary index needs.  See
+ * README.md for the rules and where they come from.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef CAPACITY_H
+#define CAPACITY_H
+
+#include "postgres.h"
+
+#include "catalog/catalog.h"
+#include "item/av.h"
+
+typedef enum StCapacityMode
+{
+	ST_CAPACITY_NONE,
+	ST_CAPACITY_TOTAL,
+	ST_CAPACITY_INDEXES
+} StCapacityMode;
+
+/* The capacity one request consumed, per table (and per index). */
+typedef struct StCapacity StCapacity;
+
+extern StCapacity *capacity_new(StCapacityMode mode);
+
+/*
+ * A read of `bytes` (the summed size of the items read; 0 for a miss, which
+ * still costs one unit) from table t, or from index ix of it.
+ */
+extern void capacity_read(StCapacity *c, StTable *t, StIndex *ix, int64 bytes,
+						  bool consistent, bool transactional);
+
+/*
+ * A write of one item: old and new are the item before and after (either
+ * may be NULL); counts the table and every secondary index the change
+ * touches (an index write when the item enters, leaves or changes in it).
+ */
+extern void capacity_write(StCapacity *c, StTable *t, const Av *old_item, const Av *new_item,
+						   bool transactional);
+
+/*
+ * The ConsumedCapacity of the request: NULL for mode NONE; for a single
+ * table an AV_M {TableName, CapacityUnits, ReadCapacityUnits?,
+ * WriteCapacityUnits?, Table?, GlobalSecondaryIndexes?, LocalSecondaryIndexes?};
+ * for batches and transactions an AV_L of those (as_list).
+ */
+extern Av  *capacity_result(StCapacity *c, bool as_list);
+
+#endif							/* CAPACITY_H */
