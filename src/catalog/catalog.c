@@ -45,11 +45,14 @@ free_plan(SPIPlanPtr plan)
 static void
 free_planset(StPlanSet *ps)
 {
-	free_plan(ps->scan);
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			free_plan(ps->scan[i][j]);
 	for (int i = 0; i < ST_BOUND_KINDS; i++)
 		for (int j = 0; j < ST_BOUND_KINDS; j++)
 			for (int k = 0; k < 2; k++)
-				free_plan(ps->query[i][j][k]);
+				for (int l = 0; l < 2; l++)
+					free_plan(ps->query[i][j][k][l]);
 }
 
 /* Release what an entry holds (its plans and its memory), keeping the hash slot. */

@@ -40,13 +40,13 @@ typedef enum StProjection
 
 /*
  * The query plans of one key space (the table or one index), prepared on
- * first use: [lower bound][upper bound][backward].  See storage.h.
+ * first use.  See storage.h.
  */
 #define ST_BOUND_KINDS 3		/* none, inclusive, exclusive */
 typedef struct StPlanSet
 {
-	SPIPlanPtr	query[ST_BOUND_KINDS][ST_BOUND_KINDS][2];
-	SPIPlanPtr	scan;
+	SPIPlanPtr	query[ST_BOUND_KINDS][ST_BOUND_KINDS][2][2];	/* ...[backward][from start] */
+	SPIPlanPtr	scan[2][2];		/* [from start][one segment] */
 } StPlanSet;
 
 typedef struct StIndex

@@ -438,11 +438,12 @@ index_relname(const char *relname, const char *index_name)
 }
 
 static void
-create_index(const char *table, const char *relname, const IndexDef *ix)
+create_index(const char *table, const char *relname, const IndexDef *ix,
+			 const StKeyDef *table_pk, const StKeyDef *table_sk)
 {
 	char	   *pg_index = index_relname(relname, ix->name);
 
-	storage_create_index(relname, pg_index, &ix->pk, &ix->sk);
+	storage_create_index(relname, pg_index, &ix->pk, &ix->sk, table_pk, table_sk);
 	insert_index_row(table, ix, pg_index);
 }
 
@@ -554,7 +555,7 @@ table_create(const Av *request_in)
 	storage_create_relation(relname, &pk, &sk);
 	insert_table_row(name, relname, &pk, &sk, req);
 	for (int i = 0; i < ngsi + nlsi; i++)
-		create_index(name, relname, &ixs[i]);
+		create_index(name, relname, &ixs[i], &pk, &sk);
 	catalog_invalidate_all();
 	CommandCounterIncrement();
 	return table_describe(name);
@@ -882,7 +883,7 @@ table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definition
 		st_error(ST_ERR_LIMIT_EXCEEDED,
 				 "Subscriber limit exceeded: The number of global secondary indexes of table %s would exceed the limit of %d",
 				 t->name, ST_MAX_GSI);
-	create_index(t->name, t->relname, &ix);
+	create_index(t->name, t->relname, &ix, &t->pk, &t->sk);
 	CommandCounterIncrement();
 	return table_describe(name);
 }

@@ -133,7 +133,12 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 void
 ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg)
 {
+	StScanRange r;
+
 	if (limit == 0)
 		return;
-	storage_scan(t, ix, limit, callback, arg);
+	memset(&r, 0, sizeof(r));
+	r.limit = limit;
+	r.total_segments = 1;
+	storage_scan(t, ix, &r, callback, arg);
 }

@@ -174,9 +174,17 @@ storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef 
 	exec_ddl(sql.data);
 }
 
+/*
+ * A secondary index: its partition key, its sort key, then the table's key,
+ * which orders items with equal index keys so that every item has an exact
+ * position to resume a page from.  With key_ix keeping partition keys at
+ * most 288 bytes, the largest entry (two 1024-byte sort keys) still fits a
+ * btree page's limit.
+ */
 void
 storage_create_index(const char *relname, const char *index_relname,
-					 const StKeyDef *pk, const StKeyDef *sk)
+					 const StKeyDef *pk, const StKeyDef *sk,
+					 const StKeyDef *table_pk, const StKeyDef *table_sk)
 {
 	StringInfoData sql;
 
@@ -186,6 +194,9 @@ storage_create_index(const char *relname, const char *index_relname,
 					 partition_expr(attr_value_sql(pk->name, pk->type), pk->type));
 	if (sk->name)
 		appendStringInfo(&sql, ", %s", index_sort_expr(sk));
+	appendStringInfo(&sql, ", %s", partition_expr("pk", table_pk->type));
+	if (table_sk->name)
+		appendStringInfoString(&sql, ", sk");
 	appendStringInfo(&sql, ") WHERE %s", storage_index_predicate(pk, sk));
 	exec_ddl(sql.data);
 }
@@ -412,6 +423,75 @@ bound_op(StBoundKind kind, bool lower)
 	return lower ? ">" : "<";
 }
 
+/* The key param expression of a key type: key_ix for S and B. */
+static const char *
+param_key(AvType type, const char *param)
+{
+	return type == AV_N ? param : psprintf("stdesign.key_ix(%s)", param);
+}
+
+/*
+ * The order of a key space after its partition key, as (column, parameter)
+ * pairs: the sort key, and for an index the table's key.  Parameters name
+ * the StPosition members: $5 index sort key, $6 table partition key, $7
+ * table sort key (query numbering; scans shift them, see scan_sql).
+ */
+typedef struct OrderCols
+{
+	int			n;
+	char	   *col[4];
+	char	   *param[4];
+} OrderCols;
+
+static void
+order_cols(StTable *t, StIndex *ix, const char *isk_param, const char *tpk_param,
+		   const char *tsk_param, OrderCols *oc)
+{
+	oc->n = 0;
+	if (ix)
+	{
+		if (ix->sk.name)
+		{
+			oc->col[oc->n] = index_sort_expr(&ix->sk);
+			oc->param[oc->n++] = pstrdup(isk_param);
+		}
+		oc->col[oc->n] = partition_expr("pk", t->pk.type);
+		oc->param[oc->n++] = (char *) param_key(t->pk.type, tpk_param);
+	}
+	if (t->sk.name)
+	{
+		oc->col[oc->n] = "sk";
+		oc->param[oc->n++] = pstrdup(tsk_param);
+	}
+}
+
+/* "AND (c1, c2) > (p1, p2)": after a position in the given direction. */
+static void
+append_after(StringInfo sql, const OrderCols *oc, int from, bool backward)
+{
+	if (oc->n <= from)
+		return;
+	appendStringInfoString(sql, " AND (");
+	for (int i = from; i < oc->n; i++)
+		appendStringInfo(sql, "%s%s", i > from ? ", " : "", oc->col[i]);
+	appendStringInfo(sql, ") %s (", backward ? "<" : ">");
+	for (int i = from; i < oc->n; i++)
+		appendStringInfo(sql, "%s%s", i > from ? ", " : "", oc->param[i]);
+	appendStringInfoChar(sql, ')');
+}
+
+static void
+append_order_by(StringInfo sql, const char *first, const OrderCols *oc, bool backward)
+{
+	const char *dir = backward ? " DESC" : "";
+
+	appendStringInfoString(sql, " ORDER BY ");
+	if (first)
+		appendStringInfo(sql, "%s%s%s", first, dir, oc->n ? ", " : "");
+	for (int i = 0; i < oc->n; i++)
+		appendStringInfo(sql, "%s%s%s", i ? ", " : "", oc->col[i], dir);
+}
+
 /* The SELECT of one query variant over the table or an index. */
 char *
 storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
@@ -421,6 +501,7 @@ storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
 	const StKeyDef *sk = ix ? &ix->sk : &t->sk;
 	char	   *pexpr;
 	char	   *sexpr = NULL;
+	OrderCols	oc;
 
 	if (ix)
 	{
@@ -434,18 +515,21 @@ storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
 		if (sk->name)
 			sexpr = "sk";
 	}
+	order_cols(t, ix, "$5", "$6", "$7", &oc);
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "SELECT item FROM %s WHERE %s = %s", t->qualified, pexpr,
-					 pk->type == AV_N ? "$1" : "stdesign.key_ix($1)");
+					 param_key(pk->type, "$1"));
 	if (ix)
 		appendStringInfo(&sql, " AND %s", storage_index_predicate(pk, sk));
 	if (sexpr && r->lower_kind != ST_BOUND_NONE)
 		appendStringInfo(&sql, " AND %s %s $2", sexpr, bound_op(r->lower_kind, true));
 	if (sexpr && r->upper_kind != ST_BOUND_NONE)
 		appendStringInfo(&sql, " AND %s %s $3", sexpr, bound_op(r->upper_kind, false));
-	if (sexpr)
-		appendStringInfo(&sql, " ORDER BY %s%s", sexpr, r->backward ? " DESC" : "");
+	if (r->start)
+		append_after(&sql, &oc, 0, r->backward);
+	if (oc.n > 0)
+		append_order_by(&sql, NULL, &oc, r->backward);
 	appendStringInfoString(&sql, " LIMIT $4");
 	return sql.data;
 }
@@ -484,6 +568,12 @@ run_cursor(SPIPlanPtr plan, Datum *values, const char *nulls, MemoryContext call
 	MemoryContextDelete(rowcxt);
 }
 
+static Oid
+key_param_type(const StKeyDef *k)
+{
+	return storage_key_typoid(k->name ? k->type : AV_S);
+}
+
 void
 storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 			  StRowCallback callback, void *arg)
@@ -491,58 +581,138 @@ storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 	const StKeyDef *pk = ix ? &ix->pk : &t->pk;
 	const StKeyDef *sk = ix ? &ix->sk : &t->sk;
 	StPlanSet  *ps = ix ? &ix->plans : &t->plans;
-	Oid			types[4];
-	Datum		values[4];
-	char		nulls[4] = {' ', ' ', ' ', ' '};
+	Oid			types[7];
+	Datum		values[7];
+	char		nulls[7] = {' ', 'n', 'n', 'n', 'n', 'n', 'n'};
 	SPIPlanPtr	plan;
 	MemoryContext caller = CurrentMemoryContext;
 
 	types[0] = storage_key_typoid(pk->type);
-	types[1] = types[2] = storage_key_typoid(sk->name ? sk->type : AV_S);
+	types[1] = types[2] = key_param_type(sk);
 	types[3] = INT8OID;
+	types[4] = ix ? key_param_type(&ix->sk) : TEXTOID;
+	types[5] = storage_key_typoid(t->pk.type);
+	types[6] = key_param_type(&t->sk);
+	memset(values, 0, sizeof(values));
 	values[0] = r->pk;
-	values[1] = r->lower_kind != ST_BOUND_NONE ? r->lower : (Datum) 0;
-	values[2] = r->upper_kind != ST_BOUND_NONE ? r->upper : (Datum) 0;
-	if (r->lower_kind == ST_BOUND_NONE)
-		nulls[1] = 'n';
-	if (r->upper_kind == ST_BOUND_NONE)
-		nulls[2] = 'n';
-	values[3] = Int64GetDatum(r->limit);
-	if (r->limit < 0)
-		nulls[3] = 'n';
+	if (r->lower_kind != ST_BOUND_NONE)
+	{
+		values[1] = r->lower;
+		nulls[1] = ' ';
+	}
+	if (r->upper_kind != ST_BOUND_NONE)
+	{
+		values[2] = r->upper;
+		nulls[2] = ' ';
+	}
+	if (r->limit >= 0)
+	{
+		values[3] = Int64GetDatum(r->limit);
+		nulls[3] = ' ';
+	}
+	if (r->start)
+	{
+		values[4] = r->start->index_sk;
+		values[5] = r->start->table_pk;
+		values[6] = r->start->table_sk;
+		nulls[4] = nulls[5] = nulls[6] = ' ';
+	}
 
 	SPI_connect();
-	plan = get_plan(&ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0],
-					storage_query_sql(t, ix, r), 4, types);
+	plan = get_plan(&ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0][r->start ? 1 : 0],
+					storage_query_sql(t, ix, r), 7, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
 	SPI_finish();
 }
 
-/* The SELECT of a scan over the table or an index, in key order. */
+/*
+ * The SELECT of a scan over the table or an index, in key order.  Params:
+ * $1 limit, $2 index partition key, $3 index sort key, $4 table partition
+ * key, $5 table sort key (the position to resume after), $6 segment, $7
+ * total segments.  Segments split the items by a hash of the table's
+ * partition key, so they are disjoint and together complete.
+ */
 static char *
-scan_sql(StTable *t, StIndex *ix)
+scan_sql(StTable *t, StIndex *ix, bool from_start, bool segmented)
 {
-	if (ix == NULL)
-		return psprintf("SELECT item FROM %s ORDER BY %s%s LIMIT $1", t->qualified,
-						partition_expr("pk", t->pk.type), t->sk.name ? ", sk" : "");
-	return psprintf("SELECT item FROM %s WHERE %s ORDER BY %s%s%s LIMIT $1", t->qualified,
-					storage_index_predicate(&ix->pk, &ix->sk),
-					partition_expr(attr_value_sql(ix->pk.name, ix->pk.type), ix->pk.type),
-					ix->sk.name ? ", " : "", ix->sk.name ? index_sort_expr(&ix->sk) : "");
+	StringInfoData sql;
+	OrderCols	rest;
+	OrderCols	pos;
+	char	   *first;
+	const char *cond = "WHERE";
+
+	order_cols(t, ix, "$3", "$4", "$5", &rest);
+	first = ix ? partition_expr(attr_value_sql(ix->pk.name, ix->pk.type), ix->pk.type)
+		: partition_expr("pk", t->pk.type);
+
+	/* the whole position: partition key first, then the order after it */
+	pos.n = 0;
+	pos.col[pos.n] = first;
+	pos.param[pos.n++] = (char *) (ix ? param_key(ix->pk.type, "$2") : param_key(t->pk.type, "$4"));
+	for (int i = 0; i < rest.n; i++)
+	{
+		pos.col[pos.n] = rest.col[i];
+		pos.param[pos.n++] = rest.param[i];
+	}
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "SELECT item FROM %s", t->qualified);
+	if (ix)
+	{
+		appendStringInfo(&sql, " WHERE %s", storage_index_predicate(&ix->pk, &ix->sk));
+		cond = "AND";
+	}
+	if (from_start)
+	{
+		appendStringInfo(&sql, " %s TRUE", cond);
+		append_after(&sql, &pos, 0, false);
+		cond = "AND";
+	}
+	if (segmented)
+		appendStringInfo(&sql, " %s (hashtext(pk::text) & 2147483647) %% $7 = $6", cond);
+	append_order_by(&sql, first, &rest, false);
+	appendStringInfoString(&sql, " LIMIT $1");
+	return sql.data;
 }
 
 void
-storage_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg)
+storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callback, void *arg)
 {
 	StPlanSet  *ps = ix ? &ix->plans : &t->plans;
-	Oid			types[1] = {INT8OID};
-	Datum		values[1] = {Int64GetDatum(limit)};
-	char		nulls[1] = {limit < 0 ? 'n' : ' '};
+	Oid			types[7];
+	Datum		values[7];
+	char		nulls[7] = {'n', 'n', 'n', 'n', 'n', 'n', 'n'};
 	MemoryContext caller = CurrentMemoryContext;
+	bool		segmented = r->total_segments > 1;
 	SPIPlanPtr	plan;
 
+	types[0] = INT8OID;
+	types[1] = ix ? storage_key_typoid(ix->pk.type) : TEXTOID;
+	types[2] = ix ? key_param_type(&ix->sk) : TEXTOID;
+	types[3] = storage_key_typoid(t->pk.type);
+	types[4] = key_param_type(&t->sk);
+	types[5] = types[6] = INT4OID;
+	memset(values, 0, sizeof(values));
+	if (r->limit >= 0)
+	{
+		values[0] = Int64GetDatum(r->limit);
+		nulls[0] = ' ';
+	}
+	if (r->start)
+	{
+		values[1] = r->start->index_pk;
+		values[2] = r->start->index_sk;
+		values[3] = r->start->table_pk;
+		values[4] = r->start->table_sk;
+		nulls[1] = nulls[2] = nulls[3] = nulls[4] = ' ';
+	}
+	values[5] = Int32GetDatum(r->segment);
+	values[6] = Int32GetDatum(Max(1, r->total_segments));
+	nulls[5] = nulls[6] = ' ';
+
 	SPI_connect();
-	plan = get_plan(&ps->scan, scan_sql(t, ix), 1, types);
+	plan = get_plan(&ps->scan[r->start ? 1 : 0][segmented ? 1 : 0],
+					scan_sql(t, ix, r->start != NULL, segmented), 7, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
 	SPI_finish();
 }

@@ -33,6 +33,20 @@ typedef struct StKey
 	Datum		sk;				/* unused when the key space has no sort key */
 } StKey;
 
+/*
+ * A position in a key space's order, to resume after (ExclusiveStartKey):
+ * the index's keys (for an index) and the table's keys, as Datums of the
+ * key columns' types.  Index order breaks ties between items with equal
+ * index keys by the table key, so a position is exact.
+ */
+typedef struct StPosition
+{
+	Datum		index_pk;
+	Datum		index_sk;
+	Datum		table_pk;
+	Datum		table_sk;
+} StPosition;
+
 /* A query over one partition of the table or of an index. */
 typedef struct StQueryRange
 {
@@ -43,7 +57,17 @@ typedef struct StQueryRange
 	Datum		upper;
 	bool		backward;
 	int64		limit;			/* rows to read at most, or -1 */
+	const StPosition *start;	/* resume after this position, or NULL */
 } StQueryRange;
+
+/* A scan of a whole table or index. */
+typedef struct StScanRange
+{
+	int64		limit;			/* rows to read at most, or -1 */
+	const StPosition *start;	/* resume after this position, or NULL */
+	int			segment;		/* this segment of total_segments (0 of 1: all) */
+	int			total_segments;
+} StScanRange;
 
 /* Called for each row a query reads, in the caller's memory context; return false to stop. */
 typedef bool (*StRowCallback) (Jsonb *item, void *arg);
@@ -51,7 +75,8 @@ typedef bool (*StRowCallback) (Jsonb *item, void *arg);
 /* DDL: the relation of a new table, a secondary index, and dropping them. */
 extern void storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef *sk);
 extern void storage_create_index(const char *relname, const char *index_relname,
-								 const StKeyDef *pk, const StKeyDef *sk);
+								 const StKeyDef *pk, const StKeyDef *sk,
+								 const StKeyDef *table_pk, const StKeyDef *table_sk);
 extern void storage_drop_index(const char *index_relname);
 extern void storage_drop_relation(const char *relname);
 
@@ -84,9 +109,10 @@ extern void storage_query(StTable *t, StIndex *ix, const StQueryRange *range,
 						  StRowCallback callback, void *arg);
 
 /*
- * Scan the whole table (ix NULL) or every item of an index, in key order,
- * reading at most limit rows (-1: all).
+ * Scan the whole table (ix NULL) or every item of an index, in key order
+ * (partition key bytes, then sort key), as the range says.
  */
-extern void storage_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg);
+extern void storage_scan(StTable *t, StIndex *ix, const StScanRange *range,
+						 StRowCallback callback, void *arg);
 
 #endif							/* STORAGE_H */
