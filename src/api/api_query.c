@@ -1,22 +1,505 @@
 /*-------------------------------------------------------------------------
  *
  * api_query.c
- *		st_api handlers (being written).
+ *		st_api's Query and Scan: pages, Select, index projections.
+ *
+ * A page ends when Limit items have been read (before the filter, as in
+ * DynamoDB) or when the items read reach 1 MB; LastEvaluatedKey is then the
+ * key of the last item read: the table's key, plus the index's key for an
+ * index.  Given back as ExclusiveStartKey, it resumes exactly after that
+ * item, since index order breaks ties by the table key (see storage.c).
+ *
+ * Select and projections follow DynamoDB: ALL_ATTRIBUTES (the table's
+ * default), ALL_PROJECTED_ATTRIBUTES (an index's default: what the index
+ * projects), SPECIFIC_ATTRIBUTES (with ProjectionExpression) and COUNT.  A
+ * global secondary index only holds what it projects, so asking it for
+ * more is an error; a local one fetches the rest from the table.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "utils/memutils.h"
+
 #include "api.h"
+#include "item/av_jsonb.h"
+#include "json_req.h"
+#include "ops/expr_ops.h"
+#include "ops/item_ops.h"
+
+/* DynamoDB's page size: a Query or Scan reads at most 1 MB of items. */
+#define ST_PAGE_BYTES (1024 * 1024)
+
+typedef enum SelectKind
+{
+	SELECT_ALL,
+	SELECT_PROJECTED,
+	SELECT_SPECIFIC,
+	SELECT_COUNT
+} SelectKind;
+
+typedef struct QueryPage
+{
+	ApiOut	   *out;
+	StExprRequest *req;
+	StTable    *table;
+	StIndex    *index;
+	SelectKind	select;
+	int64		limit;
+	int64		scanned;
+	int64		count;
+	int64		bytes;
+	bool		more;			/* stopped by Limit or the 1 MB page */
+	Av		   *last_key;		/* key of the last item read (in keep_cxt) */
+	MemoryContext keep_cxt;		/* what outlives one row: pushed items, last key */
+} QueryPage;
+
+/* ---------- request pieces ---------- */
+
+static const char *const select_set[] = {"ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES", "SPECIFIC_ATTRIBUTES", "COUNT"};
+
+static StIndex *
+request_index(Jsonb *request, StTable *t)
+{
+	char	   *name = jreq_member_text(request, "IndexName", "IndexName");
+	StIndex    *ix;
+
+	if (name == NULL)
+		return NULL;
+	catalog_check_name(name, "indexName", ST_INDEX_NAME_MAX);
+	ix = catalog_find_index(t, name);
+	if (ix == NULL)
+		st_error(ST_ERR_VALIDATION, "The table does not have the specified index: %s", name);
+	return ix;
+}
+
+static int64
+request_limit(Jsonb *request)
+{
+	int64		limit = jreq_member_int(request, "Limit", "Limit", -1);
+
+	if (jreq_member(request, "Limit") && limit < 1)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%lld' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+				 (long long) limit);
+	return limit;
+}
+
+/* Select against ProjectionExpression and IndexName, with DynamoDB's messages. */
+static SelectKind
+request_select(Jsonb *request, StIndex *ix, bool has_projection, bool is_query)
+{
+	const char *sel = api_enum(request, "Select", "select", select_set, 4);
+	const char *envelope = is_query ? "1 validation error detected: " : "";
+
+	if (sel == NULL)
+		return has_projection ? SELECT_SPECIFIC : ix ? SELECT_PROJECTED : SELECT_ALL;
+	if (has_projection && strcmp(sel, "SPECIFIC_ATTRIBUTES") != 0)
+		st_error(ST_ERR_VALIDATION, "%sCannot specify the ProjectionExpression when choosing to get %s",
+				 envelope, strcmp(sel, "COUNT") == 0 ? "only the Count" : sel);
+	if (strcmp(sel, "SPECIFIC_ATTRIBUTES") == 0)
+	{
+		if (!has_projection)
+			st_error(ST_ERR_VALIDATION,
+					 "%sMust specify the AttributesToGet or ProjectionExpression when choosing to get SPECIFIC_ATTRIBUTES",
+					 envelope);
+		return SELECT_SPECIFIC;
+	}
+	if (strcmp(sel, "ALL_PROJECTED_ATTRIBUTES") == 0)
+	{
+		if (ix == NULL)
+			st_error(ST_ERR_VALIDATION,
+					 "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName");
+		return SELECT_PROJECTED;
+	}
+	if (strcmp(sel, "COUNT") == 0)
+		return SELECT_COUNT;
+	if (ix && !ix->is_local && ix->projection != ST_PROJECT_ALL)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Select type ALL_ATTRIBUTES is not supported for global secondary index %s because its projection type is not ALL",
+				 ix->name);
+	return SELECT_ALL;
+}
+
+static void
+check_consistent_read(Jsonb *request, StIndex *ix)
+{
+	if (ix && !ix->is_local && jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false))
+		st_error(ST_ERR_VALIDATION, "Consistent reads are not supported on global secondary indexes");
+}
+
+/* Is attribute name (len bytes) in what index ix holds (its keys, the table's keys, INCLUDE)? */
+static bool
+index_projects(StTable *t, StIndex *ix, const char *name, int len)
+{
+	const char *keys[4] = {t->pk.name, t->sk.name, ix->pk.name, ix->sk.name};
+
+	if (ix->projection == ST_PROJECT_ALL)
+		return true;
+	for (int k = 0; k < 4; k++)
+		if (keys[k] && (int) strlen(keys[k]) == len && memcmp(keys[k], name, len) == 0)
+			return true;
+	for (int i = 0; ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
+		if ((int) strlen(ix->non_key_attributes[i]) == len &&
+			memcmp(ix->non_key_attributes[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+/* A ProjectionExpression on a GSI may only ask for what the index projects. */
+static void
+check_projection_on_index(StExprRequest *req, StTable *t, StIndex *ix)
+{
+	const ExprParams *p = expr_request_params(req);
+
+	if (ix == NULL || ix->is_local || req->projection == NULL)
+		return;
+	for (int i = 0; i < req->projection->npaths; i++)
+	{
+		const ExprPathElem *e = &req->projection->paths[i]->elems[0];
+		const char *name = e->name;
+		int			len = e->len;
+
+		if (e->kind == EXPR_PE_PLACEHOLDER)
+		{
+			Av		   *v = av_map_get(p->names, e->name, e->len);
+
+			if (v == NULL)
+				continue;
+			name = v->str;
+			len = v->len;
+		}
+		if (!index_projects(t, ix, name, len))
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: Global secondary index %s does not project [%.*s]",
+					 ix->name, len, name);
+	}
+}
+
+/* ---------- keys and positions ---------- */
+
+static void
+copy_key_attr(Av *dst, const Av *item, const StKeyDef *k)
+{
+	Av		   *v;
+
+	if (k->name == NULL || av_map_get(dst, k->name, strlen(k->name)))
+		return;
+	v = av_map_get(item, k->name, strlen(k->name));
+	if (v)
+		av_map_put_nocheck(dst, k->name, strlen(k->name), av_copy(v));
+}
+
+/* The key of an item in a key space: the table's key, plus the index's. */
+static Av  *
+item_key(StTable *t, StIndex *ix, const Av *item)
+{
+	Av		   *key = av_new(AV_M);
+
+	copy_key_attr(key, item, &t->pk);
+	copy_key_attr(key, item, &t->sk);
+	if (ix)
+	{
+		copy_key_attr(key, item, &ix->pk);
+		copy_key_attr(key, item, &ix->sk);
+	}
+	return key;
+}
+
+static Datum
+position_value(const Av *start, const StKeyDef *k)
+{
+	Av		   *v;
+
+	if (k->name == NULL)
+		return (Datum) 0;
+	v = av_map_get(start, k->name, strlen(k->name));
+	if (v == NULL || v->type != k->type)
+		st_error(ST_ERR_VALIDATION,
+				 "The provided starting key is invalid: The provided key element does not match the schema");
+	return storage_key_datum(v);
+}
+
+/* ExclusiveStartKey as a position: exactly the key attributes of the key space. */
+static StPosition *
+start_position(Jsonb *request, StTable *t, StIndex *ix)
+{
+	Av		   *start = api_typed_map(request, "ExclusiveStartKey");
+	StPosition *pos;
+	int			expected = 0;
+	Av		   *keys;
+
+	if (start == NULL)
+		return NULL;
+	keys = item_key(t, ix, start);
+	expected = (t->sk.name ? 2 : 1);
+	if (ix)
+	{
+		Av		   *names = av_new(AV_M);
+
+		copy_key_attr(names, start, &t->pk);
+		copy_key_attr(names, start, &t->sk);
+		copy_key_attr(names, start, &ix->pk);
+		copy_key_attr(names, start, &ix->sk);
+		expected = names->n;
+		expected = Max(expected, (t->sk.name ? 2 : 1) + (ix->is_local ? 1 : (ix->sk.name ? 2 : 1)));
+	}
+	if (start->n != keys->n || keys->n != expected)
+		st_error(ST_ERR_VALIDATION,
+				 "The provided starting key is invalid: The provided key element does not match the schema");
+	pos = palloc0(sizeof(StPosition));
+	pos->table_pk = position_value(start, &t->pk);
+	pos->table_sk = position_value(start, &t->sk);
+	if (ix)
+	{
+		pos->index_pk = position_value(start, &ix->pk);
+		pos->index_sk = position_value(start, &ix->sk);
+	}
+	return pos;
+}
+
+/* ---------- the page ---------- */
+
+/* What of an item a page returns: the index's projection, a ProjectionExpression, or all. */
+static Av  *
+page_item(QueryPage *pg, const Av *item)
+{
+	if (pg->select == SELECT_SPECIFIC)
+		return expr_request_project(pg->req, item);
+	if (pg->index && pg->select == SELECT_PROJECTED && pg->index->projection != ST_PROJECT_ALL)
+	{
+		Av		   *out = av_new(AV_M);
+
+		for (int i = 0; i < item->n; i++)
+			if (index_projects(pg->table, pg->index, item->members[i].name, item->members[i].name_len))
+				av_map_put_nocheck(out, item->members[i].name, item->members[i].name_len,
+								   av_copy(item->members[i].value));
+		return out;
+	}
+	return av_copy(item);
+}
+
+static bool
+page_row(Jsonb *stored, void *arg)
+{
+	QueryPage	   *pg = (QueryPage *) arg;
+	Av		   *item = av_item_from_stored(stored);
+	MemoryContext old;
+
+	pg->scanned++;
+	pg->bytes += av_item_size(item);
+	if (expr_request_filter(pg->req, item))
+	{
+		pg->count++;
+		if (pg->select != SELECT_COUNT)
+		{
+			old = MemoryContextSwitchTo(pg->keep_cxt);
+			api_out_item_elem(pg->out, page_item(pg, item));
+			MemoryContextSwitchTo(old);
+		}
+	}
+	if ((pg->limit > 0 && pg->scanned >= pg->limit) || pg->bytes >= ST_PAGE_BYTES)
+	{
+		pg->more = true;
+		old = MemoryContextSwitchTo(pg->keep_cxt);
+		pg->last_key = item_key(pg->table, pg->index, item);
+		MemoryContextSwitchTo(old);
+		return false;
+	}
+	return true;
+}
+
+static void
+page_begin(QueryPage *pg, ApiOut *out)
+{
+	pg->out = out;
+	pg->keep_cxt = CurrentMemoryContext;
+	api_out_begin(out);
+	if (pg->select != SELECT_COUNT)
+	{
+		api_out_key(out, "Items");
+		api_out_begin_array(out);
+	}
+}
+
+static Jsonb *
+page_end(QueryPage *pg, StCapacity *cap, bool consistent)
+{
+	ApiOut	   *out = pg->out;
+
+	if (pg->select != SELECT_COUNT)
+		api_out_end_array(out);
+	api_out_key(out, "Count");
+	api_out_int(out, pg->count);
+	api_out_key(out, "ScannedCount");
+	api_out_int(out, pg->scanned);
+	if (pg->more)
+	{
+		api_out_key(out, "LastEvaluatedKey");
+		api_out_item(out, pg->last_key);
+	}
+	if (cap)
+	{
+		capacity_read(cap, pg->table, pg->index, pg->bytes, consistent, false);
+		api_out_capacity(out, cap, false);
+	}
+	return api_out_end(out);
+}
+
+/* ---------- Query ---------- */
+
+static StSortOp
+sort_op(ExprKeyOp op)
+{
+	switch (op)
+	{
+		case EXPR_KEY_EQ:
+			return ST_SORT_EQ;
+		case EXPR_KEY_LT:
+			return ST_SORT_LT;
+		case EXPR_KEY_LE:
+			return ST_SORT_LE;
+		case EXPR_KEY_GT:
+			return ST_SORT_GT;
+		case EXPR_KEY_GE:
+			return ST_SORT_GE;
+		case EXPR_KEY_BETWEEN:
+			return ST_SORT_BETWEEN;
+		default:
+			return ST_SORT_BEGINS_WITH;
+	}
+}
+
+static void
+refuse_legacy(Jsonb *request, const char *const *fields, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (jreq_member(request, fields[i]))
+			st_error(ST_ERR_VALIDATION,
+					 "The legacy parameter %s is not supported yet: use its expression counterpart",
+					 fields[i]);
+}
 
 Jsonb *
 api_query(Jsonb *request)
 {
-	st_error(ST_ERR_UNKNOWN_OPERATION, "not implemented yet");
+	static const char *const legacy[] = {"KeyConditions", "QueryFilter", "AttributesToGet", "ConditionalOperator"};
+	StTable    *t = api_table(request);
+	StIndex    *ix = request_index(request, t);
+	char	   *kce = jreq_member_text(request, "KeyConditionExpression", "KeyConditionExpression");
+	bool		consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
+	StCapacityMode mode = api_capacity_mode(request);
+	StExprRequest req;
+	ExprKeyCondition kc;
+	StQuerySpec q;
+	QueryPage		pg;
+	ApiOut		out;
+
+	refuse_legacy(request, legacy, 4);
+	if (kce == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+	memset(&q, 0, sizeof(q));
+	memset(&pg, 0, sizeof(pg));
+	q.table = t;
+	q.index = ix;
+	q.forward = jreq_member_bool(request, "ScanIndexForward", "ScanIndexForward", true);
+	q.limit = request_limit(request);
+	check_consistent_read(request, ix);
+
+	expr_request_init(&req, jreq_member(request, "ExpressionAttributeNames"),
+					  jreq_member(request, "ExpressionAttributeValues"), true);
+	expr_request_key_condition(&req, kce, ops_query_pk(&q), ops_query_sk(&q), &kc);
+	expr_request_filter_expression(&req, jreq_member_text(request, "FilterExpression", "FilterExpression"), &q);
+	expr_request_projection(&req, jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
+	expr_request_finish(&req);
+	pg.select = request_select(request, ix, req.projection != NULL, true);
+	check_projection_on_index(&req, t, ix);
+
+	q.pk = kc.pk_value;
+	if (kc.has_sk)
+	{
+		q.sort_op = sort_op(kc.sk_op);
+		q.sort1 = kc.sk_value1;
+		q.sort2 = kc.sk_value2;
+	}
+	q.start = start_position(request, t, ix);
+
+	pg.req = &req;
+	pg.table = t;
+	pg.index = ix;
+	pg.limit = q.limit;
+	page_begin(&pg, &out);
+	ops_query(&q, page_row, &pg);
+	return page_end(&pg, mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL, consistent);
+}
+
+/* ---------- Scan ---------- */
+
+static void
+request_segments(Jsonb *request, StScanRange *r)
+{
+	bool		has_seg = jreq_member(request, "Segment") != NULL;
+	bool		has_total = jreq_member(request, "TotalSegments") != NULL;
+	int64		seg = jreq_member_int(request, "Segment", "Segment", 0);
+	int64		total = jreq_member_int(request, "TotalSegments", "TotalSegments", 1);
+
+	if (has_total && !has_seg)
+		st_error(ST_ERR_VALIDATION,
+				 "The Segment parameter is required but was not present in the request when parameter TotalSegments is present");
+	if (has_seg && !has_total)
+		st_error(ST_ERR_VALIDATION,
+				 "The TotalSegments parameter is required but was not present in the request when Segment parameter is present");
+	if (total < 1 || total > 1000000)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%lld' at 'totalSegments' failed to satisfy constraint: Member must have value %s",
+				 (long long) total, total < 1 ? "greater than or equal to 1" : "less than or equal to 1000000");
+	if (seg < 0)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%lld' at 'segment' failed to satisfy constraint: Member must have value greater than or equal to 0",
+				 (long long) seg);
+	if (seg >= total)
+		st_error(ST_ERR_VALIDATION,
+				 "The Segment parameter is zero-based and must be less than parameter TotalSegments: Segment: %lld is not less than TotalSegments: %lld",
+				 (long long) seg, (long long) total);
+	r->segment = (int) seg;
+	r->total_segments = (int) total;
 }
 
 Jsonb *
 api_scan(Jsonb *request)
 {
-	st_error(ST_ERR_UNKNOWN_OPERATION, "not implemented yet");
+	static const char *const legacy[] = {"ScanFilter", "AttributesToGet", "ConditionalOperator"};
+	StTable    *t = api_table(request);
+	StIndex    *ix = request_index(request, t);
+	bool		consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
+	StCapacityMode mode = api_capacity_mode(request);
+	StExprRequest req;
+	StScanRange r;
+	QueryPage		pg;
+	ApiOut		out;
+
+	refuse_legacy(request, legacy, 3);
+	memset(&r, 0, sizeof(r));
+	memset(&pg, 0, sizeof(pg));
+	r.limit = request_limit(request);
+	request_segments(request, &r);
+	check_consistent_read(request, ix);
+
+	expr_request_init(&req, jreq_member(request, "ExpressionAttributeNames"),
+					  jreq_member(request, "ExpressionAttributeValues"), true);
+	expr_request_filter_expression(&req, jreq_member_text(request, "FilterExpression", "FilterExpression"), NULL);
+	expr_request_projection(&req, jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
+	expr_request_finish(&req);
+	pg.select = request_select(request, ix, req.projection != NULL, false);
+	check_projection_on_index(&req, t, ix);
+	r.start = start_position(request, t, ix);
+
+	pg.req = &req;
+	pg.table = t;
+	pg.index = ix;
+	pg.limit = r.limit;
+	page_begin(&pg, &out);
+	storage_scan(t, ix, &r, page_row, &pg);
+	return page_end(&pg, mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL, consistent);
 }

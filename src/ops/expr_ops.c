@@ -234,6 +234,18 @@ expr_request_update(StExprRequest *req, const char *text)
 }
 
 void
+expr_request_key_condition(StExprRequest *req, const char *text,
+						   const StKeyDef *pk, const StKeyDef *sk, ExprKeyCondition *out)
+{
+	StExpr	   *kc = add_expression(req, EXPR_KEY_CONDITION, text);
+	StErr		err;
+
+	if (!expr_key_condition(kc, expr_request_params(req), pk->name, strlen(pk->name),
+							sk->name, sk->name ? strlen(sk->name) : 0, out, &err))
+		st_raise(&err);
+}
+
+void
 expr_request_finish(StExprRequest *req)
 {
 	StErr		err;
@@ -269,6 +281,7 @@ expr_request_cond(StExprRequest *req)
 		return NULL;
 	req->cond.holds = condition_holds;
 	req->cond.state = req;
+	/* return_item_on_failure is the caller's to set */
 	return &req->cond;
 }
 

@@ -44,6 +44,11 @@ extern void expr_request_filter_expression(StExprRequest *req, const char *text,
 extern void expr_request_projection(StExprRequest *req, const char *text);
 extern void expr_request_update(StExprRequest *req, const char *text);
 
+/* A KeyConditionExpression, resolved against a key schema (pk, sk or NULL). */
+extern void expr_request_key_condition(StExprRequest *req, const char *text,
+									   const StKeyDef *pk, const StKeyDef *sk,
+									   ExprKeyCondition *out);
+
 /* After all expressions: names and values given but not used are errors. */
 extern void expr_request_finish(StExprRequest *req);
 

@@ -64,7 +64,7 @@ item_key(StTable *t, const Av *item, StKey *key)
 }
 
 Av *
-ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv)
+ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv, StWriteResult *res)
 {
 	Jsonb	   *stored;
 	StKey		key;
@@ -73,7 +73,7 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv)
 	stored = av_item_to_jsonb(item, true);
 
 	/* the common case: one INSERT ... ON CONFLICT DO UPDATE */
-	if (cond == NULL && rv == ST_RV_NONE)
+	if (cond == NULL && rv == ST_RV_NONE && res == NULL)
 	{
 		storage_upsert(t, stored);
 		return NULL;
@@ -87,7 +87,12 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv)
 		Av		   *old_item = old ? av_item_from_stored(old) : NULL;
 
 		if (!condition_holds(cond, old_item))
-			ops_condition_failed(old_item, false);
+			ops_condition_failed(old_item, cond->return_item_on_failure);
+		if (res)
+		{
+			res->old_item = old_item;
+			res->new_item = item;
+		}
 		if (old)
 		{
 			storage_replace(t, &ctid, stored);
@@ -102,7 +107,7 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv)
 }
 
 Av *
-ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv)
+ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, StWriteResult *res)
 {
 	StKey		key;
 	ItemPointerData ctid;
@@ -114,22 +119,34 @@ ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv)
 	{
 		bool		deleted;
 
-		old = storage_delete(t, &key, rv == ST_RV_ALL_OLD, &deleted);
-		return old ? av_item_from_stored(old) : NULL;
+		old = storage_delete(t, &key, rv == ST_RV_ALL_OLD || res != NULL, &deleted);
+		old_item = old ? av_item_from_stored(old) : NULL;
+		if (res)
+		{
+			res->old_item = old_item;
+			res->new_item = NULL;
+		}
+		return rv == ST_RV_ALL_OLD ? old_item : NULL;
 	}
 
 	/* a missing item has no row to lock: its condition is checked as is */
 	old = storage_get_for_update(t, &key, &ctid);
 	old_item = old ? av_item_from_stored(old) : NULL;
 	if (!condition_holds(cond, old_item))
-		ops_condition_failed(old_item, false);
+		ops_condition_failed(old_item, cond->return_item_on_failure);
+	if (res)
+	{
+		res->old_item = old_item;
+		res->new_item = NULL;
+	}
 	if (old)
 		storage_delete_ctid(t, &ctid);
 	return rv == ST_RV_ALL_OLD ? old_item : NULL;
 }
 
 Av *
-ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StReturnValues rv)
+ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StReturnValues rv,
+		   StWriteResult *res)
 {
 	StKey		key;
 
@@ -143,7 +160,7 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 		Jsonb	   *stored;
 
 		if (!condition_holds(cond, old_item))
-			ops_condition_failed(old_item, false);
+			ops_condition_failed(old_item, cond->return_item_on_failure);
 
 		/* an absent item is created from its key, as DynamoDB does */
 		new_item = old_item ? av_copy(old_item) : av_copy(keymap);
@@ -155,6 +172,11 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 			storage_replace(t, &ctid, stored);
 		else if (!storage_insert(t, stored))
 			continue;			/* a concurrent writer created it: read it again */
+		if (res)
+		{
+			res->old_item = old_item;
+			res->new_item = new_item;
+		}
 
 		switch (rv)
 		{

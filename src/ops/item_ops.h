@@ -74,16 +74,30 @@ struct StCondition
 {
 	StConditionFn holds;
 	void	   *state;
+	bool		return_item_on_failure; /* ReturnValuesOnConditionCheckFailure ALL_OLD */
 };
+
+/*
+ * What a write did, for capacity and return values: the item before and
+ * after (NULL when absent).  Passing one makes the write read the old item
+ * even when it would not need to.
+ */
+typedef struct StWriteResult
+{
+	Av		   *old_item;
+	Av		   *new_item;
+} StWriteResult;
 
 /* GetItem: the stored (typed) item, or NULL. */
 extern Jsonb *ops_get(StTable *t, const Av *keymap);
 
 /* PutItem: write item; returns the old item when rv is ALL_OLD (else NULL). */
-extern Av  *ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv);
+extern Av  *ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv,
+					StWriteResult *res);
 
 /* DeleteItem: returns the old item when rv is ALL_OLD and it existed. */
-extern Av  *ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv);
+extern Av  *ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv,
+					   StWriteResult *res);
 
 /*
  * UpdateItem: apply an update (an ExprUpdateFn, so that the operations do
@@ -101,7 +115,7 @@ struct StUpdate
 };
 
 extern Av  *ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond,
-					   StReturnValues rv);
+					   StReturnValues rv, StWriteResult *res);
 
 /* Raise ConditionalCheckFailedException (with the item as DETAIL when asked). */
 extern void ops_condition_failed(const Av *item, bool return_item) pg_attribute_noreturn();
@@ -130,6 +144,7 @@ typedef struct StQuerySpec
 	const Av   *sort2;			/* BETWEEN's upper bound */
 	bool		forward;
 	int64		limit;			/* items to evaluate, or -1 */
+	const StPosition *start;	/* ExclusiveStartKey, or NULL */
 } StQuerySpec;
 
 /* The key definitions a query runs over (the index's, or the table's). */

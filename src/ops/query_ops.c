@@ -125,6 +125,7 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 	sort_range(q, &r);
 	r.backward = !q->forward;
 	r.limit = q->limit;
+	r.start = q->start;
 	if (q->limit == 0)
 		return;
 	storage_query(q->table, q->index, &r, callback, arg);

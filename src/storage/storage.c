@@ -612,10 +612,13 @@ storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 	}
 	if (r->start)
 	{
+		/* only the members the key space has: the others stay NULL */
 		values[4] = r->start->index_sk;
 		values[5] = r->start->table_pk;
 		values[6] = r->start->table_sk;
-		nulls[4] = nulls[5] = nulls[6] = ' ';
+		nulls[4] = (ix && ix->sk.name) ? ' ' : 'n';
+		nulls[5] = ' ';
+		nulls[6] = t->sk.name ? ' ' : 'n';
 	}
 
 	SPI_connect();
@@ -700,11 +703,15 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
 	}
 	if (r->start)
 	{
+		/* only the members the key space has: the others stay NULL */
 		values[1] = r->start->index_pk;
 		values[2] = r->start->index_sk;
 		values[3] = r->start->table_pk;
 		values[4] = r->start->table_sk;
-		nulls[1] = nulls[2] = nulls[3] = nulls[4] = ' ';
+		nulls[1] = ix ? ' ' : 'n';
+		nulls[2] = (ix && ix->sk.name) ? ' ' : 'n';
+		nulls[3] = ' ';
+		nulls[4] = t->sk.name ? ' ' : 'n';
 	}
 	values[5] = Int32GetDatum(r->segment);
 	values[6] = Int32GetDatum(Max(1, r->total_segments));
