@@ -223,7 +223,12 @@ get_plan(SPIPlanPtr *slot, const char *sql, int nargs, Oid *argtypes)
 
 	if (*slot)
 		return *slot;
-	plan = SPI_prepare(sql, nargs, argtypes);
+	/*
+	 * Always the generic plan: these statements are key lookups and range
+	 * scans whose best plan does not depend on the values, and a custom plan
+	 * would be planned again on every call.
+	 */
+	plan = SPI_prepare_cursor(sql, nargs, argtypes, CURSOR_OPT_GENERIC_PLAN);
 	if (plan == NULL)
 		elog(ERROR, "stdesign: could not prepare \"%s\": %s", sql,
 			 SPI_result_code_string(SPI_result));

@@ -29,19 +29,27 @@ bash test/scripts/errors_table.sh --check; count errors $?
 echo "== fuzz targets (${FUZZ_SECONDS:-30} s each)"
 make -s -C test/fuzz run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"; count fuzz $?
 
-echo "== pg_regress"
-rm -rf results regression.diffs regression.out
+echo "== pg_regress and isolation"
+rm -rf results regression.diffs regression.out output_iso
 mkdir -p results
-pg_virtualenv make -s installcheck > results/installcheck.log 2>&1; rc=$?
+# One throwaway cluster for both suites; each runs even when the other
+# fails (a single "make installcheck" stops after a failed pg_regress).
+# pg_isolation_regress reports "test <spec> ... ok" lines just like
+# pg_regress, so the counts below include the isolation specs.
+pg_virtualenv -t sh -c 'make -s installcheck ISOLATION=; r1=$?; make -s installcheck REGRESS=; r2=$?; [ $r1 -eq 0 ] && [ $r2 -eq 0 ]' \
+	> results/installcheck.log 2>&1; rc=$?
 cat results/installcheck.log
 ok=$(grep -cE '^(test|     ) .* \.\.\. ok' results/installcheck.log || true)
 bad=$(grep -cE '\.\.\. FAILED' results/installcheck.log || true)
 if [ $rc -ne 0 ]; then
 	[ -f regression.diffs ] && head -n 300 regression.diffs
+	[ -f output_iso/regression.diffs ] && head -n 300 output_iso/regression.diffs
 	[ "${bad:-0}" -eq 0 ] && bad=1
 fi
 passed=$((passed + ${ok:-0}))
 failed=$((failed + ${bad:-0}))
+echo "== access method: crash recovery, dump/restore, logical replication"; bash test/scripts/tableam_recovery.sh; count tableam_recovery $?
+echo "== st_transact under load: stress, then kill -9 and recovery"; bash test/scripts/stress_crash.sh; count stress_crash $?
 
 echo
 echo "stdesign: $passed passed, $failed failed"

@@ -1,0 +1,44 @@
+-- The seeds' e-commerce shape, in a stdesign table and in an equivalent
+-- hand-made table: customers (one profile item and ORDERS_PER orders each,
+-- orders carrying GSI1 keys), so that each customer partition holds
+-- ORDERS_PER + 1 items.  psql variables: :customers, :orders_per.
+\set ON_ERROR_STOP 1
+CREATE EXTENSION IF NOT EXISTS stdesign;
+SELECT st_create_table('{
+  "TableName": "Bench", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [
+    {"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"},
+    {"AttributeName": "GSI1PK", "AttributeType": "S"}, {"AttributeName": "GSI1SK", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "GSI1",
+    "KeySchema": [{"AttributeName": "GSI1PK", "KeyType": "HASH"}, {"AttributeName": "GSI1SK", "KeyType": "RANGE"}],
+    "Projection": {"ProjectionType": "ALL"}}]
+}'::jsonb) IS NOT NULL AS created;
+
+-- The hand-written equivalent: text COLLATE "C" keys, jsonb item, btree on
+-- (pk, sk), the GSI as a partial expression index.
+CREATE TABLE hand (pk text COLLATE "C" NOT NULL, sk text COLLATE "C" NOT NULL, item jsonb NOT NULL,
+                   PRIMARY KEY (pk, sk));
+CREATE INDEX hand_gsi1 ON hand (((item -> 'GSI1PK') ->> 'S') COLLATE "C", ((item -> 'GSI1SK') ->> 'S') COLLATE "C")
+  WHERE item ? 'GSI1PK' AND item ? 'GSI1SK';
+
+-- The items, typed, generated once.
+CREATE TEMP TABLE items AS
+SELECT jsonb_build_object(
+         'PK', jsonb_build_object('S', 'CUST#' || c),
+         'SK', jsonb_build_object('S', CASE WHEN o = 0 THEN 'PROFILE' ELSE 'ORDER#2026-' || lpad(o::text, 4, '0') END),
+         'entity_type', jsonb_build_object('S', CASE WHEN o = 0 THEN 'Customer' ELSE 'Order' END),
+         'total', jsonb_build_object('N', ((c * 7 + o * 13) % 10000 / 100.0)::text),
+         'status', jsonb_build_object('S', CASE WHEN o % 3 = 0 THEN 'shipped' ELSE 'pending' END))
+       || CASE WHEN o = 0 THEN '{}'::jsonb ELSE jsonb_build_object(
+            'GSI1PK', jsonb_build_object('S', 'STATUS#' || CASE WHEN o % 3 = 0 THEN 'shipped' ELSE 'pending' END || '#' || (c % 500)),
+            'GSI1SK', jsonb_build_object('S', 'ORDER#' || lpad(c::text, 6, '0') || '#' || o)) END AS item
+  FROM generate_series(1, :customers) AS c, generate_series(0, :orders_per) AS o;
+
+\timing on
+-- Bulk load: st_put of every item, against one INSERT ... SELECT.
+SELECT count(st_put(item, 'Bench', typed => true)) AS st_put_rows FROM items;
+INSERT INTO hand (pk, sk, item) SELECT item->'PK'->>'S', item->'SK'->>'S', item FROM items;
+\timing off
+VACUUM ANALYZE hand;
+VACUUM ANALYZE stdesign_data."Bench";

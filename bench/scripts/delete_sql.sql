@@ -1,0 +1,2 @@
+\set d random(1, :deletable)
+DELETE FROM hand WHERE pk = 'DEL#' || :d AND sk = 'X';

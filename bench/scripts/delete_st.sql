@@ -1,0 +1,2 @@
+\set d random(1, :deletable)
+SELECT st_delete('DEL#' || :d, 'X', 'Bench');

@@ -1,0 +1,4 @@
+\set n random(1, 1000000000)
+SELECT st_put(jsonb_build_object('PK', jsonb_build_object('S', 'NEW#' || :n), 'SK', jsonb_build_object('S', 'ITEM'),
+                                 'v', jsonb_build_object('N', :n::text), 'entity_type', '{"S": "New"}'::jsonb),
+              'Bench', typed => true);
