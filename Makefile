@@ -16,6 +16,13 @@ HEADERS = $(wildcard src/*/*.h)
 REGRESS = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
 REGRESS_OPTS = --inputdir=. --load-extension=stdesign
 
+# Concurrency: isolationtester specs in test/isolation/specs with their
+# expected output in test/isolation/expected.  PGXS's installcheck runs them
+# after REGRESS (results in output_iso/); the later --inputdir wins over the
+# one PGXS passes.
+ISOLATION = $(patsubst test/isolation/specs/%.spec,%,$(sort $(wildcard test/isolation/specs/*.spec)))
+ISOLATION_OPTS = --inputdir=test/isolation --load-extension=stdesign
+
 # Warnings as errors, plus -Wextra less what Postgres's own headers trigger.
 PG_CPPFLAGS += -I$(CURDIR)/src
 PG_CFLAGS += -Werror -Wextra -Wno-unused-parameter -Wno-sign-compare \

@@ -50,6 +50,8 @@ CREATE TABLE stdesign.transact_tokens (
 	request_hash bytea NOT NULL,
 	created_at timestamptz NOT NULL DEFAULT now()
 );
+-- Expiry finds the old ones by age.
+CREATE INDEX transact_tokens_created_at ON stdesign.transact_tokens (created_at);
 
 SELECT pg_catalog.pg_extension_config_dump('stdesign.tables', '');
 SELECT pg_catalog.pg_extension_config_dump('stdesign.indexes', '');

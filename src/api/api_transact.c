@@ -1,22 +1,183 @@
 /*-------------------------------------------------------------------------
  *
  * api_transact.c
- *		st_api handlers (being written).
+ *		st_api's TransactWriteItems and TransactGetItems.
+ *
+ * The transactions themselves are the ones st_transact and st_transact_get
+ * run (transact_request.h); this file adds what DynamoDB's request carries
+ * around TransactItems: a TableName in every action, ClientRequestToken,
+ * ReturnConsumedCapacity and ReturnItemCollectionMetrics.
+ *
+ * Capacity: every action of a TransactWriteItems is a transactional write
+ * of its item (a ConditionCheck too: DynamoDB prepares it like a write),
+ * and every Get a transactional read.  A request repeated with the same
+ * ClientRequestToken changes nothing and reports the reads of its items,
+ * as DynamoDB does.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "utils/jsonb.h"
+
 #include "api.h"
+#include "item/av_jsonb.h"
+#include "json_req.h"
+#include "transact_request.h"
+
+static const char *const write_ops[] = {"ConditionCheck", "Put", "Delete", "Update"};
+static const char *const write_paths[] = {"conditionCheck", "put", "delete", "update"};
+
+/*
+ * st_transact lets TableName default to the default table; DynamoDB's
+ * request must name it in every action.  Malformed elements are left to
+ * the parser, which reports them.
+ */
+static void
+require_table_names(Jsonb *items, const char *const *ops, const char *const *paths, int nops)
+{
+	int			n = jreq_array_length(items);
+
+	for (int i = 0; i < n; i++)
+	{
+		Jsonb	   *el = jreq_array_element(items, i);
+
+		for (int k = 0; k < nops; k++)
+		{
+			Jsonb	   *body = jreq_member(el, ops[k]);
+
+			if (jreq_is_object(body) && jreq_member(body, "TableName") == NULL)
+				st_error(ST_ERR_VALIDATION,
+						 "1 validation error detected: Value null at 'transactItems.%d.member.%s.tableName' failed to satisfy constraint: Member must not be null",
+						 i + 1, paths[k]);
+		}
+	}
+}
+
+/* Push a jsonb document as the value of the current member. */
+static void
+out_jsonb(ApiOut *out, Jsonb *jb)
+{
+	JsonbValue	v;
+
+	v.type = jbvBinary;
+	v.val.binary.data = &jb->root;
+	v.val.binary.len = VARSIZE(jb) - VARHDRSZ;
+	pushJsonbValue(&out->state, WJB_VALUE, &v);
+}
+
+/* {} with ConsumedCapacity when asked. */
+static Jsonb *
+capacity_response(Jsonb *responses, StCapacity *cap)
+{
+	ApiOut		out;
+
+	api_out_begin(&out);
+	if (responses)
+	{
+		api_out_key(&out, "Responses");
+		out_jsonb(&out, responses);
+	}
+	api_out_capacity(&out, cap, true);
+	return api_out_end(&out);
+}
+
+/* ---------- TransactWriteItems ---------- */
+
+static void
+count_writes(StCapacity *cap, StTxAction *actions, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		StTxAction *a = &actions[i];
+
+		switch (a->op)
+		{
+			case ST_TX_PUT:
+			case ST_TX_UPDATE:
+				capacity_write(cap, a->table, a->old_item, a->new_item, true);
+				break;
+			case ST_TX_DELETE:
+				capacity_write(cap, a->table, a->old_item, NULL, true);
+				break;
+			case ST_TX_CONDITION_CHECK:
+				/* the item as it is: no index changes */
+				capacity_write(cap, a->table, a->old_item, a->old_item, true);
+				break;
+		}
+	}
+}
+
+/* A repeated request: what reading its items cost. */
+static void
+count_replay(StCapacity *cap, StTxAction *actions, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		Jsonb	   *stored = ops_get(actions[i].table, actions[i].keymap);
+
+		capacity_read(cap, actions[i].table, NULL,
+					  stored ? av_item_size(av_item_from_stored(stored)) : 0, true, false);
+	}
+}
 
 Jsonb *
 api_transact_write_items(Jsonb *request)
 {
-	st_error(ST_ERR_UNKNOWN_OPERATION, "not implemented yet");
+	static const char *const metrics[] = {"SIZE", "NONE"};
+	Jsonb	   *items = api_required(request, "TransactItems", "transactItems");
+	StCapacity *cap = capacity_new(api_capacity_mode(request));
+	char	   *token = jreq_member_text(request, "ClientRequestToken", "ClientRequestToken");
+	StTxAction *actions;
+	int			n;
+
+	api_enum(request, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", metrics, 2);
+	require_table_names(items, write_ops, write_paths, 4);
+	actions = transact_parse_write(items, true, &n);
+
+	/* the token covers TransactItems, as st_transact's does: either may repeat the other */
+	if (token && transact_token_seen(token, items))
+		count_replay(cap, actions, n);
+	else
+	{
+		ops_transact_write(actions, n, true);
+		count_writes(cap, actions, n);
+	}
+	return capacity_response(NULL, cap);
+}
+
+/* ---------- TransactGetItems ---------- */
+
+/* What the Gets cost: each one a transactional read of the whole item. */
+static void
+count_gets(StCapacity *cap, Jsonb *items)
+{
+	int			n = jreq_array_length(items);
+
+	for (int i = 0; i < n; i++)
+	{
+		Jsonb	   *get = jreq_member(jreq_array_element(items, i), "Get");
+		StTable    *t = catalog_lookup(jreq_member_text(get, "TableName", "TableName"), false);
+		Jsonb	   *stored = ops_get(t, av_map_from_jsonb(jreq_member(get, "Key"), true, "Key"));
+
+		capacity_read(cap, t, NULL, stored ? av_item_size(av_item_from_stored(stored)) : 0,
+					  true, true);
+	}
 }
 
 Jsonb *
 api_transact_get_items(Jsonb *request)
 {
-	st_error(ST_ERR_UNKNOWN_OPERATION, "not implemented yet");
+	static const char *const get_ops[] = {"Get"};
+	static const char *const get_paths[] = {"get"};
+	Jsonb	   *items = api_required(request, "TransactItems", "transactItems");
+	StCapacity *cap = capacity_new(api_capacity_mode(request));
+	Jsonb	   *result;
+
+	require_table_names(items, get_ops, get_paths, 1);
+	result = transact_get(items, true);
+	if (!capacity_wanted(cap))
+		return result;
+	count_gets(cap, items);
+	return capacity_response(jreq_member(result, "Responses"), cap);
 }

@@ -54,7 +54,7 @@ st_put(PG_FUNCTION_ARGS)
 	expr_request_finish(&req);
 
 	item = av_item_from_jsonb(itemj, typed, "Item");
-	old = ops_put(t, item, expr_request_cond(&req), rv);
+	old = ops_put(t, item, expr_request_cond(&req), rv, NULL);
 	return item_result(fcinfo, old, typed);
 }
 
@@ -102,7 +102,7 @@ st_delete(PG_FUNCTION_ARGS)
 	expr_request_finish(&req);
 
 	old = ops_delete(t, ops_key_map_from_text(t, pk, arg_text(fcinfo, 1)),
-					 expr_request_cond(&req), rv);
+					 expr_request_cond(&req), rv, NULL);
 	return item_result(fcinfo, old, typed);
 }
 
@@ -128,7 +128,7 @@ st_update(PG_FUNCTION_ARGS)
 	expr_request_condition(&req, arg_text(fcinfo, 4), "ConditionExpression");
 	expr_request_finish(&req);
 
-	result = ops_update(t, keymap, expr_request_updater(&req, t), expr_request_cond(&req), rv);
+	result = ops_update(t, keymap, expr_request_updater(&req, t), expr_request_cond(&req), rv, NULL);
 	return item_result(fcinfo, result, typed);
 }
 

@@ -194,7 +194,13 @@ transact_parse_write(Jsonb *items, bool typed, int *n)
  * minutes, by the same request (the caller then applies nothing again);
  * IdempotentParameterMismatchException when by a different one.  Otherwise
  * the token is recorded in the caller's transaction, so that a rollback
- * forgets it.
+ * forgets it.  A request whose token is in use by a transaction still
+ * running waits for that transaction's outcome.
+ *
+ * Expired tokens are cleared on the way, but only those no other
+ * transaction is clearing (SKIP LOCKED), a bounded number at a time:
+ * requests under different tokens must never wait for each other.  A token
+ * that expired and was not cleared yet is simply taken over.
  */
 bool
 transact_token_seen(const char *token, Jsonb *request)
@@ -210,11 +216,17 @@ transact_token_seen(const char *token, Jsonb *request)
 	values[0] = CStringGetTextDatum(token);
 	values[1] = JsonbPGetDatum(request);
 	SPI_connect();
-	if (SPI_execute("DELETE FROM stdesign.transact_tokens WHERE created_at < now() - interval '10 minutes'",
+	if (SPI_execute("DELETE FROM stdesign.transact_tokens WHERE ctid = ANY (ARRAY("
+					"SELECT ctid FROM stdesign.transact_tokens"
+					" WHERE created_at < now() - interval '10 minutes'"
+					" LIMIT 100 FOR UPDATE SKIP LOCKED))",
 					false, 0) != SPI_OK_DELETE)
 		elog(ERROR, "stdesign: could not expire transaction tokens");
-	if (SPI_execute_with_args("INSERT INTO stdesign.transact_tokens (token, request_hash)"
-							  " VALUES ($1, sha256(convert_to($2::text, 'UTF8'))) ON CONFLICT DO NOTHING",
+	if (SPI_execute_with_args("INSERT INTO stdesign.transact_tokens AS t (token, request_hash)"
+							  " VALUES ($1, sha256(convert_to($2::text, 'UTF8')))"
+							  " ON CONFLICT (token) DO UPDATE"
+							  " SET request_hash = excluded.request_hash, created_at = now()"
+							  " WHERE t.created_at < now() - interval '10 minutes'",
 							  2, types, values, NULL, false, 0) != SPI_OK_INSERT)
 		elog(ERROR, "stdesign: could not record a transaction token");
 	if (SPI_processed == 0)

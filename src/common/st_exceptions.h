@@ -18,12 +18,12 @@ ST_EXCEPTION(ST_ERR_VALIDATION, "ValidationException", "SD001")	/* a request is 
 ST_EXCEPTION(ST_ERR_RESOURCE_NOT_FOUND, "ResourceNotFoundException", "SD002")	/* the table (or index) does not exist */
 ST_EXCEPTION(ST_ERR_RESOURCE_IN_USE, "ResourceInUseException", "SD003")	/* a table of that name already exists */
 ST_EXCEPTION(ST_ERR_CONDITIONAL_CHECK_FAILED, "ConditionalCheckFailedException", "SD004")	/* a ConditionExpression was false (DETAIL: the item, when asked for) */
-ST_EXCEPTION(ST_ERR_TRANSACTION_CANCELED, "TransactionCanceledException", "SD005")	/* a transaction was cancelled (DETAIL: CancellationReasons) (reserved: st_transact / st_api are not there yet) */
-ST_EXCEPTION(ST_ERR_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException", "SD006")	/* a ClientRequestToken was reused with a different request (reserved: st_transact / st_api are not there yet) */
-ST_EXCEPTION(ST_ERR_ITEM_COLLECTION_SIZE, "ItemCollectionSizeLimitExceededException", "SD007")	/* an item collection of a table with LSIs would pass 10 GB (reserved: st_transact / st_api are not there yet) */
-ST_EXCEPTION(ST_ERR_UNKNOWN_OPERATION, "UnknownOperationException", "SD008")	/* st_api was given an operation it does not know (reserved: st_transact / st_api are not there yet) */
+ST_EXCEPTION(ST_ERR_TRANSACTION_CANCELED, "TransactionCanceledException", "SD005")	/* a transaction was cancelled (DETAIL: CancellationReasons) */
+ST_EXCEPTION(ST_ERR_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException", "SD006")	/* a ClientRequestToken was reused within 10 minutes with different TransactItems */
+ST_EXCEPTION(ST_ERR_ITEM_COLLECTION_SIZE, "ItemCollectionSizeLimitExceededException", "SD007")	/* an item collection of a table with LSIs would pass 10 GB (reserved: item collections are not limited) */
+ST_EXCEPTION(ST_ERR_UNKNOWN_OPERATION, "UnknownOperationException", "SD008")	/* st_api was given an operation it does not know */
 ST_EXCEPTION(ST_ERR_TRANSACTION_CONFLICT, "TransactionConflictException", "SD009")	/* a write could not get its item because others kept changing it */
 ST_EXCEPTION(ST_ERR_SERIALIZATION, "SerializationException", "SD010")	/* a JSON value has the wrong type for its field (a number where a string belongs, bad base64) */
-ST_EXCEPTION(ST_ERR_LIMIT_EXCEEDED, "LimitExceededException", "SD011")	/* an account-style limit would be passed (e.g. more than 20 GSIs) */
+ST_EXCEPTION(ST_ERR_LIMIT_EXCEEDED, "LimitExceededException", "SD011")	/* an account-style limit would be passed (more than 20 GSIs; more than one index created or deleted by one UpdateTable) */
 ST_EXCEPTION(ST_ERR_INTERNAL, "InternalServerError", "SD012")	/* stdesign found its own storage inconsistent (a bug: please report it) */
-ST_EXCEPTION(ST_ERR_TRANSACTION_IN_PROGRESS, "TransactionInProgressException", "SD013")	/* a ClientRequestToken is used by a transaction still running (reserved: st_transact / st_api are not there yet) */
+ST_EXCEPTION(ST_ERR_TRANSACTION_IN_PROGRESS, "TransactionInProgressException", "SD013")	/* a ClientRequestToken is used by a transaction still running (reserved: the repeat waits for it instead) */

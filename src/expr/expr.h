@@ -301,6 +301,71 @@ extern bool expr_key_condition(const StExpr *kc, const ExprParams *p,
 							   const char *pk, int pk_len, const char *sk, int sk_len,
 							   ExprKeyCondition *out, StErr *err);
 
+/* ---------- legacy parameters (expr_legacy.c) ---------- */
+
+/*
+ * DynamoDB's parameters from before expressions - Expected, QueryFilter,
+ * ScanFilter, KeyConditions, AttributeUpdates, AttributesToGet - are
+ * translated into the same trees as the expressions, and then bound,
+ * evaluated and applied by the same code.
+ *
+ * Input: the parameter as an Av tree in plain form (JSON object -> AV_M,
+ * string -> AV_S, boolean -> AV_BOOL, array -> AV_L), except that each
+ * element of an AttributeValueList and each Value is the typed
+ * AttributeValue it stands for.  Attribute names go into paths as NAME
+ * steps: a legacy name is always one whole top-level attribute, whatever
+ * characters or reserved words it holds.  Each value is added to `values`
+ * (an AV_M: the request's ExpressionAttributeValues, or a new map) under a
+ * generated placeholder that no request can spell (":legacy.0", ...), and
+ * the tree refers to it like any :value.
+ *
+ * Validation follows DynamoDB, with its messages: operator names, the
+ * number and types of values each operator takes, Exists / Value rules,
+ * update actions.  Each builder needs a non-empty map (list) and returns
+ * NULL with *err on bad input.
+ */
+typedef enum ExprLegacyParam
+{
+	EXPR_LEGACY_EXPECTED,		/* -> EXPR_CONDITION */
+	EXPR_LEGACY_QUERY_FILTER,	/* -> EXPR_FILTER */
+	EXPR_LEGACY_SCAN_FILTER		/* -> EXPR_FILTER */
+} ExprLegacyParam;
+
+/* Expected / QueryFilter / ScanFilter; `or`: ConditionalOperator OR. */
+extern StExpr *expr_legacy_condition(ExprLegacyParam param, const Av *conditions, bool or,
+									 Av *values, StErr *err);
+
+/*
+ * KeyConditions, checked against the key schema it queries (sk NULL for a
+ * hash-only key): an EXPR_KEY_CONDITION tree that expr_key_condition()
+ * resolves like a KeyConditionExpression.
+ */
+extern StExpr *expr_legacy_key_conditions(const Av *conditions,
+										  const char *pk, int pk_len,
+										  const char *sk, int sk_len,
+										  Av *values, StErr *err);
+
+/* AttributeUpdates: PUT / ADD / DELETE as SET / ADD / DELETE / REMOVE actions. */
+extern StExpr *expr_legacy_update(const Av *updates, Av *values, StErr *err);
+
+/*
+ * expr_apply_update() for a tree of expr_legacy_update(): the same
+ * application, with the legacy wording of a type mismatch.
+ */
+extern bool expr_legacy_apply_update(const StExpr *upd, Av *item, const ExprParams *p,
+									 ExprUpdateInfo *info, StErr *err);
+
+/* AttributesToGet (an AV_L of AV_S): a projection of top-level attributes. */
+extern StExpr *expr_legacy_projection(const Av *names, StErr *err);
+
+/*
+ * A request that holds both legacy parameters and expressions: fill err
+ * with DynamoDB's message naming both lists (the names present, in order).
+ */
+extern bool expr_legacy_mix_error(const char *const *legacy, int nlegacy,
+								  const char *const *expressions, int nexpressions,
+								  StErr *err);
+
 /* ---------- helpers shared with the SQL layer ---------- */
 
 /* Is word (len bytes) one of DynamoDB's reserved words (case-insensitive)? */

@@ -22,6 +22,7 @@
 #define MSG_BAD_PATH "The document path provided in the update expression is invalid for update"
 #define MSG_BAD_TYPE "An operand in the update expression has an incorrect data type"
 #define MSG_MISSING "The provided expression refers to an attribute that does not exist in the item"
+#define MSG_NESTING "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
 
 typedef struct Pending
 {
@@ -302,6 +303,53 @@ apply_all(Av *item, Pending *pds, int n, StErr *err)
 	return ok;
 }
 
+/*
+ * Does v, sitting at nesting level `level`, hold a value deeper than
+ * DynamoDB's 32 levels (av.h: a top-level attribute is level 1, each M or L
+ * adds one)?  The walk stops one level past the limit.
+ */
+static bool
+too_deep(const Av *v, int level)
+{
+	if (level > AV_MAX_DEPTH)
+		return true;
+	if (v->type == AV_M)
+	{
+		for (int i = 0; i < v->n; i++)
+			if (too_deep(v->members[i].value, level + 1))
+				return true;
+	}
+	else if (v->type == AV_L)
+	{
+		for (int i = 0; i < v->n; i++)
+			if (too_deep(v->items[i], level + 1))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * A value stored deep in a path, or an item attribute copied under another
+ * one, can nest deeper than any request could: check the attributes the
+ * update wrote, as DynamoDB does.
+ */
+static bool
+check_nesting(const Av *item, const Pending *pds, int n, StErr *err)
+{
+	for (int i = 0; i < n; i++)
+	{
+		const ExprPathElem *top = &pds[i].path.elems[0];
+		const Av   *v;
+
+		if (pds[i].it->action == EXPR_UPD_REMOVE || pds[i].it->action == EXPR_UPD_DELETE)
+			continue;
+		v = av_map_get(item, top->name, top->len);
+		if (v != NULL && too_deep(v, 1))
+			return st_fail(err, ST_ERR_VALIDATION, MSG_NESTING);
+	}
+	return true;
+}
+
 /* Fill info with copies of the target paths and their distinct top-level names. */
 static void
 fill_info(ExprUpdateInfo *info, const Pending *pds, int n)
@@ -336,7 +384,8 @@ expr_apply_update(const StExpr *upd, Av *item, const ExprParams *p,
 	if (upd == NULL || upd->kind != EXPR_UPDATE || item == NULL || item->type != AV_M)
 		return st_fail(err, ST_ERR_VALIDATION, "Invalid UpdateExpression: not an update of an item");
 	pds = palloc(sizeof(Pending) * Max(upd->nitems, 1));
-	if (!prepare(upd, item, p, pds, err) || !apply_all(item, pds, upd->nitems, err))
+	if (!prepare(upd, item, p, pds, err) || !apply_all(item, pds, upd->nitems, err) ||
+		!check_nesting(item, pds, upd->nitems, err))
 		return false;
 	if (info != NULL)
 		fill_info(info, pds, upd->nitems);

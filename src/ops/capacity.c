@@ -71,6 +71,12 @@ capacity_new(StCapacityMode mode)
 	return c;
 }
 
+bool
+capacity_wanted(const StCapacity *c)
+{
+	return c != NULL && c->mode != ST_CAPACITY_NONE;
+}
+
 /* The entry of table t, created on first use (tables keep request order). */
 static CapTable *
 table_entry(StCapacity *c, StTable *t)

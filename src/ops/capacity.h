@@ -32,6 +32,9 @@ typedef struct StCapacity StCapacity;
 
 extern StCapacity *capacity_new(StCapacityMode mode);
 
+/* Did the request ask for ConsumedCapacity (so that callers fetch old items)? */
+extern bool capacity_wanted(const StCapacity *c);
+
 /*
  * A read of `bytes` (the summed size of the items read; 0 for a miss, which
  * still costs one unit) from table t, or from index ix of it.

@@ -98,7 +98,7 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv, StWriteResul
 			storage_replace(t, &ctid, stored);
 			return rv == ST_RV_ALL_OLD ? old_item : NULL;
 		}
-		if (storage_insert(t, stored))
+		if (storage_insert(t, stored, NULL))
 			return NULL;
 		/* a concurrent writer inserted this key first: read it again */
 	}
@@ -166,11 +166,14 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 		new_item = old_item ? av_copy(old_item) : av_copy(keymap);
 		if (upd)
 			upd->apply(upd, new_item);
+		/* UpdateItem words the size limit its own way */
+		if (av_item_size(new_item) > AV_MAX_ITEM_SIZE)
+			st_error(ST_ERR_VALIDATION, "Item size to update has exceeded the maximum allowed size");
 		ops_check_item(t, new_item);
 		stored = av_item_to_jsonb(new_item, true);
 		if (old)
 			storage_replace(t, &ctid, stored);
-		else if (!storage_insert(t, stored))
+		else if (!storage_insert(t, stored, NULL))
 			continue;			/* a concurrent writer created it: read it again */
 		if (res)
 		{

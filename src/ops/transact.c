@@ -91,30 +91,41 @@ ops_transact_prepare(StTxAction *actions, int n)
 
 /* ---------- phase 1: locks ---------- */
 
-/* Lock one action's item; a missing one gets a placeholder row. */
+/*
+ * Lock one action's item; a missing one gets a placeholder row.  A Put
+ * without a condition needs no old version: it is written at once (its row
+ * lock or new index entry taken in the same order as every other lock), and
+ * if the transaction is cancelled later the error undoes it.
+ */
 static void
 lock_item(StTxAction *a)
 {
 	StTable    *t = a->table;
 	Jsonb	   *placeholder = NULL;
 
+	if (a->op == ST_TX_PUT && a->req.condition == NULL)
+	{
+		storage_upsert(t, av_item_to_jsonb(a->item, true));
+		a->written = true;
+		return;
+	}
 	for (int attempt = 0; attempt < 100; attempt++)
 	{
 		Jsonb	   *old = storage_get_for_update(t, &a->key, &a->ctid);
 
 		if (old)
 		{
-			/* our own placeholder reads back as the key alone: the item is absent */
-			a->old_item = placeholder ? NULL : av_item_from_stored(old);
+			a->old_item = av_item_from_stored(old);
 			return;
 		}
 		if (placeholder == NULL)
-		{
 			placeholder = av_item_to_jsonb(a->keymap, true);
-			if (storage_insert(t, placeholder))
-				continue;		/* now read it back, locked, for its ctid */
-			placeholder = NULL; /* a concurrent writer created the item first */
+		if (storage_insert(t, placeholder, &a->ctid))
+		{
+			a->old_item = NULL;	/* the item is absent; its key is ours */
+			return;
 		}
+		/* a concurrent writer created the item first: read it again */
 	}
 	st_error(ST_ERR_TRANSACTION_CONFLICT,
 			 "Transaction is ongoing for the item; the transaction could not acquire it");
@@ -166,7 +177,7 @@ check_action(StTxAction *a, Reason *r)
 			return false;
 		}
 	}
-	else if (a->op == ST_TX_PUT)
+	else if (a->op == ST_TX_PUT && !a->written)
 		a->new_item = a->item;
 	if (a->new_item && !ops_validate_item(a->table, a->new_item, &err))
 	{
@@ -226,6 +237,8 @@ cancel(Reason *reasons, int n, bool typed)
 static void
 write_action(StTxAction *a)
 {
+	if (a->written)
+		return;
 	switch (a->op)
 	{
 		case ST_TX_PUT:

@@ -37,6 +37,7 @@ typedef struct StTxAction
 	bool		return_old_on_failure;	/* ReturnValuesOnConditionCheckFailure ALL_OLD */
 
 	/* filled while the transaction runs */
+	bool		written;		/* already written while locking (unconditional Put) */
 	ItemPointerData ctid;
 	Av		   *old_item;		/* NULL when the item does not exist */
 	Av		   *new_item;		/* Put/Update: what gets written */

@@ -346,7 +346,7 @@ storage_upsert(StTable *t, Jsonb *item)
 }
 
 bool
-storage_insert(StTable *t, Jsonb *item)
+storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 {
 	Oid			types[1] = {JSONBOID};
 	Datum		values[1] = {PointerGetDatum(item)};
@@ -355,12 +355,20 @@ storage_insert(StTable *t, Jsonb *item)
 
 	SPI_connect();
 	plan = get_plan(&t->plan_insert,
-					psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING",
+					psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING RETURNING ctid",
 							 t->qualified),
 					1, types);
-	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
+	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
 		elog(ERROR, "stdesign: insert failed");
 	inserted = SPI_processed == 1;
+	if (inserted && ctid)
+	{
+		bool		isnull;
+
+		ItemPointerCopy((ItemPointer) DatumGetPointer(SPI_getbinval(SPI_tuptable->vals[0],
+																	SPI_tuptable->tupdesc, 1, &isnull)),
+						ctid);
+	}
 	SPI_finish();
 	return inserted;
 }

@@ -93,7 +93,8 @@ extern Datum storage_key_datum(const Av *value);
 extern Jsonb *storage_get(StTable *t, const StKey *key);
 extern Jsonb *storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid);
 extern void storage_upsert(StTable *t, Jsonb *item);
-extern bool storage_insert(StTable *t, Jsonb *item);
+/* Insert a new item; false when its key exists.  Fills *ctid (when given) with the new row's. */
+extern bool storage_insert(StTable *t, Jsonb *item, ItemPointer ctid);
 extern void storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);
 extern void storage_delete_ctid(StTable *t, ItemPointer ctid);
 extern Jsonb *storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted);

@@ -101,6 +101,7 @@ typedef struct StPlacement
 	StKeyInfo	key;
 	BlockNumber dense_block;	/* where new partitions go */
 	BlockNumber collect_block;	/* where partitions that outgrew a page go */
+	BlockNumber nblocks;		/* the relation's size when last looked at */
 	uint32		slot_hash[ST_PLACEMENT_SLOTS];
 	BlockNumber slot_block[ST_PLACEMENT_SLOTS];
 } StPlacement;
@@ -229,6 +230,7 @@ get_placement(Relation rel)
 	pl->key = key;
 	pl->dense_block = InvalidBlockNumber;
 	pl->collect_block = InvalidBlockNumber;
+	pl->nblocks = InvalidBlockNumber;
 	memset(pl->slot_hash, 0, sizeof(pl->slot_hash));
 	memset(pl->slot_block, 0xFF, sizeof(pl->slot_block));	/* InvalidBlockNumber */
 	if (rel->rd_amcache)
@@ -237,23 +239,41 @@ get_placement(Relation rel)
 	return pl;
 }
 
+/*
+ * The cache is 4-way set associative, most recently used first in its set:
+ * a direct-mapped one loses a third of 3,000 partitions to collisions, and
+ * each lost partition costs an index probe on its next item.
+ */
+#define ST_PLACEMENT_WAYS	4
+
 static BlockNumber
 cache_get(StPlacement *pl, uint32 hash)
 {
-	int			i = hash & (ST_PLACEMENT_SLOTS - 1);
+	int			set = (hash % (ST_PLACEMENT_SLOTS / ST_PLACEMENT_WAYS)) * ST_PLACEMENT_WAYS;
 
-	if (pl->slot_hash[i] == hash)
-		return pl->slot_block[i];
+	for (int i = set; i < set + ST_PLACEMENT_WAYS; i++)
+		if (pl->slot_hash[i] == hash)
+			return pl->slot_block[i];
 	return InvalidBlockNumber;
 }
 
 static void
 cache_put(StPlacement *pl, uint32 hash, BlockNumber blk)
 {
-	int			i = hash & (ST_PLACEMENT_SLOTS - 1);
+	int			set = (hash % (ST_PLACEMENT_SLOTS / ST_PLACEMENT_WAYS)) * ST_PLACEMENT_WAYS;
+	int			i;
 
-	pl->slot_hash[i] = hash;
-	pl->slot_block[i] = blk;
+	/* the entry itself, or else the least recently used one, moves to the front */
+	for (i = set; i < set + ST_PLACEMENT_WAYS - 1; i++)
+		if (pl->slot_hash[i] == hash)
+			break;
+	for (; i > set; i--)
+	{
+		pl->slot_hash[i] = pl->slot_hash[i - 1];
+		pl->slot_block[i] = pl->slot_block[i - 1];
+	}
+	pl->slot_hash[set] = hash;
+	pl->slot_block[set] = blk;
 }
 
 /*
@@ -290,6 +310,25 @@ probe_partition(Relation rel, Datum pk)
 }
 
 /* ---------- pages ---------- */
+
+/*
+ * Is `blk` a block of the relation?  The relation's size is asked of the
+ * kernel only when needed: it grows (by any backend) past what we saw, or it
+ * may have shrunk.  Only VACUUM shrinks a relation, under a lock no insert
+ * can hold meanwhile, and its smgr invalidation resets the relation's target
+ * block, which every placed insert sets: an unset target block means "look
+ * again".
+ */
+static bool
+block_exists(Relation rel, StPlacement *pl, BlockNumber blk)
+{
+	if (blk == InvalidBlockNumber)
+		return false;
+	if (pl->nblocks == InvalidBlockNumber || blk >= pl->nblocks ||
+		RelationGetTargetBlock(rel) == InvalidBlockNumber)
+		pl->nblocks = RelationGetNumberOfBlocks(rel);
+	return blk < pl->nblocks;
+}
 
 /* Free space heap would see on a page; a never-initialised page counts as full. */
 static Size
@@ -354,16 +393,16 @@ slot_pk_hash(Relation rel, TupleTableSlot *slot, AttrNumber attnum, Datum *pk)
 
 /* A page for the first item of a partition (rule 2). */
 static BlockNumber
-choose_dense(Relation rel, StPlacement *pl, Size need, BlockNumber nblocks)
+choose_dense(Relation rel, StPlacement *pl, Size need)
 {
 	BlockNumber blk = pl->dense_block;
 
-	if (blk != InvalidBlockNumber && blk < nblocks && page_free_space(rel, blk) >= need)
+	if (block_exists(rel, pl, blk) && page_free_space(rel, blk) >= need)
 		return blk;
 
 	/* A page that VACUUM found mostly empty starts a new run of partitions. */
 	blk = GetPageWithFreeSpace(rel, Max(need, BLCKSZ / 2));
-	if (blk != InvalidBlockNumber && blk < nblocks && page_free_space(rel, blk) >= need)
+	if (block_exists(rel, pl, blk) && page_free_space(rel, blk) >= need)
 		return blk;
 
 	/*
@@ -371,7 +410,7 @@ choose_dense(Relation rel, StPlacement *pl, Size need, BlockNumber nblocks)
 	 * map, makes it extend the relation.  With no full page known, heap tries
 	 * the relation's last page first.
 	 */
-	if (pl->dense_block != InvalidBlockNumber && pl->dense_block < nblocks)
+	if (block_exists(rel, pl, pl->dense_block))
 		return pl->dense_block;
 	return InvalidBlockNumber;
 }
@@ -383,7 +422,6 @@ place_tuple(Relation rel, TupleTableSlot *slot)
 	StPlace		place = {ST_PLACE_HEAP, 0, InvalidBlockNumber};
 	StPlacement *pl = get_placement(rel);
 	AttrNumber	pk_attnum = pl->key.pk_attnum;
-	BlockNumber nblocks;
 	BlockNumber blk;
 	Datum		pk;
 	Size		need;
@@ -409,12 +447,11 @@ place_tuple(Relation rel, TupleTableSlot *slot)
 		blk = probe_partition(rel, pk);
 		pl = get_placement(rel);	/* the probe may have reset it */
 	}
-	nblocks = RelationGetNumberOfBlocks(rel);
 
-	if (blk == InvalidBlockNumber || blk >= nblocks)
+	if (!block_exists(rel, pl, blk))
 	{
 		place.kind = ST_PLACE_DENSE;
-		place.target = choose_dense(rel, pl, need, nblocks);
+		place.target = choose_dense(rel, pl, need);
 		return place;
 	}
 
@@ -427,8 +464,7 @@ place_tuple(Relation rel, TupleTableSlot *slot)
 	}
 
 	place.kind = ST_PLACE_COLLECT;
-	if (pl->collect_block != InvalidBlockNumber && pl->collect_block < nblocks &&
-		pl->collect_block != blk &&
+	if (pl->collect_block != blk && block_exists(rel, pl, pl->collect_block) &&
 		collection_admits(page_free_space(rel, pl->collect_block), need))
 		place.target = pl->collect_block;
 	else
@@ -457,6 +493,8 @@ learn(Relation rel, const StPlace *place, TupleTableSlot *slot)
 		return;
 	pl = get_placement(rel);
 	blk = ItemPointerGetBlockNumber(&slot->tts_tid);
+	if (pl->nblocks == InvalidBlockNumber || blk >= pl->nblocks)
+		pl->nblocks = blk + 1;
 	cache_put(pl, place->hash, blk);
 	if (place->kind == ST_PLACE_DENSE)
 		pl->dense_block = blk;
@@ -558,7 +596,7 @@ st_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 
 		pl = get_placement(rel);
 		place.kind = ST_PLACE_DENSE;
-		place.target = choose_dense(rel, pl, need, RelationGetNumberOfBlocks(rel));
+		place.target = choose_dense(rel, pl, need);
 		aim(rel, &place, bistate);
 		heap_routine->multi_insert(rel, dense, ndense, cid, options | HEAP_INSERT_SKIP_FSM,
 								   bistate);
