@@ -53,3 +53,11 @@ test: deps
 
 demo: deps
 	@bash test/scripts/run_demo.sh
+
+# Benchmarks (never part of make test): stdesign against hand-written SQL,
+# scaling from 10^4 to 10^6 items, and backend memory over 10^6 calls.
+bench: deps
+	$(MAKE) -s install
+	bash bench/run.sh $(BENCH_ARGS)
+	bash bench/scaling.sh
+	bash bench/memory.sh

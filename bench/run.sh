@@ -17,13 +17,15 @@ items=100000
 seconds=10
 clients=2
 rounds=2
+ops="get getplain query gsi put update transact delete"
 while [ $# -gt 0 ]; do
 	case "$1" in
+		--ops) ops=$2; shift 2 ;;
 		--items) items=$2; shift 2 ;;
 		--seconds) seconds=$2; shift 2 ;;
 		--clients) clients=$2; shift 2 ;;
 		--rounds) rounds=$2; shift 2 ;;
-		*) echo "usage: $0 [--items N] [--seconds S] [--clients C] [--rounds R]"; exit 2 ;;
+		*) echo "usage: $0 [--items N] [--seconds S] [--clients C] [--rounds R] [--ops 'get query ...']"; exit 2 ;;
 	esac
 done
 
@@ -31,7 +33,7 @@ if [ -z "${PGPORT:-}" ] || [ "${STDESIGN_BENCH_INNER:-}" != 1 ]; then
 	# run ourselves again inside a throwaway cluster
 	exec env STDESIGN_BENCH_INNER=1 pg_virtualenv -t -o shared_buffers=1GB -o max_wal_size=4GB \
 		-o synchronous_commit=on bash "$self" --items "$items" --seconds "$seconds" \
-		--clients "$clients" --rounds "$rounds"
+		--clients "$clients" --rounds "$rounds" --ops "$ops"
 fi
 
 pgbench=$(ls /usr/lib/postgresql/*/bin/pgbench | tail -n 1)
@@ -75,7 +77,7 @@ run_one() {
 }
 
 printf '\n%-14s %12s %12s %7s %19s %19s\n' operation "stdesign tps" "SQL tps" ratio "stdesign p50/p99" "SQL p50/p99"
-for op in get getplain query gsi put update transact delete; do
+for op in $ops; do
 	st_sum=0; sql_sum=0; st_lat=""; sql_lat=""
 	for r in $(seq 1 "$rounds"); do
 		read -r tps p50 p99 <<< "$(run_one "${op}_st")"

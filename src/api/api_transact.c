@@ -140,7 +140,7 @@ api_transact_write_items(Jsonb *request)
 		count_replay(cap, actions, n);
 	else
 	{
-		ops_transact_write(actions, n, true);
+		ops_transact_write(actions, n, true, capacity_wanted(cap));
 		count_writes(cap, actions, n);
 	}
 	return capacity_response(NULL, cap);

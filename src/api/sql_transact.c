@@ -263,7 +263,7 @@ st_transact(PG_FUNCTION_ARGS)
 	actions = transact_parse_write(items, typed, &n);
 	if (token && transact_token_seen(token, items))
 		PG_RETURN_JSONB_P(DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"))));
-	ops_transact_write(actions, n, typed);
+	ops_transact_write(actions, n, typed, false);
 	PG_RETURN_JSONB_P(DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"))));
 }
 

@@ -98,12 +98,12 @@ ops_transact_prepare(StTxAction *actions, int n)
  * if the transaction is cancelled later the error undoes it.
  */
 static void
-lock_item(StTxAction *a)
+lock_item(StTxAction *a, bool need_old)
 {
 	StTable    *t = a->table;
 	Jsonb	   *placeholder = NULL;
 
-	if (a->op == ST_TX_PUT && a->req.condition == NULL)
+	if (a->op == ST_TX_PUT && a->req.condition == NULL && !need_old)
 	{
 		storage_upsert(t, av_item_to_jsonb(a->item, true));
 		a->written = true;
@@ -177,7 +177,7 @@ check_action(StTxAction *a, Reason *r)
 			return false;
 		}
 	}
-	else if (a->op == ST_TX_PUT && !a->written)
+	else if (a->op == ST_TX_PUT)
 		a->new_item = a->item;
 	if (a->new_item && !ops_validate_item(a->table, a->new_item, &err))
 	{
@@ -257,7 +257,7 @@ write_action(StTxAction *a)
 }
 
 void
-ops_transact_write(StTxAction *actions, int n, bool typed)
+ops_transact_write(StTxAction *actions, int n, bool typed, bool need_old)
 {
 	StTxAction **order = palloc(sizeof(StTxAction *) * Max(1, n));
 	Reason	   *reasons = palloc0(sizeof(Reason) * Max(1, n));
@@ -267,7 +267,7 @@ ops_transact_write(StTxAction *actions, int n, bool typed)
 		order[i] = &actions[i];
 	qsort(order, n, sizeof(StTxAction *), lock_key_cmp);
 	for (int i = 0; i < n; i++)
-		lock_item(order[i]);
+		lock_item(order[i], need_old);
 
 	for (int i = 0; i < n; i++)
 		if (!check_action(&actions[i], &reasons[i]))

@@ -53,8 +53,10 @@ extern void ops_transact_prepare(StTxAction *actions, int n);
  * Run the actions as one all-or-nothing write: lock every item in key
  * order, check every condition, then write.  On any failed condition raise
  * TransactionCanceledException with the CancellationReasons (items in typed
- * form, or plain when `typed` is false) as DETAIL.
+ * form, or plain when `typed` is false) as DETAIL.  With need_old, every
+ * action reads its item's old version (ConsumedCapacity needs it); without,
+ * a Put that has no condition is written without reading it.
  */
-extern void ops_transact_write(StTxAction *actions, int n, bool typed);
+extern void ops_transact_write(StTxAction *actions, int n, bool typed, bool need_old);
 
 #endif							/* TRANSACT_H */
