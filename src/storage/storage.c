@@ -238,6 +238,13 @@ get_plan(SPIPlanPtr *slot, const char *sql, int nargs, Oid *argtypes)
 	return plan;
 }
 
+/*
+ * The cached plan of a slot, preparing it from the SQL expression only on
+ * first use: the text is not even built once the plan exists.
+ */
+#define CACHED_PLAN(slot, sql, nargs, types) \
+	(*(slot) ? *(slot) : get_plan((slot), (sql), (nargs), (types)))
+
 /* "<partition expr> = <param> [AND sk = $2]" for the table's primary key. */
 static char *
 key_match_sql(StTable *t)
@@ -285,8 +292,9 @@ first_item(ItemPointer ctid)
 	return result;
 }
 
-Jsonb *
-storage_get(StTable *t, const StKey *key)
+/* The item with this key, read (or, with ctid, read and locked FOR UPDATE). */
+static Jsonb *
+read_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 {
 	Oid			types[2];
 	Datum		values[2];
@@ -295,35 +303,32 @@ storage_get(StTable *t, const StKey *key)
 	Jsonb	   *result;
 
 	SPI_connect();
-	plan = get_plan(&t->plan_get,
-					psprintf("SELECT item FROM %s WHERE %s", t->qualified, key_match_sql(t)),
-					n, types);
-	if (SPI_execute_plan(plan, values, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "stdesign: get failed");
-	result = first_item(NULL);
+	if (ctid)
+		plan = CACHED_PLAN(&t->plan_get_for_update,
+						   psprintf("SELECT item, ctid FROM %s WHERE %s FOR UPDATE",
+									t->qualified, key_match_sql(t)),
+						   n, types);
+	else
+		plan = CACHED_PLAN(&t->plan_get,
+						   psprintf("SELECT item FROM %s WHERE %s", t->qualified, key_match_sql(t)),
+						   n, types);
+	if (SPI_execute_plan(plan, values, NULL, ctid == NULL, 1) != SPI_OK_SELECT)
+		elog(ERROR, "stdesign: read by key failed");
+	result = first_item(ctid);
 	SPI_finish();
 	return result;
 }
 
 Jsonb *
+storage_get(StTable *t, const StKey *key)
+{
+	return read_by_key(t, key, NULL);
+}
+
+Jsonb *
 storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
 {
-	Oid			types[2];
-	Datum		values[2];
-	int			n = key_args(t, key, types, values);
-	SPIPlanPtr	plan;
-	Jsonb	   *result;
-
-	SPI_connect();
-	plan = get_plan(&t->plan_get_for_update,
-					psprintf("SELECT item, ctid FROM %s WHERE %s FOR UPDATE",
-							 t->qualified, key_match_sql(t)),
-					n, types);
-	if (SPI_execute_plan(plan, values, NULL, false, 1) != SPI_OK_SELECT)
-		elog(ERROR, "stdesign: get for update failed");
-	result = first_item(ctid);
-	SPI_finish();
-	return result;
+	return read_by_key(t, key, ctid);
 }
 
 void
@@ -334,7 +339,7 @@ storage_upsert(StTable *t, Jsonb *item)
 	SPIPlanPtr	plan;
 
 	SPI_connect();
-	plan = get_plan(&t->plan_upsert,
+	plan = CACHED_PLAN(&t->plan_upsert,
 					psprintf("INSERT INTO %s AS t (item) VALUES ($1) ON CONFLICT (%s%s)"
 							 " DO UPDATE SET item = excluded.item",
 							 t->qualified, partition_expr("pk", t->pk.type),
@@ -354,7 +359,7 @@ storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 	bool		inserted;
 
 	SPI_connect();
-	plan = get_plan(&t->plan_insert,
+	plan = CACHED_PLAN(&t->plan_insert,
 					psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING RETURNING ctid",
 							 t->qualified),
 					1, types);
@@ -381,7 +386,7 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 	SPIPlanPtr	plan;
 
 	SPI_connect();
-	plan = get_plan(&t->plan_update,
+	plan = CACHED_PLAN(&t->plan_update,
 					psprintf("UPDATE %s SET item = $2 WHERE ctid = $1", t->qualified),
 					2, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_UPDATE || SPI_processed != 1)
@@ -397,7 +402,7 @@ storage_delete_ctid(StTable *t, ItemPointer ctid)
 	SPIPlanPtr	plan;
 
 	SPI_connect();
-	plan = get_plan(&t->plan_delete,
+	plan = CACHED_PLAN(&t->plan_delete,
 					psprintf("DELETE FROM %s WHERE ctid = $1", t->qualified),
 					1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE)
@@ -415,7 +420,7 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	Jsonb	   *result;
 
 	SPI_connect();
-	plan = get_plan(&t->plan_delete_returning,
+	plan = CACHED_PLAN(&t->plan_delete_returning,
 					psprintf("DELETE FROM %s WHERE %s RETURNING item", t->qualified, key_match_sql(t)),
 					n, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE_RETURNING)
@@ -635,7 +640,7 @@ storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 	}
 
 	SPI_connect();
-	plan = get_plan(&ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0][r->start ? 1 : 0],
+	plan = CACHED_PLAN(&ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0][r->start ? 1 : 0],
 					storage_query_sql(t, ix, r), 7, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
 	SPI_finish();
@@ -731,7 +736,7 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
 	nulls[5] = nulls[6] = ' ';
 
 	SPI_connect();
-	plan = get_plan(&ps->scan[r->start ? 1 : 0][segmented ? 1 : 0],
+	plan = CACHED_PLAN(&ps->scan[r->start ? 1 : 0][segmented ? 1 : 0],
 					scan_sql(t, ix, r->start != NULL, segmented), 7, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
 	SPI_finish();
