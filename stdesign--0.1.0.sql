@@ -74,6 +74,11 @@ CREATE FUNCTION stdesign.query_sql(table_name text, index_name text, lower_bound
 								   upper_bound integer, backward boolean) RETURNS text
 	AS 'MODULE_PATHNAME', 'st_query_sql' LANGUAGE C STABLE;
 
+-- This backend's catalog reads and expression parses (for tests: a repeated
+-- call does neither).
+CREATE FUNCTION stdesign.cache_stats() RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_cache_stats' LANGUAGE C VOLATILE;
+
 -- Tables -------------------------------------------------------------------
 
 CREATE FUNCTION st_create_table(definition jsonb) RETURNS jsonb

@@ -14,6 +14,7 @@
 #include "utils/guc.h"
 
 #include "catalog/catalog.h"
+#include "ops/expr_ops.h"
 
 PG_MODULE_MAGIC;
 
@@ -84,4 +85,18 @@ st_key_ix_bytea(PG_FUNCTION_ARGS)
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 
 	PG_RETURN_BYTEA_P(key_ix(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b)));
+}
+
+/*
+ * stdesign.cache_stats(): how often this backend read the catalog and parsed
+ * an expression, so that tests can show that repeated calls do neither.
+ */
+PG_FUNCTION_INFO_V1(st_cache_stats);
+Datum
+st_cache_stats(PG_FUNCTION_ARGS)
+{
+	char	   *json = psprintf("{\"catalog_loads\": " INT64_FORMAT ", \"expression_parses\": " INT64_FORMAT "}",
+								catalog_load_count(), expr_parse_count());
+
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(json)));
 }

@@ -34,6 +34,7 @@ static HTAB *table_cache = NULL;
 static char *cached_default = NULL;	/* in CacheMemoryContext */
 static bool default_valid = false;
 static Oid	catalog_relid = InvalidOid;	/* stdesign.tables, once known */
+static int64 catalog_loads = 0;	/* catalog reads by this backend, for tests */
 
 static void
 free_plan(SPIPlanPtr plan)
@@ -264,6 +265,7 @@ load_table(StTable *t)
 	MemoryContext old;
 	bool		found;
 
+	catalog_loads++;
 	args[0] = CStringGetTextDatum(t->name);
 	if (SPI_execute_with_args("SELECT relation_name, pk_name, pk_type, sk_name, sk_type"
 							  " FROM stdesign.tables WHERE table_name = $1",
@@ -405,4 +407,10 @@ catalog_find_index(StTable *table, const char *index_name)
 			return &table->indexes[i];
 	}
 	return NULL;
+}
+
+int64
+catalog_load_count(void)
+{
+	return catalog_loads;
 }

@@ -112,6 +112,9 @@ extern char *catalog_relation_name(const char *table_name);
 /* Tell every backend (this one included) that the set of tables changed. */
 extern void catalog_invalidate_all(void);
 
+/* How many times this backend read a table's definition from the catalog. */
+extern int64 catalog_load_count(void);
+
 /* Register the invalidation callbacks (from _PG_init). */
 extern void catalog_init(void);
 

@@ -42,6 +42,7 @@ typedef struct ExprCacheEntry
 static HTAB *expr_cache = NULL;
 static MemoryContext expr_cache_cxt = NULL;
 static int	expr_cache_parses = 0;
+static int64 expr_parses_total = 0;	/* parses by this backend, for tests */
 
 static void
 expr_cache_reset(void)
@@ -90,6 +91,7 @@ expr_lookup(ExprKind kind, const char *text)
 
 	/* parse inside the cache's context: the tree is owned by the cache */
 	expr_cache_parses++;
+	expr_parses_total++;
 	old = MemoryContextSwitchTo(expr_cache_cxt);
 	expr = expr_parse(kind, text, len, &err);
 	MemoryContextSwitchTo(old);
@@ -114,6 +116,7 @@ expr_request_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed)
 		req->names = av_names_from_jsonb(names);
 	if (values)
 		req->values = av_map_from_jsonb(values, typed, "ExpressionAttributeValues");
+	req->values_given = req->values != NULL;
 	if (req->names && req->names->n == 0)
 		st_error(ST_ERR_VALIDATION, "ExpressionAttributeNames must not be empty");
 	if (req->values && req->values->n == 0)
@@ -176,12 +179,12 @@ path_top_name(const ExprPath *path, const Av *names, int *len)
 }
 
 /*
- * A Query's FilterExpression may not use the key attributes of the key
- * space it queries (DynamoDB: "Filter Expression can only contain
- * non-primary key attributes").
+ * A Query's FilterExpression (or QueryFilter: `label` words the message)
+ * may not use the key attributes of the key space it queries (DynamoDB:
+ * "Filter Expression can only contain non-primary key attributes").
  */
 static void
-check_filter_keys(const ExprNode *n, const Av *names, const StQuerySpec *q)
+check_filter_keys(const ExprNode *n, const Av *names, const StQuerySpec *q, const char *label)
 {
 	const StKeyDef *keys[2] = {ops_query_pk(q), ops_query_sk(q)};
 
@@ -198,12 +201,12 @@ check_filter_keys(const ExprNode *n, const Av *names, const StQuerySpec *q)
 			if (keys[k]->name && (int) strlen(keys[k]->name) == len &&
 				memcmp(keys[k]->name, name, len) == 0)
 				st_error(ST_ERR_VALIDATION,
-						 "Filter Expression can only contain non-primary key attributes: Primary key attribute: %s",
-						 keys[k]->name);
+						 "%s can only contain non-primary key attributes: Primary key attribute: %s",
+						 label, keys[k]->name);
 		}
 	}
 	for (int i = 0; i < n->nargs; i++)
-		check_filter_keys(n->args[i], names, q);
+		check_filter_keys(n->args[i], names, q, label);
 }
 
 void
@@ -215,7 +218,7 @@ expr_request_filter_expression(StExprRequest *req, const char *text, const StQue
 		return;
 	e = add_expression(req, EXPR_FILTER, text);
 	if (q)
-		check_filter_keys(e->cond, req->names, q);
+		check_filter_keys(e->cond, req->names, q, "Filter Expression");
 	req->filter = e;
 }
 
@@ -245,6 +248,267 @@ expr_request_key_condition(StExprRequest *req, const char *text,
 		st_raise(&err);
 }
 
+/* ---------- legacy parameters ---------- */
+
+/*
+ * A legacy parameter arrives as DynamoDB's JSON: maps and lists in plain
+ * form around typed AttributeValues (AttributeValueList, Value).  It is
+ * converted into the Av form expr_legacy.c takes (see expr.h), and the
+ * trees built from it are bound to the request like parsed expressions.
+ */
+
+static bool
+jbv_is_object(JsonbValue *v)
+{
+	return v->type == jbvBinary && JsonContainerIsObject(v->val.binary.data);
+}
+
+static bool
+jbv_is_array(JsonbValue *v)
+{
+	return v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data) &&
+		!JsonContainerIsScalar(v->val.binary.data);
+}
+
+/* One typed AttributeValue, validated and normalised like any other. */
+static Av  *
+legacy_typed(JsonbValue *v)
+{
+	Jsonb	   *jb = JsonbValueToJsonb(v);
+
+	return av_from_jsonb_value(&jb->root, true);
+}
+
+/* An AttributeValueList: a JSON array of typed AttributeValues. */
+static Av  *
+legacy_value_list(JsonbValue *v)
+{
+	Av		   *list = av_new(AV_L);
+	JsonbIterator *it;
+	JsonbValue	elem;
+	JsonbIteratorToken tok;
+
+	if (!jbv_is_array(v))
+		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for AttributeValueList: expected a list");
+	it = JsonbIteratorInit(v->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &elem, true)) != WJB_DONE)
+		if (tok == WJB_ELEM)
+			av_append(list, legacy_typed(&elem));
+	return list;
+}
+
+/* A member of a condition or an update, in the form expr_legacy.c takes. */
+static Av  *
+legacy_field(const char *key, int len, JsonbValue *v)
+{
+#define KEY_IS(k) (len == (int) strlen(k) && memcmp(key, k, len) == 0)
+	if (KEY_IS("AttributeValueList"))
+		return legacy_value_list(v);
+	if (KEY_IS("Value"))
+		return legacy_typed(v);
+	if (KEY_IS("ComparisonOperator") || KEY_IS("Action"))
+	{
+		if (v->type != jbvString)
+			st_error(ST_ERR_SERIALIZATION, "Unexpected value type for %.*s: expected a string", len, key);
+		return av_new_str(AV_S, v->val.string.val, v->val.string.len);
+	}
+	if (KEY_IS("Exists"))
+	{
+		if (v->type != jbvBool)
+			st_error(ST_ERR_SERIALIZATION, "Unexpected value type for Exists: expected a boolean");
+		return av_new_bool(v->val.boolean);
+	}
+	return NULL;				/* unknown fields are ignored, as DynamoDB does */
+#undef KEY_IS
+}
+
+/* One attribute's specification: a JSON object of the fields above. */
+static Av  *
+legacy_spec(JsonbValue *v, const char *param)
+{
+	Av		   *spec = av_new(AV_M);
+	JsonbIterator *it;
+	JsonbValue	key = {0};
+	JsonbValue	val;
+	JsonbIteratorToken tok;
+
+	if (!jbv_is_object(v))
+		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for %s: expected an object", param);
+	it = JsonbIteratorInit(v->val.binary.data);
+	while ((tok = JsonbIteratorNext(&it, &val, true)) != WJB_DONE)
+	{
+		Av		   *field;
+
+		if (tok == WJB_KEY)
+			key = val;
+		if (tok != WJB_VALUE || val.type == jbvNull)
+			continue;
+		field = legacy_field(key.val.string.val, key.val.string.len, &val);
+		if (field)
+			av_map_put_nocheck(spec, key.val.string.val, key.val.string.len, field);
+	}
+	return spec;
+}
+
+/* Expected, QueryFilter, ScanFilter, KeyConditions, AttributeUpdates: name -> specification. */
+static Av  *
+legacy_map(Jsonb *jb, const char *param)
+{
+	Av		   *map = av_new(AV_M);
+	JsonbIterator *it;
+	JsonbValue	key = {0};
+	JsonbValue	val;
+	JsonbIteratorToken tok;
+
+	if (!JB_ROOT_IS_OBJECT(jb))
+		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for %s: expected an object", param);
+	it = JsonbIteratorInit(&jb->root);
+	while ((tok = JsonbIteratorNext(&it, &val, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+			key = val;
+		else if (tok == WJB_VALUE && val.type != jbvNull)
+			av_map_put_nocheck(map, key.val.string.val, key.val.string.len,
+							   legacy_spec(&val, param));
+	}
+	return map;
+}
+
+/* The map legacy values go to: the request's ExpressionAttributeValues, or a new one. */
+static Av  *
+legacy_values(StExprRequest *req)
+{
+	if (req->values == NULL)
+		req->values = av_new(AV_M);
+	return req->values;
+}
+
+/*
+ * Bind a tree built from a legacy parameter (NULL: raise the builder's
+ * error).  The values it added get "used" flags of their own first.  It
+ * does not count as an expression: ExpressionAttributeNames and Values
+ * still need a real one.
+ */
+static StExpr *
+bind_legacy(StExprRequest *req, StExpr *e, int nvalues_before, StErr *err)
+{
+	int			n = req->values->n;
+
+	if (e == NULL)
+		st_raise(err);
+	if (n > nvalues_before)
+	{
+		req->values_used = repalloc(req->values_used, sizeof(bool) * n);
+		memset(req->values_used + nvalues_before, 0, sizeof(bool) * (n - nvalues_before));
+	}
+	expr_request_params(req);
+	if (!expr_bind(e, &req->params, err))
+		st_raise(err);
+	return e;
+}
+
+void
+expr_request_legacy_condition(StExprRequest *req, Jsonb *expected, bool or)
+{
+	Av		   *conditions;
+	int			before;
+	StErr		err;
+	StExpr	   *e;
+
+	if (expected == NULL)
+		return;
+	conditions = legacy_map(expected, "Expected");
+	if (conditions->n == 0)
+		return;					/* an empty Expected expects nothing */
+	before = legacy_values(req)->n;
+	e = expr_legacy_condition(EXPR_LEGACY_EXPECTED, conditions, or, req->values, &err);
+	req->condition = bind_legacy(req, e, before, &err);
+}
+
+void
+expr_request_legacy_filter(StExprRequest *req, Jsonb *filter, bool is_query, bool or,
+						   const StQuerySpec *q)
+{
+	Av		   *conditions;
+	int			before;
+	StErr		err;
+	StExpr	   *e;
+
+	if (filter == NULL)
+		return;
+	conditions = legacy_map(filter, is_query ? "QueryFilter" : "ScanFilter");
+	if (conditions->n == 0)
+		return;
+	before = legacy_values(req)->n;
+	e = expr_legacy_condition(is_query ? EXPR_LEGACY_QUERY_FILTER : EXPR_LEGACY_SCAN_FILTER,
+							  conditions, or, req->values, &err);
+	req->filter = bind_legacy(req, e, before, &err);
+	if (q)
+		check_filter_keys(req->filter->cond, req->names, q, "QueryFilter");
+}
+
+void
+expr_request_legacy_update(StExprRequest *req, Jsonb *attribute_updates)
+{
+	Av		   *updates;
+	int			before;
+	StErr		err;
+	StExpr	   *e;
+
+	if (attribute_updates == NULL)
+		return;
+	updates = legacy_map(attribute_updates, "AttributeUpdates");
+	if (updates->n == 0)
+		return;					/* nothing to change: the item is still written */
+	before = legacy_values(req)->n;
+	e = expr_legacy_update(updates, req->values, &err);
+	req->update = bind_legacy(req, e, before, &err);
+	req->legacy_update = true;
+}
+
+void
+expr_request_legacy_key_condition(StExprRequest *req, Jsonb *key_conditions,
+								  const StKeyDef *pk, const StKeyDef *sk,
+								  ExprKeyCondition *out)
+{
+	Av		   *conditions = legacy_map(key_conditions, "KeyConditions");
+	int			before = legacy_values(req)->n;
+	StErr		err;
+	StExpr	   *e;
+
+	e = expr_legacy_key_conditions(conditions, pk->name, strlen(pk->name),
+								   sk->name, sk->name ? strlen(sk->name) : 0,
+								   req->values, &err);
+	e = bind_legacy(req, e, before, &err);
+	if (!expr_key_condition(e, expr_request_params(req), pk->name, strlen(pk->name),
+							sk->name, sk->name ? strlen(sk->name) : 0, out, &err))
+		st_raise(&err);
+}
+
+void
+expr_request_attributes_to_get(StExprRequest *req, Jsonb *attributes_to_get)
+{
+	static const char *const legacy[] = {"AttributesToGet"};
+	static const char *const expressions[] = {"ProjectionExpression"};
+	StErr		err;
+	StExpr	   *e;
+
+	if (attributes_to_get == NULL)
+		return;
+	if (req->projection != NULL)
+	{
+		expr_legacy_mix_error(legacy, 1, expressions, 1, &err);
+		st_raise(&err);
+	}
+	e = expr_legacy_projection(av_from_jsonb_value(&attributes_to_get->root, false), &err);
+	if (e == NULL)
+		st_raise(&err);
+	expr_request_params(req);
+	if (!expr_bind(e, &req->params, &err))
+		st_raise(&err);
+	req->projection = e;
+}
+
 void
 expr_request_finish(StExprRequest *req)
 {
@@ -253,7 +517,7 @@ expr_request_finish(StExprRequest *req)
 	if (req->names && req->nexpressions == 0)
 		st_error(ST_ERR_VALIDATION,
 				 "ExpressionAttributeNames can only be specified when using expressions");
-	if (req->values && req->nexpressions == 0)
+	if (req->values_given && req->nexpressions == 0)
 		st_error(ST_ERR_VALIDATION,
 				 "ExpressionAttributeValues can only be specified when using expressions");
 	expr_request_params(req);
@@ -314,7 +578,9 @@ update_apply(StUpdate *upd, Av *item)
 	StErr		err;
 
 	memset(&req->update_info, 0, sizeof(req->update_info));
-	if (!expr_apply_update(req->update, item, expr_request_params(req), &req->update_info, &err))
+	if (req->legacy_update
+		? !expr_legacy_apply_update(req->update, item, expr_request_params(req), &req->update_info, &err)
+		: !expr_apply_update(req->update, item, expr_request_params(req), &req->update_info, &err))
 		st_raise(&err);
 }
 
@@ -349,4 +615,10 @@ expr_request_updater(StExprRequest *req, StTable *t)
 	req->updater.project_updated = update_project;
 	req->updater.state = req;
 	return &req->updater;
+}
+
+int64
+expr_parse_count(void)
+{
+	return expr_parses_total;
 }

@@ -21,7 +21,9 @@
 typedef struct StExprRequest
 {
 	Av		   *names;			/* ExpressionAttributeNames, or NULL */
-	Av		   *values;			/* ExpressionAttributeValues, or NULL */
+	Av		   *values;			/* ExpressionAttributeValues (plus the values of
+								 * legacy parameters), or NULL */
+	bool		values_given;	/* the request had ExpressionAttributeValues */
 	bool	   *names_used;
 	bool	   *values_used;
 	ExprParams	params;			/* the above, as the evaluator takes them */
@@ -31,6 +33,7 @@ typedef struct StExprRequest
 	StExpr	   *projection;
 	StExpr	   *update;
 	StCondition cond;			/* the condition, for the operations */
+	bool		legacy_update;	/* the update came from AttributeUpdates */
 	StUpdate	updater;		/* the update, for ops_update */
 	ExprUpdateInfo update_info; /* what the last application touched */
 } StExprRequest;
@@ -49,8 +52,34 @@ extern void expr_request_key_condition(StExprRequest *req, const char *text,
 									   const StKeyDef *pk, const StKeyDef *sk,
 									   ExprKeyCondition *out);
 
+/*
+ * The legacy parameters (NULL: absent), translated into the same trees as
+ * the expressions (expr_legacy.c) and bound like them: they fill the same
+ * condition, filter, update and projection slots, so everything downstream
+ * is shared.  `or` is ConditionalOperator OR.  A legacy filter on a Query
+ * (q not NULL) may not use the key attributes it queries.
+ */
+extern void expr_request_legacy_condition(StExprRequest *req, Jsonb *expected, bool or);
+extern void expr_request_legacy_filter(StExprRequest *req, Jsonb *filter, bool is_query, bool or,
+									   const StQuerySpec *q);
+extern void expr_request_legacy_update(StExprRequest *req, Jsonb *attribute_updates);
+extern void expr_request_legacy_key_condition(StExprRequest *req, Jsonb *key_conditions,
+											  const StKeyDef *pk, const StKeyDef *sk,
+											  ExprKeyCondition *out);
+
+/*
+ * AttributesToGet (GetItem, Query, Scan, BatchGetItem): the projection of
+ * the request.  Call it after expr_request_projection(): with a
+ * ProjectionExpression already there it raises DynamoDB's error for mixing
+ * the two.
+ */
+extern void expr_request_attributes_to_get(StExprRequest *req, Jsonb *attributes_to_get);
+
 /* After all expressions: names and values given but not used are errors. */
 extern void expr_request_finish(StExprRequest *req);
+
+/* How many expressions this backend parsed (cache misses). */
+extern int64 expr_parse_count(void);
 
 /* The request's placeholders, as the evaluator takes them. */
 extern const ExprParams *expr_request_params(StExprRequest *req);
