@@ -15,6 +15,10 @@
  * global secondary index only holds what it projects, so asking it for
  * more is an error; a local one fetches the rest from the table.
  *
+ * The legacy KeyConditions, QueryFilter / ScanFilter (with
+ * ConditionalOperator) and AttributesToGet become the same key condition,
+ * filter and projection as their expressions (expr_ops.c).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -85,9 +89,14 @@ request_limit(Jsonb *request)
 	return limit;
 }
 
-/* Select against ProjectionExpression and IndexName, with DynamoDB's messages. */
+/*
+ * Select against the projection (`projection` names the parameter that
+ * gave it: ProjectionExpression or AttributesToGet) and IndexName, with
+ * DynamoDB's messages.
+ */
 static SelectKind
-request_select(Jsonb *request, StIndex *ix, bool has_projection, bool is_query)
+request_select(Jsonb *request, StIndex *ix, bool has_projection, const char *projection,
+			   bool is_query)
 {
 	const char *sel = api_enum(request, "Select", "select", select_set, 4);
 	const char *envelope = is_query ? "1 validation error detected: " : "";
@@ -95,8 +104,8 @@ request_select(Jsonb *request, StIndex *ix, bool has_projection, bool is_query)
 	if (sel == NULL)
 		return has_projection ? SELECT_SPECIFIC : ix ? SELECT_PROJECTED : SELECT_ALL;
 	if (has_projection && strcmp(sel, "SPECIFIC_ATTRIBUTES") != 0)
-		st_error(ST_ERR_VALIDATION, "%sCannot specify the ProjectionExpression when choosing to get %s",
-				 envelope, strcmp(sel, "COUNT") == 0 ? "only the Count" : sel);
+		st_error(ST_ERR_VALIDATION, "%sCannot specify the %s when choosing to get %s",
+				 envelope, projection, strcmp(sel, "COUNT") == 0 ? "only the Count" : sel);
 	if (strcmp(sel, "SPECIFIC_ATTRIBUTES") == 0)
 	{
 		if (!has_projection)
@@ -260,6 +269,19 @@ start_position(Jsonb *request, StTable *t, StIndex *ix)
 
 /* ---------- the page ---------- */
 
+/* What index ix holds of an item: its keys, the table's, and INCLUDE's attributes. */
+static Av  *
+index_entry(StTable *t, StIndex *ix, const Av *item)
+{
+	Av		   *out = av_new(AV_M);
+
+	for (int i = 0; i < item->n; i++)
+		if (index_projects(t, ix, item->members[i].name, item->members[i].name_len))
+			av_map_put_nocheck(out, item->members[i].name, item->members[i].name_len,
+							   av_copy(item->members[i].value));
+	return out;
+}
+
 /* What of an item a page returns: the index's projection, a ProjectionExpression, or all. */
 static Av  *
 page_item(QueryPage *pg, const Av *item)
@@ -267,15 +289,7 @@ page_item(QueryPage *pg, const Av *item)
 	if (pg->select == SELECT_SPECIFIC)
 		return expr_request_project(pg->req, item);
 	if (pg->index && pg->select == SELECT_PROJECTED && pg->index->projection != ST_PROJECT_ALL)
-	{
-		Av		   *out = av_new(AV_M);
-
-		for (int i = 0; i < item->n; i++)
-			if (index_projects(pg->table, pg->index, item->members[i].name, item->members[i].name_len))
-				av_map_put_nocheck(out, item->members[i].name, item->members[i].name_len,
-								   av_copy(item->members[i].value));
-		return out;
-	}
+		return index_entry(pg->table, pg->index, item);
 	return av_copy(item);
 }
 
@@ -287,7 +301,11 @@ page_row(Jsonb *stored, void *arg)
 	MemoryContext old;
 
 	pg->scanned++;
-	pg->bytes += av_item_size(item);
+	/* read capacity counts what the key space holds: an index's projected entries */
+	if (pg->index && pg->index->projection != ST_PROJECT_ALL)
+		pg->bytes += av_item_size(index_entry(pg->table, pg->index, item));
+	else
+		pg->bytes += av_item_size(item);
 	if (expr_request_filter(pg->req, item))
 	{
 		pg->count++;
@@ -370,35 +388,60 @@ sort_op(ExprKeyOp op)
 	}
 }
 
-static void
-refuse_legacy(Jsonb *request, const char *const *fields, int n)
+/*
+ * Query's legacy parameters and their expression counterparts, in
+ * DynamoDB's order.  KeyConditions is last: it may go with a
+ * FilterExpression or ProjectionExpression, and only clashes with a
+ * KeyConditionExpression.
+ */
+static const char *const query_legacy[] = {"AttributesToGet", "QueryFilter", "ConditionalOperator", "KeyConditions"};
+static const char *const query_expressions[] = {"ProjectionExpression", "FilterExpression", "KeyConditionExpression"};
+
+/* The name of the parameter that gave the request its projection. */
+static const char *
+projection_param(Jsonb *request)
 {
-	for (int i = 0; i < n; i++)
-		if (jreq_member(request, fields[i]))
-			st_error(ST_ERR_VALIDATION,
-					 "The legacy parameter %s is not supported yet: use its expression counterpart",
-					 fields[i]);
+	return jreq_member(request, "AttributesToGet") ? "AttributesToGet" : "ProjectionExpression";
+}
+
+/* KeyConditionExpression, or the legacy KeyConditions: the key range of a Query. */
+static void
+request_key_condition(Jsonb *request, StExprRequest *req, const StQuerySpec *q,
+					  ExprKeyCondition *kc)
+{
+	char	   *kce = jreq_member_text(request, "KeyConditionExpression", "KeyConditionExpression");
+
+	if (kce)
+		expr_request_key_condition(req, kce, ops_query_pk(q), ops_query_sk(q), kc);
+	else
+		expr_request_legacy_key_condition(req, jreq_member(request, "KeyConditions"),
+										  ops_query_pk(q), ops_query_sk(q), kc);
 }
 
 Jsonb *
 api_query(Jsonb *request)
 {
-	static const char *const legacy[] = {"KeyConditions", "QueryFilter", "AttributesToGet", "ConditionalOperator"};
-	StTable    *t = api_table(request);
-	StIndex    *ix = request_index(request, t);
-	char	   *kce = jreq_member_text(request, "KeyConditionExpression", "KeyConditionExpression");
-	bool		consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
-	StCapacityMode mode = api_capacity_mode(request);
+	bool		has_kce = jreq_member(request, "KeyConditionExpression") != NULL;
+	StTable    *t;
+	StIndex    *ix;
+	bool		consistent;
+	StCapacityMode mode;
+	Jsonb	   *query_filter = jreq_member(request, "QueryFilter");
 	StExprRequest req;
 	ExprKeyCondition kc;
 	StQuerySpec q;
 	QueryPage		pg;
 	ApiOut		out;
 
-	refuse_legacy(request, legacy, 4);
-	if (kce == NULL)
+	api_check_legacy_mix(request, query_legacy, lengthof(query_legacy) - (has_kce ? 0 : 1),
+						 query_expressions, lengthof(query_expressions));
+	if (!has_kce && jreq_member(request, "KeyConditions") == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+	t = api_table(request);
+	ix = request_index(request, t);
+	consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
+	mode = api_capacity_mode(request);
 	memset(&q, 0, sizeof(q));
 	memset(&pg, 0, sizeof(pg));
 	q.table = t;
@@ -409,11 +452,15 @@ api_query(Jsonb *request)
 
 	expr_request_init(&req, jreq_member(request, "ExpressionAttributeNames"),
 					  jreq_member(request, "ExpressionAttributeValues"), true);
-	expr_request_key_condition(&req, kce, ops_query_pk(&q), ops_query_sk(&q), &kc);
+	/* DynamoDB checks a QueryFilter before KeyConditions */
+	expr_request_legacy_filter(&req, query_filter, true,
+							   api_conditional_or(request, query_filter != NULL), &q);
+	request_key_condition(request, &req, &q, &kc);
 	expr_request_filter_expression(&req, jreq_member_text(request, "FilterExpression", "FilterExpression"), &q);
 	expr_request_projection(&req, jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
+	expr_request_attributes_to_get(&req, jreq_member(request, "AttributesToGet"));
 	expr_request_finish(&req);
-	pg.select = request_select(request, ix, req.projection != NULL, true);
+	pg.select = request_select(request, ix, req.projection != NULL, projection_param(request), true);
 	check_projection_on_index(&req, t, ix);
 
 	q.pk = kc.pk_value;
@@ -469,17 +516,23 @@ request_segments(Jsonb *request, StScanRange *r)
 Jsonb *
 api_scan(Jsonb *request)
 {
-	static const char *const legacy[] = {"ScanFilter", "AttributesToGet", "ConditionalOperator"};
-	StTable    *t = api_table(request);
-	StIndex    *ix = request_index(request, t);
-	bool		consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
-	StCapacityMode mode = api_capacity_mode(request);
+	static const char *const legacy[] = {"AttributesToGet", "ScanFilter", "ConditionalOperator"};
+	static const char *const expressions[] = {"ProjectionExpression", "FilterExpression"};
+	StTable    *t;
+	StIndex    *ix;
+	bool		consistent;
+	StCapacityMode mode;
+	Jsonb	   *scan_filter = jreq_member(request, "ScanFilter");
 	StExprRequest req;
 	StScanRange r;
 	QueryPage		pg;
 	ApiOut		out;
 
-	refuse_legacy(request, legacy, 3);
+	api_check_legacy_mix(request, legacy, lengthof(legacy), expressions, lengthof(expressions));
+	t = api_table(request);
+	ix = request_index(request, t);
+	consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
+	mode = api_capacity_mode(request);
 	memset(&r, 0, sizeof(r));
 	memset(&pg, 0, sizeof(pg));
 	r.limit = request_limit(request);
@@ -489,9 +542,12 @@ api_scan(Jsonb *request)
 	expr_request_init(&req, jreq_member(request, "ExpressionAttributeNames"),
 					  jreq_member(request, "ExpressionAttributeValues"), true);
 	expr_request_filter_expression(&req, jreq_member_text(request, "FilterExpression", "FilterExpression"), NULL);
+	expr_request_legacy_filter(&req, scan_filter, false,
+							   api_conditional_or(request, scan_filter != NULL), NULL);
 	expr_request_projection(&req, jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
+	expr_request_attributes_to_get(&req, jreq_member(request, "AttributesToGet"));
 	expr_request_finish(&req);
-	pg.select = request_select(request, ix, req.projection != NULL, false);
+	pg.select = request_select(request, ix, req.projection != NULL, projection_param(request), false);
 	check_projection_on_index(&req, t, ix);
 	r.start = start_position(request, t, ix);
 
