@@ -140,6 +140,7 @@ SELECT st_api('Query', '{"TableName": "Pages", "Select": "SPECIFIC_ATTRIBUTES", 
 SELECT st_api('Query', '{"TableName": "Pages", "Select": "ALL_ATTRIBUTES", "ProjectionExpression": "SK", "KeyConditionExpression": "PK = :p", "ExpressionAttributeValues": {":p": {"S": "x"}}}');
 SELECT st_api('Query', '{"TableName": "Pages", "Select": "EVERYTHING", "KeyConditionExpression": "PK = :p", "ExpressionAttributeValues": {":p": {"S": "x"}}}');
 SELECT st_api('Query', '{"TableName": "Pages", "KeyConditionExpression": "PK = :p", "ExclusiveStartKey": {"PK": {"S": "x"}}, "ExpressionAttributeValues": {":p": {"S": "x"}}}');
+SELECT st_api('Query', '{"TableName": "Pages", "KeyConditionExpression": "PK = :p", "ExclusiveStartKey": {"PK": {"S": "other"}, "SK": {"S": "1"}}, "ExpressionAttributeValues": {":p": {"S": "x"}}}');
 SELECT st_api('Query', '{"TableName": "Pages", "KeyConditions": {}}');
 SELECT st_api('Scan', '{"TableName": "Pages", "Segment": 1}');
 SELECT st_api('Scan', '{"TableName": "Pages", "Segment": 4, "TotalSegments": 4}');

@@ -267,6 +267,19 @@ start_position(Jsonb *request, StTable *t, StIndex *ix)
 	return pos;
 }
 
+/* A Query's ExclusiveStartKey must lie in the partition it queries. */
+static void
+check_start_in_partition(Jsonb *request, const StQuerySpec *q)
+{
+	Av		   *start = api_typed_map(request, "ExclusiveStartKey");
+	const StKeyDef *pk = ops_query_pk(q);
+	Av		   *v = av_map_get(start, pk->name, strlen(pk->name));
+
+	if (v == NULL || !av_equal(v, q->pk))
+		st_error(ST_ERR_VALIDATION,
+				 "The provided starting key is outside query boundaries based on provided conditions");
+}
+
 /* ---------- the page ---------- */
 
 /* What index ix holds of an item: its keys, the table's, and INCLUDE's attributes. */
@@ -471,6 +484,8 @@ api_query(Jsonb *request)
 		q.sort2 = kc.sk_value2;
 	}
 	q.start = start_position(request, t, ix);
+	if (q.start)
+		check_start_in_partition(request, &q);
 
 	pg.req = &req;
 	pg.table = t;
