@@ -70,7 +70,8 @@ SELECT st_api('PutItem', '{"TableName": "ApiItems"}');
 SELECT st_api('PutItem', '{"TableName": "ApiItems", "Item": {"PK": "a", "SK": {"S": "b"}}}');
 SELECT st_api('PutItem', '{"TableName": "ApiItems", "Item": {"PK": {"S": "a"}, "SK": {"S": "b"}}, "ReturnValues": "ALL_NEW"}');
 SELECT st_api('PutItem', '{"TableName": "ApiItems", "Item": {"PK": {"S": "a"}, "SK": {"S": "b"}}, "ReturnValues": "SOME"}');
-SELECT st_api('PutItem', '{"TableName": "ApiItems", "Item": {"PK": {"S": "a"}, "SK": {"S": "b"}}, "Expected": {}}');
+SELECT st_api('PutItem', '{"TableName": "ApiItems", "Item": {"PK": {"S": "a"}, "SK": {"S": "b"}}, "Expected": {},
+  "ConditionExpression": "attribute_not_exists(PK)"}');
 SELECT st_api('PutItem', '{"TableName": "ApiItems", "Item": {"PK": {"S": "a"}, "SK": {"S": "b"}},
   "ConditionExpression": "attribute_not_exists(PK)", "ReturnValuesOnConditionCheckFailure": "ALL_NEW"}');
 SELECT st_api('PutItem', '{"TableName": "Nope", "Item": {"PK": {"S": "a"}, "SK": {"S": "b"}}}');
@@ -78,7 +79,8 @@ SELECT st_api('GetItem', '{"TableName": "ApiItems", "Key": {"PK": {"S": "a"}}}')
 SELECT st_api('GetItem', '{"TableName": "ApiItems", "Key": {"PK": {"S": "a"}, "SK": {"S": "b"}, "x": {"S": "c"}}}');
 SELECT st_api('GetItem', '{"TableName": "ApiItems", "Key": {"PK": {"N": "1"}, "SK": {"S": "b"}}}');
 SELECT st_api('GetItem', '{"TableName": "ApiItems", "Key": {"PK": {"S": "a"}, "SK": {"S": "b"}}, "ConsistentRead": "yes"}');
-SELECT st_api('GetItem', '{"TableName": "ApiItems", "Key": {"PK": {"S": "a"}, "SK": {"S": "b"}}, "AttributesToGet": ["a"]}');
+SELECT st_api('GetItem', '{"TableName": "ApiItems", "Key": {"PK": {"S": "a"}, "SK": {"S": "b"}}, "AttributesToGet": ["a"],
+  "ProjectionExpression": "a"}');
 SELECT st_api('UpdateItem', '{"TableName": "ApiItems", "Key": {"PK": {"S": "a"}, "SK": {"S": "b"}},
   "UpdateExpression": "SET a = :v"}');
 SELECT st_api('UpdateItem', '{"TableName": "ApiItems", "Key": {"PK": {"S": "a"}, "SK": {"S": "b"}},

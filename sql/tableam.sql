@@ -114,7 +114,7 @@ CREATE INDEX CONCURRENTLY am_note ON stdesign_data."AmPlaced" (((item -> 'note')
 REINDEX TABLE stdesign_data."AmPlaced";
 REINDEX TABLE CONCURRENTLY stdesign_data."AmPlaced";
 SELECT indexrelid::regclass AS index, indisvalid FROM pg_index
- WHERE indrelid = 'stdesign_data."AmPlaced"'::regclass ORDER BY 1::text;
+ WHERE indrelid = 'stdesign_data."AmPlaced"'::regclass ORDER BY indexrelid::regclass::text COLLATE "C";
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 SELECT count(*) AS by_total_index FROM stdesign_data."AmPlaced" WHERE ((item -> 'total') ->> 'N') IS NOT NULL;

@@ -60,6 +60,20 @@ extern const char *api_enum(Jsonb *request, const char *field, const char *path,
 							const char *const *values, int nvalues);
 
 /*
+ * A request may not mix legacy parameters with expressions: of the names
+ * given (each list in DynamoDB's order), the ones present in the request
+ * must not come from both lists.
+ */
+extern void api_check_legacy_mix(Jsonb *request, const char *const *legacy, int nlegacy,
+								 const char *const *expressions, int nexpressions);
+
+/*
+ * ConditionalOperator: true for OR.  It needs a legacy condition to apply
+ * to (has_conditions: Expected, QueryFilter or ScanFilter is present).
+ */
+extern bool api_conditional_or(Jsonb *request, bool has_conditions);
+
+/*
  * Building a response: a jsonb object written member by member, so that
  * items go out typed and counts, names and descriptions plain.
  */

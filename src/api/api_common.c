@@ -11,6 +11,7 @@
 #include "utils/jsonb.h"
 
 #include "api.h"
+#include "expr/expr.h"
 #include "item/av_jsonb.h"
 #include "json_req.h"
 
@@ -84,6 +85,45 @@ api_capacity_mode(Jsonb *request)
 	if (m == NULL || strcmp(m, "NONE") == 0)
 		return ST_CAPACITY_NONE;
 	return strcmp(m, "TOTAL") == 0 ? ST_CAPACITY_TOTAL : ST_CAPACITY_INDEXES;
+}
+
+/* The names of `names` that the request has. */
+static int
+present(Jsonb *request, const char *const *names, int n, const char **out)
+{
+	int			count = 0;
+
+	for (int i = 0; i < n; i++)
+		if (jreq_member(request, names[i]) != NULL)
+			out[count++] = names[i];
+	return count;
+}
+
+void
+api_check_legacy_mix(Jsonb *request, const char *const *legacy, int nlegacy,
+					 const char *const *expressions, int nexpressions)
+{
+	const char **l = palloc(sizeof(char *) * Max(nlegacy, 1));
+	const char **x = palloc(sizeof(char *) * Max(nexpressions, 1));
+	int			nl = present(request, legacy, nlegacy, l);
+	int			nx = present(request, expressions, nexpressions, x);
+	StErr		err;
+
+	if (nl == 0 || nx == 0)
+		return;
+	expr_legacy_mix_error(l, nl, x, nx, &err);
+	st_raise(&err);
+}
+
+bool
+api_conditional_or(Jsonb *request, bool has_conditions)
+{
+	static const char *const operators[] = {"OR", "AND"};
+	const char *op = api_enum(request, "ConditionalOperator", "conditionalOperator", operators, 2);
+
+	if (op != NULL && !has_conditions)
+		st_error(ST_ERR_VALIDATION, "ConditionalOperator cannot be used without Filter or Expected");
+	return op != NULL && strcmp(op, "OR") == 0;
 }
 
 /* ---------- responses ---------- */

@@ -7,6 +7,11 @@
  * functions build, runs the shared operation, and writes DynamoDB's
  * response: "Item" / "Attributes" typed, "ConsumedCapacity" when asked.
  *
+ * The legacy parameters (Expected with ConditionalOperator,
+ * AttributeUpdates, AttributesToGet) are accepted in place of their
+ * expressions, never together with them; they become the same condition,
+ * update and projection (expr_ops.c).
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -20,16 +25,16 @@
 static const char *const return_values_set[] = {"NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"};
 static const char *const on_failure_set[] = {"ALL_OLD", "NONE"};
 
-/* The legacy parameters have an issue of their own: refuse them clearly meanwhile. */
-static void
-refuse_legacy(Jsonb *request, const char *const *fields, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (jreq_member(request, fields[i]))
-			st_error(ST_ERR_VALIDATION,
-					 "The legacy parameter %s is not supported yet: use its expression counterpart",
-					 fields[i]);
-}
+/*
+ * Each operation's legacy parameters and their expression counterparts, in
+ * the order DynamoDB names them when a request mixes the two.
+ */
+static const char *const put_legacy[] = {"Expected", "ConditionalOperator"};
+static const char *const put_expressions[] = {"ConditionExpression"};
+static const char *const update_legacy[] = {"AttributeUpdates", "Expected", "ConditionalOperator"};
+static const char *const update_expressions[] = {"UpdateExpression", "ConditionExpression"};
+static const char *const get_legacy[] = {"AttributesToGet"};
+static const char *const get_expressions[] = {"ProjectionExpression"};
 
 static StReturnValues
 return_values(Jsonb *request, bool allow_updated)
@@ -62,6 +67,17 @@ init_expressions(Jsonb *request, StExprRequest *req)
 					  jreq_member(request, "ExpressionAttributeValues"), true);
 }
 
+/* ConditionExpression, or the legacy Expected with ConditionalOperator. */
+static void
+add_condition(Jsonb *request, StExprRequest *req)
+{
+	Jsonb	   *expected = jreq_member(request, "Expected");
+
+	expr_request_condition(req, jreq_member_text(request, "ConditionExpression", "ConditionExpression"),
+						   "ConditionExpression");
+	expr_request_legacy_condition(req, expected, api_conditional_or(request, expected != NULL));
+}
+
 /* {"Attributes": item}? + ConsumedCapacity */
 static Jsonb *
 write_response(const Av *attributes, StCapacity *cap)
@@ -81,21 +97,26 @@ write_response(const Av *attributes, StCapacity *cap)
 Jsonb *
 api_put_item(Jsonb *request)
 {
-	static const char *const legacy[] = {"Expected", "ConditionalOperator"};
-	StTable    *t = api_table(request);
-	Av		   *item = av_map_from_jsonb(api_required(request, "Item", "item"), true, "Item");
-	StReturnValues rv = return_values(request, false);
-	StCapacityMode mode = api_capacity_mode(request);
-	StCapacity *cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
+	StTable    *t;
+	Av		   *item;
+	StReturnValues rv;
+	StCapacityMode mode;
+	StCapacity *cap;
 	StWriteResult res;
 	StExprRequest req;
 	StCondition *cond;
 	Av		   *old;
 
-	refuse_legacy(request, legacy, 2);
+	/* DynamoDB checks the mix before anything else, the table included */
+	api_check_legacy_mix(request, put_legacy, lengthof(put_legacy),
+						 put_expressions, lengthof(put_expressions));
+	t = api_table(request);
+	item = av_map_from_jsonb(api_required(request, "Item", "item"), true, "Item");
+	rv = return_values(request, false);
+	mode = api_capacity_mode(request);
+	cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
 	init_expressions(request, &req);
-	expr_request_condition(&req, jreq_member_text(request, "ConditionExpression", "ConditionExpression"),
-						   "ConditionExpression");
+	add_condition(request, &req);
 	expr_request_finish(&req);
 	cond = request_condition(request, &req);
 
@@ -108,20 +129,26 @@ api_put_item(Jsonb *request)
 Jsonb *
 api_get_item(Jsonb *request)
 {
-	static const char *const legacy[] = {"AttributesToGet"};
-	StTable    *t = api_table(request);
-	Av		   *key = av_map_from_jsonb(api_required(request, "Key", "key"), true, "Key");
-	bool		consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
-	StCapacityMode mode = api_capacity_mode(request);
-	StCapacity *cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
+	StTable    *t;
+	Av		   *key;
+	bool		consistent;
+	StCapacityMode mode;
+	StCapacity *cap;
 	StExprRequest req;
 	Jsonb	   *stored;
 	Av		   *item = NULL;
 	ApiOut		out;
 
-	refuse_legacy(request, legacy, 1);
+	api_check_legacy_mix(request, get_legacy, lengthof(get_legacy),
+						 get_expressions, lengthof(get_expressions));
+	t = api_table(request);
+	key = av_map_from_jsonb(api_required(request, "Key", "key"), true, "Key");
+	consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
+	mode = api_capacity_mode(request);
+	cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
 	expr_request_init(&req, jreq_member(request, "ExpressionAttributeNames"), NULL, true);
 	expr_request_projection(&req, jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
+	expr_request_attributes_to_get(&req, jreq_member(request, "AttributesToGet"));
 	expr_request_finish(&req);
 
 	stored = ops_get(t, key);
@@ -143,22 +170,27 @@ api_get_item(Jsonb *request)
 Jsonb *
 api_update_item(Jsonb *request)
 {
-	static const char *const legacy[] = {"AttributeUpdates", "Expected", "ConditionalOperator"};
-	StTable    *t = api_table(request);
-	Av		   *key = av_map_from_jsonb(api_required(request, "Key", "key"), true, "Key");
-	StReturnValues rv = return_values(request, true);
-	StCapacityMode mode = api_capacity_mode(request);
-	StCapacity *cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
+	StTable    *t;
+	Av		   *key;
+	StReturnValues rv;
+	StCapacityMode mode;
+	StCapacity *cap;
 	StWriteResult res;
 	StExprRequest req;
 	StCondition *cond;
 	Av		   *result;
 
-	refuse_legacy(request, legacy, 3);
+	api_check_legacy_mix(request, update_legacy, lengthof(update_legacy),
+						 update_expressions, lengthof(update_expressions));
+	t = api_table(request);
+	key = av_map_from_jsonb(api_required(request, "Key", "key"), true, "Key");
+	rv = return_values(request, true);
+	mode = api_capacity_mode(request);
+	cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
 	init_expressions(request, &req);
 	expr_request_update(&req, jreq_member_text(request, "UpdateExpression", "UpdateExpression"));
-	expr_request_condition(&req, jreq_member_text(request, "ConditionExpression", "ConditionExpression"),
-						   "ConditionExpression");
+	expr_request_legacy_update(&req, jreq_member(request, "AttributeUpdates"));
+	add_condition(request, &req);
 	expr_request_finish(&req);
 	cond = request_condition(request, &req);
 
@@ -171,21 +203,25 @@ api_update_item(Jsonb *request)
 Jsonb *
 api_delete_item(Jsonb *request)
 {
-	static const char *const legacy[] = {"Expected", "ConditionalOperator"};
-	StTable    *t = api_table(request);
-	Av		   *key = av_map_from_jsonb(api_required(request, "Key", "key"), true, "Key");
-	StReturnValues rv = return_values(request, false);
-	StCapacityMode mode = api_capacity_mode(request);
-	StCapacity *cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
+	StTable    *t;
+	Av		   *key;
+	StReturnValues rv;
+	StCapacityMode mode;
+	StCapacity *cap;
 	StWriteResult res;
 	StExprRequest req;
 	StCondition *cond;
 	Av		   *old;
 
-	refuse_legacy(request, legacy, 2);
+	api_check_legacy_mix(request, put_legacy, lengthof(put_legacy),
+						 put_expressions, lengthof(put_expressions));
+	t = api_table(request);
+	key = av_map_from_jsonb(api_required(request, "Key", "key"), true, "Key");
+	rv = return_values(request, false);
+	mode = api_capacity_mode(request);
+	cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
 	init_expressions(request, &req);
-	expr_request_condition(&req, jreq_member_text(request, "ConditionExpression", "ConditionExpression"),
-						   "ConditionExpression");
+	add_condition(request, &req);
 	expr_request_finish(&req);
 	cond = request_condition(request, &req);
 

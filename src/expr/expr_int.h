@@ -131,6 +131,11 @@ extern bool expr_check_path_set(ExprKind kind, const ExprResolvedPath *paths, in
 /* The value of ":v" (len bytes) in p->values, or NULL. */
 extern const Av *expr_param_value(const ExprParams *p, const char *name, int len);
 
+/* ---------- update application (expr_update.c) ---------- */
+
+/* An update operand of the wrong type (expr_legacy.c rewords it for AttributeUpdates). */
+#define EXPR_MSG_UPDATE_BAD_TYPE "An operand in the update expression has an incorrect data type"
+
 /* ---------- operand evaluation (expr_eval.c) ---------- */
 
 /* The value of an operand against item (NULL: absent or not applicable). */

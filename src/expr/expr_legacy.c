@@ -308,13 +308,11 @@ filter_node(Builder *b, const Entry *e)
 	return op_node(b, e, (LegacyOp) op, vals, nvals);
 }
 
+/* "One or more parameter values were invalid: <what> for Attribute: <name>" */
 static ExprNode *
-invalid_entry(Builder *b, const char *fmt, const Entry *e)
+invalid_entry(Builder *b, const char *what, const Entry *e)
 {
-	char		msg[ST_ERR_MSG_MAX];
-
-	snprintf(msg, sizeof(msg), fmt, e->len, e->attr);
-	st_fail(b->err, ST_ERR_VALIDATION, MSG_INVALID "%s", msg);
+	st_fail(b->err, ST_ERR_VALIDATION, MSG_INVALID "%s for Attribute: %.*s", what, e->len, e->attr);
 	return NULL;
 }
 
@@ -326,10 +324,11 @@ expected_compare(Builder *b, const Entry *e, LegacyOp op, const Av *value)
 	int			nvals;
 
 	if (member(e->spec, "Exists") != NULL)
-		return invalid_entry(b, "Exists and ComparisonOperator cannot be used together for Attribute: %.*s", e);
+		return invalid_entry(b, "Exists and ComparisonOperator cannot be used together", e);
 	if (!value_list(b, e, &vals, &nvals))
 		return NULL;
-	if (op != OP_NULL && op != OP_NOT_NULL && vals == NULL && value == NULL)
+	if (op != OP_NULL && op != OP_NOT_NULL && value == NULL &&
+		member(e->spec, "AttributeValueList") == NULL)
 	{
 		st_fail(b->err, ST_ERR_VALIDATION,
 				MSG_INVALID "Value or AttributeValueList must be used with ComparisonOperator: %s for Attribute: %.*s",
@@ -356,13 +355,13 @@ expected_node(Builder *b, const Entry *e)
 	int			op;
 
 	if (value != NULL && member(e->spec, "AttributeValueList") != NULL)
-		return invalid_entry(b, "Value and AttributeValueList cannot be used together for Attribute: %.*s", e);
+		return invalid_entry(b, "Value and AttributeValueList cannot be used together", e);
 	if (!read_op(b, e, false, &op))
 		return NULL;
 	if (op >= 0)
 		return expected_compare(b, e, (LegacyOp) op, value);
 	if (member(e->spec, "AttributeValueList") != NULL)
-		return invalid_entry(b, "AttributeValueList can only be used with a ComparisonOperator for Attribute: %.*s", e);
+		return invalid_entry(b, "AttributeValueList can only be used with a ComparisonOperator", e);
 	if (exists != NULL && exists->type != AV_BOOL)
 	{
 		st_fail(b->err, ST_ERR_SERIALIZATION, "Unexpected value type for Exists: expected a boolean");
@@ -377,7 +376,7 @@ expected_node(Builder *b, const Entry *e)
 		return NULL;
 	}
 	if (!must_exist && value != NULL)
-		return invalid_entry(b, "Value cannot be used when Exists is false for Attribute: %.*s", e);
+		return invalid_entry(b, "Value cannot be used when Exists is false", e);
 	if (!must_exist)
 		return op_node(b, e, OP_NULL, NULL, 0);
 	return op_node(b, e, OP_EQ, (Av *const *) &value, 1);

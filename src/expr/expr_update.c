@@ -20,7 +20,7 @@
 #include "../item/number.h"
 
 #define MSG_BAD_PATH "The document path provided in the update expression is invalid for update"
-#define MSG_BAD_TYPE "An operand in the update expression has an incorrect data type"
+#define MSG_BAD_TYPE EXPR_MSG_UPDATE_BAD_TYPE
 #define MSG_MISSING "The provided expression refers to an attribute that does not exist in the item"
 #define MSG_NESTING "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit"
 
