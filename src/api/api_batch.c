@@ -155,61 +155,23 @@ key_of_item(StTable *t, const Av *item)
 
 /* ---------- BatchGetItem ---------- */
 
-/* AttributesToGet as the projection it stands for: "#a0, #a1" with names. */
-static void
-attributes_to_get(BatchTable *bt, Jsonb *atg, char **projection, Jsonb **names)
-{
-	int			n = jreq_array_length(atg);
-	StringInfoData proj;
-	StringInfoData json;
-
-	if (!jreq_is_array(atg))
-		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for AttributesToGet: expected a list");
-	if (n == 0)
-		length_error("'[]'", psprintf("requestItems.%s.member.attributesToGet", bt->name),
-					 "Member must have length greater than or equal to 1");
-	initStringInfo(&proj);
-	initStringInfo(&json);
-	appendStringInfoChar(&json, '{');
-	for (int i = 0; i < n; i++)
-	{
-		Jsonb	   *el = jreq_array_element(atg, i);
-		JsonbValue	v;
-
-		if (el == NULL || !JB_ROOT_IS_SCALAR(el) || !JsonbExtractScalar(&el->root, &v) ||
-			v.type != jbvString)
-			st_error(ST_ERR_SERIALIZATION, "Unexpected value type for AttributesToGet: expected a list of strings");
-		for (int j = 0; j < i; j++)
-			if (strcmp(jreq_text(jreq_array_element(atg, j)), jreq_text(el)) == 0)
-				st_error(ST_ERR_VALIDATION,
-						 "One or more parameter values were invalid: Duplicate value in attribute name: %.*s",
-						 v.val.string.len, v.val.string.val);
-		appendStringInfo(&proj, "%s#a%d", i ? ", " : "", i);
-		appendStringInfo(&json, "%s\"#a%d\": %s", i ? ", " : "", i, jreq_text(el));
-	}
-	appendStringInfoChar(&json, '}');
-	*projection = proj.data;
-	*names = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(json.data)));
-}
 
 /* ProjectionExpression or AttributesToGet (not both), with the names. */
 static void
 parse_get_projection(BatchTable *bt)
 {
+	static const char *const legacy[] = {"AttributesToGet"};
+	static const char *const expressions[] = {"ProjectionExpression"};
 	Jsonb	   *atg = jreq_member(bt->body, "AttributesToGet");
-	Jsonb	   *names = jreq_member(bt->body, "ExpressionAttributeNames");
-	char	   *projection = jreq_member_text(bt->body, "ProjectionExpression", "ProjectionExpression");
 
-	if (atg && projection)
-		st_error(ST_ERR_VALIDATION,
-				 "Can not use both expression and non-expression parameters in the same request: Non-expression parameters: {AttributesToGet} Expression parameters: {ProjectionExpression}");
-	if (atg && names)
-		st_error(ST_ERR_VALIDATION,
-				 "ExpressionAttributeNames can only be specified when using expressions");
-	if (atg)
-		attributes_to_get(bt, atg, &projection, &names);
-	expr_request_init(&bt->req, names, NULL, true);
-	expr_request_projection(&bt->req, projection);
+	api_check_legacy_mix(bt->body, legacy, 1, expressions, 1);
+	if (atg && jreq_is_array(atg) && jreq_array_length(atg) == 0)
+		length_error("'[]'", psprintf("requestItems.%s.member.attributesToGet", bt->name),
+					 "Member must have length greater than or equal to 1");
+	expr_request_init(&bt->req, jreq_member(bt->body, "ExpressionAttributeNames"), NULL, true);
+	expr_request_projection(&bt->req, jreq_member_text(bt->body, "ProjectionExpression", "ProjectionExpression"));
+	/* the legacy list becomes the same projection tree (after any expression) */
+	expr_request_attributes_to_get(&bt->req, atg);
 	expr_request_finish(&bt->req);
 }
 
