@@ -78,52 +78,71 @@ add_condition(Jsonb *request, StExprRequest *req)
 	expr_request_legacy_condition(req, expected, api_conditional_or(request, expected != NULL));
 }
 
+/*
+ * What PutItem, UpdateItem and DeleteItem share: the checks of the request
+ * before the operation, and the response after it.
+ */
+typedef struct WriteCall
+{
+	StTable    *table;
+	Av		   *target;			/* Item (PutItem) or Key */
+	StReturnValues rv;
+	StCapacity *cap;
+	StWriteResult res;
+	StExprRequest req;
+} WriteCall;
+
+static void
+write_call_begin(WriteCall *w, Jsonb *request, const char *target,
+				 const char *const *legacy, int nlegacy,
+				 const char *const *expressions, int nexpressions, bool allow_updated)
+{
+	StCapacityMode mode;
+
+	/* DynamoDB checks the mix before anything else, the table included */
+	api_check_legacy_mix(request, legacy, nlegacy, expressions, nexpressions);
+	w->table = api_table(request);
+	w->target = av_map_from_jsonb(api_required(request, target, strcmp(target, "Item") == 0 ? "item" : "key"),
+								  true, target);
+	w->rv = return_values(request, allow_updated);
+	mode = api_capacity_mode(request);
+	w->cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
+	init_expressions(request, &w->req);
+}
+
 /* {"Attributes": item}? + ConsumedCapacity */
 static Jsonb *
-write_response(const Av *attributes, StCapacity *cap)
+write_call_end(WriteCall *w, const Av *attributes)
 {
 	ApiOut		out;
 
+	if (w->cap)
+		capacity_write(w->cap, w->table, w->res.old_item, w->res.new_item, false);
 	api_out_begin(&out);
 	if (attributes)
 	{
 		api_out_key(&out, "Attributes");
 		api_out_item(&out, attributes);
 	}
-	api_out_capacity(&out, cap, false);
+	api_out_capacity(&out, w->cap, false);
 	return api_out_end(&out);
 }
 
 Jsonb *
 api_put_item(Jsonb *request)
 {
-	StTable    *t;
-	Av		   *item;
-	StReturnValues rv;
-	StCapacityMode mode;
-	StCapacity *cap;
-	StWriteResult res;
-	StExprRequest req;
+	WriteCall	w;
 	StCondition *cond;
 	Av		   *old;
 
-	/* DynamoDB checks the mix before anything else, the table included */
-	api_check_legacy_mix(request, put_legacy, lengthof(put_legacy),
-						 put_expressions, lengthof(put_expressions));
-	t = api_table(request);
-	item = av_map_from_jsonb(api_required(request, "Item", "item"), true, "Item");
-	rv = return_values(request, false);
-	mode = api_capacity_mode(request);
-	cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
-	init_expressions(request, &req);
-	add_condition(request, &req);
-	expr_request_finish(&req);
-	cond = request_condition(request, &req);
+	write_call_begin(&w, request, "Item", put_legacy, lengthof(put_legacy),
+					 put_expressions, lengthof(put_expressions), false);
+	add_condition(request, &w.req);
+	expr_request_finish(&w.req);
+	cond = request_condition(request, &w.req);
 
-	old = ops_put(t, item, cond, rv, cap ? &res : NULL);
-	if (cap)
-		capacity_write(cap, t, res.old_item, res.new_item, false);
-	return write_response(old, cap);
+	old = ops_put(w.table, w.target, cond, w.rv, w.cap ? &w.res : NULL);
+	return write_call_end(&w, old);
 }
 
 Jsonb *
@@ -170,63 +189,36 @@ api_get_item(Jsonb *request)
 Jsonb *
 api_update_item(Jsonb *request)
 {
-	StTable    *t;
-	Av		   *key;
-	StReturnValues rv;
-	StCapacityMode mode;
-	StCapacity *cap;
-	StWriteResult res;
-	StExprRequest req;
+	WriteCall	w;
 	StCondition *cond;
 	Av		   *result;
 
-	api_check_legacy_mix(request, update_legacy, lengthof(update_legacy),
-						 update_expressions, lengthof(update_expressions));
-	t = api_table(request);
-	key = av_map_from_jsonb(api_required(request, "Key", "key"), true, "Key");
-	rv = return_values(request, true);
-	mode = api_capacity_mode(request);
-	cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
-	init_expressions(request, &req);
-	expr_request_update(&req, jreq_member_text(request, "UpdateExpression", "UpdateExpression"));
-	expr_request_legacy_update(&req, jreq_member(request, "AttributeUpdates"));
-	add_condition(request, &req);
-	expr_request_finish(&req);
-	cond = request_condition(request, &req);
+	write_call_begin(&w, request, "Key", update_legacy, lengthof(update_legacy),
+					 update_expressions, lengthof(update_expressions), true);
+	expr_request_update(&w.req, jreq_member_text(request, "UpdateExpression", "UpdateExpression"));
+	expr_request_legacy_update(&w.req, jreq_member(request, "AttributeUpdates"));
+	add_condition(request, &w.req);
+	expr_request_finish(&w.req);
+	cond = request_condition(request, &w.req);
 
-	result = ops_update(t, key, expr_request_updater(&req, t), cond, rv, cap ? &res : NULL);
-	if (cap)
-		capacity_write(cap, t, res.old_item, res.new_item, false);
-	return write_response(result, cap);
+	result = ops_update(w.table, w.target, expr_request_updater(&w.req, w.table), cond, w.rv,
+						w.cap ? &w.res : NULL);
+	return write_call_end(&w, result);
 }
 
 Jsonb *
 api_delete_item(Jsonb *request)
 {
-	StTable    *t;
-	Av		   *key;
-	StReturnValues rv;
-	StCapacityMode mode;
-	StCapacity *cap;
-	StWriteResult res;
-	StExprRequest req;
+	WriteCall	w;
 	StCondition *cond;
 	Av		   *old;
 
-	api_check_legacy_mix(request, put_legacy, lengthof(put_legacy),
-						 put_expressions, lengthof(put_expressions));
-	t = api_table(request);
-	key = av_map_from_jsonb(api_required(request, "Key", "key"), true, "Key");
-	rv = return_values(request, false);
-	mode = api_capacity_mode(request);
-	cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
-	init_expressions(request, &req);
-	add_condition(request, &req);
-	expr_request_finish(&req);
-	cond = request_condition(request, &req);
+	write_call_begin(&w, request, "Key", put_legacy, lengthof(put_legacy),
+					 put_expressions, lengthof(put_expressions), false);
+	add_condition(request, &w.req);
+	expr_request_finish(&w.req);
+	cond = request_condition(request, &w.req);
 
-	old = ops_delete(t, key, cond, rv, cap ? &res : NULL);
-	if (cap)
-		capacity_write(cap, t, res.old_item, NULL, false);
-	return write_response(old, cap);
+	old = ops_delete(w.table, w.target, cond, w.rv, w.cap ? &w.res : NULL);
+	return write_call_end(&w, old);
 }
