@@ -8,7 +8,17 @@
 set -uo pipefail
 
 if [ "$(id -u)" -eq 0 ]; then
-	exec runuser -u postgres -- bash "$(readlink -f "$0")" "$@"
+	# The checkout may sit where the postgres user cannot read (a private
+	# temporary folder): run a copy of this script from a folder it can.
+	copy=$(mktemp -d -t stdesign_tableam_run.XXXXXX)
+	cp "$(readlink -f "$0")" "$copy/tableam_recovery.sh"
+	chmod 755 "$copy"
+	chmod 644 "$copy/tableam_recovery.sh"
+	cd /
+	runuser -u postgres -- bash "$copy/tableam_recovery.sh" "$@"
+	rc=$?
+	rm -rf "$copy"
+	exit $rc
 fi
 
 bindir=$(pg_config --bindir 2>/dev/null)
