@@ -161,6 +161,27 @@ CREATE FUNCTION st_scan("table" text DEFAULT NULL, index text DEFAULT NULL, filt
 COMMENT ON FUNCTION st_scan(text, text, text, jsonb, jsonb, text, integer, boolean) IS
 	'Scan: every item of a table or index, in key order, optionally filtered and projected';
 
+-- Bulk load: an aggregate that writes the items of a query 1000 per statement.
+CREATE FUNCTION stdesign.put_all_sfunc(internal, jsonb) RETURNS internal
+	AS 'MODULE_PATHNAME', 'st_put_all_sfunc' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE FUNCTION stdesign.put_all_sfunc(internal, jsonb, text) RETURNS internal
+	AS 'MODULE_PATHNAME', 'st_put_all_sfunc' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE FUNCTION stdesign.put_all_sfunc(internal, jsonb, text, boolean) RETURNS internal
+	AS 'MODULE_PATHNAME', 'st_put_all_sfunc' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE FUNCTION stdesign.put_all_final(internal) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'st_put_all_final' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE AGGREGATE st_put_all(item jsonb) (
+	SFUNC = stdesign.put_all_sfunc, STYPE = internal, FINALFUNC = stdesign.put_all_final,
+	FINALFUNC_MODIFY = READ_WRITE, PARALLEL = UNSAFE);
+CREATE AGGREGATE st_put_all(item jsonb, "table" text) (
+	SFUNC = stdesign.put_all_sfunc, STYPE = internal, FINALFUNC = stdesign.put_all_final,
+	FINALFUNC_MODIFY = READ_WRITE, PARALLEL = UNSAFE);
+CREATE AGGREGATE st_put_all(item jsonb, "table" text, typed boolean) (
+	SFUNC = stdesign.put_all_sfunc, STYPE = internal, FINALFUNC = stdesign.put_all_final,
+	FINALFUNC_MODIFY = READ_WRITE, PARALLEL = UNSAFE);
+COMMENT ON AGGREGATE st_put_all(jsonb, text, boolean) IS
+	'Bulk PutItem: every item of a query, validated as st_put does, written 1000 per statement; returns how many';
+
 -- Transactions -------------------------------------------------------------
 
 CREATE FUNCTION st_transact(transact_items jsonb, client_request_token text DEFAULT NULL,

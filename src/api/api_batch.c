@@ -314,18 +314,28 @@ write_table_items(Batch *b, BatchTable *bt)
 {
 	/* the old item is only fetched when the request counts what writes cost */
 	bool		counting = capacity_wanted(b->capacity);
+	Av		  **puts = palloc(sizeof(Av *) * Max(1, bt->nkeys));
+	int			nputs = 0;
 
 	for (int k = 0; k < bt->nkeys; k++)
 	{
 		BatchKey   *bk = &bt->keys[k];
 		StWriteResult res = {0};
 
+		if (bk->item && !counting)
+		{
+			/* written together below, in one statement */
+			puts[nputs++] = bk->item;
+			continue;
+		}
 		if (bk->item)
 			ops_put(bt->table, bk->item, NULL, ST_RV_NONE, counting ? &res : NULL);
 		else
 			ops_delete(bt->table, bk->keymap, NULL, ST_RV_NONE, counting ? &res : NULL);
 		capacity_write(b->capacity, bt->table, res.old_item, res.new_item, false);
 	}
+	if (nputs > 0)
+		ops_put_many(bt->table, puts, nputs);
 }
 
 Jsonb *

@@ -63,6 +63,7 @@ release_entry(StTable *t)
 	free_plan(t->plan_get);
 	free_plan(t->plan_get_for_update);
 	free_plan(t->plan_upsert);
+	free_plan(t->plan_upsert_many);
 	free_plan(t->plan_insert);
 	free_plan(t->plan_update);
 	free_plan(t->plan_delete);
@@ -76,6 +77,7 @@ release_entry(StTable *t)
 	t->nindexes = 0;
 	t->indexes = NULL;
 	t->plan_get = t->plan_get_for_update = t->plan_upsert = t->plan_insert = NULL;
+	t->plan_upsert_many = NULL;
 	t->plan_update = t->plan_delete = t->plan_delete_returning = NULL;
 	memset(&t->plans, 0, sizeof(t->plans));
 	t->valid = false;

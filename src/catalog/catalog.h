@@ -79,6 +79,7 @@ typedef struct StTable
 	SPIPlanPtr	plan_get;
 	SPIPlanPtr	plan_get_for_update;
 	SPIPlanPtr	plan_upsert;
+	SPIPlanPtr	plan_upsert_many;
 	SPIPlanPtr	plan_insert;
 	SPIPlanPtr	plan_update;
 	SPIPlanPtr	plan_delete;

@@ -106,6 +106,45 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv, StWriteResul
 			 "Transaction is ongoing for the item; the write could not acquire the item");
 }
 
+typedef struct KeyedItem
+{
+	char	   *key;			/* the item's key attributes, as JSON text */
+	Jsonb	   *stored;
+} KeyedItem;
+
+static int
+keyed_item_cmp(const void *a, const void *b)
+{
+	return strcmp(((const KeyedItem *) a)->key, ((const KeyedItem *) b)->key);
+}
+
+void
+ops_put_many(StTable *t, Av **items, int n)
+{
+	KeyedItem  *keyed = palloc(sizeof(KeyedItem) * Max(1, n));
+	Jsonb	  **stored = palloc(sizeof(Jsonb *) * Max(1, n));
+
+	for (int i = 0; i < n; i++)
+	{
+		Av		   *key = av_new(AV_M);
+		Jsonb	   *jb;
+
+		ops_check_item(t, items[i]);
+		av_map_put_nocheck(key, t->pk.name, strlen(t->pk.name),
+						   av_map_get(items[i], t->pk.name, strlen(t->pk.name)));
+		if (t->sk.name)
+			av_map_put_nocheck(key, t->sk.name, strlen(t->sk.name),
+							   av_map_get(items[i], t->sk.name, strlen(t->sk.name)));
+		jb = av_item_to_jsonb(key, true);
+		keyed[i].key = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+		keyed[i].stored = av_item_to_jsonb(items[i], true);
+	}
+	qsort(keyed, n, sizeof(KeyedItem), keyed_item_cmp);
+	for (int i = 0; i < n; i++)
+		stored[i] = keyed[i].stored;
+	storage_upsert_many(t, stored, n);
+}
+
 Av *
 ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, StWriteResult *res)
 {

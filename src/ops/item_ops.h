@@ -95,6 +95,12 @@ extern Jsonb *ops_get(StTable *t, const Av *keymap);
 extern Av  *ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv,
 					StWriteResult *res);
 
+/*
+ * Unconditional PutItem of many items with distinct keys, in one statement;
+ * written in key order, so that two such writes cannot deadlock.
+ */
+extern void ops_put_many(StTable *t, Av **items, int n);
+
 /* DeleteItem: returns the old item when rv is ALL_OLD and it existed. */
 extern Av  *ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv,
 					   StWriteResult *res);

@@ -30,6 +30,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
@@ -347,6 +348,34 @@ storage_upsert(StTable *t, Jsonb *item)
 					1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
 		elog(ERROR, "stdesign: put failed");
+	SPI_finish();
+}
+
+/*
+ * Many items in one INSERT ... SELECT unnest(...) ON CONFLICT DO UPDATE: one
+ * executor start for the lot, where a statement per item pays it per item.
+ * The items must have distinct keys.
+ */
+void
+storage_upsert_many(StTable *t, Jsonb **items, int n)
+{
+	Oid			types[1] = {JSONBARRAYOID};
+	Datum	   *elems = palloc(sizeof(Datum) * Max(1, n));
+	Datum		values[1];
+	SPIPlanPtr	plan;
+
+	for (int i = 0; i < n; i++)
+		elems[i] = PointerGetDatum(items[i]);
+	values[0] = PointerGetDatum(construct_array(elems, n, JSONBOID, -1, false, TYPALIGN_INT));
+	SPI_connect();
+	plan = CACHED_PLAN(&t->plan_upsert_many,
+					   psprintf("INSERT INTO %s AS t (item) SELECT unnest($1) ON CONFLICT (%s%s)"
+								" DO UPDATE SET item = excluded.item",
+								t->qualified, partition_expr("pk", t->pk.type),
+								t->sk.name ? ", sk" : ""),
+					   1, types);
+	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "stdesign: put of many items failed");
 	SPI_finish();
 }
 

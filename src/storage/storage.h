@@ -93,6 +93,7 @@ extern Datum storage_key_datum(const Av *value);
 extern Jsonb *storage_get(StTable *t, const StKey *key);
 extern Jsonb *storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid);
 extern void storage_upsert(StTable *t, Jsonb *item);
+extern void storage_upsert_many(StTable *t, Jsonb **items, int n);
 /* Insert a new item; false when its key exists.  Fills *ctid (when given) with the new row's. */
 extern bool storage_insert(StTable *t, Jsonb *item, ItemPointer ctid);
 extern void storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);

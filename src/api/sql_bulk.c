@@ -1,0 +1,155 @@
+/*-------------------------------------------------------------------------
+ *
+ * sql_bulk.c
+ *		st_put_all(item, "table", typed): an aggregate that loads the items
+ *		of a query, many per statement.
+ *
+ * st_put runs one INSERT per call, and for one item the executor's start
+ * (opening the relation and its indexes, preparing its expressions) costs
+ * more than the write itself.  st_put_all validates each item exactly as
+ * st_put does, and writes them 1000 at a time with one INSERT ... ON
+ * CONFLICT DO UPDATE (storage_upsert_many), in key order.  Within a chunk a
+ * later item with the same key replaces an earlier one, as consecutive
+ * st_put calls would.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+
+#include "catalog/catalog.h"
+#include "item/av_jsonb.h"
+#include "ops/item_ops.h"
+#include "sql_args.h"
+
+#define BULK_CHUNK 1000
+
+typedef struct BulkItem
+{
+	char	   *key;			/* the key attributes as JSON text: sort and dedupe */
+	int			seq;			/* arrival order: the last of equal keys wins */
+	Jsonb	   *stored;
+} BulkItem;
+
+typedef struct BulkState
+{
+	char	   *table;			/* NULL: the default table */
+	MemoryContext chunk_cxt;	/* the pending items; reset after each write */
+	int			n;
+	BulkItem	items[BULK_CHUNK];
+	int64		total;
+} BulkState;
+
+static int
+bulk_item_cmp(const void *a, const void *b)
+{
+	const BulkItem *x = a;
+	const BulkItem *y = b;
+	int			c = strcmp(x->key, y->key);
+
+	return c != 0 ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Write the chunk: sorted by key, the last item of each key kept. */
+static void
+bulk_flush(BulkState *st)
+{
+	StTable    *t;
+	Jsonb	  **stored;
+	int			m = 0;
+
+	if (st->n == 0)
+		return;
+	t = catalog_lookup(st->table, false);
+	qsort(st->items, st->n, sizeof(BulkItem), bulk_item_cmp);
+	stored = palloc(sizeof(Jsonb *) * st->n);
+	for (int i = 0; i < st->n; i++)
+	{
+		if (i + 1 < st->n && strcmp(st->items[i].key, st->items[i + 1].key) == 0)
+			continue;
+		stored[m++] = st->items[i].stored;
+	}
+	storage_upsert_many(t, stored, m);
+	st->total += st->n;
+	st->n = 0;
+	MemoryContextReset(st->chunk_cxt);
+}
+
+/* The key attributes of a checked item, as JSON text. */
+static char *
+item_key_text(StTable *t, const Av *item)
+{
+	Av		   *key = av_new(AV_M);
+	Jsonb	   *jb;
+
+	av_map_put_nocheck(key, t->pk.name, strlen(t->pk.name),
+					   av_map_get(item, t->pk.name, strlen(t->pk.name)));
+	if (t->sk.name)
+		av_map_put_nocheck(key, t->sk.name, strlen(t->sk.name),
+						   av_map_get(item, t->sk.name, strlen(t->sk.name)));
+	jb = av_item_to_jsonb(key, true);
+	return JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+}
+
+PG_FUNCTION_INFO_V1(st_put_all_sfunc);
+Datum
+st_put_all_sfunc(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt;
+	MemoryContext old;
+	BulkState  *st;
+	Jsonb	   *itemj = arg_jsonb(fcinfo, 1);
+	bool		typed = arg_bool(fcinfo, 3, false);
+	StTable    *t;
+	Av		   *item;
+	BulkItem   *bi;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		elog(ERROR, "st_put_all_sfunc called in non-aggregate context");
+	if (PG_ARGISNULL(0))
+	{
+		char	   *table = arg_text(fcinfo, 2);
+
+		st = MemoryContextAllocZero(aggcxt, sizeof(BulkState));
+		st->table = table ? MemoryContextStrdup(aggcxt, table) : NULL;
+		st->chunk_cxt = AllocSetContextCreate(aggcxt, "stdesign bulk put", ALLOCSET_DEFAULT_SIZES);
+	}
+	else
+		st = (BulkState *) PG_GETARG_POINTER(0);
+	if (itemj == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null");
+
+	t = catalog_lookup(st->table, false);
+	item = av_item_from_jsonb(itemj, typed, "Item");
+	ops_check_item(t, item);
+
+	old = MemoryContextSwitchTo(st->chunk_cxt);
+	bi = &st->items[st->n];
+	bi->key = item_key_text(t, item);
+	bi->seq = st->n;
+	bi->stored = av_item_to_jsonb(item, true);
+	st->n++;
+	MemoryContextSwitchTo(old);
+
+	if (st->n == BULK_CHUNK)
+		bulk_flush(st);
+	PG_RETURN_POINTER(st);
+}
+
+PG_FUNCTION_INFO_V1(st_put_all_final);
+Datum
+st_put_all_final(PG_FUNCTION_ARGS)
+{
+	BulkState  *st;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_INT64(0);
+	st = (BulkState *) PG_GETARG_POINTER(0);
+	bulk_flush(st);
+	PG_RETURN_INT64(st->total);
+}
