@@ -65,6 +65,10 @@ CREATE FUNCTION stdesign.key_ix(text) RETURNS bytea
 CREATE FUNCTION stdesign.key_ix(bytea) RETURNS bytea
 	AS 'MODULE_PATHNAME', 'st_key_ix_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+-- Keeps each data relation's pk and sk columns equal to its items' keys.
+CREATE FUNCTION stdesign.set_keys() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'st_set_keys' LANGUAGE C;
+
 -- The size of a stored (typed) item by DynamoDB's rules.
 CREATE FUNCTION stdesign.item_size(jsonb) RETURNS bigint
 	AS 'MODULE_PATHNAME', 'st_item_size_stored' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

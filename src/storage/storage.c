@@ -6,9 +6,10 @@
  *
  * Layout of a table's relation (schema stdesign_data):
  *
- *	pk	 the partition key, GENERATED from item (text COLLATE "C" for S,
- *		 numeric for N, bytea for B), so that key columns and item can never
- *		 disagree, whichever path wrote the row;
+ *	pk	 the partition key (text COLLATE "C" for S, numeric for N, bytea for
+ *		 B), set from item by the stdesign.set_keys() trigger on every
+ *		 INSERT and UPDATE, so that key columns and item can never disagree,
+ *		 whichever path wrote the row;
  *	sk	 the sort key, likewise (absent for hash-only tables);
  *	item the whole item in typed AttributeValue jsonb.
  *
@@ -153,6 +154,11 @@ column_type_sql(AvType type)
 	}
 }
 
+/*
+ * The relation of a new table: pk, sk and item, the key columns kept equal to
+ * the item's key attributes by the stdesign.set_keys() trigger (see
+ * key_trigger.c), and the unique key index.
+ */
 void
 storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef *sk)
 {
@@ -160,12 +166,20 @@ storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef 
 	char	   *rel = qualified(relname);
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "CREATE TABLE %s (pk %s GENERATED ALWAYS AS (%s) STORED NOT NULL",
-					 rel, column_type_sql(pk->type), attr_value_sql(pk->name, pk->type));
+	appendStringInfo(&sql, "CREATE TABLE %s (pk %s NOT NULL", rel, column_type_sql(pk->type));
 	if (sk->name)
-		appendStringInfo(&sql, ", sk %s GENERATED ALWAYS AS (%s) STORED NOT NULL",
-						 column_type_sql(sk->type), attr_value_sql(sk->name, sk->type));
+		appendStringInfo(&sql, ", sk %s NOT NULL", column_type_sql(sk->type));
 	appendStringInfoString(&sql, ", item jsonb NOT NULL) USING stdesign");
+	exec_ddl(sql.data);
+
+	resetStringInfo(&sql);
+	appendStringInfo(&sql, "CREATE TRIGGER set_keys BEFORE INSERT OR UPDATE ON %s"
+					 " FOR EACH ROW EXECUTE FUNCTION stdesign.set_keys(%s, %s",
+					 rel, quote_literal_cstr(pk->name), quote_literal_cstr(av_type_name(pk->type)));
+	if (sk->name)
+		appendStringInfo(&sql, ", %s, %s", quote_literal_cstr(sk->name),
+						 quote_literal_cstr(av_type_name(sk->type)));
+	appendStringInfoChar(&sql, ')');
 	exec_ddl(sql.data);
 
 	resetStringInfo(&sql);
