@@ -51,8 +51,12 @@ UPDATE stdesign_data."Short" SET item = item || '{"tenant": {"S": "t2"}}' WHERE 
 DELETE FROM stdesign_data."Short" WHERE pk = 'u#2';
 SELECT item->>'PK' FROM st_query('t1', "table" => 'Short', index => 'ByTenant') AS item;
 SELECT item->>'PK' FROM st_query('t2', "table" => 'Short', index => 'ByTenant') AS item;
--- The key columns follow the item whichever path wrote it.
+-- The key columns follow the item whichever path wrote it; a plain write
+-- cannot set them apart from the item, nor store an item without its key.
+UPDATE stdesign_data."Short" SET pk = 'forged' WHERE pk = 'u#3';
 SELECT pk, sk FROM stdesign_data."Short" ORDER BY pk;
+INSERT INTO stdesign_data."Short" (item) VALUES ('{"SK": {"S": "profile"}}');
+INSERT INTO stdesign_data."Short" (item) VALUES ('{"PK": {"N": "1"}, "SK": {"S": "profile"}}');
 -- A second GSI without a sort key, KEYS_ONLY.
 SELECT jsonb_array_length(st_create_gsi('Short', 'ByJoined', 'joined', projection => 'KEYS_ONLY')
                           -> 'GlobalSecondaryIndexes') AS gsis;
