@@ -43,8 +43,8 @@ _PG_init(void)
  */
 #define KEY_IX_INLINE 256
 
-static bytea *
-key_ix(const char *data, int len)
+bytea *
+st_key_ix(const char *data, int len)
 {
 	bytea	   *result;
 	pg_cryptohash_ctx *ctx;
@@ -75,7 +75,7 @@ st_key_ix_text(PG_FUNCTION_ARGS)
 {
 	text	   *t = PG_GETARG_TEXT_PP(0);
 
-	PG_RETURN_BYTEA_P(key_ix(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)));
+	PG_RETURN_BYTEA_P(st_key_ix(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)));
 }
 
 PG_FUNCTION_INFO_V1(st_key_ix_bytea);
@@ -84,7 +84,7 @@ st_key_ix_bytea(PG_FUNCTION_ARGS)
 {
 	bytea	   *b = PG_GETARG_BYTEA_PP(0);
 
-	PG_RETURN_BYTEA_P(key_ix(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b)));
+	PG_RETURN_BYTEA_P(st_key_ix(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b)));
 }
 
 /*

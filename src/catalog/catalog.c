@@ -293,6 +293,9 @@ load_table(StTable *t)
 	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
 	if (!OidIsValid(t->relid))
 		st_error(ST_ERR_INTERNAL, "the relation of table %s is missing", t->name);
+	t->key_index = get_relname_relid(psprintf("%.54s_key", t->relname),
+									 get_namespace_oid(ST_DATA_SCHEMA, false));
+	t->item_attnum = get_attnum(t->relid, "item");
 	load_indexes(t);
 	t->valid = true;
 	return true;

@@ -67,6 +67,8 @@ typedef struct StTable
 	char		name[ST_TABLE_NAME_MAX + 1];	/* hash key: the DynamoDB name */
 	bool		valid;
 	Oid			relid;
+	Oid			key_index;		/* the unique btree on (key_ix(pk), sk) */
+	AttrNumber	item_attnum;	/* the item column */
 	char	   *relname;		/* the relation's own name (unquoted) */
 	char	   *qualified;		/* schema-qualified and quoted, for SQL text */
 	StKeyDef	pk;

@@ -27,7 +27,17 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/relscan.h"
+#include "access/stratnum.h"
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/pg_collation_d.h"
+#include "executor/tuptable.h"
+#include "utils/fmgroids.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
@@ -334,9 +344,66 @@ read_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 	return result;
 }
 
+/*
+ * GetItem without SPI: one probe of the key index, under the statement's
+ * snapshot.  A point read is the most frequent operation, and starting an
+ * executor for it costs more than the probe; the plan would be this very
+ * index scan anyway.  Falls back to the prepared statement when the index
+ * is not known (it is looked up with the table's definition).
+ */
+static Jsonb *
+probe_key_index(StTable *t, const StKey *key)
+{
+	Relation	rel = table_open(t->relid, AccessShareLock);
+	Relation	idx = index_open(t->key_index, AccessShareLock);
+	ScanKeyData keys[2];
+	int			nkeys = t->sk.name ? 2 : 1;
+	Snapshot	snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	Jsonb	   *result = NULL;
+
+	if (t->pk.type == AV_N)
+		ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_NUMERIC_EQ, key->pk);
+	else
+	{
+		bytea	   *raw = DatumGetByteaPP(key->pk);
+
+		ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_BYTEAEQ,
+					PointerGetDatum(st_key_ix(VARDATA_ANY(raw), VARSIZE_ANY_EXHDR(raw))));
+	}
+	if (nkeys == 2)
+	{
+		ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber,
+					t->sk.type == AV_N ? F_NUMERIC_EQ : t->sk.type == AV_B ? F_BYTEAEQ : F_TEXTEQ,
+					key->sk);
+		keys[1].sk_collation = t->sk.type == AV_S ? C_COLLATION_OID : InvalidOid;
+	}
+
+	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
+	index_rescan(scan, keys, nkeys, NULL, 0);
+	slot = table_slot_create(rel, NULL);
+	if (index_getnext_slot(scan, ForwardScanDirection, slot))
+	{
+		bool		isnull;
+		Datum		d = slot_getattr(slot, t->item_attnum, &isnull);
+
+		if (!isnull)
+			result = DatumGetJsonbPCopy(d);
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	index_endscan(scan);
+	/* the locks stay until the transaction ends, as the executor's would */
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	return result;
+}
+
 Jsonb *
 storage_get(StTable *t, const StKey *key)
 {
+	if (OidIsValid(t->key_index) && t->item_attnum > 0)
+		return probe_key_index(t, key);
 	return read_by_key(t, key, NULL);
 }
 

@@ -72,6 +72,9 @@ typedef struct StScanRange
 /* Called for each row a query reads, in the caller's memory context; return false to stop. */
 typedef bool (*StRowCallback) (Jsonb *item, void *arg);
 
+/* The btree key of a partition-key value's bytes (stdesign.key_ix). */
+extern bytea *st_key_ix(const char *data, int len);
+
 /* DDL: the relation of a new table, a secondary index, and dropping them. */
 extern void storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef *sk);
 extern void storage_create_index(const char *relname, const char *index_relname,
