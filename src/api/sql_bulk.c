@@ -30,7 +30,8 @@
 
 typedef struct BulkItem
 {
-	char	   *key;			/* the key attributes as JSON text: sort and dedupe */
+	char	   *key;			/* the key values' bytes: sort and dedupe */
+	int			key_len;
 	int			seq;			/* arrival order: the last of equal keys wins */
 	Jsonb	   *stored;
 } BulkItem;
@@ -45,11 +46,19 @@ typedef struct BulkState
 } BulkState;
 
 static int
+key_cmp(const BulkItem *x, const BulkItem *y)
+{
+	int			c = memcmp(x->key, y->key, Min(x->key_len, y->key_len));
+
+	return c != 0 ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
+}
+
+static int
 bulk_item_cmp(const void *a, const void *b)
 {
 	const BulkItem *x = a;
 	const BulkItem *y = b;
-	int			c = strcmp(x->key, y->key);
+	int			c = key_cmp(x, y);
 
 	return c != 0 ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
@@ -69,7 +78,7 @@ bulk_flush(BulkState *st)
 	stored = palloc(sizeof(Jsonb *) * st->n);
 	for (int i = 0; i < st->n; i++)
 	{
-		if (i + 1 < st->n && strcmp(st->items[i].key, st->items[i + 1].key) == 0)
+		if (i + 1 < st->n && key_cmp(&st->items[i], &st->items[i + 1]) == 0)
 			continue;
 		stored[m++] = st->items[i].stored;
 	}
@@ -79,20 +88,30 @@ bulk_flush(BulkState *st)
 	MemoryContextReset(st->chunk_cxt);
 }
 
-/* The key attributes of a checked item, as JSON text. */
-static char *
-item_key_text(StTable *t, const Av *item)
+/*
+ * The key of a checked item as bytes that order and compare like the keys
+ * themselves do for equality: each value's length, then its bytes (numbers
+ * are canonical, so equal numbers have equal text).
+ */
+static void
+item_key_bytes(StTable *t, const Av *item, BulkItem *bi)
 {
-	Av		   *key = av_new(AV_M);
-	Jsonb	   *jb;
+	const StKeyDef *keys[2] = {&t->pk, &t->sk};
+	StringInfoData buf;
 
-	av_map_put_nocheck(key, t->pk.name, strlen(t->pk.name),
-					   av_map_get(item, t->pk.name, strlen(t->pk.name)));
-	if (t->sk.name)
-		av_map_put_nocheck(key, t->sk.name, strlen(t->sk.name),
-						   av_map_get(item, t->sk.name, strlen(t->sk.name)));
-	jb = av_item_to_jsonb(key, true);
-	return JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+	initStringInfo(&buf);
+	for (int k = 0; k < 2; k++)
+	{
+		const Av   *v;
+
+		if (keys[k]->name == NULL)
+			continue;
+		v = av_map_get(item, keys[k]->name, strlen(keys[k]->name));
+		appendBinaryStringInfo(&buf, (const char *) &v->len, sizeof(int));
+		appendBinaryStringInfo(&buf, v->str, v->len);
+	}
+	bi->key = buf.data;
+	bi->key_len = buf.len;
 }
 
 PG_FUNCTION_INFO_V1(st_put_all_sfunc);
@@ -116,7 +135,13 @@ st_put_all_sfunc(PG_FUNCTION_ARGS)
 
 		st = MemoryContextAllocZero(aggcxt, sizeof(BulkState));
 		st->table = table ? MemoryContextStrdup(aggcxt, table) : NULL;
-		st->chunk_cxt = AllocSetContextCreate(aggcxt, "stdesign bulk put", ALLOCSET_DEFAULT_SIZES);
+		/*
+		 * Blocks under malloc's mmap threshold: a chunk's memory is freed
+		 * and taken again every 1000 items, and mmap'd blocks would come
+		 * back as fresh pages to fault in each time.
+		 */
+		st->chunk_cxt = AllocSetContextCreate(aggcxt, "stdesign bulk put",
+											  8 * 1024, 64 * 1024, 64 * 1024);
 	}
 	else
 		st = (BulkState *) PG_GETARG_POINTER(0);
@@ -130,7 +155,7 @@ st_put_all_sfunc(PG_FUNCTION_ARGS)
 
 	old = MemoryContextSwitchTo(st->chunk_cxt);
 	bi = &st->items[st->n];
-	bi->key = item_key_text(t, item);
+	item_key_bytes(t, item, bi);
 	bi->seq = st->n;
 	bi->stored = av_item_to_jsonb(item, true);
 	st->n++;
