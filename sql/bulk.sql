@@ -34,4 +34,8 @@ SELECT st_put_all('{"PK": "a", "SK": "b"}'::jsonb, 'Nope');
 SELECT st_put_all('{"PK": {"S": "a"}, "SK": {"S": "b"}, "n": {"N": "1e200"}}'::jsonb, 'Bulk', true);
 SELECT count(*) = :before AS nothing_written FROM stdesign_data."Bulk";
 
+-- Sizes read from stored items agree with sizes of their trees.
+SELECT count(*) AS items, bool_and(stdesign.item_size(item) = st_item_size(item, true)) AS sizes_agree
+  FROM stdesign_data."Bulk";
+
 SELECT st_drop_table('Bulk');

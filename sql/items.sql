@@ -54,6 +54,9 @@ SELECT pk, sk FROM stdesign_data."Bin";
 SELECT st_item_size('{"PK": "abc", "n": 12345, "b": true, "z": null}');
 SELECT st_item_size('{"l": [1, 2], "m": {"a": "b"}}');
 SELECT st_item_size('{"s": {"SS": ["ab", "c"]}, "b": {"B": "AAEC"}}', typed => true);
+-- The size read straight from a stored item equals the size of its tree.
+SELECT count(*) AS items, bool_and(stdesign.item_size(item) = st_item_size(item, true)) AS sizes_agree
+  FROM stdesign_data."Items";
 -- 400 KB: the largest item that fits, and one byte more.
 SELECT st_put(jsonb_build_object('PK', 'big', 'SK', 'ok', 'v', repeat('x', 409600 - 2 - 3 - 2 - 2 - 1)));
 SELECT st_item_size(st_get('big', 'ok'));

@@ -166,6 +166,18 @@ api_out_item_elem(ApiOut *out, const Av *item)
 }
 
 void
+api_out_stored_item_elem(ApiOut *out, Jsonb *stored)
+{
+	JsonbValue	v;
+
+	/* pushJsonbValue unpacks the container; its strings stay in `stored` */
+	v.type = jbvBinary;
+	v.val.binary.data = &stored->root;
+	v.val.binary.len = VARSIZE(stored) - VARHDRSZ;
+	pushJsonbValue(&out->state, WJB_ELEM, &v);
+}
+
+void
 api_out_plain(ApiOut *out, const Av *value)
 {
 	av_push_value(&out->state, value, false, value_token(out));

@@ -54,6 +54,7 @@ typedef struct QueryPage
 	int64		count;
 	int64		bytes;
 	bool		more;			/* stopped by Limit or the 1 MB page */
+	bool		stored_as_is;	/* items go out as stored (page_returns_stored) */
 	Av		   *last_key;		/* key of the last item read (in keep_cxt) */
 	MemoryContext keep_cxt;		/* what outlives one row: pushed items, last key */
 } QueryPage;
@@ -306,32 +307,66 @@ page_item(QueryPage *pg, const Av *item)
 	return av_copy(item);
 }
 
+/*
+ * Does a page return stored items exactly as stored (no filter, no
+ * projection of any kind)?  Then they go into the response without being
+ * decoded, and their sizes are read from the stored JSON.
+ */
+static bool
+page_returns_stored(const QueryPage *pg)
+{
+	if (pg->req->filter)
+		return false;
+	if (pg->select == SELECT_COUNT)
+		return !(pg->index && pg->index->projection != ST_PROJECT_ALL);
+	if (pg->select == SELECT_ALL)
+		return true;
+	return pg->select == SELECT_PROJECTED && pg->index && pg->index->projection == ST_PROJECT_ALL;
+}
+
 static bool
 page_row(Jsonb *stored, void *arg)
 {
-	QueryPage	   *pg = (QueryPage *) arg;
-	Av		   *item = av_item_from_stored(stored);
+	QueryPage  *pg = (QueryPage *) arg;
+	Av		   *item = NULL;
 	MemoryContext old;
 
 	pg->scanned++;
-	/* read capacity counts what the key space holds: an index's projected entries */
-	if (pg->index && pg->index->projection != ST_PROJECT_ALL)
-		pg->bytes += av_item_size(index_entry(pg->table, pg->index, item));
-	else
-		pg->bytes += av_item_size(item);
-	if (expr_request_filter(pg->req, item))
+	if (pg->stored_as_is)
 	{
+		pg->bytes += av_stored_item_size(stored);
 		pg->count++;
 		if (pg->select != SELECT_COUNT)
 		{
 			old = MemoryContextSwitchTo(pg->keep_cxt);
-			api_out_item_elem(pg->out, page_item(pg, item));
+			api_out_stored_item_elem(pg->out, (Jsonb *) PG_DETOAST_DATUM_COPY(PointerGetDatum(stored)));
 			MemoryContextSwitchTo(old);
+		}
+	}
+	else
+	{
+		item = av_item_from_stored(stored);
+		/* read capacity counts what the key space holds: an index's projected entries */
+		if (pg->index && pg->index->projection != ST_PROJECT_ALL)
+			pg->bytes += av_item_size(index_entry(pg->table, pg->index, item));
+		else
+			pg->bytes += av_item_size(item);
+		if (expr_request_filter(pg->req, item))
+		{
+			pg->count++;
+			if (pg->select != SELECT_COUNT)
+			{
+				old = MemoryContextSwitchTo(pg->keep_cxt);
+				api_out_item_elem(pg->out, page_item(pg, item));
+				MemoryContextSwitchTo(old);
+			}
 		}
 	}
 	if ((pg->limit > 0 && pg->scanned >= pg->limit) || pg->bytes >= ST_PAGE_BYTES)
 	{
 		pg->more = true;
+		if (item == NULL)
+			item = av_item_from_stored(stored);
 		old = MemoryContextSwitchTo(pg->keep_cxt);
 		pg->last_key = item_key(pg->table, pg->index, item);
 		MemoryContextSwitchTo(old);
@@ -344,6 +379,7 @@ static void
 page_begin(QueryPage *pg, ApiOut *out)
 {
 	pg->out = out;
+	pg->stored_as_is = page_returns_stored(pg);
 	pg->keep_cxt = CurrentMemoryContext;
 	api_out_begin(out);
 	if (pg->select != SELECT_COUNT)

@@ -50,5 +50,5 @@ PG_FUNCTION_INFO_V1(st_item_size_stored);
 Datum
 st_item_size_stored(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT64(av_item_size(av_item_from_stored(PG_GETARG_JSONB_P(0))));
+	PG_RETURN_INT64(av_stored_item_size(PG_GETARG_JSONB_P(0)));
 }

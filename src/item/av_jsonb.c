@@ -528,3 +528,111 @@ av_push_item(JsonbParseState **state, const Av *item, bool typed)
 {
 	push_container(state, item, typed);
 }
+
+/* ---------- sizes of stored items, without a tree ---------- */
+
+static int64 stored_value_size(JsonbContainer *typed);
+
+/* The raw length of base64 text (stored base64 is canonical: padded). */
+static int64
+base64_raw_len(const char *s, int len)
+{
+	int			pad = 0;
+
+	if (len >= 1 && s[len - 1] == '=')
+		pad++;
+	if (len >= 2 && s[len - 2] == '=')
+		pad++;
+	return (int64) len / 4 * 3 - pad;
+}
+
+static int64
+stored_scalar_size(char type, const JsonbValue *v)
+{
+	if (v->type != jbvString)
+		return 1;				/* BOOL, NULL */
+	if (type == 'N')
+		return av_number_size(v->val.string.val, v->val.string.len);
+	if (type == 'B')
+		return base64_raw_len(v->val.string.val, v->val.string.len);
+	return v->val.string.len;
+}
+
+/* The elements of L (typed values) or of a set (scalars of member type). */
+static int64
+stored_array_size(JsonbContainer *jc, char member_type, bool is_list)
+{
+	JsonbIterator *it = JsonbIteratorInit(jc);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	int64		total = is_list ? 3 : 0;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok != WJB_ELEM)
+			continue;
+		if (is_list)
+			total += 1 + (v.type == jbvBinary ? stored_value_size(v.val.binary.data) : 1);
+		else
+			total += stored_scalar_size(member_type, &v);
+	}
+	return total;
+}
+
+/* The members of M (or of the item itself, without M's overhead). */
+static int64
+stored_map_size(JsonbContainer *jc, bool is_map)
+{
+	JsonbIterator *it = JsonbIteratorInit(jc);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	int64		total = is_map ? 3 : 0;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+			total += v.val.string.len + (is_map ? 1 : 0);
+		else if (tok == WJB_VALUE && v.type == jbvBinary)
+			total += stored_value_size(v.val.binary.data);
+	}
+	return total;
+}
+
+/* One stored typed value {"T": payload}. */
+static int64
+stored_value_size(JsonbContainer *typed)
+{
+	JsonbIterator *it = JsonbIteratorInit(typed);
+	JsonbValue	v;
+	JsonbValue	key = {0};
+	JsonbIteratorToken tok;
+
+	check_stack_depth();
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+			key = v;
+		else if (tok == WJB_VALUE)
+		{
+			const char *t = key.val.string.val;
+			int			tl = key.val.string.len;
+
+			if (v.type != jbvBinary)
+				return stored_scalar_size(t[0], &v);
+			if (tl == 1 && t[0] == 'M')
+				return stored_map_size(v.val.binary.data, true);
+			if (tl == 1 && t[0] == 'L')
+				return stored_array_size(v.val.binary.data, 'L', true);
+			return stored_array_size(v.val.binary.data, t[0], false);	/* SS, NS, BS */
+		}
+	}
+	return 0;
+}
+
+int64
+av_stored_item_size(Jsonb *jb)
+{
+	if (!JB_ROOT_IS_OBJECT(jb))
+		return 0;
+	return stored_map_size(&jb->root, false);
+}

@@ -43,6 +43,9 @@ extern Jsonb *av_value_to_jsonb(const Av *v, bool typed);
 extern void av_push_value(JsonbParseState **state, const Av *v, bool typed, JsonbIteratorToken tok);
 extern void av_push_item(JsonbParseState **state, const Av *item, bool typed);
 
+/* The DynamoDB size of a stored (typed, normalised) item, read from its jsonb. */
+extern int64 av_stored_item_size(Jsonb *jb);
+
 /* Stored typed jsonb straight to the plain form (no tree). */
 extern Jsonb *av_stored_to_plain(Jsonb *jb);
 

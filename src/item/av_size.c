@@ -36,17 +36,17 @@
 #include "av.h"
 
 /* bytes of a number by the documented rule; works on canonical text */
-static int64
-number_size(const Av *v)
+int64
+av_number_size(const char *str, int len)
 {
 	int			first = -1;
 	int			ndigits = 0;	/* digits seen, excluding the point */
 	int			at_first = 0;
 	int			at_last = 0;
 
-	for (int i = 0; i < v->len; i++)
+	for (int i = 0; i < len; i++)
 	{
-		char		c = v->str[i];
+		char		c = str[i];
 
 		if (c == 'e' || c == 'E')
 			break;				/* stored numbers have no exponent; be safe */
@@ -77,7 +77,7 @@ scalar_size(const Av *v)
 		case AV_B:
 			return v->len > 0 ? v->len : 0;
 		case AV_N:
-			return number_size(v);
+			return av_number_size(v->str, v->len);
 		default:
 			return 1;			/* BOOL, NULL */
 	}
