@@ -61,3 +61,9 @@ bench: deps
 	bash bench/run.sh $(BENCH_ARGS)
 	bash bench/scaling.sh
 	bash bench/memory.sh
+
+# stdesign through st_api against a local DynamoDB emulator and hand-written SQL
+# (bench/emulator/README.md)
+.PHONY: bench-emulator
+bench-emulator:
+	@bash bench/emulator/run.sh

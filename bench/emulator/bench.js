@@ -2,17 +2,24 @@
 // stdesign's st_api against a local DynamoDB emulator (dynalite) and against
 // hand-written SQL, from one Node client process (see README.md).
 //
-//   node bench.js [--customers N] [--orders-per N] [--seconds S] [--warmup S]
-//                 [--clients C] [--rounds R] [--ops get,query,...]
+//   node bench.js [--customers N] [--orders-per N] [--seconds S] [--slices K]
+//                 [--warmup S] [--clients C] [--ops get,query,gsi,put,update,delete]
 //
 // Expects the PG* environment of a running server where the extension can be
 // created (run.sh provides a throwaway cluster). Starts the emulator itself.
-// Every closed loop stops at its deadline or after MAX_OPS requests, whichever
-// comes first; the whole process is also bounded by a watchdog.
+// Each system runs each operation for S seconds in all, as K slices that
+// alternate between the systems (dynalite, stdesign, SQL, dynalite, ...), so
+// that whatever else the machine does is shared out evenly. Every closed loop
+// stops at its deadline or after MAX_OPS requests, whichever comes first; the
+// whole process is also bounded by a watchdog.
 
-const { spawn } = require('child_process');
+const { spawn, execFileSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const pg = require('pg');
+// the SDK's notice that its releases of 2027 will need a newer Node than 20
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 const {
   DynamoDBClient, CreateTableCommand, DescribeTableCommand, BatchWriteItemCommand,
   GetItemCommand, QueryCommand, PutItemCommand, UpdateItemCommand, DeleteItemCommand,
@@ -21,14 +28,14 @@ const {
 // ---------------------------------------------------------------- options
 
 const opt = {
-  customers: 1000, 'orders-per': 19, seconds: 10, warmup: 1, clients: 2, rounds: 1,
+  customers: 1000, 'orders-per': 19, seconds: 10, slices: 5, warmup: 1, clients: 2,
   ops: 'get,query,gsi,put,update,delete',
 };
 for (let i = 2; i < process.argv.length; i += 2) {
   const k = process.argv[i].replace(/^--/, '');
   if (!(k in opt) || i + 1 >= process.argv.length) {
-    console.error('usage: node bench.js [--customers N] [--orders-per N] [--seconds S] [--warmup S] ' +
-      '[--clients C] [--rounds R] [--ops get,query,gsi,put,update,delete]');
+    console.error('usage: node bench.js [--customers N] [--orders-per N] [--seconds S] [--slices K] ' +
+      '[--warmup S] [--clients C] [--ops get,query,gsi,put,update,delete]');
     process.exit(2);
   }
   opt[k] = k === 'ops' ? process.argv[i + 1] : Number(process.argv[i + 1]);
@@ -36,15 +43,20 @@ for (let i = 2; i < process.argv.length; i += 2) {
 const CUSTOMERS = opt.customers;
 const ORDERS_PER = opt['orders-per'];
 const SECONDS = opt.seconds;
+const SLICES = Math.max(1, Math.round(opt.slices));
+const SLICE = SECONDS / SLICES;
 const WARMUP = opt.warmup;
 const CLIENTS = opt.clients;
-const ROUNDS = opt.rounds;
 const OPS = opt.ops.split(',');
 const MAX_OPS = 2000000;            // per loop, whatever the duration
 const TABLE = 'Bench';
+// Items loaded before each slice for the deletes to remove (DEL#1, DEL#2,
+// ...): more than the fastest rate seen here would use; a loop that runs out
+// stops early and says so.
+const DELETE_RATE = { dynalite: 5000, pg: 40000 };
 
 // Watchdog: the whole run may not take longer than its loops plus set-up.
-const budgetMs = (OPS.length * ROUNDS * 3 * (SECONDS + WARMUP + 5) + 600) * 1000;
+const budgetMs = (OPS.length * 3 * (SECONDS + WARMUP + 5 * SLICES) + 900) * 1000;
 setTimeout(() => { console.error('bench.js: time budget exceeded, stopping'); process.exit(3); }, budgetMs).unref();
 
 // ---------------------------------------------------------------- items
@@ -98,10 +110,11 @@ CREATE INDEX hand_gsi1 ON hand (((item -> 'GSI1PK') ->> 'S') COLLATE "C", ((item
 
 function rnd(n) { return Math.floor(Math.random() * n); }
 
-// Shared per system: the sequence of new items put (NEW#1, NEW#2, ...) and
-// how far the deletes have gone through them, so that every DeleteItem
-// removes an item that exists.
-function counters() { return { put: 0, del: 0 }; }
+// Shared per system: the sequence of new items put (NEW#1, NEW#2, ...), and
+// how far the deletes have gone through the DEL# items loaded for them, so
+// that every DeleteItem removes an item that exists.
+function counters() { return { put: 0, del: 0, deletable: 0 }; }
+function delItem(i) { return { PK: { S: 'DEL#' + i }, SK: { S: 'X' }, entity_type: { S: 'Deletable' } }; }
 
 // Each operation: a DynamoDB request (sent as is to both the emulator and
 // st_api), and the hand-written SQL that does the same, with its parameters.
@@ -196,11 +209,11 @@ const operations = {
     title: 'DeleteItem',
     api: 'DeleteItem', cmd: DeleteItemCommand,
     next(ctr) {
-      if (ctr.del >= ctr.put) return null;         // every item put is gone
+      if (ctr.del >= ctr.deletable) return null;   // every deletable item is gone
       const n = ++ctr.del;
       return {
-        req: { TableName: TABLE, Key: { PK: { S: 'NEW#' + n }, SK: { S: 'ITEM' } } },
-        sql: ['NEW#' + n, 'ITEM'],
+        req: { TableName: TABLE, Key: { PK: { S: 'DEL#' + n }, SK: { S: 'X' } } },
+        sql: ['DEL#' + n, 'X'],
       };
     },
     sql: 'DELETE FROM hand WHERE pk = $1 AND sk = $2',
@@ -210,12 +223,27 @@ const operations = {
 
 // ---------------------------------------------------------------- systems
 
-// A system: connect() -> C client handles; exec(handle, op, next) -> response
-function dynaliteSystem(endpoint) {
+// CPU time (user + system, in seconds) of a process of this machine.
+let clockTick = 100;
+try { clockTick = Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100; } catch (e) { /* keep 100 */ }
+function procCpu(pid) {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const a = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return (Number(a[11]) + Number(a[12])) / clockTick;
+  } catch (e) { return NaN; }
+}
+function selfCpu() { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; }
+
+// A system: C client handles, exec(handle, op, x) for one request, the pids
+// of the server processes that work for it, and topUp(n) to load the DEL#
+// items up to DEL#n.
+function dynaliteSystem(endpoint, serverPid) {
   return {
     name: 'dynalite',
     ctr: counters(),
     clients: [],
+    pids: [serverPid],
     async connect() {
       for (let i = 0; i < CLIENTS; i++) {
         this.clients.push(new DynamoDBClient({
@@ -228,6 +256,12 @@ function dynaliteSystem(endpoint) {
       const r = await client.send(new op.cmd(x.req));
       if (!op.check.api(r)) throw new Error(`dynalite ${op.api}: unexpected response ${JSON.stringify(r).slice(0, 200)}`);
     },
+    async topUp(n) {
+      const items = [];
+      for (let i = this.ctr.deletable + 1; i <= n; i++) items.push(delItem(i));
+      await batchWriteDynalite(this.clients[0], items);
+      this.ctr.deletable = Math.max(this.ctr.deletable, n);
+    },
     async close() { for (const c of this.clients) c.destroy(); },
   };
 }
@@ -237,11 +271,13 @@ function pgSystem(name, kind) {
     name,
     ctr: counters(),
     clients: [],
+    pids: [],
     async connect() {
       for (let i = 0; i < CLIENTS; i++) {
         const c = new pg.Client({ application_name: 'bench-' + name });
         await c.connect();
         this.clients.push(c);
+        this.pids.push((await c.query('SELECT pg_backend_pid() AS p')).rows[0].p);
       }
     },
     async exec(client, op, x) {
@@ -256,6 +292,21 @@ function pgSystem(name, kind) {
         if (!op.check.sql(r)) throw new Error(`SQL ${op.key}: unexpected result (${r.rowCount} rows)`);
       }
     },
+    async topUp(n) {
+      const from = this.ctr.deletable + 1;
+      if (n < from) return;
+      // stdesign's by st_put from a series (as bench/run.sh), the hand table's by INSERT
+      const text = kind === 'api'
+        ? `SELECT count(st_put(jsonb_build_object('PK', jsonb_build_object('S', 'DEL#' || i),
+             'SK', '{"S": "X"}'::jsonb, 'entity_type', '{"S": "Deletable"}'::jsonb), '${TABLE}', typed => true))
+             FROM generate_series($1::int, $2::int) i`
+        : `INSERT INTO hand (pk, sk, item)
+           SELECT 'DEL#' || i, 'X', jsonb_build_object('PK', jsonb_build_object('S', 'DEL#' || i),
+             'SK', '{"S": "X"}'::jsonb, 'entity_type', '{"S": "Deletable"}'::jsonb)
+             FROM generate_series($1::int, $2::int) i`;
+      await this.clients[0].query(text, [from, n]);
+      this.ctr.deletable = n;
+    },
     async close() { for (const c of this.clients) await c.end(); },
   };
 }
@@ -263,17 +314,20 @@ function pgSystem(name, kind) {
 // ---------------------------------------------------------------- closed loop
 
 // C clients, each sending its next request when the previous one answered,
-// until the deadline, MAX_OPS requests, or next() running dry.
-async function closedLoop(sys, op, seconds, record) {
+// until the deadline, MAX_OPS requests, or next() running dry. Adds to acc
+// (when given) the requests, seconds, latencies and CPU seconds of the client
+// process and of the system's server processes.
+async function closedLoop(sys, op, seconds, acc) {
   const deadline = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
-  const lat = [];
-  let ops = 0, errors = 0, firstError = null, dry = false;
+  let ops = 0, errors = 0, firstError = null;
+  const lat = acc ? acc.lat : null;
+  const cpu0 = selfCpu(), srv0 = sys.pids.reduce((s, p) => s + procCpu(p), 0);
   const start = process.hrtime.bigint();
   await Promise.all(sys.clients.map(async (client) => {
     for (let i = 0; i < MAX_OPS; i++) {
       if (process.hrtime.bigint() >= deadline) break;
       const x = op.next(sys.ctr);
-      if (x === null) { dry = true; break; }
+      if (x === null) { if (acc) acc.dry = true; break; }
       const t0 = process.hrtime.bigint();
       try {
         await sys.exec(client, op, x);
@@ -283,16 +337,28 @@ async function closedLoop(sys, op, seconds, record) {
         if (errors > 100) break;
         continue;
       }
-      const dt = Number(process.hrtime.bigint() - t0) / 1e6;
       ops++;
-      if (record) lat.push(dt);
+      if (lat) lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
   }));
   const elapsed = Number(process.hrtime.bigint() - start) / 1e9;
-  if (firstError) console.error(`  ${sys.name} ${op.key}: ${errors} errors, first: ${firstError.message}`);
-  lat.sort((a, b) => a - b);
-  const pct = (p) => (lat.length ? lat[Math.min(lat.length - 1, Math.floor(lat.length * p))] : NaN);
-  return { ops, errors, elapsed, rate: ops / elapsed, p50: pct(0.50), p99: pct(0.99), dry };
+  if (firstError) console.error(`   ${sys.name} ${op.key}: ${errors} errors, first: ${firstError.message}`);
+  if (acc) {
+    acc.ops += ops;
+    acc.errors += errors;
+    acc.elapsed += elapsed;
+    acc.clientCpu += selfCpu() - cpu0;
+    acc.serverCpu += sys.pids.reduce((s, p) => s + procCpu(p), 0) - srv0;
+  }
+}
+
+function newAcc() { return { ops: 0, errors: 0, elapsed: 0, clientCpu: 0, serverCpu: 0, lat: [], dry: false }; }
+function summary(acc) {
+  acc.lat.sort((a, b) => a - b);
+  const pct = (p) => (acc.lat.length ? acc.lat[Math.min(acc.lat.length - 1, Math.floor(acc.lat.length * p))] : NaN);
+  return { rate: acc.ops / acc.elapsed, p50: pct(0.50), p99: pct(0.99), ops: acc.ops, errors: acc.errors,
+           dry: acc.dry, clientUs: acc.clientCpu / acc.ops * 1e6, serverUs: acc.serverCpu / acc.ops * 1e6,
+           cores: (acc.clientCpu + acc.serverCpu) / acc.elapsed };
 }
 
 // ---------------------------------------------------------------- set-up
@@ -314,13 +380,7 @@ function startDynalite() {
 
 function chunks(a, n) { const out = []; for (let i = 0; i < a.length; i += n) out.push(a.slice(i, i + n)); return out; }
 
-async function loadDynalite(client, items) {
-  await client.send(new CreateTableCommand(createTable));
-  for (let i = 0; i < 100; i++) {
-    const d = await client.send(new DescribeTableCommand({ TableName: TABLE }));
-    if (d.Table.TableStatus === 'ACTIVE') break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+async function batchWriteDynalite(client, items) {
   for (const batch of chunks(items, 25)) {
     let req = { [TABLE]: batch.map((Item) => ({ PutRequest: { Item } })) };
     for (let tries = 0; tries < 10 && req && Object.keys(req).length; tries++) {
@@ -328,6 +388,16 @@ async function loadDynalite(client, items) {
       req = r.UnprocessedItems;
     }
   }
+}
+
+async function loadDynalite(client, items) {
+  await client.send(new CreateTableCommand(createTable));
+  for (let i = 0; i < 100; i++) {
+    const d = await client.send(new DescribeTableCommand({ TableName: TABLE }));
+    if (d.Table.TableStatus === 'ACTIVE') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await batchWriteDynalite(client, items);
 }
 
 async function loadStdesign(db, items) {
@@ -361,24 +431,36 @@ async function loadStdesign(db, items) {
 // ---------------------------------------------------------------- main
 
 function fmt(n, d = 0) { return Number.isFinite(n) ? n.toFixed(d) : '-'; }
-function lat(r) { return `${fmt(r.p50, 2)}/${fmt(r.p99, 2)}`; }
+function lat(r) { return `${fmt(r.p50, 2)} / ${fmt(r.p99, 2)}`; }
+function printTable(head, rows) {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ') + ' |';
+  console.log(line(head));
+  console.log('| ' + w.map((n, i) => (i === 0 ? '-'.repeat(n) : '-'.repeat(n - 1) + ':')).join(' | ') + ' |');
+  for (const r of rows) console.log(line(r));
+}
 
 async function main() {
-  const os = require('os');
   const items = allItems();
-  console.log(`stdesign vs ${'dynalite'} vs hand-written SQL: ${items.length} items ` +
+  console.log(`stdesign (st_api) vs dynalite vs hand-written SQL: ${items.length} items ` +
     `(${CUSTOMERS} customers x ${ORDERS_PER + 1}), ${CLIENTS} clients, ` +
-    `${SECONDS} s per operation and system (after ${WARMUP} s warm-up), ${ROUNDS} round(s)`);
+    `${SECONDS} s per operation and system in ${SLICES} alternating slices (after ${WARMUP} s warm-up)`);
   console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0].model.trim()}), ` +
-    `${Math.round(os.totalmem() / 2 ** 30)} GiB; node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
-  const pgVersion = new pg.Client();
-  await pgVersion.connect();
-  const v = await pgVersion.query("SELECT current_setting('server_version') AS v, current_setting('synchronous_commit') AS sc, current_setting('shared_buffers') AS sb");
-  console.log(`postgres ${v.rows[0].v}, synchronous_commit=${v.rows[0].sc}, shared_buffers=${v.rows[0].sb}; dynalite in memory`);
+    `${Math.round(os.totalmem() / 2 ** 30)} GiB; load average ${os.loadavg()[0].toFixed(2)}; ` +
+    `node ${process.version}; ${new Date().toISOString().slice(0, 10)}`);
+  const admin = new pg.Client({ application_name: 'bench-admin' });
+  await admin.connect();
+  const v = await admin.query("SELECT current_setting('server_version') AS v, current_setting('synchronous_commit') AS sc, current_setting('shared_buffers') AS sb");
+  const dynaliteVersion = require('dynalite/package.json').version;
+  const sdkVersion = require('@aws-sdk/client-dynamodb/package.json').version;
+  const pgVersion = require('pg/package.json').version;
+  console.log(`postgres ${v.rows[0].v.split(' ')[0]} (synchronous_commit=${v.rows[0].sc}, shared_buffers=${v.rows[0].sb}), ` +
+    `pg ${pgVersion}; dynalite ${dynaliteVersion} in memory, @aws-sdk/client-dynamodb ${sdkVersion}`);
+  if (process.env.STDESIGN_SOURCE) console.log(`stdesign built from ${process.env.STDESIGN_SOURCE}`);
 
   const { child, port } = await startDynalite();
   const endpoint = `http://127.0.0.1:${port}`;
-  const systems = [dynaliteSystem(endpoint), pgSystem('stdesign', 'api'), pgSystem('SQL', 'sql')];
+  const systems = [dynaliteSystem(endpoint, child.pid), pgSystem('stdesign', 'api'), pgSystem('SQL', 'sql')];
   try {
     console.log('\n== load');
     let t = Date.now();
@@ -386,50 +468,74 @@ async function main() {
     await loadDynalite(systems[0].clients[0], items);
     console.log(`   dynalite: ${items.length} items by BatchWriteItem in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     t = Date.now();
-    const loaded = await loadStdesign(pgVersion, items);
-    console.log(`   stdesign: ${loaded.st} items by ${loaded.how}; hand table: ${loaded.hand} rows (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-    await pgVersion.end();
+    const loaded = await loadStdesign(admin, items);
+    console.log(`   stdesign: ${loaded.st} items by ${loaded.how}; hand-made table: ${loaded.hand} rows ` +
+      `(${((Date.now() - t) / 1000).toFixed(1)} s for both)`);
     await systems[1].connect();
     await systems[2].connect();
 
+    console.log('\n== run (ops/s of each slice)');
     for (const [k, op] of Object.entries(operations)) op.key = k;
     const results = {};
-    for (let round = 1; round <= ROUNDS; round++) {
-      for (const key of OPS) {
-        const op = operations[key];
-        if (!op) throw new Error('unknown operation ' + key);
-        for (const sys of systems) {
-          if (WARMUP > 0) await closedLoop(sys, op, WARMUP, false);
-          const r = await closedLoop(sys, op, SECONDS, true);
-          const acc = (results[key] ||= {});
-          (acc[sys.name] ||= []).push(r);
-          process.stderr.write(`   round ${round} ${op.title.padEnd(24)} ${sys.name.padEnd(9)} ` +
-            `${fmt(r.rate).padStart(7)} ops/s  p50/p99 ${lat(r)} ms${r.dry ? '  (ran out of items to delete)' : ''}\n`);
+    for (const key of OPS) {
+      const op = operations[key];
+      if (!op) throw new Error('unknown operation ' + key);
+      const acc = Object.fromEntries(systems.map((s) => [s.name, newAcc()]));
+      const perSlice = Object.fromEntries(systems.map((s) => [s.name, []]));
+      for (const sys of systems) if (WARMUP > 0) {
+        if (key === 'delete') await sys.topUp(sys.ctr.del + Math.ceil(WARMUP * (sys.name === 'dynalite' ? DELETE_RATE.dynalite : DELETE_RATE.pg)));
+        await closedLoop(sys, op, WARMUP, null);
+      }
+      for (let slice = 0; slice < SLICES; slice++) {
+        if (key === 'delete' || key === 'put') {
+          // the items this slice may delete, and the WAL of the load (or of
+          // the last slice's writes) out of the way of the measurement
+          if (key === 'delete') {
+            for (const sys of systems)
+              await sys.topUp(sys.ctr.del + Math.ceil(SLICE * (sys.name === 'dynalite' ? DELETE_RATE.dynalite : DELETE_RATE.pg)));
+          }
+          await admin.query('CHECKPOINT');
         }
+        for (const sys of systems) {
+          const before = acc[sys.name].ops, el = acc[sys.name].elapsed;
+          await closedLoop(sys, op, SLICE, acc[sys.name]);
+          perSlice[sys.name].push((acc[sys.name].ops - before) / (acc[sys.name].elapsed - el));
+        }
+      }
+      results[key] = Object.fromEntries(systems.map((s) => [s.name, summary(acc[s.name])]));
+      for (const sys of systems) {
+        const r = results[key][sys.name];
+        console.log(`   ${op.title.padEnd(22)} ${sys.name.padEnd(9)} ${fmt(r.rate).padStart(6)} ops/s  ` +
+          `[${perSlice[sys.name].map((x) => fmt(x)).join(' ')}]` +
+          `${r.errors ? `  ${r.errors} errors` : ''}${r.dry ? '  (ran out of items to delete)' : ''}`);
       }
     }
 
-    // averages over rounds; latencies of the last round
-    console.log('\nops/s; latency p50/p99 in ms; targets: stdesign >= 5x dynalite and >= 0.8x SQL\n');
-    const head = ['operation', 'dynalite', 'stdesign', 'SQL', 'st/dyn', 'st/SQL',
-                  'dynalite p50/p99', 'stdesign p50/p99', 'SQL p50/p99'];
+    console.log('\nThroughput (ops/s), ratios, latency p50 / p99 (ms); * = target missed ' +
+      '(stdesign >= 5x dynalite, >= 0.8x SQL)\n');
     const rows = [];
     for (const key of OPS) {
-      const res = results[key];
-      const avg = (name) => res[name].reduce((s, r) => s + r.rate, 0) / res[name].length;
-      const last = (name) => res[name][res[name].length - 1];
-      const d = avg('dynalite'), s = avg('stdesign'), q = avg('SQL');
+      const r = results[key], d = r.dynalite.rate, s = r.stdesign.rate, q = r.SQL.rate;
       rows.push([operations[key].title, fmt(d), fmt(s), fmt(q),
                  fmt(s / d, 1) + (s / d >= 5 ? '' : ' *'), fmt(s / q, 2) + (s / q >= 0.8 ? '' : ' *'),
-                 lat(last('dynalite')), lat(last('stdesign')), lat(last('SQL'))]);
+                 lat(r.dynalite), lat(r.stdesign), lat(r.SQL)]);
     }
-    const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (r) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(w[i]) : c.padStart(w[i]))).join(' | ') + ' |';
-    console.log(line(head));
-    console.log('| ' + w.map((n, i) => (i === 0 ? '-'.repeat(n) : '-'.repeat(n - 1) + ':')).join(' | ') + ' |');
-    for (const r of rows) console.log(line(r));
-    console.log('\n(* = target missed)');
+    printTable(['operation', 'dynalite', 'stdesign', 'SQL', 'st/dyn', 'st/SQL',
+                'dynalite p50 / p99', 'stdesign p50 / p99', 'SQL p50 / p99'], rows);
+
+    console.log('\nCPU per operation (microseconds): the Node client process, and the server ' +
+      '(dynalite\'s process; the two Postgres backends); cores = CPU busy while measuring\n');
+    const crow = [];
+    for (const key of OPS) {
+      const r = results[key];
+      crow.push([operations[key].title, ...systems.flatMap((s) => [fmt(r[s.name].clientUs), fmt(r[s.name].serverUs), fmt(r[s.name].cores, 2)])]);
+    }
+    printTable(['operation', 'dyn client', 'dyn server', 'cores', 'st client', 'st server', 'cores',
+                'SQL client', 'SQL server', 'cores'], crow);
+    console.log(`\nload average at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} ` +
+      '(1, 5, 15 min; this run alone keeps about 1.3-1.6 of the cores busy)');
   } finally {
+    await admin.end().catch(() => {});
     for (const sys of systems) await sys.close().catch(() => {});
     child.stdin.end();
     child.kill('SIGTERM');
