@@ -277,10 +277,16 @@ cache_put(StPlacement *pl, uint32 hash, BlockNumber blk)
 }
 
 /*
- * The page of the partition's item with the highest sort key, through the
- * key index, or InvalidBlockNumber.  Any index entry will do, dead or not
- * (it is only a hint), so the scan uses SnapshotAny and reads no heap page.
+ * The partition's newest page, through the key index, or InvalidBlockNumber:
+ * the highest block number among the partition's entries (the relation
+ * grows at its end, so that is where its latest items went; the entry with
+ * the highest sort key is not: items do not arrive in sort-key order).  At
+ * most ST_PROBE_ENTRIES entries are looked at.  Any index entry will do,
+ * dead or not (it is only a hint), so the scan uses SnapshotAny and reads no
+ * heap page.
  */
+#define ST_PROBE_ENTRIES 256
+
 static BlockNumber
 probe_partition(Relation rel, Datum pk)
 {
@@ -301,9 +307,14 @@ probe_partition(Relation rel, Datum pk)
 						   info.key_coll, info.key_eq, value);
 	scan = index_beginscan(rel, ind, SnapshotAny, 1, 0);
 	index_rescan(scan, &key, 1, NULL, 0);
-	tid = index_getnext_tid(scan, BackwardScanDirection);
-	if (tid)
-		blk = ItemPointerGetBlockNumber(tid);
+	for (int n = 0; n < ST_PROBE_ENTRIES &&
+		 (tid = index_getnext_tid(scan, BackwardScanDirection)) != NULL; n++)
+	{
+		BlockNumber b = ItemPointerGetBlockNumber(tid);
+
+		if (blk == InvalidBlockNumber || b > blk)
+			blk = b;
+	}
 	index_endscan(scan);
 	index_close(ind, AccessShareLock);
 	return blk;
