@@ -180,6 +180,33 @@ CREATE TABLE pg_temp.plain_am (a int, b text) USING stdesign;
 INSERT INTO pg_temp.plain_am SELECT g, 'x' || g FROM generate_series(1, 1000) g;
 SELECT count(*), sum(a) FROM pg_temp.plain_am;
 
+-- Placement without the per-backend cache: each round of items arrives in a
+-- new session (an empty cache), so every item finds its partition through
+-- the key index.  The first item of each partition has the highest sort key
+-- (PROFILE > ORDER#...), yet later items must follow the partition's newest
+-- page, not the page of that first item.
+SELECT st_create_table('AmProbe') ->> 'TableName' AS created;
+SELECT count(st_put(jsonb_build_object('PK', 'C' || c, 'SK', 'PROFILE', 'pad', repeat('p', 120)), 'AmProbe'))
+  FROM generate_series(1, 200) c;
+\c
+SELECT count(st_put(jsonb_build_object('PK', 'C' || c, 'SK', 'ORDER#1', 'pad', repeat('o', 120)), 'AmProbe'))
+  FROM generate_series(1, 200) c;
+\c
+SELECT count(st_put(jsonb_build_object('PK', 'C' || c, 'SK', 'ORDER#2', 'pad', repeat('o', 120)), 'AmProbe'))
+  FROM generate_series(1, 200) c;
+\c
+SELECT count(st_put(jsonb_build_object('PK', 'C' || c, 'SK', 'ORDER#3', 'pad', repeat('o', 120)), 'AmProbe'))
+  FROM generate_series(1, 200) c;
+\c
+SELECT count(st_put(jsonb_build_object('PK', 'C' || c, 'SK', 'ORDER#4', 'pad', repeat('o', 120)), 'AmProbe'))
+  FROM generate_series(1, 200) c;
+-- (Following the first item's page instead put 5 pages per partition and
+-- 268 pages in all; following the newest page, 2 and 74.)
+SELECT count(*) AS partitions, max(pages) <= 3 AS at_most_3_pages_each,
+       pg_relation_size('stdesign_data."AmProbe"') / 8192 < 150 AS not_bloated
+  FROM (SELECT pk, count(DISTINCT (ctid::text::point)[0]) AS pages FROM stdesign_data."AmProbe" GROUP BY pk) s;
+
 SELECT st_drop_table('AmPlaced');
 SELECT st_drop_table('AmHeap');
 SELECT st_drop_table('AmHashOnly');
+SELECT st_drop_table('AmProbe');
