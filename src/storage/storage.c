@@ -413,6 +413,15 @@ storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
 	return read_by_key(t, key, ctid);
 }
 
+/* INSERT ... ON CONFLICT DO UPDATE of the items of `source` ("VALUES ($1)", ...). */
+static char *
+upsert_sql(StTable *t, const char *source)
+{
+	return psprintf("INSERT INTO %s AS t (item) %s ON CONFLICT (%s%s) DO UPDATE SET item = excluded.item",
+					t->qualified, source, partition_expr("pk", t->pk.type),
+					t->sk.name ? ", sk" : "");
+}
+
 void
 storage_upsert(StTable *t, Jsonb *item)
 {
@@ -421,12 +430,7 @@ storage_upsert(StTable *t, Jsonb *item)
 	SPIPlanPtr	plan;
 
 	SPI_connect();
-	plan = CACHED_PLAN(&t->plan_upsert,
-					psprintf("INSERT INTO %s AS t (item) VALUES ($1) ON CONFLICT (%s%s)"
-							 " DO UPDATE SET item = excluded.item",
-							 t->qualified, partition_expr("pk", t->pk.type),
-							 t->sk.name ? ", sk" : ""),
-					1, types);
+	plan = CACHED_PLAN(&t->plan_upsert, upsert_sql(t, "VALUES ($1)"), 1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
 		elog(ERROR, "stdesign: put failed");
 	SPI_finish();
@@ -449,12 +453,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n)
 		elems[i] = PointerGetDatum(items[i]);
 	values[0] = PointerGetDatum(construct_array(elems, n, JSONBOID, -1, false, TYPALIGN_INT));
 	SPI_connect();
-	plan = CACHED_PLAN(&t->plan_upsert_many,
-					   psprintf("INSERT INTO %s AS t (item) SELECT unnest($1) ON CONFLICT (%s%s)"
-								" DO UPDATE SET item = excluded.item",
-								t->qualified, partition_expr("pk", t->pk.type),
-								t->sk.name ? ", sk" : ""),
-					   1, types);
+	plan = CACHED_PLAN(&t->plan_upsert_many, upsert_sql(t, "SELECT unnest($1)"), 1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
 		elog(ERROR, "stdesign: put of many items failed");
 	SPI_finish();
