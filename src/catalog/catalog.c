@@ -297,6 +297,9 @@ load_table(StTable *t)
 									 get_namespace_oid(ST_DATA_SCHEMA, false));
 	t->item_attnum = get_attnum(t->relid, "item");
 	load_indexes(t);
+	for (int i = 0; i < t->nindexes; i++)
+		t->indexes[i].index_oid = get_relname_relid(t->indexes[i].pg_index,
+													get_namespace_oid(ST_DATA_SCHEMA, false));
 	t->valid = true;
 	return true;
 }

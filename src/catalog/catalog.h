@@ -59,6 +59,7 @@ typedef struct StIndex
 	int			n_non_key;
 	char	  **non_key_attributes;
 	char	   *pg_index;		/* the btree's name, in the data schema */
+	Oid			index_oid;		/* and its OID */
 	StPlanSet	plans;
 } StIndex;
 

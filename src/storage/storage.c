@@ -701,8 +701,115 @@ key_param_type(const StKeyDef *k)
 	return storage_key_typoid(k->name ? k->type : AV_S);
 }
 
+static void storage_query_spi(StTable *t, StIndex *ix, const StQueryRange *r,
+							  StRowCallback callback, void *arg);
+
+/* The btree comparison proc of a key type for a strategy (<, <=, =, >=, >). */
+static RegProcedure
+key_cmp_proc(AvType type, StrategyNumber strategy)
+{
+	static const RegProcedure text_procs[] = {F_TEXT_LT, F_TEXT_LE, F_TEXTEQ, F_TEXT_GE, F_TEXT_GT};
+	static const RegProcedure numeric_procs[] = {F_NUMERIC_LT, F_NUMERIC_LE, F_NUMERIC_EQ, F_NUMERIC_GE, F_NUMERIC_GT};
+	static const RegProcedure bytea_procs[] = {F_BYTEALT, F_BYTEALE, F_BYTEAEQ, F_BYTEAGE, F_BYTEAGT};
+
+	if (type == AV_N)
+		return numeric_procs[strategy - 1];
+	if (type == AV_B)
+		return bytea_procs[strategy - 1];
+	return text_procs[strategy - 1];
+}
+
+/* The btree value of a partition-key Datum: key_ix of its bytes, or the number. */
+static Datum
+partition_value(AvType type, Datum pk)
+{
+	bytea	   *raw;
+
+	if (type == AV_N)
+		return pk;
+	raw = DatumGetByteaPP(pk);
+	return PointerGetDatum(st_key_ix(VARDATA_ANY(raw), VARSIZE_ANY_EXHDR(raw)));
+}
+
+/*
+ * A query without a start position, straight on the btree of its key space:
+ * the partition key's equality and the sort key's bounds as scan keys, in
+ * either direction, under the statement's snapshot.  It is the plan the
+ * prepared statement would run, without an executor start per call.
+ */
+static void
+scan_key_space(StTable *t, StIndex *ix, const StQueryRange *r,
+			   StRowCallback callback, void *arg)
+{
+	const StKeyDef *pk = ix ? &ix->pk : &t->pk;
+	const StKeyDef *sk = ix ? &ix->sk : &t->sk;
+	Relation	rel = table_open(t->relid, AccessShareLock);
+	Relation	idx = index_open(ix ? ix->index_oid : t->key_index, AccessShareLock);
+	Snapshot	snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
+	ScanKeyData keys[3];
+	int			nkeys = 0;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext rowcxt = AllocSetContextCreate(caller, "stdesign row", ALLOCSET_DEFAULT_SIZES);
+	int64		n = 0;
+
+	ScanKeyInit(&keys[nkeys++], 1, BTEqualStrategyNumber, key_cmp_proc(pk->type, BTEqualStrategyNumber),
+				partition_value(pk->type, r->pk));
+	if (sk->name && r->lower_kind != ST_BOUND_NONE)
+	{
+		StrategyNumber st = r->lower_kind == ST_BOUND_INCLUSIVE ? BTGreaterEqualStrategyNumber : BTGreaterStrategyNumber;
+
+		ScanKeyInit(&keys[nkeys], 2, st, key_cmp_proc(sk->type, st), r->lower);
+		keys[nkeys++].sk_collation = sk->type == AV_S ? C_COLLATION_OID : InvalidOid;
+	}
+	if (sk->name && r->upper_kind != ST_BOUND_NONE)
+	{
+		StrategyNumber st = r->upper_kind == ST_BOUND_INCLUSIVE ? BTLessEqualStrategyNumber : BTLessStrategyNumber;
+
+		ScanKeyInit(&keys[nkeys], 2, st, key_cmp_proc(sk->type, st), r->upper);
+		keys[nkeys++].sk_collation = sk->type == AV_S ? C_COLLATION_OID : InvalidOid;
+	}
+
+	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
+	index_rescan(scan, keys, nkeys, NULL, 0);
+	slot = table_slot_create(rel, NULL);
+	while ((r->limit < 0 || n < r->limit) &&
+		   index_getnext_slot(scan, r->backward ? BackwardScanDirection : ForwardScanDirection, slot))
+	{
+		bool		isnull;
+		Datum		d = slot_getattr(slot, t->item_attnum, &isnull);
+		bool		go_on;
+
+		n++;
+		if (isnull)
+			continue;
+		MemoryContextSwitchTo(rowcxt);
+		go_on = callback(DatumGetJsonbP(d), arg);
+		MemoryContextSwitchTo(caller);
+		MemoryContextReset(rowcxt);
+		if (!go_on)
+			break;
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	index_endscan(scan);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	MemoryContextDelete(rowcxt);
+}
+
 void
 storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
+			  StRowCallback callback, void *arg)
+{
+	if (r->start == NULL && OidIsValid(ix ? ix->index_oid : t->key_index) && t->item_attnum > 0)
+		scan_key_space(t, ix, r, callback, arg);
+	else
+		storage_query_spi(t, ix, r, callback, arg);
+}
+
+static void
+storage_query_spi(StTable *t, StIndex *ix, const StQueryRange *r,
 			  StRowCallback callback, void *arg)
 {
 	const StKeyDef *pk = ix ? &ix->pk : &t->pk;
