@@ -14,45 +14,11 @@
 
 #include <stdio.h>
 
+#include "json_reader.h"
+
 static StErr err;
 
 /* ---------- a tiny typed-JSON reader for test data ---------- */
-
-typedef struct Reader
-{
-	const char *s;
-} Reader;
-
-static void
-skip_ws(Reader *r)
-{
-	while (*r->s == ' ' || *r->s == '\n' || *r->s == '\t')
-		r->s++;
-}
-
-static bool
-eat(Reader *r, char c)
-{
-	skip_ws(r);
-	if (*r->s != c)
-		return false;
-	r->s++;
-	return true;
-}
-
-/* A JSON string (no escapes needed in tests); returns its length. */
-static int
-read_string(Reader *r, const char **start)
-{
-	int			n = 0;
-
-	eat(r, '"');
-	*start = r->s;
-	while (r->s[n] != '"' && r->s[n] != '\0')
-		n++;
-	r->s += n + (r->s[n] == '"');
-	return n;
-}
 
 static Av  *read_typed(Reader *r);
 
