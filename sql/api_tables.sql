@@ -154,6 +154,12 @@ SELECT st_api('UpdateTable', '{"TableName": "ApiOrders", "GlobalSecondaryIndexUp
 SELECT st_api('UpdateTable', '{"TableName": "Missing", "BillingMode": "PAY_PER_REQUEST"}');
 SELECT st_api('UpdateTable', '{"TableName": "ApiOrders", "BillingMode": "FREE"}');
 SELECT st_api('UpdateTable', '{"TableName": "ApiOrders", "GlobalSecondaryIndexUpdates": [{}]}');
+SELECT st_api('UpdateTable', '{"TableName": "ApiOrders", "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "x",
+  "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}}],
+  "AttributeDefinitions": [{"AttributeName": "status", "AttributeType": "S"}]}');
+SELECT st_api('UpdateTable', '{"TableName": "ApiOrders", "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "NoProjection",
+  "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}]}}],
+  "AttributeDefinitions": [{"AttributeName": "status", "AttributeType": "S"}]}');
 SELECT st_api('UpdateTable', '{"TableName": "ApiOrders", "GlobalSecondaryIndexUpdates": [
   {"Delete": {"IndexName": "ByStatus"}}, {"Create": {"IndexName": "Other"}}]}');
 SELECT st_api('UpdateTable', '{"TableName": "ApiOrders", "GlobalSecondaryIndexUpdates": [

@@ -474,7 +474,8 @@ apply_gsi_update(TableUpdate *tu, GsiUpdate *u, const Av *description)
 	switch (u->action)
 	{
 		case GSI_CREATE:
-			table_add_gsi(tu->table, u->body, tu->definitions, false);
+			table_add_gsi(tu->table, u->body, tu->definitions, false,
+						  "globalSecondaryIndexUpdates.1.member.create");
 			return NULL;
 		case GSI_UPDATE:
 			if (old == NULL)

@@ -133,7 +133,7 @@ st_create_gsi(PG_FUNCTION_ARGS)
 	av_map_put_nocheck(gsi, "Projection", 10, projection);
 	PG_RETURN_JSONB_P(av_item_to_jsonb(table_add_gsi(table, gsi,
 													 av_map_get(keyreq, "AttributeDefinitions", 20),
-													 true),
+													 true, "globalSecondaryIndexUpdates.1.member.create"),
 									   false));
 }
 

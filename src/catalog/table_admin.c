@@ -252,11 +252,10 @@ check_projection(IndexDef *ix, const Av *el, const char *path)
 
 /* One GlobalSecondaryIndexes or LocalSecondaryIndexes element. */
 static void
-parse_index(IndexDef *ix, const Av *el, bool is_local, int pos, bool provisioned,
+parse_index(IndexDef *ix, const Av *el, bool is_local, const char *path, bool provisioned,
 			const StKeyDef *table_pk)
 {
 	const char *kind = is_local ? "localSecondaryIndexes" : "globalSecondaryIndexes";
-	char	   *path = psprintf("%s.%d.member", kind, pos);
 	const Av   *ks;
 
 	if (el->type != AV_M)
@@ -538,9 +537,11 @@ table_create(const Av *request_in)
 		st_error(ST_ERR_VALIDATION,
 				 "One or more parameter values were invalid: Table KeySchema does not have a range key, which is required when specifying a LocalSecondaryIndex");
 	for (int i = 0; i < ngsi; i++)
-		parse_index(&ixs[i], gsis->items[i], false, i + 1, provisioned, &pk);
+		parse_index(&ixs[i], gsis->items[i], false,
+					psprintf("globalSecondaryIndexes.%d.member", i + 1), provisioned, &pk);
 	for (int i = 0; i < nlsi; i++)
-		parse_index(&ixs[ngsi + i], lsis->items[i], true, i + 1, provisioned, &pk);
+		parse_index(&ixs[ngsi + i], lsis->items[i], true,
+					psprintf("localSecondaryIndexes.%d.member", i + 1), provisioned, &pk);
 	for (int i = 0; i < ngsi + nlsi; i++)
 		for (int j = 0; j < i; j++)
 			if (strcmp(ixs[i].name, ixs[j].name) == 0)
@@ -843,7 +844,7 @@ table_drop(const char *name)
 
 Av *
 table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definitions,
-			  bool inherit_throughput)
+			  bool inherit_throughput, const char *path)
 {
 	StTable    *t = catalog_lookup(name, false);
 	char	   *created;
@@ -864,7 +865,7 @@ table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definition
 			av_map_put_nocheck(gsi, "ProvisionedThroughput", 21, av_copy(pt));
 	}
 	check_attribute_definitions(attribute_definitions);
-	parse_index(&ix, gsi, false, 1, provisioned, &t->pk);
+	parse_index(&ix, gsi, false, path, provisioned, &t->pk);
 	initStringInfo(&undefined);
 	type_key(&ix.pk, attribute_definitions, &undefined);
 	type_key(&ix.sk, attribute_definitions, &undefined);

@@ -33,9 +33,11 @@ extern Av  *table_drop(const char *name);
  * Add a GSI (a GlobalSecondaryIndexes element) with its attribute types;
  * existing items are indexed.  With inherit_throughput, an index of a
  * PROVISIONED table that gives no ProvisionedThroughput gets the table's.
+ * `path` names the index in error messages, as UpdateTable's request does
+ * ("globalSecondaryIndexUpdates.1.member.create").
  */
 extern Av  *table_add_gsi(const char *name, const Av *gsi, const Av *attribute_definitions,
-						  bool inherit_throughput);
+						  bool inherit_throughput, const char *path);
 
 /* Drop a GSI. */
 extern void table_drop_gsi(const char *name, const char *index_name);
