@@ -38,6 +38,8 @@
 #include "utils/fmgroids.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/datum.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
@@ -407,9 +409,142 @@ storage_get(StTable *t, const StKey *key)
 	return read_by_key(t, key, NULL);
 }
 
+static Datum partition_value(AvType type, Datum pk);
+
+/* The key-index scan keys of a key (partition key's btree value, sort key). */
+static int
+key_scan_keys(StTable *t, const StKey *key, ScanKeyData *keys)
+{
+	int			nkeys = t->sk.name ? 2 : 1;
+
+	ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber,
+				t->pk.type == AV_N ? F_NUMERIC_EQ : F_BYTEAEQ, partition_value(t->pk.type, key->pk));
+	if (nkeys == 2)
+	{
+		ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber,
+					t->sk.type == AV_N ? F_NUMERIC_EQ : t->sk.type == AV_B ? F_BYTEAEQ : F_TEXTEQ,
+					key->sk);
+		keys[1].sk_collation = t->sk.type == AV_S ? C_COLLATION_OID : InvalidOid;
+	}
+	return nkeys;
+}
+
+/* Equality of two key values of one type (numbers numerically, others by bytes). */
+static bool
+key_datum_equal(AvType type, Datum a, Datum b)
+{
+	struct varlena *x;
+	struct varlena *y;
+
+	if (type == AV_N)
+		return DatumGetBool(DirectFunctionCall2(numeric_eq, a, b));
+	x = PG_DETOAST_DATUM_PACKED(a);
+	y = PG_DETOAST_DATUM_PACKED(b);
+	return VARSIZE_ANY_EXHDR(x) == VARSIZE_ANY_EXHDR(y) &&
+		memcmp(VARDATA_ANY(x), VARDATA_ANY(y), VARSIZE_ANY_EXHDR(x)) == 0;
+}
+
+/* Does the row in slot still carry this key (a concurrent UPDATE may have changed it)? */
+static bool
+slot_has_key(StTable *t, TupleTableSlot *slot, const StKey *key)
+{
+	bool		isnull;
+	Datum		pk = slot_getattr(slot, 1, &isnull);
+
+	if (isnull || !key_datum_equal(t->pk.type, pk, key->pk))
+		return false;
+	if (t->sk.name)
+	{
+		Datum		sk = slot_getattr(slot, 2, &isnull);
+
+		if (isnull || !key_datum_equal(t->sk.type, sk, key->sk))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * SELECT ... FOR UPDATE without an executor: probe the key index under a
+ * fresh snapshot (as a locking statement would take one, after the
+ * transaction's own earlier writes), lock the row found, and in READ
+ * COMMITTED follow it to its latest version, as FOR UPDATE does.  NULL when
+ * there is no such item (or it was deleted, or its key changed meanwhile).
+ */
+static Jsonb *
+lock_by_key(StTable *t, const StKey *key, ItemPointer ctid)
+{
+	Relation	rel;
+	Relation	idx;
+	ScanKeyData keys[2];
+	int			nkeys;
+	Snapshot	snapshot;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	Jsonb	   *result = NULL;
+	bool		found;
+
+	CommandCounterIncrement();
+	snapshot = RegisterSnapshot(GetTransactionSnapshot());
+	rel = table_open(t->relid, RowShareLock);
+	idx = index_open(t->key_index, AccessShareLock);
+	nkeys = key_scan_keys(t, key, keys);
+	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
+	index_rescan(scan, keys, nkeys, NULL, 0);
+	slot = table_slot_create(rel, NULL);
+	found = index_getnext_slot(scan, ForwardScanDirection, slot);
+	index_endscan(scan);
+	if (found)
+	{
+		ItemPointerData tid = slot->tts_tid;
+		TM_FailureData tmfd;
+		TM_Result	res;
+
+		res = table_tuple_lock(rel, &tid, snapshot, slot, GetCurrentCommandId(true),
+							   LockTupleExclusive, LockWaitBlock,
+							   IsolationUsesXactSnapshot() ? 0 : TUPLE_LOCK_FLAG_FIND_LAST_VERSION,
+							   &tmfd);
+		switch (res)
+		{
+			case TM_Ok:
+				if (slot_has_key(t, slot, key))
+				{
+					bool		isnull;
+					Datum		d = slot_getattr(slot, t->item_attnum, &isnull);
+
+					if (!isnull)
+					{
+						result = DatumGetJsonbPCopy(d);
+						ItemPointerCopy(&slot->tts_tid, ctid);
+					}
+				}
+				break;
+			case TM_Deleted:
+				if (IsolationUsesXactSnapshot())
+					ereport(ERROR,
+							(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+							 errmsg("could not serialize access due to concurrent delete")));
+				break;
+			case TM_Updated:
+				ereport(ERROR,
+						(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+						 errmsg("could not serialize access due to concurrent update")));
+				break;
+			default:
+				elog(ERROR, "stdesign: unexpected result %d locking an item", (int) res);
+		}
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	UnregisterSnapshot(snapshot);
+	return result;
+}
+
 Jsonb *
 storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
 {
+	if (OidIsValid(t->key_index) && t->item_attnum > 0)
+		return lock_by_key(t, key, ctid);
 	return read_by_key(t, key, ctid);
 }
 
