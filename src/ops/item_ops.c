@@ -1,12 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * item_ops.c
- *		GetItem, PutItem and DeleteItem.
+ *		GetItem, PutItem, DeleteItem and UpdateItem.
  *
  * A write with a condition (or one that must return the old item) reads
- * the item with SELECT ... FOR UPDATE, which in READ COMMITTED returns the
- * latest committed version and holds its row lock until the caller's
- * transaction ends; the condition is evaluated against that version.  When
+ * the item locked, as SELECT ... FOR UPDATE would (storage_get_for_update):
+ * in READ COMMITTED the latest committed version, with its row lock held
+ * until the caller's transaction ends; the condition is evaluated against
+ * that version.  When
  * the item does not exist there is no row to lock: the new item is inserted
  * with INSERT ... ON CONFLICT DO NOTHING, and if a concurrent writer got
  * there first (nothing inserted), the read is repeated, now finding that

@@ -8,9 +8,9 @@
  *
  *	1. Lock every item, in one global order (table name, then key bytes), so
  *	   that two transactions over the same items can never deadlock, whatever
- *	   order their requests list them in.  An existing item is locked with
- *	   SELECT ... FOR UPDATE, which in READ COMMITTED also returns its latest
- *	   committed version.  A missing item has no row to lock: a placeholder
+ *	   order their requests list them in.  An existing item is locked by a
+ *	   locking read (as SELECT ... FOR UPDATE would), which in READ
+ *	   COMMITTED also returns its latest committed version.  A missing item has no row to lock: a placeholder
  *	   row holding just its key is inserted, so that the unique index makes
  *	   every concurrent writer of that key wait for this transaction; if a
  *	   concurrent writer inserted the key first, the item is read again and
