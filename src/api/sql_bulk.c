@@ -88,28 +88,14 @@ bulk_flush(BulkState *st)
 	MemoryContextReset(st->chunk_cxt);
 }
 
-/*
- * The key of a checked item as bytes that order and compare like the keys
- * themselves do for equality: each value's length, then its bytes (numbers
- * are canonical, so equal numbers have equal text).
- */
+/* The key of a checked item as bytes (ops_append_key_bytes): sort and dedupe. */
 static void
 item_key_bytes(StTable *t, const Av *item, BulkItem *bi)
 {
-	const StKeyDef *keys[2] = {&t->pk, &t->sk};
 	StringInfoData buf;
 
 	initStringInfo(&buf);
-	for (int k = 0; k < 2; k++)
-	{
-		const Av   *v;
-
-		if (keys[k]->name == NULL)
-			continue;
-		v = av_map_get(item, keys[k]->name, strlen(keys[k]->name));
-		appendBinaryStringInfo(&buf, (const char *) &v->len, sizeof(int));
-		appendBinaryStringInfo(&buf, v->str, v->len);
-	}
+	ops_append_key_bytes(t, item, &buf);
 	bi->key = buf.data;
 	bi->key_len = buf.len;
 }

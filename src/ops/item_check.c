@@ -13,6 +13,7 @@
 #include "postgres.h"
 
 #include "item/number.h"
+#include "lib/stringinfo.h"
 #include "item_ops.h"
 
 StReturnValues
@@ -189,4 +190,29 @@ ops_check_item(StTable *t, const Av *item)
 
 	if (!ops_validate_item(t, item, &err))
 		st_raise(&err);
+}
+
+/*
+ * Append the key of an item (or key map) of t as bytes: for each key
+ * attribute its type letter, its length and its bytes (numbers canonical).
+ * Equal keys give equal bytes, and every writer of many items (transactions,
+ * batches, st_put_all) orders its locks by these bytes, so they take the
+ * locks of a table's items in one order.
+ */
+void
+ops_append_key_bytes(StTable *t, const Av *item, StringInfo buf)
+{
+	const StKeyDef *keys[2] = {&t->pk, &t->sk};
+
+	for (int k = 0; k < 2; k++)
+	{
+		const Av   *v;
+
+		if (keys[k]->name == NULL)
+			continue;
+		v = av_map_get(item, keys[k]->name, strlen(keys[k]->name));
+		appendBinaryStringInfo(buf, av_type_name(v->type), 1);
+		appendBinaryStringInfo(buf, (const char *) &v->len, sizeof(int));
+		appendBinaryStringInfo(buf, v->str, v->len);
+	}
 }

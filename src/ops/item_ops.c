@@ -109,14 +109,18 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv, StWriteResul
 
 typedef struct KeyedItem
 {
-	char	   *key;			/* the item's key attributes, as JSON text */
+	StringInfoData key;			/* ops_append_key_bytes */
 	Jsonb	   *stored;
 } KeyedItem;
 
 static int
 keyed_item_cmp(const void *a, const void *b)
 {
-	return strcmp(((const KeyedItem *) a)->key, ((const KeyedItem *) b)->key);
+	const StringInfoData *x = &((const KeyedItem *) a)->key;
+	const StringInfoData *y = &((const KeyedItem *) b)->key;
+	int			c = memcmp(x->data, y->data, Min(x->len, y->len));
+
+	return c != 0 ? c : (x->len > y->len) - (x->len < y->len);
 }
 
 void
@@ -127,17 +131,9 @@ ops_put_many(StTable *t, Av **items, int n)
 
 	for (int i = 0; i < n; i++)
 	{
-		Av		   *key = av_new(AV_M);
-		Jsonb	   *jb;
-
 		ops_check_item(t, items[i]);
-		av_map_put_nocheck(key, t->pk.name, strlen(t->pk.name),
-						   av_map_get(items[i], t->pk.name, strlen(t->pk.name)));
-		if (t->sk.name)
-			av_map_put_nocheck(key, t->sk.name, strlen(t->sk.name),
-							   av_map_get(items[i], t->sk.name, strlen(t->sk.name)));
-		jb = av_item_to_jsonb(key, true);
-		keyed[i].key = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+		initStringInfo(&keyed[i].key);
+		ops_append_key_bytes(t, items[i], &keyed[i].key);
 		keyed[i].stored = av_item_to_jsonb(items[i], true);
 	}
 	qsort(keyed, n, sizeof(KeyedItem), keyed_item_cmp);

@@ -13,6 +13,7 @@
 #include "postgres.h"
 
 #include "catalog/catalog.h"
+#include "lib/stringinfo.h"
 #include "item/av.h"
 #include "storage/storage.h"
 
@@ -57,6 +58,9 @@ extern void ops_check_key_value(const Av *v, const StKeyDef *def, bool is_partit
  * and not empty; size at most 400 KB.
  */
 extern void ops_check_item(StTable *t, const Av *item);
+
+/* The key of a checked item (or key map) as bytes, for ordering locks (see item_check.c). */
+extern void ops_append_key_bytes(StTable *t, const Av *item, StringInfo buf);
 
 /* The same check, reporting through *err instead of raising. */
 extern bool ops_validate_item(StTable *t, const Av *item, StErr *err);

@@ -39,14 +39,6 @@
 
 /* ---------- ordering ---------- */
 
-static void
-append_key_bytes(StringInfo buf, const Av *v)
-{
-	appendBinaryStringInfo(buf, av_type_name(v->type), 1);
-	appendBinaryStringInfo(buf, (const char *) &v->len, sizeof(int));
-	appendBinaryStringInfo(buf, v->str, v->len);
-}
-
 static int
 lock_key_cmp(const void *a, const void *b)
 {
@@ -72,9 +64,7 @@ ops_transact_prepare(StTxAction *actions, int n)
 
 		initStringInfo(&buf);
 		appendBinaryStringInfo(&buf, t->name, strlen(t->name) + 1);
-		append_key_bytes(&buf, av_map_get(a->keymap, t->pk.name, strlen(t->pk.name)));
-		if (t->sk.name)
-			append_key_bytes(&buf, av_map_get(a->keymap, t->sk.name, strlen(t->sk.name)));
+		ops_append_key_bytes(t, a->keymap, &buf);
 		a->lock_key = buf.data;
 		a->lock_key_len = buf.len;
 		sorted[i] = a;

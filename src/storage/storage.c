@@ -346,6 +346,50 @@ read_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 	return result;
 }
 
+/* The btree comparison proc of a key type for a strategy (<, <=, =, >=, >). */
+static RegProcedure
+key_cmp_proc(AvType type, StrategyNumber strategy)
+{
+	static const RegProcedure text_procs[] = {F_TEXT_LT, F_TEXT_LE, F_TEXTEQ, F_TEXT_GE, F_TEXT_GT};
+	static const RegProcedure numeric_procs[] = {F_NUMERIC_LT, F_NUMERIC_LE, F_NUMERIC_EQ, F_NUMERIC_GE, F_NUMERIC_GT};
+	static const RegProcedure bytea_procs[] = {F_BYTEALT, F_BYTEALE, F_BYTEAEQ, F_BYTEAGE, F_BYTEAGT};
+
+	if (type == AV_N)
+		return numeric_procs[strategy - 1];
+	if (type == AV_B)
+		return bytea_procs[strategy - 1];
+	return text_procs[strategy - 1];
+}
+
+/* The btree value of a partition-key Datum: key_ix of its bytes, or the number. */
+static Datum
+partition_value(AvType type, Datum pk)
+{
+	bytea	   *raw;
+
+	if (type == AV_N)
+		return pk;
+	raw = DatumGetByteaPP(pk);
+	return PointerGetDatum(st_key_ix(VARDATA_ANY(raw), VARSIZE_ANY_EXHDR(raw)));
+}
+
+/* The key-index scan keys of a key: the partition key's btree value, the sort key. */
+static int
+key_scan_keys(StTable *t, const StKey *key, ScanKeyData *keys)
+{
+	int			nkeys = t->sk.name ? 2 : 1;
+
+	ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, key_cmp_proc(t->pk.type, BTEqualStrategyNumber),
+				partition_value(t->pk.type, key->pk));
+	if (nkeys == 2)
+	{
+		ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, key_cmp_proc(t->sk.type, BTEqualStrategyNumber),
+					key->sk);
+		keys[1].sk_collation = t->sk.type == AV_S ? C_COLLATION_OID : InvalidOid;
+	}
+	return nkeys;
+}
+
 /*
  * GetItem without SPI: one probe of the key index, under the statement's
  * snapshot.  A point read is the most frequent operation, and starting an
@@ -359,28 +403,11 @@ probe_key_index(StTable *t, const StKey *key)
 	Relation	rel = table_open(t->relid, AccessShareLock);
 	Relation	idx = index_open(t->key_index, AccessShareLock);
 	ScanKeyData keys[2];
-	int			nkeys = t->sk.name ? 2 : 1;
+	int			nkeys = key_scan_keys(t, key, keys);
 	Snapshot	snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
 	IndexScanDesc scan;
 	TupleTableSlot *slot;
 	Jsonb	   *result = NULL;
-
-	if (t->pk.type == AV_N)
-		ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_NUMERIC_EQ, key->pk);
-	else
-	{
-		bytea	   *raw = DatumGetByteaPP(key->pk);
-
-		ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_BYTEAEQ,
-					PointerGetDatum(st_key_ix(VARDATA_ANY(raw), VARSIZE_ANY_EXHDR(raw))));
-	}
-	if (nkeys == 2)
-	{
-		ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber,
-					t->sk.type == AV_N ? F_NUMERIC_EQ : t->sk.type == AV_B ? F_BYTEAEQ : F_TEXTEQ,
-					key->sk);
-		keys[1].sk_collation = t->sk.type == AV_S ? C_COLLATION_OID : InvalidOid;
-	}
 
 	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
 	index_rescan(scan, keys, nkeys, NULL, 0);
@@ -407,26 +434,6 @@ storage_get(StTable *t, const StKey *key)
 	if (OidIsValid(t->key_index) && t->item_attnum > 0)
 		return probe_key_index(t, key);
 	return read_by_key(t, key, NULL);
-}
-
-static Datum partition_value(AvType type, Datum pk);
-
-/* The key-index scan keys of a key (partition key's btree value, sort key). */
-static int
-key_scan_keys(StTable *t, const StKey *key, ScanKeyData *keys)
-{
-	int			nkeys = t->sk.name ? 2 : 1;
-
-	ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber,
-				t->pk.type == AV_N ? F_NUMERIC_EQ : F_BYTEAEQ, partition_value(t->pk.type, key->pk));
-	if (nkeys == 2)
-	{
-		ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber,
-					t->sk.type == AV_N ? F_NUMERIC_EQ : t->sk.type == AV_B ? F_BYTEAEQ : F_TEXTEQ,
-					key->sk);
-		keys[1].sk_collation = t->sk.type == AV_S ? C_COLLATION_OID : InvalidOid;
-	}
-	return nkeys;
 }
 
 /* Equality of two key values of one type (numbers numerically, others by bytes). */
@@ -838,33 +845,6 @@ key_param_type(const StKeyDef *k)
 
 static void storage_query_spi(StTable *t, StIndex *ix, const StQueryRange *r,
 							  StRowCallback callback, void *arg);
-
-/* The btree comparison proc of a key type for a strategy (<, <=, =, >=, >). */
-static RegProcedure
-key_cmp_proc(AvType type, StrategyNumber strategy)
-{
-	static const RegProcedure text_procs[] = {F_TEXT_LT, F_TEXT_LE, F_TEXTEQ, F_TEXT_GE, F_TEXT_GT};
-	static const RegProcedure numeric_procs[] = {F_NUMERIC_LT, F_NUMERIC_LE, F_NUMERIC_EQ, F_NUMERIC_GE, F_NUMERIC_GT};
-	static const RegProcedure bytea_procs[] = {F_BYTEALT, F_BYTEALE, F_BYTEAEQ, F_BYTEAGE, F_BYTEAGT};
-
-	if (type == AV_N)
-		return numeric_procs[strategy - 1];
-	if (type == AV_B)
-		return bytea_procs[strategy - 1];
-	return text_procs[strategy - 1];
-}
-
-/* The btree value of a partition-key Datum: key_ix of its bytes, or the number. */
-static Datum
-partition_value(AvType type, Datum pk)
-{
-	bytea	   *raw;
-
-	if (type == AV_N)
-		return pk;
-	raw = DatumGetByteaPP(pk);
-	return PointerGetDatum(st_key_ix(VARDATA_ANY(raw), VARSIZE_ANY_EXHDR(raw)));
-}
 
 /*
  * A query without a start position, straight on the btree of its key space:
