@@ -85,8 +85,7 @@ typedef struct ApiOut
 
 extern void api_out_begin(ApiOut *out);
 extern void api_out_key(ApiOut *out, const char *key);
-extern void api_out_item(ApiOut *out, const Av *item);	/* typed item, as a value */
-extern void api_out_item_elem(ApiOut *out, const Av *item);	/* typed item, as an array element */
+extern void api_out_item(ApiOut *out, const Av *item);	/* typed item, as a member value or an array element */
 extern void api_out_stored_item_elem(ApiOut *out, Jsonb *stored);	/* a stored item, as is; must outlive out */
 extern void api_out_plain(ApiOut *out, const Av *value);	/* plain value (description, ...) */
 extern void api_out_int(ApiOut *out, int64 value);

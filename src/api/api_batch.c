@@ -226,7 +226,7 @@ get_table_items(Batch *b, BatchTable *bt, ApiOut *out)
 		}
 		item = av_item_from_stored(stored);
 		capacity_read(b->capacity, bt->table, NULL, av_item_size(item), bt->consistent, false);
-		api_out_item_elem(out, expr_request_project(&bt->req, item));
+		api_out_item(out, expr_request_project(&bt->req, item));
 	}
 	api_out_end_array(out);
 }

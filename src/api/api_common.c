@@ -160,12 +160,6 @@ api_out_item(ApiOut *out, const Av *item)
 }
 
 void
-api_out_item_elem(ApiOut *out, const Av *item)
-{
-	av_push_item(&out->state, item, true);
-}
-
-void
 api_out_stored_item_elem(ApiOut *out, Jsonb *stored)
 {
 	JsonbValue	v;

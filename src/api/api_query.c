@@ -357,7 +357,7 @@ page_row(Jsonb *stored, void *arg)
 			if (pg->select != SELECT_COUNT)
 			{
 				old = MemoryContextSwitchTo(pg->keep_cxt);
-				api_out_item_elem(pg->out, page_item(pg, item));
+				api_out_item(pg->out, page_item(pg, item));
 				MemoryContextSwitchTo(old);
 			}
 		}
