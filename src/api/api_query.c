@@ -166,20 +166,10 @@ check_projection_on_index(StExprRequest *req, StTable *t, StIndex *ix)
 		return;
 	for (int i = 0; i < req->projection->npaths; i++)
 	{
-		const ExprPathElem *e = &req->projection->paths[i]->elems[0];
-		const char *name = e->name;
-		int			len = e->len;
+		int			len;
+		const char *name = expr_path_top_name(req->projection->paths[i], p->names, &len);
 
-		if (e->kind == EXPR_PE_PLACEHOLDER)
-		{
-			Av		   *v = av_map_get(p->names, e->name, e->len);
-
-			if (v == NULL)
-				continue;
-			name = v->str;
-			len = v->len;
-		}
-		if (!index_projects(t, ix, name, len))
+		if (name && !index_projects(t, ix, name, len))
 			st_error(ST_ERR_VALIDATION,
 					 "One or more parameter values were invalid: Global secondary index %s does not project [%.*s]",
 					 ix->name, len, name);

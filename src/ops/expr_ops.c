@@ -160,8 +160,8 @@ expr_request_condition(StExprRequest *req, const char *text, const char *param)
 }
 
 /* The attribute name a path starts with, placeholders resolved. */
-static const char *
-path_top_name(const ExprPath *path, const Av *names, int *len)
+const char *
+expr_path_top_name(const ExprPath *path, const Av *names, int *len)
 {
 	const ExprPathElem *e = &path->elems[0];
 
@@ -194,7 +194,7 @@ check_filter_keys(const ExprNode *n, const Av *names, const StQuerySpec *q, cons
 	if (n->kind == EXPR_N_PATH && n->path && n->path->n > 0)
 	{
 		int			len;
-		const char *name = path_top_name(n->path, names, &len);
+		const char *name = expr_path_top_name(n->path, names, &len);
 
 		for (int k = 0; k < 2 && name; k++)
 		{

@@ -78,6 +78,12 @@ extern void expr_request_attributes_to_get(StExprRequest *req, Jsonb *attributes
 /* After all expressions: names and values given but not used are errors. */
 extern void expr_request_finish(StExprRequest *req);
 
+/*
+ * The attribute name a document path starts with, its #name resolved through
+ * names; NULL when the placeholder is not defined.
+ */
+extern const char *expr_path_top_name(const ExprPath *path, const Av *names, int *len);
+
 /* How many expressions this backend parsed (cache misses). */
 extern int64 expr_parse_count(void);
 
