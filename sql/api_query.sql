@@ -124,6 +124,58 @@ SELECT count(*) AS items, count(DISTINCT (e #>> '{PK,S}') || '/' || (e #>> '{SK,
   FROM all_pages('Scan', '{"TableName": "Pages", "ProjectionExpression": "PK, SK", "Limit": 64}') AS p,
        jsonb_array_elements(p.items) AS e;
 
+-- Pages whose items go out as stored are written by copying each stored
+-- item's bytes into the response.  Items of every type (nested maps and
+-- lists, numbers after odd-length strings, sets, binary, 40 attributes), 70
+-- of them so the Items array needs more than two offset strides.
+SELECT st_api('CreateTable', '{"TableName": "Shapes", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "N"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}]}') IS NOT NULL AS created;
+CREATE FUNCTION shape(pk text, i integer) RETURNS jsonb LANGUAGE sql AS $$
+  SELECT jsonb_build_object(
+           'PK', jsonb_build_object('S', pk), 'SK', jsonb_build_object('N', i::text),
+           's', jsonb_build_object('S', repeat('x', i % 5)), 'n', jsonb_build_object('N', (i * 1.5)::text),
+           'm', jsonb_build_object('M', jsonb_build_object('a', jsonb_build_object('S', repeat('y', i % 3)),
+                                                          'b', jsonb_build_object('N', '-' || i),
+                                                          'c', jsonb_build_object('L', jsonb_build_array(
+                                                                 jsonb_build_object('N', '7'), jsonb_build_object('BOOL', i % 2 = 0),
+                                                                 jsonb_build_object('NULL', true))))),
+           'ns', jsonb_build_object('NS', jsonb_build_array('1', (i + 2)::text)),
+           'ss', jsonb_build_object('SS', jsonb_build_array('é', 'zz')),
+           'bin', jsonb_build_object('B', encode(convert_to(repeat('z', i % 4 + 1), 'UTF8'), 'base64')))
+         || (SELECT jsonb_object_agg('a' || j, jsonb_build_object('N', j::text)) FROM generate_series(1, 33) j)
+$$;
+SELECT count(*) AS written
+  FROM (SELECT st_put(shape('p', i), 'Shapes', typed => true) FROM generate_series(1, 70) AS i) AS puts;
+-- Read capacity and the 1 MB page come from sizes read straight off the
+-- stored bytes.  Two items padded to exactly 4,096 and 4,097 bytes by
+-- st_item_size: reading the first is 0.5 read units, the second 1.0.
+SELECT count(*) AS written
+  FROM (SELECT st_put(shape(pk, 5) || jsonb_build_object('pad', jsonb_build_object('S',
+                        repeat('q', target - 3 - st_item_size(shape(pk, 5), typed => true)))),
+                      'Shapes', typed => true)
+          FROM (VALUES ('q4096', 4096), ('q4097', 4097)) AS v (pk, target)) AS puts;
+SELECT pk, st_item_size(st_get(pk, '5', 'Shapes', typed => true), typed => true) AS bytes,
+       st_api('Query', jsonb_build_object('TableName', 'Shapes', 'KeyConditionExpression', 'PK = :p',
+                                          'ExpressionAttributeValues', jsonb_build_object(':p', jsonb_build_object('S', pk)),
+                                          'ReturnConsumedCapacity', 'TOTAL')) #>> '{ConsumedCapacity,CapacityUnits}' AS units
+  FROM (VALUES ('q4096'), ('q4097')) AS v (pk);
+SELECT count(*) AS items, count(*) FILTER (WHERE stdesign.item_size(item) = st_item_size(item, typed => true)) AS same_size
+  FROM stdesign_data."Shapes";
+WITH q AS (SELECT st_api('Query', '{"TableName": "Shapes", "KeyConditionExpression": "PK = :p",
+                                    "ExpressionAttributeValues": {":p": {"S": "p"}}, "ReturnConsumedCapacity": "TOTAL"}') AS r)
+SELECT r = r::text::jsonb AS same_as_reparsed,
+       pg_column_size(r) = pg_column_size(r::text::jsonb) AS same_size_as_reparsed,
+       r->>'Count' AS count, r->>'ScannedCount' AS scanned, r #>> '{ConsumedCapacity,CapacityUnits}' AS units,
+       r #>> '{Items,69,SK,N}' AS last_sk, r #>> '{Items,40,m,M,c,L,1,BOOL}' AS nested_bool,
+       jsonb_path_query_first(r, '$.Items[33].a33.N') AS a33,
+       r @> '{"Items": [{"SK": {"N": "64"}, "ns": {"NS": ["1", "66"]}}]}' AS contains_item,
+       (SELECT bool_and(e = st_get('p', e #>> '{SK,N}', 'Shapes', typed => true))
+          FROM jsonb_array_elements(r->'Items') AS e) AS items_as_stored
+  FROM q;
+SELECT st_drop_table('Shapes') IS NOT NULL AS dropped;
+DROP FUNCTION shape(text, integer);
+
 -- Bad requests ---------------------------------------------------------------
 SELECT st_api('Query', '{"TableName": "Pages"}');
 SELECT st_api('Query', '{"TableName": "Pages", "KeyConditionExpression": "SK = :s", "ExpressionAttributeValues": {":s": {"S": "x"}}}');

@@ -13,6 +13,7 @@
 #include "api.h"
 #include "expr/expr.h"
 #include "item/av_jsonb.h"
+#include "item/jsonb_raw.h"
 #include "json_req.h"
 
 void
@@ -159,16 +160,29 @@ api_out_item(ApiOut *out, const Av *item)
 	av_push_item(&out->state, item, true);
 }
 
+/*
+ * A stored item goes out as it is stored: a placeholder element is pushed
+ * and then made to point at the item's container, which api_out_end copies
+ * byte for byte (jsonb_raw_from_value) instead of unpacking and
+ * re-serialising it.  Only valid while the array is the open container.
+ */
 void
 api_out_stored_item_elem(ApiOut *out, Jsonb *stored)
 {
 	JsonbValue	v;
+	JsonbValue *array;
 
-	/* pushJsonbValue unpacks the container; its strings stay in `stored` */
+	if (!JB_ROOT_IS_OBJECT(stored))
+		st_error(ST_ERR_INTERNAL, "stored item is not a JSON object");
+	v.type = jbvNull;
+	pushJsonbValue(&out->state, WJB_ELEM, &v);
+	array = &out->state->contVal;
+	if (array->type != jbvArray || array->val.array.nElems < 1)
+		elog(ERROR, "a stored item can only be written as an array element");
 	v.type = jbvBinary;
 	v.val.binary.data = &stored->root;
 	v.val.binary.len = VARSIZE(stored) - VARHDRSZ;
-	pushJsonbValue(&out->state, WJB_ELEM, &v);
+	array->val.array.elems[array->val.array.nElems - 1] = v;
 }
 
 void
@@ -237,5 +251,5 @@ Jsonb *
 api_out_end(ApiOut *out)
 {
 	out->result = pushJsonbValue(&out->state, WJB_END_OBJECT, NULL);
-	return JsonbValueToJsonb(out->result);
+	return jsonb_raw_from_value(out->result);
 }

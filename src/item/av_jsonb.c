@@ -22,6 +22,7 @@
 #include "utils/numeric.h"
 
 #include "av_jsonb.h"
+#include "jsonb_raw.h"
 #include "number.h"
 
 /*
@@ -531,7 +532,7 @@ av_push_item(JsonbParseState **state, const Av *item, bool typed)
 
 /* ---------- sizes of stored items, without a tree ---------- */
 
-static int64 stored_value_size(JsonbContainer *typed);
+static int64 stored_value_size(const JsonbContainer *typed);
 
 /* The raw length of base64 text (stored base64 is canonical: padded). */
 static int64
@@ -547,32 +548,31 @@ base64_raw_len(const char *s, int len)
 }
 
 static int64
-stored_scalar_size(char type, const JsonbValue *v)
+stored_scalar_size(char type, const JsonbRaw *v)
 {
-	if (v->type != jbvString)
+	if (v->type != JENTRY_ISSTRING)
 		return 1;				/* BOOL, NULL */
 	if (type == 'N')
-		return av_number_size(v->val.string.val, v->val.string.len);
+		return av_number_size(v->data, (int) v->len);
 	if (type == 'B')
-		return base64_raw_len(v->val.string.val, v->val.string.len);
-	return v->val.string.len;
+		return base64_raw_len(v->data, (int) v->len);
+	return v->len;
 }
 
 /* The elements of L (typed values) or of a set (scalars of member type). */
 static int64
-stored_array_size(JsonbContainer *jc, char member_type, bool is_list)
+stored_array_size(const JsonbContainer *jc, char member_type, bool is_list)
 {
-	JsonbIterator *it = JsonbIteratorInit(jc);
-	JsonbValue	v;
-	JsonbIteratorToken tok;
+	JsonbRawIter it;
+	JsonbRaw	v;
 	int64		total = is_list ? 3 : 0;
 
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	jsonb_raw_begin(&it, jc);
+	while (jsonb_raw_next_elem(&it, &v))
 	{
-		if (tok != WJB_ELEM)
-			continue;
 		if (is_list)
-			total += 1 + (v.type == jbvBinary ? stored_value_size(v.val.binary.data) : 1);
+			total += 1 + (v.type == JENTRY_ISCONTAINER ?
+						  stored_value_size((const JsonbContainer *) v.data) : 1);
 		else
 			total += stored_scalar_size(member_type, &v);
 	}
@@ -581,52 +581,44 @@ stored_array_size(JsonbContainer *jc, char member_type, bool is_list)
 
 /* The members of M (or of the item itself, without M's overhead). */
 static int64
-stored_map_size(JsonbContainer *jc, bool is_map)
+stored_map_size(const JsonbContainer *jc, bool is_map)
 {
-	JsonbIterator *it = JsonbIteratorInit(jc);
-	JsonbValue	v;
-	JsonbIteratorToken tok;
+	JsonbRawIter it;
+	JsonbRaw	k,
+				v;
 	int64		total = is_map ? 3 : 0;
 
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	jsonb_raw_begin(&it, jc);
+	while (jsonb_raw_next_member(&it, &k, &v))
 	{
-		if (tok == WJB_KEY)
-			total += v.val.string.len + (is_map ? 1 : 0);
-		else if (tok == WJB_VALUE && v.type == jbvBinary)
-			total += stored_value_size(v.val.binary.data);
+		total += k.len + (is_map ? 1 : 0);
+		if (v.type == JENTRY_ISCONTAINER)
+			total += stored_value_size((const JsonbContainer *) v.data);
 	}
 	return total;
 }
 
 /* One stored typed value {"T": payload}. */
 static int64
-stored_value_size(JsonbContainer *typed)
+stored_value_size(const JsonbContainer *typed)
 {
-	JsonbIterator *it = JsonbIteratorInit(typed);
-	JsonbValue	v;
-	JsonbValue	key = {0};
-	JsonbIteratorToken tok;
+	JsonbRawIter it;
+	JsonbRaw	k,
+				v;
 
 	check_stack_depth();
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
-	{
-		if (tok == WJB_KEY)
-			key = v;
-		else if (tok == WJB_VALUE)
-		{
-			const char *t = key.val.string.val;
-			int			tl = key.val.string.len;
-
-			if (v.type != jbvBinary)
-				return stored_scalar_size(t[0], &v);
-			if (tl == 1 && t[0] == 'M')
-				return stored_map_size(v.val.binary.data, true);
-			if (tl == 1 && t[0] == 'L')
-				return stored_array_size(v.val.binary.data, 'L', true);
-			return stored_array_size(v.val.binary.data, t[0], false);	/* SS, NS, BS */
-		}
-	}
-	return 0;
+	if (!JsonContainerIsObject(typed))
+		return 0;
+	jsonb_raw_begin(&it, typed);
+	if (!jsonb_raw_next_member(&it, &k, &v) || k.len == 0)
+		return 0;
+	if (v.type != JENTRY_ISCONTAINER)
+		return stored_scalar_size(k.data[0], &v);
+	if (k.len == 1 && k.data[0] == 'M')
+		return stored_map_size((const JsonbContainer *) v.data, true);
+	if (k.len == 1 && k.data[0] == 'L')
+		return stored_array_size((const JsonbContainer *) v.data, 'L', true);
+	return stored_array_size((const JsonbContainer *) v.data, k.data[0], false);	/* SS, NS, BS */
 }
 
 int64
