@@ -49,6 +49,7 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
+#include "row_update.h"
 #include "storage.h"
 
 /* ---------- SQL text of key expressions ---------- */
@@ -636,6 +637,8 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 	Datum		values[2] = {PointerGetDatum(ctid), PointerGetDatum(item)};
 	SPIPlanPtr	plan;
 
+	if (t->item_attnum > 0 && row_update_locked(t->relid, t->item_attnum, ctid, item))
+		return;
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_update,
 					psprintf("UPDATE %s SET item = $2 WHERE ctid = $1", t->qualified),
