@@ -40,6 +40,7 @@
 #include "utils/snapmgr.h"
 
 #include "row_update.h"
+#include "storage.h"
 
 /* OID of stdesign.set_keys(), looked up once per backend. */
 static Oid	set_keys_oid = InvalidOid;
@@ -60,8 +61,6 @@ plain_update_allowed(Relation rel)
 	TriggerDesc *td = rel->trigdesc;
 	TupleConstr *constr = RelationGetDescr(rel)->constr;
 
-	if (rel->rd_rel->relrowsecurity)
-		return false;
 	if (constr && (constr->num_check > 0 || constr->has_generated_stored))
 		return false;
 	if (td)
@@ -72,7 +71,7 @@ plain_update_allowed(Relation rel)
 			if (!OidIsValid(ours) || td->triggers[i].tgfoid != ours)
 				return false;
 	}
-	return pg_class_aclcheck(RelationGetRelid(rel), GetUserId(), ACL_UPDATE) == ACLCHECK_OK;
+	return storage_direct_ok(RelationGetRelid(rel), ACL_SELECT | ACL_UPDATE);
 }
 
 /* The new row: the locked version's key columns, the new item. */

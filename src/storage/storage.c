@@ -48,6 +48,9 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
+#include "utils/acl.h"
+#include "utils/rls.h"
+#include "miscadmin.h"
 
 #include "row_update.h"
 #include "storage.h"
@@ -392,6 +395,21 @@ key_scan_keys(StTable *t, const StKey *key, ScanKeyData *keys)
 }
 
 /*
+ * May a read or write skip the executor and go straight to the relation?
+ * Only when the executor would have nothing more to check: the user holds
+ * the privileges (SELECT; and UPDATE for a locking read or a write), and no
+ * row-level security applies.  Otherwise the SQL statement runs, and
+ * Postgres applies both (raising the usual errors).
+ */
+bool
+storage_direct_ok(Oid relid, AclMode mode)
+{
+	if (check_enable_rls(relid, InvalidOid, true) == RLS_ENABLED)
+		return false;
+	return pg_class_aclmask(relid, GetUserId(), mode, ACLMASK_ALL) == mode;
+}
+
+/*
  * GetItem without SPI: one probe of the key index, under the statement's
  * snapshot.  A point read is the most frequent operation, and starting an
  * executor for it costs more than the probe; the plan would be this very
@@ -432,7 +450,7 @@ probe_key_index(StTable *t, const StKey *key)
 Jsonb *
 storage_get(StTable *t, const StKey *key)
 {
-	if (OidIsValid(t->key_index) && t->item_attnum > 0)
+	if (OidIsValid(t->key_index) && t->item_attnum > 0 && storage_direct_ok(t->relid, ACL_SELECT))
 		return probe_key_index(t, key);
 	return read_by_key(t, key, NULL);
 }
@@ -551,7 +569,8 @@ lock_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 Jsonb *
 storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
 {
-	if (OidIsValid(t->key_index) && t->item_attnum > 0)
+	if (OidIsValid(t->key_index) && t->item_attnum > 0 &&
+		storage_direct_ok(t->relid, ACL_SELECT | ACL_UPDATE))
 		return lock_by_key(t, key, ctid);
 	return read_by_key(t, key, ctid);
 }
@@ -920,7 +939,8 @@ void
 storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 			  StRowCallback callback, void *arg)
 {
-	if (r->start == NULL && OidIsValid(ix ? ix->index_oid : t->key_index) && t->item_attnum > 0)
+	if (r->start == NULL && OidIsValid(ix ? ix->index_oid : t->key_index) && t->item_attnum > 0 &&
+		storage_direct_ok(t->relid, ACL_SELECT))
 		scan_key_space(t, ix, r, callback, arg);
 	else
 		storage_query_spi(t, ix, r, callback, arg);

@@ -13,6 +13,7 @@
 
 #include "postgres.h"
 
+#include "nodes/parsenodes.h"
 #include "storage/itemptr.h"
 #include "utils/jsonb.h"
 
@@ -93,6 +94,9 @@ extern Oid	storage_key_typoid(AvType type);
 extern Datum storage_key_datum(const Av *value);
 
 /* Item access by primary key. */
+/* No privilege or row security stands in the way of reading the relation directly. */
+extern bool storage_direct_ok(Oid relid, AclMode mode);
+
 extern Jsonb *storage_get(StTable *t, const StKey *key);
 extern Jsonb *storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid);
 extern void storage_upsert(StTable *t, Jsonb *item);
