@@ -185,18 +185,32 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 		   StWriteResult *res)
 {
 	StKey		key;
+	bool		optimistic;
 
 	ops_key_from_map(t, keymap, &key);
+	optimistic = storage_can_replace_unlocked(t);
 	for (int attempt = 0; attempt < ST_WRITE_RETRIES; attempt++)
 	{
+		/*
+		 * First without a lock, replacing the version read only if it is
+		 * still the latest; after a lost race, or before reporting a failed
+		 * condition, under the row's lock (which waits for a transaction
+		 * still writing it, whose outcome decides the condition).
+		 */
+		bool		locked = !optimistic || attempt > 0;
 		ItemPointerData ctid;
-		Jsonb	   *old = storage_get_for_update(t, &key, &ctid);
+		Jsonb	   *old = locked ? storage_get_for_update(t, &key, &ctid) :
+			storage_get_latest(t, &key, &ctid);
 		Av		   *old_item = old ? av_item_from_stored(old) : NULL;
 		Av		   *new_item;
 		Jsonb	   *stored;
 
 		if (!condition_holds(cond, old_item))
+		{
+			if (!locked && old)
+				continue;
 			ops_condition_failed(old_item, cond->return_item_on_failure);
+		}
 
 		/* an absent item is created from its key, as DynamoDB does */
 		new_item = old_item ? av_copy(old_item) : av_copy(keymap);
@@ -207,9 +221,11 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 			st_error(ST_ERR_VALIDATION, "Item size to update has exceeded the maximum allowed size");
 		ops_check_item(t, new_item);
 		stored = av_item_to_jsonb(new_item, true);
-		if (old)
+		if (old && locked)
 			storage_replace(t, &ctid, stored);
-		else if (!storage_insert(t, stored, NULL))
+		else if (old && !storage_replace_unlocked(t, &ctid, stored))
+			continue;			/* changed since read: read it again, locked */
+		else if (!old && !storage_insert(t, stored, NULL))
 			continue;			/* a concurrent writer created it: read it again */
 		if (res)
 		{

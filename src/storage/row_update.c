@@ -1,8 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * row_update.c
- *		Replacing the item of a row this transaction has locked, without an
- *		executor.
+ *		Replacing the item of a row without an executor.
  *
  * Every conditional write (UpdateItem, a Put or Delete with a condition, a
  * transaction's writes) first locks its row (storage.c's locking read) and
@@ -119,7 +118,29 @@ insert_index_entries(Relation rel, AttrNumber item_attnum, TupleTableSlot *slot)
 }
 
 bool
-row_update_locked(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item)
+row_update_allowed(Oid relid)
+{
+	Relation	rel = table_open(relid, RowExclusiveLock);
+	bool		ok = plain_update_allowed(rel);
+
+	table_close(rel, NoLock);
+	return ok;
+}
+
+/* A concurrent change to the row read: retried in READ COMMITTED, an error otherwise. */
+static bool
+changed_meanwhile(TM_Result res)
+{
+	if (IsolationUsesXactSnapshot())
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("could not serialize access due to concurrent %s",
+						res == TM_Deleted ? "delete" : "update")));
+	return false;
+}
+
+bool
+row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, bool locked)
 {
 	Relation	rel = table_open(relid, RowExclusiveLock);
 	TupleTableSlot *oldslot;
@@ -129,31 +150,33 @@ row_update_locked(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *it
 	bool		update_indexes;
 	TM_Result	res;
 
-	if (!plain_update_allowed(rel) || item_attnum < 1 ||
-		item_attnum > RelationGetDescr(rel)->natts)
-	{
-		table_close(rel, NoLock);
-		return false;
-	}
+	if (item_attnum < 1 || item_attnum > RelationGetDescr(rel)->natts)
+		elog(ERROR, "stdesign: relation %u has no item column %d", relid, (int) item_attnum);
 	oldslot = table_slot_create(rel, NULL);
 	if (!table_tuple_fetch_row_version(rel, ctid, SnapshotAny, oldslot))
-		elog(ERROR, "stdesign: the locked item's row version is gone");
+		elog(ERROR, "stdesign: the item's row version is gone");
 	newslot = MakeSingleTupleTableSlot(RelationGetDescr(rel), &TTSOpsVirtual);
 	fill_new_row(newslot, oldslot, item_attnum, item);
 
+	/* waits for a transaction still writing the row, as an UPDATE does */
 	res = table_tuple_update(rel, ctid, newslot, GetCurrentCommandId(true),
 							 ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot(),
 							 InvalidSnapshot, true,
 							 &tmfd, &lockmode, &update_indexes);
-	if (res != TM_Ok)
-		elog(ERROR, "stdesign: update of a locked item failed (%d)", (int) res);
-	if (update_indexes)
+	if (res == TM_Ok && update_indexes)
 		insert_index_entries(rel, item_attnum, newslot);
-
 	ExecDropSingleTupleTableSlot(newslot);
 	ExecDropSingleTupleTableSlot(oldslot);
 	table_close(rel, NoLock);
-	/* what follows in this transaction sees the new version, as after SPI's UPDATE */
-	CommandCounterIncrement();
-	return true;
+
+	if (res == TM_Ok)
+	{
+		/* what follows in this transaction sees the new version, as after SPI's UPDATE */
+		CommandCounterIncrement();
+		return true;
+	}
+	if (!locked && (res == TM_Updated || res == TM_Deleted))
+		return changed_meanwhile(res);
+	elog(ERROR, "stdesign: update of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
+	return false;				/* not reached */
 }

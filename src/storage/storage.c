@@ -495,9 +495,10 @@ slot_has_key(StTable *t, TupleTableSlot *slot, const StKey *key)
  * transaction's own earlier writes), lock the row found, and in READ
  * COMMITTED follow it to its latest version, as FOR UPDATE does.  NULL when
  * there is no such item (or it was deleted, or its key changed meanwhile).
+ * Without lock, the same read stops at the version found.
  */
 static Jsonb *
-lock_by_key(StTable *t, const StKey *key, ItemPointer ctid)
+read_latest(StTable *t, const StKey *key, ItemPointer ctid, bool lock)
 {
 	Relation	rel;
 	Relation	idx;
@@ -511,7 +512,7 @@ lock_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 
 	CommandCounterIncrement();
 	snapshot = RegisterSnapshot(GetTransactionSnapshot());
-	rel = table_open(t->relid, RowShareLock);
+	rel = table_open(t->relid, lock ? RowShareLock : AccessShareLock);
 	idx = index_open(t->key_index, AccessShareLock);
 	nkeys = key_scan_keys(t, key, keys);
 	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
@@ -519,7 +520,18 @@ lock_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 	slot = table_slot_create(rel, NULL);
 	found = index_getnext_slot(scan, ForwardScanDirection, slot);
 	index_endscan(scan);
-	if (found)
+	if (found && !lock)
+	{
+		bool		isnull;
+		Datum		d = slot_getattr(slot, t->item_attnum, &isnull);
+
+		if (!isnull)
+		{
+			result = DatumGetJsonbPCopy(d);
+			ItemPointerCopy(&slot->tts_tid, ctid);
+		}
+	}
+	else if (found)
 	{
 		ItemPointerData tid = slot->tts_tid;
 		TM_FailureData tmfd;
@@ -571,8 +583,26 @@ storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
 {
 	if (OidIsValid(t->key_index) && t->item_attnum > 0 &&
 		storage_direct_ok(t->relid, ACL_SELECT | ACL_UPDATE))
-		return lock_by_key(t, key, ctid);
+		return read_latest(t, key, ctid, true);
 	return read_by_key(t, key, ctid);
+}
+
+bool
+storage_can_replace_unlocked(StTable *t)
+{
+	return OidIsValid(t->key_index) && t->item_attnum > 0 && row_update_allowed(t->relid);
+}
+
+Jsonb *
+storage_get_latest(StTable *t, const StKey *key, ItemPointer ctid)
+{
+	return read_latest(t, key, ctid, false);
+}
+
+bool
+storage_replace_unlocked(StTable *t, ItemPointer ctid, Jsonb *item)
+{
+	return row_update(t->relid, t->item_attnum, ctid, item, false);
 }
 
 /* INSERT ... ON CONFLICT DO UPDATE of the items of `source` ("VALUES ($1)", ...). */
@@ -656,8 +686,11 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 	Datum		values[2] = {PointerGetDatum(ctid), PointerGetDatum(item)};
 	SPIPlanPtr	plan;
 
-	if (t->item_attnum > 0 && row_update_locked(t->relid, t->item_attnum, ctid, item))
+	if (t->item_attnum > 0 && row_update_allowed(t->relid))
+	{
+		row_update(t->relid, t->item_attnum, ctid, item, true);
 		return;
+	}
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_update,
 					psprintf("UPDATE %s SET item = $2 WHERE ctid = $1", t->qualified),

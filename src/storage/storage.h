@@ -104,6 +104,19 @@ extern void storage_upsert_many(StTable *t, Jsonb **items, int n);
 /* Insert a new item; false when its key exists.  Fills *ctid (when given) with the new row's. */
 extern bool storage_insert(StTable *t, Jsonb *item, ItemPointer ctid);
 extern void storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);
+
+/*
+ * Optimistic replacement, for a write that reads an item and replaces it:
+ * read the latest version without locking it (storage_get_latest), then
+ * replace it only if it is still the latest (storage_replace_unlocked:
+ * false when another transaction changed it meanwhile, in READ COMMITTED;
+ * a serialization failure otherwise).  An UPDATE statement takes no more
+ * locks than that; a locking read costs a WAL record of its own.  Only
+ * where storage_can_replace_unlocked says so (see row_update.h).
+ */
+extern bool storage_can_replace_unlocked(StTable *t);
+extern Jsonb *storage_get_latest(StTable *t, const StKey *key, ItemPointer ctid);
+extern bool storage_replace_unlocked(StTable *t, ItemPointer ctid, Jsonb *item);
 extern void storage_delete_ctid(StTable *t, ItemPointer ctid);
 extern Jsonb *storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted);
 
