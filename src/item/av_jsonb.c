@@ -490,10 +490,114 @@ push_value(JsonbParseState **state, const Av *v, bool typed, JsonbIteratorToken 
 	return pushJsonbValue(state, WJB_END_OBJECT, NULL);
 }
 
+/*
+ * The JsonbValue tree of a value, built directly (pushJsonbValue copies
+ * every node into growing arrays and re-sorts each object; an item is
+ * written on every put and update, so the direct build is worth it).  The
+ * tree is serialised by jsonb_raw_from_value.
+ */
+static void tree_value(const Av *v, bool typed, JsonbValue *out);
+
+/* jsonb's order of object keys: shorter first, then bytes; equal keys by arrival. */
+static int
+pair_cmp(const void *a, const void *b)
+{
+	const JsonbPair *x = a;
+	const JsonbPair *y = b;
+	int			c;
+
+	if (x->key.val.string.len != y->key.val.string.len)
+		return x->key.val.string.len < y->key.val.string.len ? -1 : 1;
+	c = memcmp(x->key.val.string.val, y->key.val.string.val, x->key.val.string.len);
+	if (c != 0)
+		return c;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* An object from n pairs: sorted, and of equal keys the last kept (as jsonb input does). */
+static void
+tree_object(JsonbPair *pairs, int n, JsonbValue *out)
+{
+	int			m = 0;
+
+	if (n > 1)
+		qsort(pairs, n, sizeof(JsonbPair), pair_cmp);
+	for (int i = 0; i < n; i++)
+	{
+		if (i + 1 < n && pair_cmp(&pairs[i], &pairs[i + 1]) != 0 &&
+			pairs[i].key.val.string.len == pairs[i + 1].key.val.string.len &&
+			memcmp(pairs[i].key.val.string.val, pairs[i + 1].key.val.string.val,
+				   pairs[i].key.val.string.len) == 0)
+			continue;
+		pairs[m++] = pairs[i];
+	}
+	out->type = jbvObject;
+	out->val.object.nPairs = m;
+	out->val.object.pairs = pairs;
+}
+
+static void
+tree_container(const Av *v, bool typed, JsonbValue *out)
+{
+	if (v->type == AV_M)
+	{
+		JsonbPair  *pairs = palloc(sizeof(JsonbPair) * Max(v->n, 1));
+
+		for (int i = 0; i < v->n; i++)
+		{
+			string_jbv(&pairs[i].key, v->members[i].name, v->members[i].name_len);
+			pairs[i].order = i;
+			tree_value(v->members[i].value, typed, &pairs[i].value);
+		}
+		tree_object(pairs, v->n, out);
+		return;
+	}
+	out->type = jbvArray;
+	out->val.array.rawScalar = false;
+	out->val.array.nElems = v->n;
+	out->val.array.elems = palloc(sizeof(JsonbValue) * Max(v->n, 1));
+	for (int i = 0; i < v->n; i++)
+	{
+		/* set members are bare strings when typed, plain scalars otherwise */
+		if (av_type_is_set(v->type))
+			scalar_jbv(v->items[i], typed, &out->val.array.elems[i]);
+		else
+			tree_value(v->items[i], typed, &out->val.array.elems[i]);
+	}
+}
+
+static void
+tree_value(const Av *v, bool typed, JsonbValue *out)
+{
+	JsonbPair  *pair;
+	const char *tname;
+
+	check_stack_depth();
+	if (!typed)
+	{
+		if (is_container(v))
+			tree_container(v, false, out);
+		else
+			scalar_jbv(v, false, out);
+		return;
+	}
+	/* {"T": payload} */
+	pair = palloc(sizeof(JsonbPair));
+	tname = av_type_name(v->type);
+	string_jbv(&pair->key, tname, strlen(tname));
+	pair->order = 0;
+	if (is_container(v))
+		tree_container(v, true, &pair->value);
+	else
+		scalar_jbv(v, true, &pair->value);
+	out->type = jbvObject;
+	out->val.object.nPairs = 1;
+	out->val.object.pairs = pair;
+}
+
 Jsonb *
 av_value_to_jsonb(const Av *v, bool typed)
 {
-	JsonbParseState *state = NULL;
 	JsonbValue	jv;
 
 	if (!typed && !is_container(v))
@@ -501,15 +605,19 @@ av_value_to_jsonb(const Av *v, bool typed)
 		scalar_jbv(v, false, &jv);
 		return JsonbValueToJsonb(&jv);
 	}
-	return JsonbValueToJsonb(push_value(&state, v, typed, WJB_ELEM));
+	tree_value(v, typed, &jv);
+	return jsonb_raw_from_value(&jv);
 }
 
 Jsonb *
 av_item_to_jsonb(const Av *item, bool typed)
 {
-	JsonbParseState *state = NULL;
+	JsonbValue	jv;
 
-	return JsonbValueToJsonb(push_container(&state, item, typed));
+	if (!is_container(item))
+		elog(ERROR, "an item must be a map");
+	tree_container(item, typed, &jv);
+	return jsonb_raw_from_value(&jv);
 }
 
 Jsonb *
