@@ -114,14 +114,14 @@ static Av  *
 array_value(JsonbContainer *jc, AvType type, int depth, bool typed, bool stored)
 {
 	Av		   *result = av_new(type);
-	JsonbIterator *it = JsonbIteratorInit(jc);
+	JsonbRawIter it;
+	JsonbRaw	r;
 	JsonbValue	v;
-	JsonbIteratorToken tok;
 
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	jsonb_raw_begin(&it, jc);
+	while (jsonb_raw_next_elem(&it, &r))
 	{
-		if (tok != WJB_ELEM)
-			continue;
+		jsonb_raw_value(&r, &v);
 		if (type == AV_L)
 			av_append(result, typed ? typed_value(&v, depth + 1, stored) : plain_value(&v, depth + 1));
 		else
@@ -135,18 +135,17 @@ static Av  *
 object_value(JsonbContainer *jc, int depth, bool typed, bool stored)
 {
 	Av		   *result = av_new(AV_M);
-	JsonbIterator *it = JsonbIteratorInit(jc);
+	JsonbRawIter it;
+	JsonbRaw	k,
+				r;
 	JsonbValue	v;
-	JsonbValue	key = {0};
-	JsonbIteratorToken tok;
 
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	jsonb_raw_begin(&it, jc);
+	while (jsonb_raw_next_member(&it, &k, &r))
 	{
-		if (tok == WJB_KEY)
-			key = v;
-		else if (tok == WJB_VALUE)
-			av_map_put_nocheck(result, key.val.string.val, key.val.string.len,
-							   typed ? typed_value(&v, depth + 1, stored) : plain_value(&v, depth + 1));
+		jsonb_raw_value(&r, &v);
+		av_map_put_nocheck(result, k.data, (int) k.len,
+						   typed ? typed_value(&v, depth + 1, stored) : plain_value(&v, depth + 1));
 	}
 	return result;
 }
@@ -159,11 +158,10 @@ object_value(JsonbContainer *jc, int depth, bool typed, bool stored)
 static Av  *
 typed_value(JsonbValue *jv, int depth, bool stored)
 {
-	JsonbIterator *it;
-	JsonbValue	v;
-	JsonbValue	key = {0};
+	JsonbRawIter it;
+	JsonbRaw	k,
+				r;
 	JsonbValue	found = {0};
-	JsonbIteratorToken tok;
 	int			type = -1;
 	int			ntypes = 0;
 
@@ -173,21 +171,16 @@ typed_value(JsonbValue *jv, int depth, bool stored)
 				 "Supplied AttributeValue has an invalid shape: %s found where an object with exactly one of the supported datatypes was expected",
 				 jbv_kind(jv));
 
-	it = JsonbIteratorInit(jv->val.binary.data);
-	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	jsonb_raw_begin(&it, jv->val.binary.data);
+	while (jsonb_raw_next_member(&it, &k, &r))
 	{
-		if (tok == WJB_KEY)
-			key = v;
-		else if (tok == WJB_VALUE)
-		{
-			int			t = av_type_from_name(key.val.string.val, key.val.string.len);
+		int			t = av_type_from_name(k.data, (int) k.len);
 
-			if (t < 0)
-				continue;
-			ntypes++;
-			type = t;
-			found = v;
-		}
+		if (t < 0)
+			continue;
+		ntypes++;
+		type = t;
+		jsonb_raw_value(&r, &found);
 	}
 	if (ntypes == 0)
 		st_error(ST_ERR_VALIDATION,

@@ -105,6 +105,38 @@ jsonb_raw_next_member(JsonbRawIter *it, JsonbRaw *key, JsonbRaw *value)
 	return true;
 }
 
+void
+jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out)
+{
+	switch (raw->type)
+	{
+		case JENTRY_ISSTRING:
+			out->type = jbvString;
+			out->val.string.val = (char *) raw->data;
+			out->val.string.len = (int) raw->len;
+			break;
+		case JENTRY_ISNUMERIC:
+			out->type = jbvNumeric;
+			out->val.numeric = (Numeric) raw->data;
+			break;
+		case JENTRY_ISBOOL_TRUE:
+		case JENTRY_ISBOOL_FALSE:
+			out->type = jbvBool;
+			out->val.boolean = raw->type == JENTRY_ISBOOL_TRUE;
+			break;
+		case JENTRY_ISNULL:
+			out->type = jbvNull;
+			break;
+		case JENTRY_ISCONTAINER:
+			out->type = jbvBinary;
+			out->val.binary.data = (JsonbContainer *) raw->data;
+			out->val.binary.len = (int) raw->len;
+			break;
+		default:
+			elog(ERROR, "corrupt jsonb container: unknown child type %u", raw->type);
+	}
+}
+
 /* ---------- writing ---------- */
 
 static void convert_value(StringInfo buf, JEntry *entry, const JsonbValue *v);

@@ -53,6 +53,9 @@ extern bool jsonb_raw_next_elem(JsonbRawIter *it, JsonbRaw *value);
 /* The next member of an object; false after the last. */
 extern bool jsonb_raw_next_member(JsonbRawIter *it, JsonbRaw *key, JsonbRaw *value);
 
+/* A child as the JsonbValue an iterator would give (containers as jbvBinary). */
+extern void jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out);
+
 /*
  * A JsonbValue tree to a jsonb datum, as JsonbValueToJsonb does, except
  * that a jbvBinary node (an array or object container of another jsonb
