@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Backend memory over a long session (make bench): one session makes
-# 10^6 calls (st_get, st_query, st_put, st_update with expressions, st_api)
+# 10^6 calls (st_get, st_query, st_put, st_update with expressions, st_api
+# GetItem and Query)
 # and reports the backend's total memory (pg_backend_memory_contexts) after
 # a warm-up and at the end.  Flat means within 10%.
 #
@@ -34,6 +35,9 @@ BEGIN
   PERFORM count(st_api('GetItem', jsonb_build_object('TableName', 'Mem', 'Key',
                  jsonb_build_object('PK', jsonb_build_object('S', 'P' || (i % 1000)), 'SK', jsonb_build_object('S', 'S' || i)))))
     FROM generate_series(1, n) i;
+  PERFORM count(st_api('Query', jsonb_build_object('TableName', 'Mem', 'KeyConditionExpression', 'PK = :p',
+                 'ExpressionAttributeValues', jsonb_build_object(':p', jsonb_build_object('S', 'P' || (i % 1000))))))
+    FROM generate_series(1, n / 20) i;
 END \$\$;
 
 SELECT one_round(20000);
