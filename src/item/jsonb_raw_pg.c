@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
- * jsonb_raw.c
- *		Reading and writing jsonb's binary format directly (see jsonb_raw.h).
+ * jsonb_raw_pg.c
+ *		Reading and writing jsonb's binary format directly (see jsonb_raw.h);
+ *		needs the backend, hence _pg.
  *
  * Offsets: a child's data starts where the previous child's ends; a JEntry
  * holds either the child's length or (JENTRY_HAS_OFF) its end offset, both
