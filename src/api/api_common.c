@@ -154,41 +154,58 @@ value_token(ApiOut *out)
 	return out->state->contVal.type == jbvArray ? WJB_ELEM : WJB_VALUE;
 }
 
+/*
+ * A value built elsewhere (a tree, or a container copied as is) goes where
+ * the next value goes: a placeholder is pushed and then replaced, since
+ * pushJsonbValue only takes scalars there.  api_out_end serialises the
+ * whole tree with jsonb_raw_from_value, which copies jbvBinary containers
+ * byte for byte.
+ */
+static void
+out_value(ApiOut *out, const JsonbValue *v)
+{
+	JsonbValue	placeholder;
+	JsonbValue *open;
+
+	placeholder.type = jbvNull;
+	pushJsonbValue(&out->state, value_token(out), &placeholder);
+	open = &out->state->contVal;
+	if (open->type == jbvArray)
+		open->val.array.elems[open->val.array.nElems - 1] = *v;
+	else
+		open->val.object.pairs[open->val.object.nPairs - 1].value = *v;
+}
+
 void
 api_out_item(ApiOut *out, const Av *item)
 {
-	av_push_item(&out->state, item, true);
+	JsonbValue	v;
+
+	av_item_tree(item, true, &v);
+	out_value(out, &v);
 }
 
-/*
- * A stored item goes out as it is stored: a placeholder element is pushed
- * and then made to point at the item's container, which api_out_end copies
- * byte for byte (jsonb_raw_from_value) instead of unpacking and
- * re-serialising it.  Only valid while the array is the open container.
- */
+/* A stored item goes out as it is stored, its container copied byte for byte. */
 void
 api_out_stored_item_elem(ApiOut *out, Jsonb *stored)
 {
 	JsonbValue	v;
-	JsonbValue *array;
 
 	if (!JB_ROOT_IS_OBJECT(stored))
 		st_error(ST_ERR_INTERNAL, "stored item is not a JSON object");
-	v.type = jbvNull;
-	pushJsonbValue(&out->state, WJB_ELEM, &v);
-	array = &out->state->contVal;
-	if (array->type != jbvArray || array->val.array.nElems < 1)
-		elog(ERROR, "a stored item can only be written as an array element");
 	v.type = jbvBinary;
 	v.val.binary.data = &stored->root;
 	v.val.binary.len = VARSIZE(stored) - VARHDRSZ;
-	array->val.array.elems[array->val.array.nElems - 1] = v;
+	out_value(out, &v);
 }
 
 void
 api_out_plain(ApiOut *out, const Av *value)
 {
-	av_push_value(&out->state, value, false, value_token(out));
+	JsonbValue	v;
+
+	av_value_tree(value, false, &v);
+	out_value(out, &v);
 }
 
 void

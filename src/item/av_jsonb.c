@@ -355,8 +355,6 @@ av_names_from_jsonb(Jsonb *jb)
 
 /* ---------- output ---------- */
 
-static JsonbValue *push_value(JsonbParseState **state, const Av *v, bool typed, JsonbIteratorToken tok);
-
 static void
 string_jbv(JsonbValue *jv, const char *s, int len)
 {
@@ -421,68 +419,6 @@ is_container(const Av *v)
 	return v->type == AV_M || v->type == AV_L || av_type_is_set(v->type);
 }
 
-/* The body of a container: {members} for M, [items] for L and sets. */
-static JsonbValue *
-push_container(JsonbParseState **state, const Av *v, bool typed)
-{
-	JsonbValue	jv;
-
-	if (v->type == AV_M)
-	{
-		pushJsonbValue(state, WJB_BEGIN_OBJECT, NULL);
-		for (int i = 0; i < v->n; i++)
-		{
-			string_jbv(&jv, v->members[i].name, v->members[i].name_len);
-			pushJsonbValue(state, WJB_KEY, &jv);
-			push_value(state, v->members[i].value, typed, WJB_VALUE);
-		}
-		return pushJsonbValue(state, WJB_END_OBJECT, NULL);
-	}
-	pushJsonbValue(state, WJB_BEGIN_ARRAY, NULL);
-	for (int i = 0; i < v->n; i++)
-	{
-		if (av_type_is_set(v->type))
-		{
-			/* set members are bare strings when typed, plain scalars otherwise */
-			scalar_jbv(v->items[i], typed, &jv);
-			pushJsonbValue(state, WJB_ELEM, &jv);
-		}
-		else
-			push_value(state, v->items[i], typed, WJB_ELEM);
-	}
-	return pushJsonbValue(state, WJB_END_ARRAY, NULL);
-}
-
-/* One value, typed ({"S": "x"}) or plain ("x"), as a member or element. */
-static JsonbValue *
-push_value(JsonbParseState **state, const Av *v, bool typed, JsonbIteratorToken tok)
-{
-	JsonbValue	jv;
-	const char *tname;
-
-	check_stack_depth();
-	if (!typed)
-	{
-		if (is_container(v))
-			return push_container(state, v, false);
-		scalar_jbv(v, false, &jv);
-		return pushJsonbValue(state, tok, &jv);
-	}
-
-	pushJsonbValue(state, WJB_BEGIN_OBJECT, NULL);
-	tname = av_type_name(v->type);
-	string_jbv(&jv, tname, strlen(tname));
-	pushJsonbValue(state, WJB_KEY, &jv);
-	if (is_container(v))
-		push_container(state, v, true);
-	else
-	{
-		scalar_jbv(v, true, &jv);
-		pushJsonbValue(state, WJB_VALUE, &jv);
-	}
-	return pushJsonbValue(state, WJB_END_OBJECT, NULL);
-}
-
 /*
  * The JsonbValue tree of a value, built directly (pushJsonbValue copies
  * every node into growing arrays and re-sorts each object; an item is
@@ -507,6 +443,13 @@ pair_cmp(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+static bool
+same_key(const JsonbPair *x, const JsonbPair *y)
+{
+	return x->key.val.string.len == y->key.val.string.len &&
+		memcmp(x->key.val.string.val, y->key.val.string.val, x->key.val.string.len) == 0;
+}
+
 /* An object from n pairs: sorted, and of equal keys the last kept (as jsonb input does). */
 static void
 tree_object(JsonbPair *pairs, int n, JsonbValue *out)
@@ -517,10 +460,7 @@ tree_object(JsonbPair *pairs, int n, JsonbValue *out)
 		qsort(pairs, n, sizeof(JsonbPair), pair_cmp);
 	for (int i = 0; i < n; i++)
 	{
-		if (i + 1 < n && pair_cmp(&pairs[i], &pairs[i + 1]) != 0 &&
-			pairs[i].key.val.string.len == pairs[i + 1].key.val.string.len &&
-			memcmp(pairs[i].key.val.string.val, pairs[i + 1].key.val.string.val,
-				   pairs[i].key.val.string.len) == 0)
+		if (i + 1 < n && same_key(&pairs[i], &pairs[i + 1]))
 			continue;
 		pairs[m++] = pairs[i];
 	}
@@ -607,9 +547,7 @@ av_item_to_jsonb(const Av *item, bool typed)
 {
 	JsonbValue	jv;
 
-	if (!is_container(item))
-		elog(ERROR, "an item must be a map");
-	tree_container(item, typed, &jv);
+	av_item_tree(item, typed, &jv);
 	return jsonb_raw_from_value(&jv);
 }
 
@@ -620,15 +558,17 @@ av_stored_to_plain(Jsonb *jb)
 }
 
 void
-av_push_value(JsonbParseState **state, const Av *v, bool typed, JsonbIteratorToken tok)
+av_value_tree(const Av *v, bool typed, JsonbValue *out)
 {
-	push_value(state, v, typed, tok);
+	tree_value(v, typed, out);
 }
 
 void
-av_push_item(JsonbParseState **state, const Av *item, bool typed)
+av_item_tree(const Av *item, bool typed, JsonbValue *out)
 {
-	push_container(state, item, typed);
+	if (!is_container(item))
+		elog(ERROR, "an item must be a map");
+	tree_container(item, typed, out);
 }
 
 /* ---------- sizes of stored items, without a tree ---------- */

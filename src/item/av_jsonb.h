@@ -36,12 +36,12 @@ extern Jsonb *av_item_to_jsonb(const Av *item, bool typed);
 extern Jsonb *av_value_to_jsonb(const Av *v, bool typed);
 
 /*
- * Push a value (typed or plain) or an item (an object of attribute values)
- * into a jsonb under construction, as a member value (WJB_VALUE) or an
- * array element (WJB_ELEM).
+ * The JsonbValue tree of a value (typed or plain) or of an item (an object
+ * of attribute values), with sorted, unique keys: for jsonb_raw_from_value,
+ * or to place into a larger tree.
  */
-extern void av_push_value(JsonbParseState **state, const Av *v, bool typed, JsonbIteratorToken tok);
-extern void av_push_item(JsonbParseState **state, const Av *item, bool typed);
+extern void av_value_tree(const Av *v, bool typed, JsonbValue *out);
+extern void av_item_tree(const Av *item, bool typed, JsonbValue *out);
 
 /* The DynamoDB size of a stored (typed, normalised) item, read from its jsonb. */
 extern int64 av_stored_item_size(Jsonb *jb);

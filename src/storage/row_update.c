@@ -3,16 +3,16 @@
  * row_update.c
  *		Replacing the item of a row without an executor.
  *
- * Every conditional write (UpdateItem, a Put or Delete with a condition, a
- * transaction's writes) first locks its row (storage.c's locking read) and
- * then replaces the item.  Through SPI, the replacement is an UPDATE ...
- * WHERE ctid = $1: a plan-cache check, an executor started and stopped,
- * triggers and constraints looked at, for a write of one known row.  That
- * is a third of an UpdateItem.  Here the same write is done the way the
- * executor's ExecUpdate does it: table_tuple_update on the locked version,
- * then new entries in every index unless the update was HOT (the partial
- * expression indexes of the GSIs evaluate their expressions and predicates
- * as the executor would).
+ * A write that reads an item and then replaces it (UpdateItem, a Put over
+ * an existing item, a transaction's writes) would replace it through SPI
+ * with an UPDATE ... WHERE ctid = $1: a plan-cache check, an executor
+ * started and stopped, triggers and constraints looked at, for a write of
+ * one known row.  That was a third of an UpdateItem.  Here the same write
+ * is done the way the executor's ExecUpdate does it: table_tuple_update on
+ * the version read (locked by this transaction, or checked by
+ * table_tuple_update to still be the latest), then new entries in every
+ * index unless the update was HOT (the partial expression indexes of the
+ * GSIs evaluate their expressions and predicates as the executor would).
  *
  * Only taken when the executor's UPDATE would do nothing more: the only
  * trigger on the relation is stdesign.set_keys (whose job, keeping pk and sk
@@ -29,12 +29,10 @@
 #include "access/tableam.h"
 #include "access/sysattr.h"
 #include "access/xact.h"
-#include "catalog/namespace.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "parser/parse_func.h"
-#include "utils/acl.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 

@@ -394,6 +394,20 @@ key_scan_keys(StTable *t, const StKey *key, ScanKeyData *keys)
 	return nkeys;
 }
 
+/* A copy of the item of the row in slot (NULL for a NULL item), and its ctid when asked. */
+static Jsonb *
+slot_item(StTable *t, TupleTableSlot *slot, ItemPointer ctid)
+{
+	bool		isnull;
+	Datum		d = slot_getattr(slot, t->item_attnum, &isnull);
+
+	if (isnull)
+		return NULL;
+	if (ctid)
+		ItemPointerCopy(&slot->tts_tid, ctid);
+	return DatumGetJsonbPCopy(d);
+}
+
 /*
  * May a read or write skip the executor and go straight to the relation?
  * Only when the executor would have nothing more to check: the user holds
@@ -432,13 +446,7 @@ probe_key_index(StTable *t, const StKey *key)
 	index_rescan(scan, keys, nkeys, NULL, 0);
 	slot = table_slot_create(rel, NULL);
 	if (index_getnext_slot(scan, ForwardScanDirection, slot))
-	{
-		bool		isnull;
-		Datum		d = slot_getattr(slot, t->item_attnum, &isnull);
-
-		if (!isnull)
-			result = DatumGetJsonbPCopy(d);
-	}
+		result = slot_item(t, slot, NULL);
 	ExecDropSingleTupleTableSlot(slot);
 	index_endscan(scan);
 	/* the locks stay until the transaction ends, as the executor's would */
@@ -521,16 +529,7 @@ read_latest(StTable *t, const StKey *key, ItemPointer ctid, bool lock)
 	found = index_getnext_slot(scan, ForwardScanDirection, slot);
 	index_endscan(scan);
 	if (found && !lock)
-	{
-		bool		isnull;
-		Datum		d = slot_getattr(slot, t->item_attnum, &isnull);
-
-		if (!isnull)
-		{
-			result = DatumGetJsonbPCopy(d);
-			ItemPointerCopy(&slot->tts_tid, ctid);
-		}
-	}
+		result = slot_item(t, slot, ctid);
 	else if (found)
 	{
 		ItemPointerData tid = slot->tts_tid;
@@ -545,16 +544,7 @@ read_latest(StTable *t, const StKey *key, ItemPointer ctid, bool lock)
 		{
 			case TM_Ok:
 				if (slot_has_key(t, slot, key))
-				{
-					bool		isnull;
-					Datum		d = slot_getattr(slot, t->item_attnum, &isnull);
-
-					if (!isnull)
-					{
-						result = DatumGetJsonbPCopy(d);
-						ItemPointerCopy(&slot->tts_tid, ctid);
-					}
-				}
+					result = slot_item(t, slot, ctid);
 				break;
 			case TM_Deleted:
 				if (IsolationUsesXactSnapshot())
