@@ -47,19 +47,6 @@ return_values(Jsonb *request, bool allow_updated)
 	return r;
 }
 
-/* The request's expressions, with ReturnValuesOnConditionCheckFailure. */
-static StCondition *
-request_condition(Jsonb *request, StExprRequest *req)
-{
-	const char *onfail = api_enum(request, "ReturnValuesOnConditionCheckFailure",
-								  "returnValuesOnConditionCheckFailure", on_failure_set, 2);
-	StCondition *cond = expr_request_cond(req);
-
-	if (cond)
-		cond->return_item_on_failure = onfail && strcmp(onfail, "ALL_OLD") == 0;
-	return cond;
-}
-
 static void
 init_expressions(Jsonb *request, StExprRequest *req)
 {
@@ -67,15 +54,29 @@ init_expressions(Jsonb *request, StExprRequest *req)
 					  jreq_member(request, "ExpressionAttributeValues"), true);
 }
 
-/* ConditionExpression, or the legacy Expected with ConditionalOperator. */
-static void
-add_condition(Jsonb *request, StExprRequest *req)
+/*
+ * The last of a write's expressions: ConditionExpression, or the legacy
+ * Expected with ConditionalOperator; then the request's expressions are
+ * complete (unused names and values are errors), and the condition gets
+ * ReturnValuesOnConditionCheckFailure.
+ */
+static StCondition *
+request_condition(Jsonb *request, StExprRequest *req)
 {
 	Jsonb	   *expected = jreq_member(request, "Expected");
+	const char *onfail;
+	StCondition *cond;
 
 	expr_request_condition(req, jreq_member_text(request, "ConditionExpression", "ConditionExpression"),
 						   "ConditionExpression");
 	expr_request_legacy_condition(req, expected, api_conditional_or(request, expected != NULL));
+	expr_request_finish(req);
+	onfail = api_enum(request, "ReturnValuesOnConditionCheckFailure",
+					  "returnValuesOnConditionCheckFailure", on_failure_set, 2);
+	cond = expr_request_cond(req);
+	if (cond)
+		cond->return_item_on_failure = onfail && strcmp(onfail, "ALL_OLD") == 0;
+	return cond;
 }
 
 /*
@@ -137,8 +138,6 @@ api_put_item(Jsonb *request)
 
 	write_call_begin(&w, request, "Item", put_legacy, lengthof(put_legacy),
 					 put_expressions, lengthof(put_expressions), false);
-	add_condition(request, &w.req);
-	expr_request_finish(&w.req);
 	cond = request_condition(request, &w.req);
 
 	old = ops_put(w.table, w.target, cond, w.rv, w.cap ? &w.res : NULL);
@@ -197,8 +196,6 @@ api_update_item(Jsonb *request)
 					 update_expressions, lengthof(update_expressions), true);
 	expr_request_update(&w.req, jreq_member_text(request, "UpdateExpression", "UpdateExpression"));
 	expr_request_legacy_update(&w.req, jreq_member(request, "AttributeUpdates"));
-	add_condition(request, &w.req);
-	expr_request_finish(&w.req);
 	cond = request_condition(request, &w.req);
 
 	result = ops_update(w.table, w.target, expr_request_updater(&w.req, w.table), cond, w.rv,
@@ -215,8 +212,6 @@ api_delete_item(Jsonb *request)
 
 	write_call_begin(&w, request, "Key", put_legacy, lengthof(put_legacy),
 					 put_expressions, lengthof(put_expressions), false);
-	add_condition(request, &w.req);
-	expr_request_finish(&w.req);
 	cond = request_condition(request, &w.req);
 
 	old = ops_delete(w.table, w.target, cond, w.rv, w.cap ? &w.res : NULL);
