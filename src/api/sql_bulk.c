@@ -7,10 +7,13 @@
  * st_put runs one INSERT per call, and for one item the executor's start
  * (opening the relation and its indexes, preparing its expressions) costs
  * more than the write itself.  st_put_all validates each item exactly as
- * st_put does, and writes them 1000 at a time with one INSERT ... ON
- * CONFLICT DO UPDATE (storage_upsert_many), in key order.  Within a chunk a
- * later item with the same key replaces an earlier one, as consecutive
- * st_put calls would.
+ * st_put does, and writes them 1000 at a time, in key order, as one INSERT
+ * ... ON CONFLICT DO UPDATE would (storage_upsert_many: directly, where the
+ * statement would do nothing more).  Within a chunk a later item with the
+ * same key replaces an earlier one, as consecutive st_put calls would.  A
+ * load does not look for an existing item before inserting one until it
+ * has found one (see row_upsert_many): a load into new key ranges never
+ * looks twice, a reload looks first from its first item on.
  *
  *-------------------------------------------------------------------------
  */
@@ -43,6 +46,7 @@ typedef struct BulkState
 	int			n;
 	BulkItem	items[BULK_CHUNK];
 	int64		total;
+	bool		probe;			/* a key was found to exist: look first */
 } BulkState;
 
 static int
@@ -82,7 +86,7 @@ bulk_flush(BulkState *st)
 			continue;
 		stored[m++] = st->items[i].stored;
 	}
-	storage_upsert_many(t, stored, m);
+	storage_upsert_many(t, stored, m, &st->probe);
 	st->total += st->n;
 	st->n = 0;
 	MemoryContextReset(st->chunk_cxt);

@@ -128,6 +128,7 @@ ops_put_many(StTable *t, Av **items, int n)
 {
 	KeyedItem  *keyed = palloc(sizeof(KeyedItem) * Max(1, n));
 	Jsonb	  **stored = palloc(sizeof(Jsonb *) * Max(1, n));
+	bool		probe = false;
 
 	for (int i = 0; i < n; i++)
 	{
@@ -139,7 +140,7 @@ ops_put_many(StTable *t, Av **items, int n)
 	qsort(keyed, n, sizeof(KeyedItem), keyed_item_cmp);
 	for (int i = 0; i < n; i++)
 		stored[i] = keyed[i].stored;
-	storage_upsert_many(t, stored, n);
+	storage_upsert_many(t, stored, n, &probe);
 }
 
 Av *

@@ -27,6 +27,7 @@
 
 #include "common/st_common.h"
 #include "item/av.h"
+#include "key_trigger.h"
 
 /* The key column's value of attribute `name` (type letter `type`) of item. */
 static Datum
@@ -72,6 +73,15 @@ key_value(Jsonb *item, const char *name, const char *type)
 	}
 }
 
+void
+set_keys_values(const Trigger *trigger, Jsonb *item, Datum *values)
+{
+	int			nkeys = trigger->tgnargs / 2;
+
+	for (int k = 0; k < nkeys; k++)
+		values[k] = key_value(item, trigger->tgargs[2 * k], trigger->tgargs[2 * k + 1]);
+}
+
 PG_FUNCTION_INFO_V1(st_set_keys);
 Datum
 st_set_keys(PG_FUNCTION_ARGS)
@@ -79,14 +89,12 @@ st_set_keys(PG_FUNCTION_ARGS)
 	TriggerData *td = (TriggerData *) fcinfo->context;
 	TupleDesc	desc;
 	HeapTuple	tuple;
-	int			item_col;
-	int			cols[2];
+	int			nkeys;
+	int			cols[2] = {1, 2};
 	Datum		values[2];
 	bool		nulls[2] = {false, false};
-	int			nkeys;
 	bool		isnull;
-	Jsonb	   *item;
-	char	  **args;
+	Datum		item;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_BEFORE(td->tg_event) ||
 		!TRIGGER_FIRED_FOR_ROW(td->tg_event))
@@ -96,18 +104,13 @@ st_set_keys(PG_FUNCTION_ARGS)
 
 	desc = RelationGetDescr(td->tg_relation);
 	tuple = TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? td->tg_newtuple : td->tg_trigtuple;
-	args = td->tg_trigger->tgargs;
 	nkeys = td->tg_trigger->tgnargs / 2;
-	item_col = nkeys + 1;		/* pk, [sk,] item */
 
-	item = DatumGetJsonbP(heap_getattr(tuple, item_col, desc, &isnull));
+	/* pk, [sk,] item */
+	item = heap_getattr(tuple, nkeys + 1, desc, &isnull);
 	if (isnull)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null");
-	for (int k = 0; k < nkeys; k++)
-	{
-		cols[k] = k + 1;
-		values[k] = key_value(item, args[2 * k], args[2 * k + 1]);
-	}
+	set_keys_values(td->tg_trigger, DatumGetJsonbP(item), values);
 	return PointerGetDatum(heap_modify_tuple_by_cols(tuple, desc, nkeys, cols, values, nulls));
 }

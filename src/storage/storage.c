@@ -52,7 +52,7 @@
 #include "utils/rls.h"
 #include "miscadmin.h"
 
-#include "row_update.h"
+#include "row_write.h"
 #include "storage.h"
 
 /* ---------- SQL text of key expressions ---------- */
@@ -619,18 +619,26 @@ storage_upsert(StTable *t, Jsonb *item)
 }
 
 /*
- * Many items in one INSERT ... SELECT unnest(...) ON CONFLICT DO UPDATE: one
- * executor start for the lot, where a statement per item pays it per item.
- * The items must have distinct keys.
+ * Many items as one INSERT ... ON CONFLICT DO UPDATE: written directly
+ * (row_upsert_many) where that statement would do nothing more, else as
+ * INSERT ... SELECT unnest($1) ON CONFLICT DO UPDATE -- one executor start
+ * for the lot, where a statement per item pays it per item.
  */
 void
-storage_upsert_many(StTable *t, Jsonb **items, int n)
+storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 {
 	Oid			types[1] = {JSONBARRAYOID};
-	Datum	   *elems = palloc(sizeof(Datum) * Max(1, n));
+	Datum	   *elems;
 	Datum		values[1];
 	SPIPlanPtr	plan;
 
+	if (n == 0)
+		return;
+	if (OidIsValid(t->key_index) && t->item_attnum > 0 &&
+		row_upsert_many(t->relid, t->key_index, t->item_attnum, items, n, probe))
+		return;
+
+	elems = palloc(sizeof(Datum) * n);
 	for (int i = 0; i < n; i++)
 		elems[i] = PointerGetDatum(items[i]);
 	values[0] = PointerGetDatum(construct_array(elems, n, JSONBOID, -1, false, TYPALIGN_INT));

@@ -100,7 +100,13 @@ extern bool storage_direct_ok(Oid relid, AclMode mode);
 extern Jsonb *storage_get(StTable *t, const StKey *key);
 extern Jsonb *storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid);
 extern void storage_upsert(StTable *t, Jsonb *item);
-extern void storage_upsert_many(StTable *t, Jsonb **items, int n);
+/*
+ * Put items[0..n-1] (distinct keys, in key order: locks are taken in that
+ * order), each replacing the item with its key.  *probe: look for an
+ * existing item before inserting each (see row_upsert_many); a caller
+ * writing many chunks passes the same flag each time.
+ */
+extern void storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe);
 /* Insert a new item; false when its key exists.  Fills *ctid (when given) with the new row's. */
 extern bool storage_insert(StTable *t, Jsonb *item, ItemPointer ctid);
 extern void storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);
@@ -112,7 +118,7 @@ extern void storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);
  * false when another transaction changed it meanwhile, in READ COMMITTED;
  * a serialization failure otherwise).  An UPDATE statement takes no more
  * locks than that; a locking read costs a WAL record of its own.  Only
- * where storage_can_replace_unlocked says so (see row_update.h).
+ * where storage_can_replace_unlocked says so (see row_write.h).
  */
 extern bool storage_can_replace_unlocked(StTable *t);
 extern Jsonb *storage_get_latest(StTable *t, const StKey *key, ItemPointer ctid);

@@ -1,12 +1,13 @@
 /*-------------------------------------------------------------------------
  *
- * row_update.h
- *		Replacing the item of a locked row without an executor.
+ * row_write.h
+ *		Writing the rows of items without an executor: replacing the item
+ *		of a row, and INSERT ... ON CONFLICT DO UPDATE of many items.
  *
  *-------------------------------------------------------------------------
  */
-#ifndef ROW_UPDATE_H
-#define ROW_UPDATE_H
+#ifndef ROW_WRITE_H
+#define ROW_WRITE_H
 
 #include "postgres.h"
 
@@ -33,4 +34,18 @@ extern bool row_update_allowed(Oid relid);
  */
 extern bool row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, bool locked);
 
-#endif							/* ROW_UPDATE_H */
+/*
+ * Write items[0..n-1] (distinct keys) as INSERT ... ON CONFLICT (key) DO
+ * UPDATE SET item = excluded.item would, key_index being the table's
+ * primary key.  *probe says whether to look for an existing row before
+ * each insertion, as the executor does; without, a new row is inserted
+ * speculatively straight away and a conflict found then is resolved the
+ * same way, and *probe is set for the items that follow (a load into an
+ * empty key range never looks twice).  Returns false, having written
+ * nothing, when the statement would do more than that (see row_write.c):
+ * the caller then runs the statement.
+ */
+extern bool row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
+							Jsonb **items, int n, bool *probe);
+
+#endif							/* ROW_WRITE_H */

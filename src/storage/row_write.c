@@ -1,0 +1,474 @@
+/*-------------------------------------------------------------------------
+ *
+ * row_write.c
+ *		Writing the rows of items without an executor.
+ *
+ * A write that reads an item and then replaces it (UpdateItem, a Put over
+ * an existing item, a transaction's writes) would replace it through SPI
+ * with an UPDATE ... WHERE ctid = $1: a plan-cache check, an executor
+ * started and stopped, triggers and constraints looked at, for a write of
+ * one known row.  That was a third of an UpdateItem.  Here the same write
+ * is done the way the executor's ExecUpdate does it: table_tuple_update on
+ * the version read (locked by this transaction, or checked by
+ * table_tuple_update to still be the latest), then new entries in every
+ * index unless the update was HOT (the partial expression indexes of the
+ * GSIs evaluate their expressions and predicates as the executor would).
+ *
+ * Puts of many items (st_put_all, BatchWriteItem) are an INSERT ... ON
+ * CONFLICT (key) DO UPDATE SET item = excluded.item, written here the way
+ * the executor writes one: per item, an optional look for an existing row
+ * in the key index (ExecCheckIndexConstraints), else a speculative
+ * insertion -- the heap tuple, then the index entries, the key index
+ * checking for a conflicting entry -- confirmed, or undone and retried
+ * when another row with the key was found meanwhile; an existing row is
+ * locked and replaced as ON CONFLICT DO UPDATE replaces it.  The key
+ * columns are computed by the set_keys trigger's own function, from its
+ * own arguments.  What this saves over the statement: the array of items
+ * and its unnest, a trigger call per row, and, while no key is found to
+ * exist, the look before each insertion (the insertion checks anyway).
+ *
+ * Only taken when the statement would do nothing more: the only trigger on
+ * the relation is stdesign.set_keys (whose job, keeping pk and sk equal to
+ * the item's key, is done here: a replacement never changes the key, and
+ * an insertion computes them as the trigger does), no row-level security,
+ * no CHECK constraints or generated columns, no columns besides pk, sk and
+ * item, no unique index besides the key, and the user may SELECT, INSERT
+ * and UPDATE the table.  Otherwise the caller runs the statement, which
+ * also raises the errors.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/table.h"
+#include "access/tableam.h"
+#include "access/sysattr.h"
+#include "access/xact.h"
+#include "catalog/pg_trigger.h"
+#include "commands/trigger.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
+#include "storage/lmgr.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+#include "key_trigger.h"
+#include "row_write.h"
+#include "storage.h"
+
+/* OID of stdesign.set_keys(), looked up once per backend. */
+static Oid	set_keys_oid = InvalidOid;
+
+static Oid
+set_keys_function(void)
+{
+	if (!OidIsValid(set_keys_oid))
+		set_keys_oid = LookupFuncName(list_make2(makeString("stdesign"), makeString("set_keys")),
+									  0, NULL, true);
+	return set_keys_oid;
+}
+
+/*
+ * The relation's only trigger, if it is stdesign.set_keys; NULL if it has
+ * none; *others set if it has any other.
+ */
+static Trigger *
+set_keys_trigger(Relation rel, bool *others)
+{
+	TriggerDesc *td = rel->trigdesc;
+	Oid			ours = set_keys_function();
+	Trigger    *found = NULL;
+
+	*others = false;
+	for (int i = 0; td && i < td->numtriggers; i++)
+	{
+		if (OidIsValid(ours) && td->triggers[i].tgfoid == ours && found == NULL)
+			found = &td->triggers[i];
+		else
+			*others = true;
+	}
+	return found;
+}
+
+/* Would a statement writing this relation's items do more than write rows and index entries? */
+static bool
+plain_write_allowed(Relation rel, AclMode mode)
+{
+	TupleConstr *constr = RelationGetDescr(rel)->constr;
+	bool		others;
+
+	if (constr && (constr->num_check > 0 || constr->has_generated_stored))
+		return false;
+	(void) set_keys_trigger(rel, &others);
+	if (others)
+		return false;
+	return storage_direct_ok(RelationGetRelid(rel), mode);
+}
+
+bool
+row_update_allowed(Oid relid)
+{
+	Relation	rel = table_open(relid, RowExclusiveLock);
+	bool		ok = plain_write_allowed(rel, ACL_SELECT | ACL_UPDATE);
+
+	table_close(rel, NoLock);
+	return ok;
+}
+
+/* ---------- a relation opened for writing ---------- */
+
+typedef struct RowWriter
+{
+	Relation	rel;
+	AttrNumber	item_attnum;
+	EState	   *estate;			/* NULL until indexes are opened */
+	ResultRelInfo *rri;
+	TupleTableSlot *row;		/* the row to write (virtual) */
+	TupleTableSlot *existing;	/* a version fetched or locked */
+	CommandId	cid;
+} RowWriter;
+
+static void
+writer_open(RowWriter *w, Oid relid, AttrNumber item_attnum)
+{
+	w->rel = table_open(relid, RowExclusiveLock);
+	if (item_attnum < 1 || item_attnum > RelationGetDescr(w->rel)->natts)
+		elog(ERROR, "stdesign: relation %u has no item column %d", relid, (int) item_attnum);
+	w->item_attnum = item_attnum;
+	w->estate = NULL;
+	w->rri = NULL;
+	w->row = MakeSingleTupleTableSlot(RelationGetDescr(w->rel), &TTSOpsVirtual);
+	w->existing = table_slot_create(w->rel, NULL);
+	w->cid = GetCurrentCommandId(true);
+}
+
+/*
+ * The executor state index entries are made with.  The range table says
+ * that an update changes only the item, so that each index is told whether
+ * its key is unchanged (a hint that lets a btree remove old versions'
+ * entries before splitting a page), as in an UPDATE of item.  speculative:
+ * the unique index also gets what a look for conflicts needs.
+ */
+static void
+writer_open_indexes(RowWriter *w, bool speculative)
+{
+	RangeTblEntry *rte = makeNode(RangeTblEntry);
+
+	w->estate = CreateExecutorState();
+	w->rri = makeNode(ResultRelInfo);
+	rte->rtekind = RTE_RELATION;
+	rte->relid = RelationGetRelid(w->rel);
+	rte->relkind = w->rel->rd_rel->relkind;
+	rte->rellockmode = RowExclusiveLock;
+	rte->updatedCols = bms_make_singleton(w->item_attnum - FirstLowInvalidHeapAttributeNumber);
+	ExecInitRangeTable(w->estate, list_make1(rte));
+	InitResultRelInfo(w->rri, w->rel, 1, NULL, 0);
+	ExecOpenIndices(w->rri, speculative);
+	w->estate->es_snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
+	w->estate->es_output_cid = w->cid;
+}
+
+/* Done: what follows in this transaction sees the rows written, as after a statement. */
+static void
+writer_close(RowWriter *w, bool wrote)
+{
+	if (w->estate)
+	{
+		ExecCloseIndices(w->rri);
+		FreeExecutorState(w->estate);
+	}
+	ExecDropSingleTupleTableSlot(w->row);
+	ExecDropSingleTupleTableSlot(w->existing);
+	table_close(w->rel, NoLock);
+	if (wrote)
+		CommandCounterIncrement();
+}
+
+/*
+ * Update the row version at ctid to w->row, waiting for a transaction
+ * still writing it as an UPDATE does; index entries unless HOT.
+ */
+static TM_Result
+writer_update(RowWriter *w, ItemPointer ctid)
+{
+	TM_FailureData tmfd;
+	LockTupleMode lockmode;
+	bool		update_indexes;
+	TM_Result	res;
+
+	/* an UPDATE of a table published without a replica identity is refused */
+	CheckCmdReplicaIdentity(w->rel, CMD_UPDATE);
+	res = table_tuple_update(w->rel, ctid, w->row, w->cid,
+							 ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot(),
+							 InvalidSnapshot, true,
+							 &tmfd, &lockmode, &update_indexes);
+	if (res == TM_Ok && update_indexes)
+	{
+		if (w->estate == NULL)
+			writer_open_indexes(w, false);
+		ExecInsertIndexTuples(w->rri, w->row, w->estate, true, false, NULL, NIL);
+	}
+	return res;
+}
+
+/* ---------- replacing one item ---------- */
+
+/* w->row: the version in w->existing with a new item (the key columns kept). */
+static void
+fill_new_row(RowWriter *w, Jsonb *item)
+{
+	TupleTableSlot *row = w->row;
+	int			natts = row->tts_tupleDescriptor->natts;
+
+	slot_getallattrs(w->existing);
+	ExecClearTuple(row);
+	for (int i = 0; i < natts; i++)
+	{
+		row->tts_values[i] = w->existing->tts_values[i];
+		row->tts_isnull[i] = w->existing->tts_isnull[i];
+	}
+	row->tts_values[w->item_attnum - 1] = PointerGetDatum(item);
+	row->tts_isnull[w->item_attnum - 1] = false;
+	ExecStoreVirtualTuple(row);
+}
+
+/* A concurrent change to the row read: retried in READ COMMITTED, an error otherwise. */
+static bool
+changed_meanwhile(TM_Result res)
+{
+	if (IsolationUsesXactSnapshot())
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("could not serialize access due to concurrent %s",
+						res == TM_Deleted ? "delete" : "update")));
+	return false;
+}
+
+bool
+row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, bool locked)
+{
+	RowWriter	w;
+	TM_Result	res;
+
+	writer_open(&w, relid, item_attnum);
+	if (!table_tuple_fetch_row_version(w.rel, ctid, SnapshotAny, w.existing))
+		elog(ERROR, "stdesign: the item's row version is gone");
+	fill_new_row(&w, item);
+	res = writer_update(&w, ctid);
+	writer_close(&w, res == TM_Ok);
+
+	if (res == TM_Ok)
+		return true;
+	if (!locked && (res == TM_Updated || res == TM_Deleted))
+		return changed_meanwhile(res);
+	elog(ERROR, "stdesign: update of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
+	return false;				/* not reached */
+}
+
+/* ---------- INSERT ... ON CONFLICT DO UPDATE of many items ---------- */
+
+/* Does trigger fire for this session's rows (session_replication_role)? */
+static bool
+trigger_fires(const Trigger *trigger)
+{
+	if (SessionReplicationRole == SESSION_REPLICATION_ROLE_REPLICA)
+		return trigger->tgenabled == TRIGGER_FIRES_ON_REPLICA ||
+			trigger->tgenabled == TRIGGER_FIRES_ALWAYS;
+	return trigger->tgenabled == TRIGGER_FIRES_ON_ORIGIN ||
+		trigger->tgenabled == TRIGGER_FIRES_ALWAYS;
+}
+
+/*
+ * The set_keys trigger an upsert computes the key columns with, or NULL
+ * when the statement would do more than write rows (see the banner).
+ */
+static Trigger *
+upsert_trigger(Relation rel, AttrNumber item_attnum)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	Trigger    *trigger;
+	bool		others;
+	int			nkeys;
+
+	if (!plain_write_allowed(rel, ACL_SELECT | ACL_INSERT | ACL_UPDATE))
+		return NULL;
+	trigger = set_keys_trigger(rel, &others);
+	if (trigger == NULL || !trigger_fires(trigger) ||
+		!TRIGGER_FOR_ROW(trigger->tgtype) || !TRIGGER_FOR_BEFORE(trigger->tgtype) ||
+		!TRIGGER_FOR_INSERT(trigger->tgtype) || !TRIGGER_FOR_UPDATE(trigger->tgtype) ||
+		(trigger->tgnargs != 2 && trigger->tgnargs != 4))
+		return NULL;
+	nkeys = trigger->tgnargs / 2;
+	if (item_attnum != nkeys + 1)
+		return NULL;
+	/* pk, [sk,] item and nothing else (a column with a default would need it) */
+	for (int i = 0; i < desc->natts; i++)
+		if (i >= item_attnum && !TupleDescAttr(desc, i)->attisdropped)
+			return NULL;
+	return trigger;
+}
+
+/* The key index is the only unique index, and checks at once. */
+static bool
+only_key_unique(ResultRelInfo *rri, Oid key_index)
+{
+	bool		key_found = false;
+
+	for (int i = 0; i < rri->ri_NumIndices; i++)
+	{
+		Form_pg_index ix = rri->ri_IndexRelationDescs[i]->rd_index;
+
+		if (ix->indexrelid == key_index)
+			key_found = ix->indisunique && ix->indimmediate && ix->indisvalid && ix->indisready;
+		else if (ix->indisunique || ix->indisexclusion)
+			return false;
+	}
+	return key_found;
+}
+
+/*
+ * The existing row with the key at conflict: lock it and replace it with
+ * w->row, as ON CONFLICT DO UPDATE does.  False: it was updated or
+ * deleted meanwhile, try again from the start.
+ */
+static bool
+conflict_update(RowWriter *w, ItemPointer conflict)
+{
+	TM_FailureData tmfd;
+	TM_Result	res;
+	bool		isnull;
+
+	res = table_tuple_lock(w->rel, conflict, w->estate->es_snapshot, w->existing, w->cid,
+						   ExecUpdateLockMode(w->estate, w->rri), LockWaitBlock, 0, &tmfd);
+	switch (res)
+	{
+		case TM_Ok:
+			break;
+		case TM_Invisible:
+			if (TransactionIdIsCurrentTransactionId(DatumGetTransactionId(
+																		  slot_getsysattr(w->existing, MinTransactionIdAttributeNumber, &isnull))))
+				ereport(ERROR,
+						(errcode(ERRCODE_CARDINALITY_VIOLATION),
+						 errmsg("ON CONFLICT DO UPDATE command cannot affect row a second time")));
+			elog(ERROR, "stdesign: attempted to lock an invisible row");
+			break;
+		case TM_Updated:
+		case TM_Deleted:
+			ExecClearTuple(w->existing);
+			return changed_meanwhile(res);
+		default:
+			elog(ERROR, "stdesign: unexpected result %d locking an item", (int) res);
+	}
+
+	/*
+	 * REPEATABLE READ and SERIALIZABLE may only replace a row their snapshot
+	 * sees (or that this transaction wrote).
+	 */
+	if (IsolationUsesXactSnapshot() &&
+		!table_tuple_satisfies_snapshot(w->rel, w->existing, w->estate->es_snapshot) &&
+		!TransactionIdIsCurrentTransactionId(DatumGetTransactionId(
+																   slot_getsysattr(w->existing, MinTransactionIdAttributeNumber, &isnull))))
+		ereport(ERROR,
+				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				 errmsg("could not serialize access due to concurrent update")));
+
+	res = writer_update(w, conflict);
+	ExecClearTuple(w->existing);
+	if (res != TM_Ok)
+		elog(ERROR, "stdesign: update of a locked item failed (%d)", (int) res);
+	return true;
+}
+
+/* w->row: inserted, or the existing row with its key replaced. */
+static void
+upsert_row(RowWriter *w, List *arbiter, bool *probe)
+{
+	for (;;)
+	{
+		ItemPointerData conflict;
+		TransactionId xid;
+		uint32		token;
+		bool		conflicted = false;
+		List	   *recheck;
+
+		CHECK_FOR_INTERRUPTS();
+		if (*probe &&
+			!ExecCheckIndexConstraints(w->rri, w->row, w->estate, &conflict, arbiter))
+		{
+			if (conflict_update(w, &conflict))
+				return;
+			continue;
+		}
+
+		/* others looking for this key wait for the token, not for this transaction */
+		xid = GetCurrentTransactionId();
+		token = SpeculativeInsertionLockAcquire(xid);
+		table_tuple_insert_speculative(w->rel, w->row, w->cid, 0, NULL, token);
+		recheck = ExecInsertIndexTuples(w->rri, w->row, w->estate, false, true,
+										&conflicted, arbiter);
+		table_tuple_complete_speculative(w->rel, w->row, token, !conflicted);
+		SpeculativeInsertionLockRelease(xid);
+		list_free(recheck);
+		if (!conflicted)
+			return;
+		/* the key exists (or is being written): look first from now on */
+		*probe = true;
+	}
+}
+
+bool
+row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
+				Jsonb **items, int n, bool *probe)
+{
+	RowWriter	w;
+	Trigger    *trigger;
+	List	   *arbiter;
+	MemoryContext row_cxt;
+	MemoryContext old;
+	int			natts;
+
+	writer_open(&w, relid, item_attnum);
+	trigger = upsert_trigger(w.rel, item_attnum);
+	if (trigger != NULL)
+		writer_open_indexes(&w, true);
+	if (trigger == NULL || !only_key_unique(w.rri, key_index))
+	{
+		writer_close(&w, false);
+		return false;
+	}
+
+	arbiter = list_make1_oid(key_index);
+	natts = RelationGetDescr(w.rel)->natts;
+	row_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign upsert row",
+									ALLOCSET_DEFAULT_SIZES);
+	for (int i = 0; i < n; i++)
+	{
+		TupleTableSlot *row = w.row;
+
+		old = MemoryContextSwitchTo(row_cxt);
+		ExecClearTuple(row);
+		for (int a = 0; a < natts; a++)
+		{
+			row->tts_values[a] = (Datum) 0;
+			row->tts_isnull[a] = true;
+		}
+		set_keys_values(trigger, items[i], row->tts_values);
+		for (int a = 0; a < item_attnum; a++)
+			row->tts_isnull[a] = false;
+		row->tts_values[item_attnum - 1] = PointerGetDatum(items[i]);
+		ExecStoreVirtualTuple(row);
+
+		upsert_row(&w, arbiter, probe);
+
+		MemoryContextSwitchTo(old);
+		ExecClearTuple(row);
+		ResetPerTupleExprContext(w.estate);
+		MemoryContextReset(row_cxt);
+	}
+	MemoryContextDelete(row_cxt);
+	writer_close(&w, true);
+	return true;
+}
