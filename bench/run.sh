@@ -47,8 +47,7 @@ echo "stdesign bench: $items items ($customers customers x $((orders_per + 1))),
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(date -u +%Y-%m-%d)"
 echo
 echo "== load"
-psql -X -q -v customers="$customers" -v orders_per="$orders_per" -f load.sql 2>&1 |
-	grep -E 'Time:|rows' | sed 's/^/   /'
+psql -X -q -v customers="$customers" -v orders_per="$orders_per" -f load.sql 2>&1 | sed 's/^/   /'
 psql -X -q -c "SELECT count(st_put(jsonb_build_object('PK', 'DEL#' || i, 'SK', 'X'), 'Bench')) FROM generate_series(1, $deletable) i" >/dev/null
 psql -X -q -c "INSERT INTO hand SELECT 'DEL#' || i, 'X', jsonb_build_object('PK', jsonb_build_object('S', 'DEL#' || i), 'SK', '{\"S\": \"X\"}'::jsonb) FROM generate_series(1, $deletable) i" >/dev/null
 psql -X -q -c "CHECKPOINT" >/dev/null
