@@ -53,6 +53,23 @@ SELECT n_tup_upd AS updated, n_tup_hot_upd > 0 AS some_hot
 COMMIT;
 SELECT st_get('hot', NULL, 'NoGsi');
 
+-- The indexes' definitions are kept per session (src/storage/index_cache.c):
+-- a GSI created, rebuilt or dropped between two updates is seen by the next.
+SELECT st_update('hot', NULL, 'SET G = :g, GS = :gs', 'NoGsi', "values" => '{":g": "a", ":gs": "1"}', return_values => 'UPDATED_NEW');
+SELECT st_create_gsi('NoGsi', 'ByG', 'G', 'GS') IS NOT NULL AS gsi_created;
+SELECT st_update('hot', NULL, 'SET GS = :gs', 'NoGsi', "values" => '{":gs": "2"}', return_values => 'UPDATED_NEW');
+SELECT item->'GS' AS gs FROM st_query('a', index => 'ByG', "table" => 'NoGsi') AS q(item);
+SELECT indexrelid::regclass::text AS gsi_index FROM pg_index
+ WHERE indrelid = 'stdesign_data."NoGsi"'::regclass AND NOT indisunique \gset
+REINDEX INDEX CONCURRENTLY :gsi_index;
+SELECT st_update('hot', NULL, 'SET GS = :gs', 'NoGsi', "values" => '{":gs": "3"}', return_values => 'UPDATED_NEW');
+SELECT item->'GS' AS gs FROM st_query('a', index => 'ByG', "table" => 'NoGsi') AS q(item);
+SELECT count(*) AS indexes_checked
+  FROM pg_index, LATERAL (SELECT bt_index_check(indexrelid, true)) AS c
+ WHERE indrelid = 'stdesign_data."NoGsi"'::regclass;
+SELECT st_drop_gsi('NoGsi', 'ByG');
+SELECT st_update('hot', NULL, 'REMOVE G, GS', 'NoGsi', return_values => 'ALL_NEW');
+
 -- A user's trigger on the data relation: it fires (the UPDATE statement runs).
 CREATE TABLE audit (pk text, n text);
 CREATE FUNCTION audit_row() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -55,6 +55,7 @@
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
 
+#include "index_cache.h"
 #include "key_trigger.h"
 #include "row_write.h"
 #include "storage.h"
@@ -149,11 +150,12 @@ writer_open(RowWriter *w, Oid relid, AttrNumber item_attnum)
  * The executor state index entries are made with.  The range table says
  * that an update changes only the item, so that each index is told whether
  * its key is unchanged (a hint that lets a btree remove old versions'
- * entries before splitting a page), as in an UPDATE of item.  speculative:
- * the unique index also gets what a look for conflicts needs.
+ * entries before splitting a page), as in an UPDATE of item.  The indexes
+ * are opened as ExecOpenIndices(rri, true) opens them (the unique index
+ * with what a look for conflicts needs), their IndexInfos kept per backend.
  */
 static void
-writer_open_indexes(RowWriter *w, bool speculative)
+writer_open_indexes(RowWriter *w)
 {
 	RangeTblEntry *rte = makeNode(RangeTblEntry);
 
@@ -166,7 +168,7 @@ writer_open_indexes(RowWriter *w, bool speculative)
 	rte->updatedCols = bms_make_singleton(w->item_attnum - FirstLowInvalidHeapAttributeNumber);
 	ExecInitRangeTable(w->estate, list_make1(rte));
 	InitResultRelInfo(w->rri, w->rel, 1, NULL, 0);
-	ExecOpenIndices(w->rri, speculative);
+	index_cache_open(w->rri);
 	w->estate->es_snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
 	w->estate->es_output_cid = w->cid;
 }
@@ -208,7 +210,7 @@ writer_update(RowWriter *w, ItemPointer ctid)
 	if (res == TM_Ok && update_indexes)
 	{
 		if (w->estate == NULL)
-			writer_open_indexes(w, false);
+			writer_open_indexes(w);
 		ExecInsertIndexTuples(w->rri, w->row, w->estate, true, false, NULL, NIL);
 	}
 	return res;
@@ -433,7 +435,7 @@ row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 	writer_open(&w, relid, item_attnum);
 	trigger = upsert_trigger(w.rel, item_attnum);
 	if (trigger != NULL)
-		writer_open_indexes(&w, true);
+		writer_open_indexes(&w);
 	if (trigger == NULL || !only_key_unique(w.rri, key_index))
 	{
 		writer_close(&w, false);
