@@ -125,11 +125,56 @@ SELECT st_get('hot', NULL, 'NoGsi');
 ROLLBACK;
 SELECT st_get('hot', NULL, 'NoGsi');
 
+-- Deletes are direct too (table_tuple_delete of the version read), under
+-- the same conditions: a user's trigger fires, a user needs DELETE, row
+-- security applies, a published table needs a replica identity, and a
+-- transaction's delete rolls back.
+SELECT st_put(jsonb_build_object('PK', 'd' || i, 'n', i), 'NoGsi') IS NULL AS put FROM generate_series(1, 6) AS i;
+SELECT st_delete('d1', NULL, 'NoGsi', return_values => 'ALL_OLD') AS deleted,
+       st_delete('d1', NULL, 'NoGsi', return_values => 'ALL_OLD') AS again,
+       st_delete('d2', NULL, 'NoGsi', condition => 'n = :n', "values" => '{":n": 2}', return_values => 'ALL_OLD') AS conditional;
+BEGIN;
+SELECT st_delete('d3', NULL, 'NoGsi') AS deleted;
+SELECT st_get('d3', NULL, 'NoGsi') AS in_transaction;
+ROLLBACK;
+SELECT st_get('d3', NULL, 'NoGsi') AS after_rollback;
+CREATE FUNCTION audit_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO audit VALUES (OLD.pk, OLD.item #>> '{n,N}');
+  RETURN OLD;
+END $$;
+CREATE TRIGGER audit_delete AFTER DELETE ON stdesign_data."NoGsi" FOR EACH ROW EXECUTE FUNCTION audit_delete();
+DELETE FROM audit;
+SELECT st_delete('d3', NULL, 'NoGsi') AS deleted;
+SELECT * FROM audit;
+DROP TRIGGER audit_delete ON stdesign_data."NoGsi";
+SET ROLE regress_row_user;
+SELECT st_delete('d4', NULL, 'NoGsi');
+RESET ROLE;
+GRANT DELETE ON stdesign_data."NoGsi" TO regress_row_user;
+ALTER TABLE stdesign_data."NoGsi" ENABLE ROW LEVEL SECURITY;
+CREATE POLICY readable ON stdesign_data."NoGsi" FOR SELECT USING (true);
+CREATE POLICY deletable ON stdesign_data."NoGsi" FOR DELETE USING (pk <> 'd4');
+SET ROLE regress_row_user;
+SELECT st_delete('d4', NULL, 'NoGsi', return_values => 'ALL_OLD') AS not_deleted,
+       st_delete('d5', NULL, 'NoGsi', return_values => 'ALL_OLD') AS deleted;
+RESET ROLE;
+DROP POLICY readable ON stdesign_data."NoGsi";
+DROP POLICY deletable ON stdesign_data."NoGsi";
+ALTER TABLE stdesign_data."NoGsi" DISABLE ROW LEVEL SECURITY;
+SET client_min_messages = error;
+CREATE PUBLICATION nogsi_pub FOR TABLE stdesign_data."NoGsi";
+RESET client_min_messages;
+SELECT st_delete('d6', NULL, 'NoGsi');
+DROP PUBLICATION nogsi_pub;
+SELECT pk FROM stdesign_data."NoGsi" WHERE pk LIKE 'd%' ORDER BY pk;
+
 REVOKE ALL ON stdesign_data."NoGsi" FROM regress_row_user;
 REVOKE ALL ON ALL TABLES IN SCHEMA stdesign FROM regress_row_user;
 REVOKE ALL ON SCHEMA stdesign, stdesign_data FROM regress_row_user;
 DROP ROLE regress_row_user;
 DROP TABLE audit;
 DROP FUNCTION audit_row();
+DROP FUNCTION audit_delete();
 SELECT st_drop_table('Rows') IS NOT NULL AS dropped, st_drop_table('NoGsi') IS NOT NULL AS dropped;
 DROP EXTENSION amcheck;

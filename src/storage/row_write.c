@@ -27,13 +27,17 @@
  * and its unnest, a trigger call per row, and, while no key is found to
  * exist, the look before each insertion (the insertion checks anyway).
  *
+ * Deleting an item (DeleteItem, a transaction's Delete) is table_tuple_delete
+ * of the version read, as ExecDelete does it; a DELETE has no index entries
+ * to write.
+ *
  * Only taken when the statement would do nothing more: the only trigger on
  * the relation is stdesign.set_keys (whose job, keeping pk and sk equal to
  * the item's key, is done here: a replacement never changes the key, and
  * an insertion computes them as the trigger does), no row-level security,
- * no CHECK constraints or generated columns, no columns besides pk, sk and
- * item, no unique index besides the key, and the user may SELECT, INSERT
- * and UPDATE the table.  Otherwise the caller runs the statement, which
+ * no CHECK constraints or generated columns, the user may SELECT and
+ * UPDATE (DELETE) the table, and for the upserts no columns besides pk, sk
+ * and item, no unique index besides the key, and the INSERT privilege.  Otherwise the caller runs the statement, which
  * also raises the errors.
  *
  *-------------------------------------------------------------------------
@@ -109,14 +113,27 @@ plain_write_allowed(Relation rel, AclMode mode)
 	return storage_direct_ok(RelationGetRelid(rel), mode);
 }
 
-bool
-row_update_allowed(Oid relid)
+/* A write of mode (ACL_UPDATE or ACL_DELETE) that may be done directly. */
+static bool
+direct_write_allowed(Oid relid, AclMode mode)
 {
 	Relation	rel = table_open(relid, RowExclusiveLock);
-	bool		ok = plain_write_allowed(rel, ACL_SELECT | ACL_UPDATE);
+	bool		ok = plain_write_allowed(rel, ACL_SELECT | mode);
 
 	table_close(rel, NoLock);
 	return ok;
+}
+
+bool
+row_update_allowed(Oid relid)
+{
+	return direct_write_allowed(relid, ACL_UPDATE);
+}
+
+bool
+row_delete_allowed(Oid relid)
+{
+	return direct_write_allowed(relid, ACL_DELETE);
 }
 
 /* ---------- a relation opened for writing ---------- */
@@ -267,6 +284,34 @@ row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, boo
 	if (!locked && (res == TM_Updated || res == TM_Deleted))
 		return changed_meanwhile(res);
 	elog(ERROR, "stdesign: update of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
+	return false;				/* not reached */
+}
+
+/* ---------- deleting one item ---------- */
+
+bool
+row_delete(Oid relid, ItemPointer ctid, bool locked)
+{
+	Relation	rel = table_open(relid, RowExclusiveLock);
+	TM_FailureData tmfd;
+	TM_Result	res;
+
+	/* a DELETE from a table published without a replica identity is refused */
+	CheckCmdReplicaIdentity(rel, CMD_DELETE);
+	/* waits for a transaction still writing the row, as a DELETE does */
+	res = table_tuple_delete(rel, ctid, GetCurrentCommandId(true),
+							 ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot(),
+							 InvalidSnapshot, true, &tmfd, false);
+	table_close(rel, NoLock);
+
+	if (res == TM_Ok)
+	{
+		CommandCounterIncrement();
+		return true;
+	}
+	if (!locked && (res == TM_Updated || res == TM_Deleted))
+		return changed_meanwhile(res);
+	elog(ERROR, "stdesign: delete of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
 	return false;				/* not reached */
 }
 

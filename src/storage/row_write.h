@@ -2,7 +2,8 @@
  *
  * row_write.h
  *		Writing the rows of items without an executor: replacing the item
- *		of a row, and INSERT ... ON CONFLICT DO UPDATE of many items.
+ *		of a row, deleting a row, and INSERT ... ON CONFLICT DO UPDATE of
+ *		many items.
  *
  *-------------------------------------------------------------------------
  */
@@ -33,6 +34,19 @@ extern bool row_update_allowed(Oid relid);
  * SERIALIZABLE.  Only after row_update_allowed.
  */
 extern bool row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, bool locked);
+
+/*
+ * May items of this relation be deleted directly?  As row_update_allowed,
+ * for a DELETE statement.
+ */
+extern bool row_delete_allowed(Oid relid);
+
+/*
+ * Delete the row version at ctid, as a DELETE does (waiting for a
+ * transaction still writing it).  locked and the result as for row_update.
+ * Only after row_delete_allowed.
+ */
+extern bool row_delete(Oid relid, ItemPointer ctid, bool locked);
 
 /*
  * Write items[0..n-1] (distinct keys) as INSERT ... ON CONFLICT (key) DO

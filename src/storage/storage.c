@@ -55,6 +55,9 @@
 #include "row_write.h"
 #include "storage.h"
 
+/* Reads and deletes of an item that other writers keep changing, before the statement runs. */
+#define ST_DIRECT_DELETE_TRIES 3
+
 /* ---------- SQL text of key expressions ---------- */
 
 /* The key value of attribute `name` read from item, typed per the key type. */
@@ -705,6 +708,11 @@ storage_delete_ctid(StTable *t, ItemPointer ctid)
 	Datum		values[1] = {PointerGetDatum(ctid)};
 	SPIPlanPtr	plan;
 
+	if (t->item_attnum > 0 && row_delete_allowed(t->relid))
+	{
+		row_delete(t->relid, ctid, true);
+		return;
+	}
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_delete,
 					psprintf("DELETE FROM %s WHERE ctid = $1", t->qualified),
@@ -722,6 +730,27 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	int			n = key_args(t, key, types, values);
 	SPIPlanPtr	plan;
 	Jsonb	   *result;
+
+	/*
+	 * Directly: the item's latest version read without a lock, deleted if it
+	 * is still the latest (else read again, as a DELETE re-checks the row's
+	 * new version in READ COMMITTED).
+	 */
+	if (OidIsValid(t->key_index) && t->item_attnum > 0 && row_delete_allowed(t->relid))
+	{
+		for (int attempt = 0; attempt < ST_DIRECT_DELETE_TRIES; attempt++)
+		{
+			ItemPointerData ctid;
+			Jsonb	   *old = read_latest(t, key, &ctid, false);
+
+			if (old == NULL || row_delete(t->relid, &ctid, false))
+			{
+				*deleted = old != NULL;
+				return want_old ? old : NULL;
+			}
+		}
+		/* still losing races to other writers: the statement waits its turn */
+	}
 
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_delete_returning,
