@@ -329,8 +329,28 @@ trigger_fires(const Trigger *trigger)
 }
 
 /*
- * The set_keys trigger an upsert computes the key columns with, or NULL
- * when the statement would do more than write rows (see the banner).
+ * A copy of the trigger's name-and-type arguments: the relation's trigger
+ * descriptor is rebuilt (and the old one freed) whenever an invalidation of
+ * the relation is processed, which any lock taken while writing can do.
+ */
+static Trigger *
+copy_trigger_args(const Trigger *trigger)
+{
+	Trigger    *copy = palloc0(sizeof(Trigger));
+
+	copy->tgnargs = trigger->tgnargs;
+	copy->tgargs = palloc(sizeof(char *) * Max(1, trigger->tgnargs));
+	for (int i = 0; i < trigger->tgnargs; i++)
+		copy->tgargs[i] = pstrdup(trigger->tgargs[i]);
+	return copy;
+}
+
+/*
+ * The set_keys trigger an upsert computes the key columns with (a copy of
+ * its arguments, taken before anything else can take a lock), or NULL when
+ * the statement would do more than write rows (see the banner).  What
+ * makes that decision cannot change meanwhile: changing triggers, columns
+ * or indexes takes a lock that conflicts with the one held from here on.
  */
 static Trigger *
 upsert_trigger(Relation rel, AttrNumber item_attnum)
@@ -355,7 +375,7 @@ upsert_trigger(Relation rel, AttrNumber item_attnum)
 	for (int i = 0; i < desc->natts; i++)
 		if (i >= item_attnum && !TupleDescAttr(desc, i)->attisdropped)
 			return NULL;
-	return trigger;
+	return copy_trigger_args(trigger);
 }
 
 /* The key index is the only unique index, and checks at once. */

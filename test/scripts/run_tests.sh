@@ -50,6 +50,7 @@ passed=$((passed + ${ok:-0}))
 failed=$((failed + ${bad:-0}))
 echo "== access method: crash recovery, dump/restore, logical replication"; bash test/scripts/tableam_recovery.sh; count tableam_recovery $?
 echo "== st_transact under load: stress, then kill -9 and recovery"; bash test/scripts/stress_crash.sh; count stress_crash $?
+echo "== direct writes while the relation's cache entries are invalidated"; bash test/scripts/invalidation_stress.sh; count invalidation_stress $?
 
 echo
 echo "stdesign: $passed passed, $failed failed"
