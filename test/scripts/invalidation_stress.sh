@@ -75,6 +75,12 @@ SELECT count(st_update('P' || (i / 2), lpad(i::text, 6, '0'), 'SET n = n + :one'
                        "values" => '{":one": 1}', return_values => 'NONE'))
   FROM items WHERE i % 3 = 0;
 SELECT count(st_delete('P' || (i / 2), lpad(i::text, 6, '0'), 'Inval')) FROM items WHERE i % 5 = 0;
+SELECT count(st_get('P' || (i / 2), lpad(i::text, 6, '0'), 'Inval')) FROM items WHERE i % 11 = 0;
+SELECT count(*) FROM items, LATERAL st_query('P' || (i / 2), "table" => 'Inval') AS q WHERE i % 13 = 0;
+SELECT count(st_transact(jsonb_build_array(jsonb_build_object('Update', jsonb_build_object('TableName', 'Inval',
+         'Key', jsonb_build_object('PK', jsonb_build_object('S', 'P' || (i / 2)), 'SK', jsonb_build_object('S', lpad(i::text, 6, '0'))),
+         'UpdateExpression', 'SET n = n + :z', 'ExpressionAttributeValues', '{":z": {"N": "0"}}'::jsonb)))))
+  FROM items WHERE i % 17 = 1 AND i % 5 <> 0;
 SQL
 done
 rm -f "$stop"
