@@ -24,16 +24,7 @@ if [ -z "${INVAL_STRESS_INSIDE:-}" ]; then
 fi
 
 rounds=${INVAL_STRESS_ROUNDS:-6}
-passed=0
-failed=0
-check() {
-	# check "<what>" <0 when it holds>
-	if [ "$2" -eq 0 ]; then
-		passed=$((passed + 1)); echo "ok      $1"
-	else
-		failed=$((failed + 1)); echo "FAILED  $1"
-	fi
-}
+. test/scripts/checks.sh
 q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 expect() {
 	# expect "<what>" "<want>" <sql>

@@ -48,16 +48,7 @@ work=$(mktemp -d)
 chmod 777 "$work"
 trap 'rm -rf "$work"' EXIT
 
-passed=0
-failed=0
-check() {
-	# check "<what>" <0 when it holds>
-	if [ "$2" -eq 0 ]; then
-		passed=$((passed + 1)); echo "ok      $1"
-	else
-		failed=$((failed + 1)); echo "FAILED  $1"
-	fi
-}
+. test/scripts/checks.sh
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 
 # ---------- set-up ----------
