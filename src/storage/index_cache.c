@@ -33,6 +33,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
+#include "utils/syscache.h"
 
 #include "index_cache.h"
 
@@ -109,6 +110,28 @@ prepared_index_info(Relation index)
 	return ii;
 }
 
+/*
+ * Forget the entries of relations dropped since: their invalidation only
+ * marked them.  (Called when an entry is rebuilt, which is rare; no entry
+ * of a dropped relation can be in use.)
+ */
+static void
+forget_dropped(void)
+{
+	HASH_SEQ_STATUS seq;
+	IndexCacheEntry *e;
+
+	hash_seq_init(&seq, index_cache);
+	while ((e = hash_seq_search(&seq)) != NULL)
+	{
+		if (e->valid || SearchSysCacheExists1(RELOID, ObjectIdGetDatum(e->relid)))
+			continue;
+		if (e->cxt)
+			MemoryContextDelete(e->cxt);
+		hash_search(index_cache, &e->relid, HASH_REMOVE, NULL);
+	}
+}
+
 /* Build the entry for the opened indexes (built aside, installed whole). */
 static void
 entry_build(IndexCacheEntry *e, Relation *indexes, List *oids)
@@ -175,6 +198,7 @@ index_cache_open(ResultRelInfo *rri)
 	{
 		e->valid = false;
 		entry_build(e, indexes, oids);
+		forget_dropped();
 	}
 	for (i = 0; i < n; i++)
 	{
