@@ -67,3 +67,10 @@ bench: deps
 .PHONY: bench-emulator
 bench-emulator:
 	@bash bench/emulator/run.sh
+
+# pg_regress against a server running under valgrind (never part of make
+# test: about ten minutes); VALGRIND_TESTS="items bulk" for a few files.
+.PHONY: valgrind
+valgrind: deps
+	$(MAKE) -s install
+	@bash test/scripts/valgrind_regress.sh $(VALGRIND_TESTS)
