@@ -10,7 +10,8 @@
 # sends one.  Here one session loads, reloads, updates and deletes items
 # while others ANALYZE the table (and its indexes) in a loop; then no
 # backend may have crashed, and the table, its GSI and its indexes must be
-# exactly what the writes say.
+# exactly what the writes say.  Then four writers at once over the same
+# keys (bulk loads, batches, updates, deletes): none fails, no key doubles.
 #
 # Runs in a throwaway cluster of its own (pg_virtualenv -t).  Needs the
 # extension installed (make install).  Ends with one
@@ -97,6 +98,53 @@ expect "the GSI has every item, once" "$(q -At -c "SELECT count(*) FROM items WH
 expect "every index has every row version (amcheck heapallindexed)" "2" \
 	"SELECT count(*) FROM pg_index, LATERAL (SELECT bt_index_check(indexrelid, true)) AS c
 	  WHERE indrelid = 'stdesign_data.\"Inval\"'::regclass"
+
+# Then four writers at once over the same 200 keys: BatchWriteItem and
+# st_put_all (speculative insertions finding each other's rows), updates
+# and deletes; none may fail, and no key may be doubled.  (An update of a
+# deleted key creates an item without the GSI's attributes, as UpdateItem
+# does.)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat > "$work/batch.sql" <<'SQL'
+\set base random(0, 180)
+SELECT st_batch_write(jsonb_build_object('Inval', jsonb_agg(jsonb_build_object('PutRequest', jsonb_build_object('Item',
+  jsonb_build_object('PK', jsonb_build_object('S', 'R' || ((:base + i) % 20)), 'SK', jsonb_build_object('S', lpad((:base + i)::text, 6, '0')),
+                     'g', jsonb_build_object('S', 'G' || (i % 7)), 's', jsonb_build_object('S', 'c' || :client_id)))))))
+  FROM generate_series(0, 24) AS i;
+SQL
+cat > "$work/load.sql" <<'SQL'
+\set base random(0, 100)
+SELECT st_put_all(jsonb_build_object('PK', 'R' || ((:base + i) % 20), 'SK', lpad((:base + i)::text, 6, '0'),
+                                     'g', 'G' || (i % 7), 's', 'l' || :client_id), 'Inval')
+  FROM generate_series(0, 99) AS i;
+SQL
+cat > "$work/update.sql" <<'SQL'
+\set k random(0, 205)
+SELECT st_update('R' || (:k % 20), lpad(:k::text, 6, '0'), 'SET n = if_not_exists(n, :z) + :one', 'Inval',
+                 "values" => '{":z": 0, ":one": 1}', return_values => 'NONE');
+SQL
+cat > "$work/delete.sql" <<'SQL'
+\set k random(0, 205)
+SELECT st_delete('R' || (:k % 20), lpad(:k::text, 6, '0'), 'Inval');
+SQL
+out=$("$("${PG_CONFIG:-pg_config}" --bindir)/pgbench" -n -c 4 -j 2 -T "${INVAL_STRESS_SECONDS:-10}" \
+	-f "$work/batch.sql@3" -f "$work/load.sql@1" -f "$work/update.sql@2" -f "$work/delete.sql@2" 2>&1)
+rc=$?
+txns=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
+bad=$(echo "$out" | sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' | head -n 1)
+[ "$rc" -eq 0 ] && [ "${bad:-1}" -eq 0 ] && [ "${txns:-0}" -gt 0 ]
+check "concurrent writers: ${txns:-0} transactions, ${bad:-?} failed (pgbench exit $rc)" $?
+expect "concurrent writers: no key doubled" "t" \
+	"SELECT count(*) = count(DISTINCT (pk, sk)) FROM stdesign_data.\"Inval\""
+expect "concurrent writers: the GSI has every item, once" "t" \
+	"SELECT (SELECT count(*) FROM stdesign_data.\"Inval\" WHERE item ? 'g' AND item ? 's')
+	        = (SELECT sum((SELECT count(*) FROM st_query('G' || g, index => 'ByG', \"table\" => 'Inval'))) FROM generate_series(0, 6) AS g)"
+expect "concurrent writers: every index has every row version" "2" \
+	"SELECT count(*) FROM pg_index, LATERAL (SELECT bt_index_check(indexrelid, true)) AS c
+	  WHERE indrelid = 'stdesign_data.\"Inval\"'::regclass"
+crashes=$(cat "$datadir"/../../../log/*.log 2>/dev/null | grep -c "terminated by signal" || true)
+[ "${crashes:-0}" -eq 0 ]; check "concurrent writers: no backend crashed" $?
 
 echo "invalidation_stress: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
