@@ -373,8 +373,14 @@ upsert_trigger(Relation rel, AttrNumber item_attnum)
 		return NULL;
 	/* pk, [sk,] item and nothing else (a column with a default would need it) */
 	for (int i = 0; i < desc->natts; i++)
-		if (i >= item_attnum && !TupleDescAttr(desc, i)->attisdropped)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+
+		if (i < nkeys ? (att->attisdropped ||
+						 strcmp(NameStr(att->attname), i == 0 ? "pk" : "sk") != 0)
+			: (i >= item_attnum && !att->attisdropped))
 			return NULL;
+	}
 	return copy_trigger_args(trigger);
 }
 
@@ -396,6 +402,15 @@ only_key_unique(ResultRelInfo *rri, Oid key_index)
 	return key_found;
 }
 
+/* The inserting transaction of the row version in slot. */
+static TransactionId
+slot_xmin(TupleTableSlot *slot)
+{
+	bool		isnull;
+
+	return DatumGetTransactionId(slot_getsysattr(slot, MinTransactionIdAttributeNumber, &isnull));
+}
+
 /*
  * The existing row with the key at conflict: lock it and replace it with
  * w->row, as ON CONFLICT DO UPDATE does.  False: it was updated or
@@ -406,7 +421,6 @@ conflict_update(RowWriter *w, ItemPointer conflict)
 {
 	TM_FailureData tmfd;
 	TM_Result	res;
-	bool		isnull;
 
 	res = table_tuple_lock(w->rel, conflict, w->estate->es_snapshot, w->existing, w->cid,
 						   ExecUpdateLockMode(w->estate, w->rri), LockWaitBlock, 0, &tmfd);
@@ -415,8 +429,7 @@ conflict_update(RowWriter *w, ItemPointer conflict)
 		case TM_Ok:
 			break;
 		case TM_Invisible:
-			if (TransactionIdIsCurrentTransactionId(DatumGetTransactionId(
-																		  slot_getsysattr(w->existing, MinTransactionIdAttributeNumber, &isnull))))
+			if (TransactionIdIsCurrentTransactionId(slot_xmin(w->existing)))
 				ereport(ERROR,
 						(errcode(ERRCODE_CARDINALITY_VIOLATION),
 						 errmsg("ON CONFLICT DO UPDATE command cannot affect row a second time")));
@@ -436,8 +449,7 @@ conflict_update(RowWriter *w, ItemPointer conflict)
 	 */
 	if (IsolationUsesXactSnapshot() &&
 		!table_tuple_satisfies_snapshot(w->rel, w->existing, w->estate->es_snapshot) &&
-		!TransactionIdIsCurrentTransactionId(DatumGetTransactionId(
-																   slot_getsysattr(w->existing, MinTransactionIdAttributeNumber, &isnull))))
+		!TransactionIdIsCurrentTransactionId(slot_xmin(w->existing)))
 		ereport(ERROR,
 				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
 				 errmsg("could not serialize access due to concurrent update")));
