@@ -69,7 +69,7 @@ bench-emulator:
 	@bash bench/emulator/run.sh
 
 # pg_regress against a server running under valgrind (never part of make
-# test: about ten minutes); VALGRIND_TESTS="items bulk" for a few files.
+# test: about five minutes); VALGRIND_TESTS="items bulk" for a few files.
 .PHONY: valgrind
 valgrind: deps
 	$(MAKE) -s install

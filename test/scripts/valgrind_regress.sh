@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # pg_regress files against a server running under valgrind's memcheck
-# (make valgrind; not part of make test: the whole suite takes about ten
+# (make valgrind; not part of make test: the whole suite takes about five
 # minutes).  Each backend is a fork of the postmaster, so all of them run
 # under valgrind.  Reports every error whose stack passes through
 # stdesign.so, and every other one that is not among Postgres's own known
