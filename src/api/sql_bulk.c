@@ -52,9 +52,7 @@ typedef struct BulkState
 static int
 key_cmp(const BulkItem *x, const BulkItem *y)
 {
-	int			c = memcmp(x->key, y->key, Min(x->key_len, y->key_len));
-
-	return c != 0 ? c : (x->key_len > y->key_len) - (x->key_len < y->key_len);
+	return ops_key_bytes_cmp(x->key, x->key_len, y->key, y->key_len);
 }
 
 static int

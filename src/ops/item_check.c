@@ -216,3 +216,11 @@ ops_append_key_bytes(StTable *t, const Av *item, StringInfo buf)
 		appendBinaryStringInfo(buf, v->str, v->len);
 	}
 }
+
+int
+ops_key_bytes_cmp(const char *a, int alen, const char *b, int blen)
+{
+	int			c = memcmp(a, b, Min(alen, blen));
+
+	return c != 0 ? c : (alen > blen) - (alen < blen);
+}

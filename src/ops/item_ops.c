@@ -3,17 +3,17 @@
  * item_ops.c
  *		GetItem, PutItem, DeleteItem and UpdateItem.
  *
- * A write with a condition (or one that must return the old item) reads
- * the item locked, as SELECT ... FOR UPDATE would (storage_get_for_update):
- * in READ COMMITTED the latest committed version, with its row lock held
- * until the caller's transaction ends; the condition is evaluated against
- * that version.  When
- * the item does not exist there is no row to lock: the new item is inserted
- * with INSERT ... ON CONFLICT DO NOTHING, and if a concurrent writer got
- * there first (nothing inserted), the read is repeated, now finding that
- * writer's item and locking it.  Two writers can therefore never both pass
- * a condition that only one could pass in DynamoDB, and no lock other than
- * the row's is taken, so one statement may write millions of items.
+ * A write with a condition (or one that must return the old item) reads the
+ * item locked, as SELECT ... FOR UPDATE would (storage_get_for_update): in
+ * READ COMMITTED the latest committed version, with its row lock held until
+ * the caller's transaction ends; the condition is evaluated against that
+ * version.  When the item does not exist there is no row to lock: the new
+ * item is inserted with INSERT ... ON CONFLICT DO NOTHING, and if a
+ * concurrent writer got there first (nothing inserted), the read is
+ * repeated, now finding that writer's item and locking it.  Two writers can
+ * therefore never both pass a condition that only one could pass in
+ * DynamoDB, and no lock other than the row's is taken, so one statement may
+ * write millions of items.
  *
  *-------------------------------------------------------------------------
  */
@@ -118,9 +118,8 @@ keyed_item_cmp(const void *a, const void *b)
 {
 	const StringInfoData *x = &((const KeyedItem *) a)->key;
 	const StringInfoData *y = &((const KeyedItem *) b)->key;
-	int			c = memcmp(x->data, y->data, Min(x->len, y->len));
 
-	return c != 0 ? c : (x->len > y->len) - (x->len < y->len);
+	return ops_key_bytes_cmp(x->data, x->len, y->data, y->len);
 }
 
 void

@@ -62,6 +62,9 @@ extern void ops_check_item(StTable *t, const Av *item);
 /* The key of a checked item (or key map) as bytes, for ordering locks (see item_check.c). */
 extern void ops_append_key_bytes(StTable *t, const Av *item, StringInfo buf);
 
+/* The order of two such keys (<0, 0, >0): bytes, then the shorter first. */
+extern int	ops_key_bytes_cmp(const char *a, int alen, const char *b, int blen);
+
 /* The same check, reporting through *err instead of raising. */
 extern bool ops_validate_item(StTable *t, const Av *item, StErr *err);
 

@@ -44,11 +44,8 @@ lock_key_cmp(const void *a, const void *b)
 {
 	const StTxAction *x = *(StTxAction *const *) a;
 	const StTxAction *y = *(StTxAction *const *) b;
-	int			c = memcmp(x->lock_key, y->lock_key, Min(x->lock_key_len, y->lock_key_len));
 
-	if (c != 0)
-		return c;
-	return (x->lock_key_len > y->lock_key_len) - (x->lock_key_len < y->lock_key_len);
+	return ops_key_bytes_cmp(x->lock_key, x->lock_key_len, y->lock_key, y->lock_key_len);
 }
 
 void

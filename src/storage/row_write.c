@@ -528,7 +528,6 @@ row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 		TupleTableSlot *row = w.row;
 
 		old = MemoryContextSwitchTo(row_cxt);
-		ExecClearTuple(row);
 		for (int a = 0; a < natts; a++)
 		{
 			row->tts_values[a] = (Datum) 0;

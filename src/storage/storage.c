@@ -426,6 +426,13 @@ storage_direct_ok(Oid relid, AclMode mode)
 	return pg_class_aclmask(relid, GetUserId(), mode, ACLMASK_ALL) == mode;
 }
 
+/* Are the key index and the item column known (direct reads and writes need both)? */
+static bool
+key_layout_known(StTable *t)
+{
+	return OidIsValid(t->key_index) && t->item_attnum > 0;
+}
+
 /*
  * GetItem without SPI: one probe of the key index, under the statement's
  * snapshot.  A point read is the most frequent operation, and starting an
@@ -461,7 +468,7 @@ probe_key_index(StTable *t, const StKey *key)
 Jsonb *
 storage_get(StTable *t, const StKey *key)
 {
-	if (OidIsValid(t->key_index) && t->item_attnum > 0 && storage_direct_ok(t->relid, ACL_SELECT))
+	if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT))
 		return probe_key_index(t, key);
 	return read_by_key(t, key, NULL);
 }
@@ -574,8 +581,7 @@ read_latest(StTable *t, const StKey *key, ItemPointer ctid, bool lock)
 Jsonb *
 storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
 {
-	if (OidIsValid(t->key_index) && t->item_attnum > 0 &&
-		storage_direct_ok(t->relid, ACL_SELECT | ACL_UPDATE))
+	if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT | ACL_UPDATE))
 		return read_latest(t, key, ctid, true);
 	return read_by_key(t, key, ctid);
 }
@@ -583,7 +589,7 @@ storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
 bool
 storage_can_replace_unlocked(StTable *t)
 {
-	return OidIsValid(t->key_index) && t->item_attnum > 0 && row_update_allowed(t->relid);
+	return key_layout_known(t) && row_update_allowed(t->relid);
 }
 
 Jsonb *
@@ -637,7 +643,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 
 	if (n == 0)
 		return;
-	if (OidIsValid(t->key_index) && t->item_attnum > 0 &&
+	if (key_layout_known(t) &&
 		row_upsert_many(t->relid, t->key_index, t->item_attnum, items, n, probe))
 		return;
 
@@ -736,7 +742,7 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	 * is still the latest (else read again, as a DELETE re-checks the row's
 	 * new version in READ COMMITTED).
 	 */
-	if (OidIsValid(t->key_index) && t->item_attnum > 0 && row_delete_allowed(t->relid))
+	if (key_layout_known(t) && row_delete_allowed(t->relid))
 	{
 		for (int attempt = 0; attempt < ST_DIRECT_DELETE_TRIES; attempt++)
 		{
