@@ -58,7 +58,7 @@ limit=$(awk -v n="$nops" -v k="$slices" -v s="$seconds" -v w="$warmup" \
 source_id=unknown
 if command -v git >/dev/null && git -C "$root" rev-parse --short HEAD >/dev/null 2>&1; then
 	source_id=$(git -C "$root" rev-parse --short HEAD)
-	if [ -n "$(git -C "$root" status --porcelain -- src stdesign--0.1.0.sql 2>/dev/null)" ]; then
+	if [ -n "$(git -C "$root" status --porcelain -- src sql 2>/dev/null)" ]; then
 		source_id="$source_id with local changes to src/"
 	fi
 fi

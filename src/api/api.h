@@ -10,14 +10,14 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef API_H
-#define API_H
+#ifndef ST_API_H
+#define ST_API_H
 
 #include "postgres.h"
 
 #include "utils/jsonb.h"
 
-#include "catalog/catalog.h"
+#include "catalog/st_catalog.h"
 #include "item/av.h"
 #include "ops/capacity.h"
 
@@ -101,4 +101,4 @@ extern Jsonb *api_out_end(ApiOut *out);
 /* ReturnConsumedCapacity of a request: NONE, TOTAL or INDEXES. */
 extern StCapacityMode api_capacity_mode(Jsonb *request);
 
-#endif							/* API_H */
+#endif							/* ST_API_H */

@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef JSON_REQ_H
-#define JSON_REQ_H
+#ifndef ST_JSON_REQ_H
+#define ST_JSON_REQ_H
 
 #include "postgres.h"
 
@@ -43,4 +43,4 @@ extern Jsonb *jreq_object_member(Jsonb *jb, int i, char **key);
 /* jb as JSON text (for error details and hashing). */
 extern char *jreq_text(Jsonb *jb);
 
-#endif							/* JSON_REQ_H */
+#endif							/* ST_JSON_REQ_H */

@@ -5,8 +5,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef SQL_ARGS_H
-#define SQL_ARGS_H
+#ifndef ST_SQL_ARGS_H
+#define ST_SQL_ARGS_H
 
 #include "postgres.h"
 
@@ -25,4 +25,4 @@ extern bool arg_bool(FunctionCallInfo fcinfo, int n, bool dflt);
 /* A text argument that must be given, or ValidationException naming it. */
 extern char *arg_required_text(FunctionCallInfo fcinfo, int n, const char *name);
 
-#endif							/* SQL_ARGS_H */
+#endif							/* ST_SQL_ARGS_H */

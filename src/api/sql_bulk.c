@@ -24,7 +24,7 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 
-#include "catalog/catalog.h"
+#include "catalog/st_catalog.h"
 #include "item/av_jsonb.h"
 #include "ops/item_ops.h"
 #include "sql_args.h"

@@ -16,7 +16,7 @@
 #include "utils/jsonb.h"
 #include "utils/tuplestore.h"
 
-#include "catalog/catalog.h"
+#include "catalog/st_catalog.h"
 #include "item/av_jsonb.h"
 #include "ops/item_ops.h"
 #include "ops/expr_ops.h"

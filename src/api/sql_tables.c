@@ -10,10 +10,10 @@
 
 #include "utils/builtins.h"
 
-#include "catalog/catalog.h"
+#include "catalog/st_catalog.h"
 #include "catalog/table_admin.h"
 #include "item/av_jsonb.h"
-#include "storage/storage.h"
+#include "storage/st_storage.h"
 #include "sql_args.h"
 
 static Av  *

@@ -17,7 +17,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
-#include "catalog/catalog.h"
+#include "catalog/st_catalog.h"
 #include "item/av_jsonb.h"
 #include "json_req.h"
 #include "ops/transact.h"

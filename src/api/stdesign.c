@@ -13,7 +13,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
-#include "catalog/catalog.h"
+#include "catalog/st_catalog.h"
 #include "ops/expr_ops.h"
 
 PG_MODULE_MAGIC;

@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef TRANSACT_REQUEST_H
-#define TRANSACT_REQUEST_H
+#ifndef ST_TRANSACT_REQUEST_H
+#define ST_TRANSACT_REQUEST_H
 
 #include "postgres.h"
 
@@ -24,4 +24,4 @@ extern bool transact_token_seen(const char *token, Jsonb *request);
 /* TransactGetItems: {"Responses": [...]} */
 extern Jsonb *transact_get(Jsonb *items, bool typed);
 
-#endif							/* TRANSACT_REQUEST_H */
+#endif							/* ST_TRANSACT_REQUEST_H */

@@ -25,7 +25,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
-#include "catalog.h"
+#include "st_catalog.h"
 #include "common/st_common.h"
 
 char	   *st_default_table_guc = NULL;

@@ -21,9 +21,9 @@
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
 
-#include "catalog.h"
+#include "st_catalog.h"
 #include "item/av_jsonb.h"
-#include "storage/storage.h"
+#include "storage/st_storage.h"
 #include "table_admin.h"
 
 #define ST_MAX_GSI 20

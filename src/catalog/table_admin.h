@@ -9,8 +9,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef TABLE_ADMIN_H
-#define TABLE_ADMIN_H
+#ifndef ST_TABLE_ADMIN_H
+#define ST_TABLE_ADMIN_H
 
 #include "postgres.h"
 
@@ -42,4 +42,4 @@ extern Av  *table_add_gsi(const char *name, const Av *gsi, const Av *attribute_d
 /* Drop a GSI. */
 extern void table_drop_gsi(const char *name, const char *index_name);
 
-#endif							/* TABLE_ADMIN_H */
+#endif							/* ST_TABLE_ADMIN_H */

@@ -34,10 +34,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef EXPR_H
-#define EXPR_H
+#ifndef ST_EXPR_H
+#define ST_EXPR_H
 
-#include "../common/st_common.h"
+#include "common/st_common.h"
 #include "../item/av.h"
 
 /* DynamoDB's limits on expressions. */
@@ -371,4 +371,4 @@ extern bool expr_legacy_mix_error(const char *const *legacy, int nlegacy,
 /* Is word (len bytes) one of DynamoDB's reserved words (case-insensitive)? */
 extern bool expr_is_reserved_word(const char *word, int len);
 
-#endif							/* EXPR_H */
+#endif							/* ST_EXPR_H */

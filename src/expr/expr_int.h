@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef EXPR_INT_H
-#define EXPR_INT_H
+#ifndef ST_EXPR_INT_H
+#define ST_EXPR_INT_H
 
 #include "expr.h"
 
@@ -141,4 +141,4 @@ extern const Av *expr_param_value(const ExprParams *p, const char *name, int len
 /* The value of an operand against item (NULL: absent or not applicable). */
 extern const Av *expr_eval_operand(const ExprNode *n, const Av *item, const ExprParams *p);
 
-#endif							/* EXPR_INT_H */
+#endif							/* ST_EXPR_INT_H */

@@ -22,10 +22,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef AV_H
-#define AV_H
+#ifndef ST_AV_H
+#define ST_AV_H
 
-#include "../common/st_common.h"
+#include "common/st_common.h"
 
 typedef enum AvType
 {
@@ -172,4 +172,4 @@ extern int64 av_number_size(const char *str, int len);
 /* ValidationException "Item size has exceeded the maximum allowed size" past 400 KB. */
 extern bool av_check_item_size(const Av *item, StErr *err);
 
-#endif							/* AV_H */
+#endif							/* ST_AV_H */

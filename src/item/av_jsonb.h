@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef AV_JSONB_H
-#define AV_JSONB_H
+#ifndef ST_AV_JSONB_H
+#define ST_AV_JSONB_H
 
 #include "postgres.h"
 #include "utils/jsonb.h"
@@ -52,4 +52,4 @@ extern Jsonb *av_stored_to_plain(Jsonb *jb);
 /* ExpressionAttributeNames {"#n": "name"} to an AV_M of S values. */
 extern Av  *av_names_from_jsonb(Jsonb *jb);
 
-#endif							/* AV_JSONB_H */
+#endif							/* ST_AV_JSONB_H */

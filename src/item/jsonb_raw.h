@@ -19,8 +19,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef JSONB_RAW_H
-#define JSONB_RAW_H
+#ifndef ST_JSONB_RAW_H
+#define ST_JSONB_RAW_H
 
 #include "postgres.h"
 
@@ -65,4 +65,4 @@ extern void jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out);
  */
 extern Jsonb *jsonb_raw_from_value(const JsonbValue *root);
 
-#endif							/* JSONB_RAW_H */
+#endif							/* ST_JSONB_RAW_H */

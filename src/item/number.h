@@ -12,10 +12,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef NUMBER_H
-#define NUMBER_H
+#ifndef ST_NUMBER_H
+#define ST_NUMBER_H
 
-#include "../common/st_common.h"
+#include "common/st_common.h"
 
 #define NUM_MAX_DIGITS 38
 #define NUM_MIN_EXP (-130)		/* smallest magnitude: 1E-130 */
@@ -62,4 +62,4 @@ extern int	num_cmp(const StNum *a, const StNum *b);
 extern bool num_add(const StNum *a, const StNum *b, StNum *out, StErr *err);
 extern bool num_sub(const StNum *a, const StNum *b, StNum *out, StErr *err);
 
-#endif							/* NUMBER_H */
+#endif							/* ST_NUMBER_H */

@@ -12,12 +12,12 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef CAPACITY_H
-#define CAPACITY_H
+#ifndef ST_CAPACITY_H
+#define ST_CAPACITY_H
 
 #include "postgres.h"
 
-#include "catalog/catalog.h"
+#include "catalog/st_catalog.h"
 #include "item/av.h"
 
 typedef enum StCapacityMode
@@ -58,4 +58,4 @@ extern void capacity_write(StCapacity *c, StTable *t, const Av *old_item, const 
  */
 extern Av  *capacity_result(StCapacity *c, bool as_list);
 
-#endif							/* CAPACITY_H */
+#endif							/* ST_CAPACITY_H */

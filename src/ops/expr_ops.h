@@ -7,8 +7,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef EXPR_OPS_H
-#define EXPR_OPS_H
+#ifndef ST_EXPR_OPS_H
+#define ST_EXPR_OPS_H
 
 #include "postgres.h"
 
@@ -103,4 +103,4 @@ extern StUpdate *expr_request_updater(StExprRequest *req, StTable *t);
 extern bool expr_request_filter(StExprRequest *req, const Av *item);
 extern Av  *expr_request_project(StExprRequest *req, const Av *item);
 
-#endif							/* EXPR_OPS_H */
+#endif							/* ST_EXPR_OPS_H */

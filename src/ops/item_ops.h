@@ -7,15 +7,15 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef ITEM_OPS_H
-#define ITEM_OPS_H
+#ifndef ST_ITEM_OPS_H
+#define ST_ITEM_OPS_H
 
 #include "postgres.h"
 
-#include "catalog/catalog.h"
+#include "catalog/st_catalog.h"
 #include "lib/stringinfo.h"
 #include "item/av.h"
-#include "storage/storage.h"
+#include "storage/st_storage.h"
 
 typedef enum StReturnValues
 {
@@ -170,4 +170,4 @@ extern void ops_query(const StQuerySpec *q, StRowCallback callback, void *arg);
 /* Scan a table (ix NULL) or an index, reading at most limit items (-1: all). */
 extern void ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg);
 
-#endif							/* ITEM_OPS_H */
+#endif							/* ST_ITEM_OPS_H */

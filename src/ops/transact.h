@@ -5,8 +5,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef TRANSACT_H
-#define TRANSACT_H
+#ifndef ST_TRANSACT_H
+#define ST_TRANSACT_H
 
 #include "postgres.h"
 
@@ -59,4 +59,4 @@ extern void ops_transact_prepare(StTxAction *actions, int n);
  */
 extern void ops_transact_write(StTxAction *actions, int n, bool typed, bool need_old);
 
-#endif							/* TRANSACT_H */
+#endif							/* ST_TRANSACT_H */

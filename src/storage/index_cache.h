@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef INDEX_CACHE_H
-#define INDEX_CACHE_H
+#ifndef ST_INDEX_CACHE_H
+#define ST_INDEX_CACHE_H
 
 #include "postgres.h"
 
@@ -22,4 +22,4 @@
  */
 extern void index_cache_open(ResultRelInfo *rri);
 
-#endif							/* INDEX_CACHE_H */
+#endif							/* ST_INDEX_CACHE_H */

@@ -6,8 +6,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef KEY_TRIGGER_H
-#define KEY_TRIGGER_H
+#ifndef ST_KEY_TRIGGER_H
+#define ST_KEY_TRIGGER_H
 
 #include "postgres.h"
 
@@ -21,4 +21,4 @@
  */
 extern void set_keys_values(const Trigger *trigger, Jsonb *item, Datum *values);
 
-#endif							/* KEY_TRIGGER_H */
+#endif							/* ST_KEY_TRIGGER_H */

@@ -62,7 +62,7 @@
 #include "index_cache.h"
 #include "key_trigger.h"
 #include "row_write.h"
-#include "storage.h"
+#include "st_storage.h"
 
 /* OID of stdesign.set_keys(), looked up once per backend. */
 static Oid	set_keys_oid = InvalidOid;

@@ -7,8 +7,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef ROW_WRITE_H
-#define ROW_WRITE_H
+#ifndef ST_ROW_WRITE_H
+#define ST_ROW_WRITE_H
 
 #include "postgres.h"
 
@@ -62,4 +62,4 @@ extern bool row_delete(Oid relid, ItemPointer ctid, bool locked);
 extern bool row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 							Jsonb **items, int n, bool *probe);
 
-#endif							/* ROW_WRITE_H */
+#endif							/* ST_ROW_WRITE_H */

@@ -53,7 +53,7 @@
 #include "miscadmin.h"
 
 #include "row_write.h"
-#include "storage.h"
+#include "st_storage.h"
 
 /* Reads and deletes of an item that other writers keep changing, before the statement runs. */
 #define ST_DIRECT_DELETE_TRIES 3

@@ -6,8 +6,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 jobs=$(nproc 2>/dev/null || echo 2)
-make -s -j"$jobs" >/dev/null || { echo "build failed"; exit 1; }
-make -s install >/dev/null || { echo "install failed"; exit 1; }
+make -s -j"$jobs" WERROR=1 >/dev/null || { echo "build failed"; exit 1; }
+make -s install WERROR=1 >/dev/null || { echo "install failed"; exit 1; }
 
 passed=0
 failed=0

@@ -7,7 +7,7 @@
 # ones (uninitialised padding of WAL records and relcache init files written
 # to disk, the regex cache's overlapping memcpy).
 #
-#   test/scripts/valgrind_regress.sh [test ...]   (default: every sql/*.sql)
+#   test/scripts/valgrind_regress.sh [test ...]   (default: every test/sql/*.sql)
 #
 # Needs valgrind and the extension installed (make install).  Ends with one
 # "valgrind: N errors in stdesign, N other errors" line; exits non-zero when
@@ -21,7 +21,7 @@ if [ -z "${VALGRIND_REGRESS_INSIDE:-}" ]; then
 fi
 
 tests="$*"
-[ -n "$tests" ] || tests=$(ls sql/*.sql | xargs -n1 basename | sed 's/\.sql$//' | tr '\n' ' ')
+[ -n "$tests" ] || tests=$(ls test/sql/*.sql | xargs -n1 basename | sed 's/\.sql$//' | tr '\n' ' ')
 logs=$(mktemp -d)
 chmod 777 "$logs"
 trap 'rm -rf "$logs"' EXIT

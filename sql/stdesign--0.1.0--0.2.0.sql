@@ -1,0 +1,7 @@
+/* stdesign--0.1.0--0.2.0.sql: upgrade from 0.1.0 to 0.2.0 */
+
+\echo Use "ALTER EXTENSION stdesign UPDATE TO '0.2.0'" to load this file. \quit
+
+-- Every change to the extension's SQL objects between 0.1.0 and 0.2.0, in
+-- the order it was made; sql/stdesign.sql holds the same objects as a fresh
+-- install creates them.

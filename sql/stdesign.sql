@@ -1,0 +1,229 @@
+/* stdesign.sql: DynamoDB single-table design in PostgreSQL (the install script of the current version) */
+
+\echo Use "CREATE EXTENSION stdesign" to load this file. \quit
+
+-- The catalog and the internal helpers live in schema stdesign; the data
+-- relations (one per DynamoDB table) in schema stdesign_data; the st_*
+-- functions in the schema the extension is created in (usually public).
+CREATE SCHEMA stdesign;
+CREATE SCHEMA stdesign_data;
+
+-- The table access method of every table's relation: heap storage, with the
+-- items of one partition (an item collection) kept on few pages.
+CREATE FUNCTION stdesign.tableam_handler(internal) RETURNS table_am_handler
+	AS 'MODULE_PATHNAME', 'st_tableam_handler' LANGUAGE C;
+CREATE ACCESS METHOD stdesign TYPE TABLE HANDLER stdesign.tableam_handler;
+COMMENT ON ACCESS METHOD stdesign IS
+	'heap with partition-affine placement: the items of a partition live on few pages';
+
+CREATE TABLE stdesign.tables (
+	table_name text COLLATE "C" PRIMARY KEY,
+	relation_name text COLLATE "C" NOT NULL UNIQUE,
+	pk_name text COLLATE "C" NOT NULL,
+	pk_type text NOT NULL CHECK (pk_type IN ('S', 'N', 'B')),
+	sk_name text COLLATE "C",
+	sk_type text CHECK (sk_type IN ('S', 'N', 'B')),
+	definition jsonb NOT NULL,		-- the CreateTable request, normalised
+	created_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE stdesign.indexes (
+	table_name text COLLATE "C" NOT NULL REFERENCES stdesign.tables ON DELETE CASCADE,
+	index_name text COLLATE "C" NOT NULL,
+	is_local boolean NOT NULL DEFAULT false,
+	pk_name text COLLATE "C" NOT NULL,
+	pk_type text NOT NULL CHECK (pk_type IN ('S', 'N', 'B')),
+	sk_name text COLLATE "C",
+	sk_type text CHECK (sk_type IN ('S', 'N', 'B')),
+	projection_type text NOT NULL DEFAULT 'ALL'
+		CHECK (projection_type IN ('ALL', 'KEYS_ONLY', 'INCLUDE')),
+	non_key_attributes text[],
+	pg_index text COLLATE "C" NOT NULL,
+	definition jsonb NOT NULL,		-- the index's part of the request
+	created_at timestamptz NOT NULL DEFAULT now(),
+	PRIMARY KEY (table_name, index_name)
+);
+
+-- ClientRequestTokens of st_transact, kept ten minutes (not dumped: transient).
+CREATE TABLE stdesign.transact_tokens (
+	token text COLLATE "C" PRIMARY KEY,
+	request_hash bytea NOT NULL,
+	created_at timestamptz NOT NULL DEFAULT now()
+);
+-- Expiry finds the old ones by age.
+CREATE INDEX transact_tokens_created_at ON stdesign.transact_tokens (created_at);
+
+SELECT pg_catalog.pg_extension_config_dump('stdesign.tables', '');
+SELECT pg_catalog.pg_extension_config_dump('stdesign.indexes', '');
+
+-- Index key of a partition-key value: its bytes when at most 256 bytes long,
+-- else the first 256 bytes and the SHA-256 of the whole.  Keeps every btree
+-- entry under Postgres's size limit for DynamoDB's 2048-byte partition keys;
+-- equality is preserved, and order inside a partition comes from the sort key.
+CREATE FUNCTION stdesign.key_ix(text) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'st_key_ix_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION stdesign.key_ix(bytea) RETURNS bytea
+	AS 'MODULE_PATHNAME', 'st_key_ix_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Keeps each data relation's pk and sk columns equal to its items' keys.
+CREATE FUNCTION stdesign.set_keys() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'st_set_keys' LANGUAGE C;
+
+-- The size of a stored (typed) item by DynamoDB's rules.
+CREATE FUNCTION stdesign.item_size(jsonb) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'st_item_size_stored' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- The statement st_query prepares for a shape of key condition, to EXPLAIN it.
+CREATE FUNCTION stdesign.query_sql(table_name text, index_name text, lower_bound integer,
+								   upper_bound integer, backward boolean) RETURNS text
+	AS 'MODULE_PATHNAME', 'st_query_sql' LANGUAGE C STABLE;
+
+-- This backend's catalog reads and expression parses (for tests: a repeated
+-- call does neither).
+CREATE FUNCTION stdesign.cache_stats() RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_cache_stats' LANGUAGE C VOLATILE;
+
+-- Tables -------------------------------------------------------------------
+
+CREATE FUNCTION st_create_table(definition jsonb) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_create_table_json' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION st_create_table(jsonb) IS
+	'CreateTable: a DynamoDB CreateTable request, or CloudFormation AWS::DynamoDB::Table Properties; returns the TableDescription';
+
+CREATE FUNCTION st_create_table(table_name text, pk text DEFAULT 'PK', sk text DEFAULT 'SK',
+								pk_type text DEFAULT 'S', sk_type text DEFAULT 'S') RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_create_table_short' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_create_table(text, text, text, text, text) IS
+	'CreateTable, short form: sk NULL makes a hash-only table';
+
+CREATE FUNCTION st_create_gsi(table_name text, index_name text, pk text, sk text DEFAULT NULL,
+							  pk_type text DEFAULT 'S', sk_type text DEFAULT 'S',
+							  projection text DEFAULT 'ALL', non_key_attributes text[] DEFAULT NULL) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_create_gsi' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_create_gsi(text, text, text, text, text, text, text, text[]) IS
+	'Add a global secondary index to a table (existing items are indexed); returns the TableDescription';
+
+CREATE FUNCTION st_drop_gsi(table_name text, index_name text) RETURNS void
+	AS 'MODULE_PATHNAME', 'st_drop_gsi' LANGUAGE C VOLATILE STRICT;
+
+CREATE FUNCTION st_describe_table(table_name text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_describe_table' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_describe_table(text) IS 'DescribeTable: the DynamoDB TableDescription';
+
+CREATE FUNCTION st_list_tables() RETURNS SETOF text
+	AS $$ SELECT table_name FROM stdesign.tables ORDER BY table_name $$ LANGUAGE sql STABLE;
+
+CREATE FUNCTION st_drop_table(table_name text) RETURNS void
+	AS 'MODULE_PATHNAME', 'st_drop_table' LANGUAGE C VOLATILE STRICT;
+
+-- Items --------------------------------------------------------------------
+
+CREATE FUNCTION st_put(item jsonb, "table" text DEFAULT NULL, condition text DEFAULT NULL,
+					   names jsonb DEFAULT NULL, "values" jsonb DEFAULT NULL,
+					   return_values text DEFAULT 'NONE', typed boolean DEFAULT false) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_put' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_put(jsonb, text, text, jsonb, jsonb, text, boolean) IS
+	'PutItem: write a whole item; returns the old item with return_values => ''ALL_OLD''';
+
+CREATE FUNCTION st_get(pk text, sk text DEFAULT NULL, "table" text DEFAULT NULL,
+					   projection text DEFAULT NULL, names jsonb DEFAULT NULL,
+					   typed boolean DEFAULT false) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_get' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_get(text, text, text, text, jsonb, boolean) IS
+	'GetItem: the item with this key, or NULL';
+
+CREATE FUNCTION st_update(pk text, sk text, "update" text, "table" text DEFAULT NULL,
+						  condition text DEFAULT NULL, names jsonb DEFAULT NULL,
+						  "values" jsonb DEFAULT NULL, return_values text DEFAULT 'ALL_NEW',
+						  typed boolean DEFAULT false) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_update' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_update(text, text, text, text, text, jsonb, jsonb, text, boolean) IS
+	'UpdateItem: apply an UpdateExpression to the item with this key (creating it when absent); returns the item as return_values asks (default ALL_NEW)';
+
+CREATE FUNCTION st_delete(pk text, sk text DEFAULT NULL, "table" text DEFAULT NULL,
+						  condition text DEFAULT NULL, names jsonb DEFAULT NULL,
+						  "values" jsonb DEFAULT NULL, return_values text DEFAULT 'NONE',
+						  typed boolean DEFAULT false) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_delete' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_delete(text, text, text, text, jsonb, jsonb, text, boolean) IS
+	'DeleteItem: delete the item with this key; returns the old item with return_values => ''ALL_OLD''';
+
+CREATE FUNCTION st_query(pk text, sk_prefix text DEFAULT NULL, "table" text DEFAULT NULL,
+						 index text DEFAULT NULL, sk_from text DEFAULT NULL, sk_to text DEFAULT NULL,
+						 forward boolean DEFAULT true, "limit" integer DEFAULT NULL,
+						 filter text DEFAULT NULL, names jsonb DEFAULT NULL, "values" jsonb DEFAULT NULL,
+						 projection text DEFAULT NULL, typed boolean DEFAULT false) RETURNS SETOF jsonb
+	AS 'MODULE_PATHNAME', 'st_query' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_query(text, text, text, text, text, text, boolean, integer, text, jsonb, jsonb, text, boolean) IS
+	'Query: the items of a partition (of the table or of an index) in sort-key order, optionally by sort-key prefix or range';
+
+CREATE FUNCTION st_scan("table" text DEFAULT NULL, index text DEFAULT NULL, filter text DEFAULT NULL,
+						names jsonb DEFAULT NULL, "values" jsonb DEFAULT NULL,
+						projection text DEFAULT NULL, "limit" integer DEFAULT NULL,
+						typed boolean DEFAULT false) RETURNS SETOF jsonb
+	AS 'MODULE_PATHNAME', 'st_scan' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_scan(text, text, text, jsonb, jsonb, text, integer, boolean) IS
+	'Scan: every item of a table or index, in key order, optionally filtered and projected';
+
+-- Bulk load: an aggregate that writes the items of a query 1000 per statement.
+CREATE FUNCTION stdesign.put_all_sfunc(internal, jsonb) RETURNS internal
+	AS 'MODULE_PATHNAME', 'st_put_all_sfunc' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE FUNCTION stdesign.put_all_sfunc(internal, jsonb, text) RETURNS internal
+	AS 'MODULE_PATHNAME', 'st_put_all_sfunc' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE FUNCTION stdesign.put_all_sfunc(internal, jsonb, text, boolean) RETURNS internal
+	AS 'MODULE_PATHNAME', 'st_put_all_sfunc' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE FUNCTION stdesign.put_all_final(internal) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'st_put_all_final' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+CREATE AGGREGATE st_put_all(item jsonb) (
+	SFUNC = stdesign.put_all_sfunc, STYPE = internal, FINALFUNC = stdesign.put_all_final,
+	FINALFUNC_MODIFY = READ_WRITE, PARALLEL = UNSAFE);
+CREATE AGGREGATE st_put_all(item jsonb, "table" text) (
+	SFUNC = stdesign.put_all_sfunc, STYPE = internal, FINALFUNC = stdesign.put_all_final,
+	FINALFUNC_MODIFY = READ_WRITE, PARALLEL = UNSAFE);
+CREATE AGGREGATE st_put_all(item jsonb, "table" text, typed boolean) (
+	SFUNC = stdesign.put_all_sfunc, STYPE = internal, FINALFUNC = stdesign.put_all_final,
+	FINALFUNC_MODIFY = READ_WRITE, PARALLEL = UNSAFE);
+COMMENT ON AGGREGATE st_put_all(jsonb, text, boolean) IS
+	'Bulk PutItem: every item of a query, validated as st_put does, written 1000 per statement; returns how many';
+
+-- Transactions -------------------------------------------------------------
+
+CREATE FUNCTION st_transact(transact_items jsonb, client_request_token text DEFAULT NULL,
+							plain boolean DEFAULT false) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_transact' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_transact(jsonb, text, boolean) IS
+	'TransactWriteItems: up to 100 Put/Update/Delete/ConditionCheck actions, all or nothing, in the caller''s transaction';
+
+CREATE FUNCTION st_transact_get(transact_items jsonb, plain boolean DEFAULT false) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_transact_get' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_transact_get(jsonb, boolean) IS
+	'TransactGetItems: up to 100 Gets from one snapshot; {"Responses": [...]}';
+
+-- DynamoDB's JSON API ---------------------------------------------------------
+
+CREATE FUNCTION st_api(operation text, request jsonb) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_api' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_api(text, jsonb) IS
+	'A DynamoDB operation (PutItem, Query, ...) with its exact JSON request; returns DynamoDB''s JSON response';
+
+CREATE FUNCTION st_batch_get(request_items jsonb) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_batch_get' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_batch_get(jsonb) IS 'BatchGetItem: RequestItems in, {"Responses", "UnprocessedKeys"} out';
+
+CREATE FUNCTION st_batch_write(request_items jsonb) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_batch_write' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_batch_write(jsonb) IS 'BatchWriteItem: RequestItems in, {"UnprocessedItems"} out';
+
+-- Conversions --------------------------------------------------------------
+
+CREATE FUNCTION st_to_plain(item jsonb) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_to_plain' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION st_to_plain(jsonb) IS 'A typed item ({"a": {"S": "x"}}) in plain form ({"a": "x"})';
+
+CREATE FUNCTION st_to_typed(item jsonb) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_to_typed' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION st_to_typed(jsonb) IS 'A plain item in typed AttributeValue form, validated and normalised';
+
+CREATE FUNCTION st_item_size(item jsonb, typed boolean DEFAULT false) RETURNS integer
+	AS 'MODULE_PATHNAME', 'st_item_size' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION st_item_size(jsonb, boolean) IS 'The size of an item in bytes, by DynamoDB''s rules';

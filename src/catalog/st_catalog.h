@@ -1,0 +1,128 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog.h
+ *		Table and index definitions, the DynamoDB name -> relation mapping,
+ *		and the per-backend cache of both.
+ *
+ * The catalog is two ordinary tables, stdesign.tables and stdesign.indexes
+ * (see the extension script).  A backend reads a table's definition once and
+ * keeps it, with the plans prepared against its relation, until a relcache
+ * invalidation says the relation changed (CREATE/DROP INDEX, DROP TABLE) or
+ * the set of tables changed (st_create_table/st_drop_table invalidate the
+ * catalog relation itself).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ST_CATALOG_H
+#define ST_CATALOG_H
+
+#include "postgres.h"
+
+#include "executor/spi.h"
+#include "item/av.h"
+
+#define ST_TABLE_NAME_MAX 255
+#define ST_INDEX_NAME_MAX 255
+
+/* A key attribute: its name and scalar type (AV_S, AV_N or AV_B). */
+typedef struct StKeyDef
+{
+	char	   *name;			/* NULL when the key is absent (no sort key) */
+	AvType		type;
+} StKeyDef;
+
+typedef enum StProjection
+{
+	ST_PROJECT_ALL,
+	ST_PROJECT_KEYS_ONLY,
+	ST_PROJECT_INCLUDE
+} StProjection;
+
+/*
+ * The query plans of one key space (the table or one index), prepared on
+ * first use.  See storage.h.
+ */
+#define ST_BOUND_KINDS 3		/* none, inclusive, exclusive */
+typedef struct StPlanSet
+{
+	SPIPlanPtr	query[ST_BOUND_KINDS][ST_BOUND_KINDS][2][2];	/* ...[backward][from start] */
+	SPIPlanPtr	scan[2][2];		/* [from start][one segment] */
+} StPlanSet;
+
+typedef struct StIndex
+{
+	char	   *name;
+	bool		is_local;		/* LSI (same partition key as the table) */
+	StKeyDef	pk;
+	StKeyDef	sk;
+	StProjection projection;
+	int			n_non_key;
+	char	  **non_key_attributes;
+	char	   *pg_index;		/* the btree's name, in the data schema */
+	Oid			index_oid;		/* and its OID */
+	StPlanSet	plans;
+} StIndex;
+
+typedef struct StTable
+{
+	char		name[ST_TABLE_NAME_MAX + 1];	/* hash key: the DynamoDB name */
+	bool		valid;
+	Oid			relid;
+	Oid			key_index;		/* the unique btree on (key_ix(pk), sk) */
+	AttrNumber	item_attnum;	/* the item column */
+	char	   *relname;		/* the relation's own name (unquoted) */
+	char	   *qualified;		/* schema-qualified and quoted, for SQL text */
+	StKeyDef	pk;
+	StKeyDef	sk;
+	int			nindexes;
+	StIndex    *indexes;
+	MemoryContext cxt;			/* holds everything above, and the plan pointers */
+
+	/* item plans, prepared on first use */
+	SPIPlanPtr	plan_get;
+	SPIPlanPtr	plan_get_for_update;
+	SPIPlanPtr	plan_upsert;
+	SPIPlanPtr	plan_upsert_many;
+	SPIPlanPtr	plan_insert;
+	SPIPlanPtr	plan_update;
+	SPIPlanPtr	plan_delete;
+	SPIPlanPtr	plan_delete_returning;
+	StPlanSet	plans;			/* queries on the table itself */
+} StTable;
+
+/* The schema that holds the data relations. */
+#define ST_DATA_SCHEMA "stdesign_data"
+
+/*
+ * The table named `name` (or the default table when name is NULL), from the
+ * cache.  Raises ResourceNotFoundException when there is none, unless
+ * missing_ok.  The returned pointer stays valid until the next invalidation
+ * is processed: use it within one operation.
+ */
+extern StTable *catalog_lookup(const char *name, bool missing_ok);
+
+/* The index of a table by name, or NULL. */
+extern StIndex *catalog_find_index(StTable *table, const char *index_name);
+
+/* Resolve the default table's name (GUC, or the only table), or raise. */
+extern const char *catalog_default_table_name(void);
+
+/* Check a table or index name against DynamoDB's rules, or raise ValidationException. */
+extern void catalog_check_name(const char *name, const char *what, int maxlen);
+
+/* The relation name a DynamoDB table name maps to (deterministic). */
+extern char *catalog_relation_name(const char *table_name);
+
+/* Tell every backend (this one included) that the set of tables changed. */
+extern void catalog_invalidate_all(void);
+
+/* How many times this backend read a table's definition from the catalog. */
+extern int64 catalog_load_count(void);
+
+/* Register the invalidation callbacks (from _PG_init). */
+extern void catalog_init(void);
+
+/* The GUC stdesign.default_table. */
+extern char *st_default_table_guc;
+
+#endif							/* ST_CATALOG_H */

@@ -1,0 +1,146 @@
+/*-------------------------------------------------------------------------
+ *
+ * storage.h
+ *		Where items live: one relation per table, (pk, sk) generated from the
+ *		typed item, a unique btree on the key, and one partial expression
+ *		btree per secondary index.  Every read and write goes through plans
+ *		prepared once per backend and table (see catalog.h).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ST_STORAGE_H
+#define ST_STORAGE_H
+
+#include "postgres.h"
+
+#include "nodes/parsenodes.h"
+#include "storage/itemptr.h"
+#include "utils/jsonb.h"
+
+#include "catalog/st_catalog.h"
+
+/* A bound on the sort key of a query. */
+typedef enum StBoundKind
+{
+	ST_BOUND_NONE = 0,
+	ST_BOUND_INCLUSIVE = 1,
+	ST_BOUND_EXCLUSIVE = 2
+} StBoundKind;
+
+/* A primary key (or an index key) as Datums of the key columns' types. */
+typedef struct StKey
+{
+	Datum		pk;
+	Datum		sk;				/* unused when the key space has no sort key */
+} StKey;
+
+/*
+ * A position in a key space's order, to resume after (ExclusiveStartKey):
+ * the index's keys (for an index) and the table's keys, as Datums of the
+ * key columns' types.  Index order breaks ties between items with equal
+ * index keys by the table key, so a position is exact.
+ */
+typedef struct StPosition
+{
+	Datum		index_pk;
+	Datum		index_sk;
+	Datum		table_pk;
+	Datum		table_sk;
+} StPosition;
+
+/* A query over one partition of the table or of an index. */
+typedef struct StQueryRange
+{
+	Datum		pk;
+	StBoundKind lower_kind;
+	Datum		lower;
+	StBoundKind upper_kind;
+	Datum		upper;
+	bool		backward;
+	int64		limit;			/* rows to read at most, or -1 */
+	const StPosition *start;	/* resume after this position, or NULL */
+} StQueryRange;
+
+/* A scan of a whole table or index. */
+typedef struct StScanRange
+{
+	int64		limit;			/* rows to read at most, or -1 */
+	const StPosition *start;	/* resume after this position, or NULL */
+	int			segment;		/* this segment of total_segments (0 of 1: all) */
+	int			total_segments;
+} StScanRange;
+
+/* Called for each row a query reads, in the caller's memory context; return false to stop. */
+typedef bool (*StRowCallback) (Jsonb *item, void *arg);
+
+/* The btree key of a partition-key value's bytes (stdesign.key_ix). */
+extern bytea *st_key_ix(const char *data, int len);
+
+/* DDL: the relation of a new table, a secondary index, and dropping them. */
+extern void storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef *sk);
+extern void storage_create_index(const char *relname, const char *index_relname,
+								 const StKeyDef *pk, const StKeyDef *sk,
+								 const StKeyDef *table_pk, const StKeyDef *table_sk);
+extern void storage_drop_index(const char *index_relname);
+extern void storage_drop_relation(const char *relname);
+
+/* The partial-index predicate of an index's key attributes, as SQL over item. */
+extern char *storage_index_predicate(const StKeyDef *pk, const StKeyDef *sk);
+
+/* The Postgres type of a key column for a key type. */
+extern Oid	storage_key_typoid(AvType type);
+
+/* A key value (S, N or B Av) as a Datum of its key column's type. */
+extern Datum storage_key_datum(const Av *value);
+
+/* Item access by primary key. */
+/* No privilege or row security stands in the way of reading the relation directly. */
+extern bool storage_direct_ok(Oid relid, AclMode mode);
+
+extern Jsonb *storage_get(StTable *t, const StKey *key);
+extern Jsonb *storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid);
+extern void storage_upsert(StTable *t, Jsonb *item);
+/*
+ * Put items[0..n-1] (distinct keys, in key order: locks are taken in that
+ * order), each replacing the item with its key.  *probe: look for an
+ * existing item before inserting each (see row_upsert_many); a caller
+ * writing many chunks passes the same flag each time.
+ */
+extern void storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe);
+/* Insert a new item; false when its key exists.  Fills *ctid (when given) with the new row's. */
+extern bool storage_insert(StTable *t, Jsonb *item, ItemPointer ctid);
+extern void storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);
+
+/*
+ * Optimistic replacement, for a write that reads an item and replaces it:
+ * read the latest version without locking it (storage_get_latest), then
+ * replace it only if it is still the latest (storage_replace_unlocked:
+ * false when another transaction changed it meanwhile, in READ COMMITTED;
+ * a serialization failure otherwise).  An UPDATE statement takes no more
+ * locks than that; a locking read costs a WAL record of its own.  Only
+ * where storage_can_replace_unlocked says so (see row_write.h).
+ */
+extern bool storage_can_replace_unlocked(StTable *t);
+extern Jsonb *storage_get_latest(StTable *t, const StKey *key, ItemPointer ctid);
+extern bool storage_replace_unlocked(StTable *t, ItemPointer ctid, Jsonb *item);
+extern void storage_delete_ctid(StTable *t, ItemPointer ctid);
+extern Jsonb *storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted);
+
+/*
+ * The SQL a query variant runs ($1 partition key, $2 lower bound, $3 upper
+ * bound, $4 limit): for EXPLAIN in tests and documentation.
+ */
+extern char *storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *range);
+
+/* Query one partition of the table (ix NULL) or of an index. */
+extern void storage_query(StTable *t, StIndex *ix, const StQueryRange *range,
+						  StRowCallback callback, void *arg);
+
+/*
+ * Scan the whole table (ix NULL) or every item of an index, in key order
+ * (partition key bytes, then sort key), as the range says.
+ */
+extern void storage_scan(StTable *t, StIndex *ix, const StScanRange *range,
+						 StRowCallback callback, void *arg);
+
+#endif							/* ST_STORAGE_H */
