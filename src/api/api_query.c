@@ -206,20 +206,6 @@ item_key(StTable *t, StIndex *ix, const Av *item)
 	return key;
 }
 
-static Datum
-position_value(const Av *start, const StKeyDef *k)
-{
-	Av		   *v;
-
-	if (k->name == NULL)
-		return (Datum) 0;
-	v = av_map_get(start, k->name, strlen(k->name));
-	if (v == NULL || v->type != k->type)
-		st_error(ST_ERR_VALIDATION,
-				 "The provided starting key is invalid: The provided key element does not match the schema");
-	return storage_key_datum(v);
-}
-
 /* ExclusiveStartKey as a position: exactly the key attributes of the key space. */
 static StPosition *
 start_position(Jsonb *request, StTable *t, StIndex *ix)
@@ -248,12 +234,12 @@ start_position(Jsonb *request, StTable *t, StIndex *ix)
 		st_error(ST_ERR_VALIDATION,
 				 "The provided starting key is invalid: The provided key element does not match the schema");
 	pos = palloc0(sizeof(StPosition));
-	pos->table_pk = position_value(start, &t->pk);
-	pos->table_sk = position_value(start, &t->sk);
+	pos->table_pk = ops_start_key_datum(start, &t->pk);
+	pos->table_sk = ops_start_key_datum(start, &t->sk);
 	if (ix)
 	{
-		pos->index_pk = position_value(start, &ix->pk);
-		pos->index_sk = position_value(start, &ix->sk);
+		pos->index_pk = ops_start_key_datum(start, &ix->pk);
+		pos->index_sk = ops_start_key_datum(start, &ix->sk);
 	}
 	return pos;
 }
@@ -597,6 +583,6 @@ api_scan(Jsonb *request)
 	pg.index = ix;
 	pg.limit = r.limit;
 	page_begin(&pg, &out);
-	storage_scan(t, ix, &r, page_row, &pg);
+	ops_scan_range(t, ix, &r, page_row, &pg);
 	return page_end(&pg, mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL, consistent);
 }

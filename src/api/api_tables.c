@@ -21,7 +21,7 @@
 #include "utils/jsonb.h"
 
 #include "api.h"
-#include "catalog/table_admin.h"
+#include "ops/table_admin.h"
 #include "item/av_jsonb.h"
 #include "json_req.h"
 

@@ -8,8 +8,8 @@
  * (opening the relation and its indexes, preparing its expressions) costs
  * more than the write itself.  st_put_all validates each item exactly as
  * st_put does, and writes them 1000 at a time, in key order, as one INSERT
- * ... ON CONFLICT DO UPDATE would (storage_upsert_many: directly, where the
- * statement would do nothing more).  Within a chunk a later item with the
+ * ... ON CONFLICT DO UPDATE would (ops_put_sorted: directly, where
+ * the statement would do nothing more).  Within a chunk a later item with the
  * same key replaces an earlier one, as consecutive st_put calls would.  A
  * load does not look for an existing item before inserting one until it
  * has found one (see row_upsert_many): a load into new key ranges never
@@ -84,7 +84,7 @@ bulk_flush(BulkState *st)
 			continue;
 		stored[m++] = st->items[i].stored;
 	}
-	storage_upsert_many(t, stored, m, &st->probe);
+	ops_put_sorted(t, stored, m, &st->probe);
 	st->total += st->n;
 	st->n = 0;
 	MemoryContextReset(st->chunk_cxt);

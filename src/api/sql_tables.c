@@ -11,9 +11,9 @@
 #include "utils/builtins.h"
 
 #include "catalog/st_catalog.h"
-#include "catalog/table_admin.h"
+#include "ops/table_admin.h"
 #include "item/av_jsonb.h"
-#include "storage/st_storage.h"
+#include "ops/item_ops.h"
 #include "sql_args.h"
 
 static Av  *
@@ -174,13 +174,10 @@ st_query_sql(PG_FUNCTION_ARGS)
 	StTable    *t = catalog_lookup(arg_required_text(fcinfo, 0, "tableName"), false);
 	char	   *index = arg_text(fcinfo, 1);
 	StIndex    *ix = index ? catalog_find_index(t, index) : NULL;
-	StQueryRange r;
+	StBoundKind lower = (StBoundKind) Min(Max(PG_GETARG_INT32(2), 0), 2);
+	StBoundKind upper = (StBoundKind) Min(Max(PG_GETARG_INT32(3), 0), 2);
 
 	if (index && ix == NULL)
 		st_error(ST_ERR_VALIDATION, "The table does not have the specified index: %s", index);
-	memset(&r, 0, sizeof(r));
-	r.lower_kind = (StBoundKind) Min(Max(PG_GETARG_INT32(2), 0), 2);
-	r.upper_kind = (StBoundKind) Min(Max(PG_GETARG_INT32(3), 0), 2);
-	r.backward = PG_GETARG_BOOL(4);
-	PG_RETURN_TEXT_P(cstring_to_text(storage_query_sql(t, ix, &r)));
+	PG_RETURN_TEXT_P(cstring_to_text(ops_query_sql(t, ix, lower, upper, PG_GETARG_BOOL(4))));
 }

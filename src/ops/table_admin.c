@@ -21,7 +21,7 @@
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
 
-#include "st_catalog.h"
+#include "catalog/st_catalog.h"
 #include "item/av_jsonb.h"
 #include "storage/st_storage.h"
 #include "table_admin.h"

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# The layers of src/ depend downwards only, checked from the built objects
+# and from the sources' #include lines:
+#
+#   api -> ops -> {catalog, expr, storage} -> item -> common
+#
+# A layer may use any layer below it, with these exceptions:
+#   - api reaches storage only through ops (the friendly SQL functions and
+#     st_api run the same operation code);
+#   - of the three middle layers only storage uses catalog (a table's
+#     definition and its cached plans); catalog never calls storage, and
+#     expr (plain C, unit tested and fuzzed) uses neither.
+# Nothing calls up: a helper a lower layer needs lives in that layer.
+#
+# Objects: every symbol an object file (src/<layer>/*.o, from make) leaves
+# undefined that another object of the extension defines must be defined in
+# the same layer or one it may use.  Sources: every #include "..." that
+# names one of the project's headers must name one of such a layer.
+# Prints each violation; exits 1 when there is one.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+layers="api ops catalog expr storage item common"
+# FROM:TO pairs: layer FROM may use layer TO (and every layer itself)
+allowed="api:ops api:catalog api:expr api:item api:common
+	ops:catalog ops:expr ops:storage ops:item ops:common
+	storage:catalog
+	catalog:item catalog:common expr:item expr:common storage:item storage:common
+	item:common"
+
+for l in $layers; do
+	if ! ls src/$l/*.o >/dev/null 2>&1; then
+		echo "layers: no objects in src/$l (run make first)"
+		exit 1
+	fi
+done
+
+# Lines "D layer object symbol" (defined) and "U layer object symbol"
+# (undefined) for every object, then "I layer file:line target" for every
+# #include of a project header (a path that resolves to no file under src/
+# is one of Postgres's: "catalog/pg_type.h", "storage/bufmgr.h").
+refs() {
+	for l in $layers; do
+		# nm -A: "object: symbol type ..."
+		nm -A -P --defined-only -g src/$l/*.o | awk -v l="$l" '{print "D", l, $1, $2}'
+		nm -A -P -u src/$l/*.o | awk -v l="$l" '{print "U", l, $1, $2}'
+		for f in src/$l/*.[ch]; do
+			{ grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" || true; } |
+				sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1 \2/' |
+				while read -r line inc; do
+					if [ -f "src/$l/$inc" ]; then
+						echo "I $l $f:$line $(realpath -m --relative-to=src "src/$l/$inc")"
+					elif [ -f "src/$inc" ]; then
+						echo "I $l $f:$line $inc"
+					fi
+				done
+		done
+	done
+}
+
+refs | awk -v allowed="$allowed" '
+	BEGIN { n = split(allowed, a, /[ \t\n]+/); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
+	function may(from, to) { return from == to || ((from ":" to) in ok) }
+	$1 == "D" { def[$4] = $2; ndef++; next }
+	$1 == "U" { und[++nund] = $0; next }
+	$1 == "I" {
+		ninc++
+		split($4, p, "/")
+		if (!may($2, p[1])) { print "layers: " $3 " (" $2 ") includes " $4 ", a header of " p[1]; bad++ }
+	}
+	END {
+		for (i = 1; i <= nund; i++) {
+			split(und[i], u, " ")
+			if ((u[4] in def) && !may(u[2], def[u[4]])) {
+				print "layers: " substr(u[3], 1, length(u[3]) - 1) " (" u[2] ") uses " u[4] ", defined in " def[u[4]]
+				bad++
+			}
+		}
+		if (ndef < 100 || ninc < 50) {
+			print "layers: only " ndef " symbols and " ninc " includes found: nm or the parsing failed?"
+			exit 1
+		}
+		if (bad) {
+			print "layers: " bad " references against the layering (see the top of test/scripts/layers.sh)"
+			exit 1
+		}
+		print "layers: " ndef " symbols, " nund " references, " ninc " includes of project headers: 0 violations"
+	}'
