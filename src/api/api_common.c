@@ -19,14 +19,14 @@
 void
 api_check_request(Jsonb *request)
 {
-	if (!jreq_is_object(request))
+	if (!api_jreq_is_object(request))
 		st_error(ST_ERR_SERIALIZATION, "The request must be a JSON object");
 }
 
 Jsonb *
 api_required(Jsonb *request, const char *field, const char *path)
 {
-	Jsonb	   *m = jreq_member(request, field);
+	Jsonb	   *m = api_jreq_member(request, field);
 
 	if (m == NULL)
 		st_error(ST_ERR_VALIDATION,
@@ -38,7 +38,7 @@ api_required(Jsonb *request, const char *field, const char *path)
 StTable *
 api_table(Jsonb *request)
 {
-	char	   *name = jreq_member_text(request, "TableName", "TableName");
+	char	   *name = api_jreq_member_text(request, "TableName", "TableName");
 
 	if (name == NULL)
 		st_error(ST_ERR_VALIDATION,
@@ -50,7 +50,7 @@ api_table(Jsonb *request)
 Av *
 api_typed_map(Jsonb *request, const char *field)
 {
-	Jsonb	   *m = jreq_member(request, field);
+	Jsonb	   *m = api_jreq_member(request, field);
 
 	if (m == NULL)
 		return NULL;
@@ -61,7 +61,7 @@ const char *
 api_enum(Jsonb *request, const char *field, const char *path,
 		 const char *const *values, int nvalues)
 {
-	char	   *v = jreq_member_text(request, field, field);
+	char	   *v = api_jreq_member_text(request, field, field);
 	StringInfoData set;
 
 	if (v == NULL)
@@ -95,7 +95,7 @@ present(Jsonb *request, const char *const *names, int n, const char **out)
 	int			count = 0;
 
 	for (int i = 0; i < n; i++)
-		if (jreq_member(request, names[i]) != NULL)
+		if (api_jreq_member(request, names[i]) != NULL)
 			out[count++] = names[i];
 	return count;
 }
@@ -158,7 +158,7 @@ value_token(ApiOut *out)
  * A value built elsewhere (a tree, or a container copied as is) goes where
  * the next value goes: a placeholder is pushed and then replaced, since
  * pushJsonbValue only takes scalars there.  api_out_end serialises the
- * whole tree with jsonb_raw_from_value, which copies jbvBinary containers
+ * whole tree with st_jsonb_raw_from_value, which copies jbvBinary containers
  * byte for byte.
  */
 static void
@@ -256,7 +256,7 @@ api_out_end_object(ApiOut *out)
 void
 api_out_capacity(ApiOut *out, StCapacity *c, bool as_list)
 {
-	Av		   *cc = c ? capacity_result(c, as_list) : NULL;
+	Av		   *cc = c ? ops_capacity_result(c, as_list) : NULL;
 
 	if (cc == NULL)
 		return;
@@ -268,5 +268,5 @@ Jsonb *
 api_out_end(ApiOut *out)
 {
 	out->result = pushJsonbValue(&out->state, WJB_END_OBJECT, NULL);
-	return jsonb_raw_from_value(out->result);
+	return st_jsonb_raw_from_value(out->result);
 }

@@ -49,7 +49,7 @@ description_response(const char *key, const Av *description)
 static char *
 table_name(Jsonb *request)
 {
-	char	   *name = jreq_member_text(request, "TableName", "TableName");
+	char	   *name = api_jreq_member_text(request, "TableName", "TableName");
 
 	if (name == NULL)
 		st_error(ST_ERR_VALIDATION,
@@ -69,24 +69,24 @@ api_create_table(Jsonb *request)
 	req = av_map_from_jsonb(request, false, "request");
 
 	/*
-	 * DynamoDB ignores members it does not know; table_create would take
+	 * DynamoDB ignores members it does not know; ops_table_create would take
 	 * these for a CloudFormation template or resource.
 	 */
 	av_map_remove(req, "Resources", 9);
 	av_map_remove(req, "Properties", 10);
-	return description_response("TableDescription", table_create(req));
+	return description_response("TableDescription", ops_table_create(req));
 }
 
 Jsonb *
 api_delete_table(Jsonb *request)
 {
-	return description_response("TableDescription", table_drop(api_table(request)->name));
+	return description_response("TableDescription", ops_table_drop(api_table(request)->name));
 }
 
 Jsonb *
 api_describe_table(Jsonb *request)
 {
-	return description_response("Table", table_describe(api_table(request)->name));
+	return description_response("Table", ops_table_describe(api_table(request)->name));
 }
 
 /* ---------- ListTables ---------- */
@@ -123,7 +123,7 @@ table_names_after(const char *start, int limit)
 static int
 list_limit(Jsonb *request)
 {
-	int64		limit = jreq_member_int(request, "Limit", "Limit", LIST_TABLES_MAX);
+	int64		limit = api_jreq_member_int(request, "Limit", "Limit", LIST_TABLES_MAX);
 
 	if (limit < 1)
 		st_error(ST_ERR_VALIDATION,
@@ -140,7 +140,7 @@ Jsonb *
 api_list_tables(Jsonb *request)
 {
 	int			limit = list_limit(request);
-	char	   *start = jreq_member_text(request, "ExclusiveStartTableName", "ExclusiveStartTableName");
+	char	   *start = api_jreq_member_text(request, "ExclusiveStartTableName", "ExclusiveStartTableName");
 	List	   *names;
 	ApiOut		out;
 	ListCell   *lc;
@@ -474,7 +474,7 @@ apply_gsi_update(TableUpdate *tu, GsiUpdate *u, const Av *description)
 	switch (u->action)
 	{
 		case GSI_CREATE:
-			table_add_gsi(tu->table, u->body, tu->definitions, false,
+			ops_table_add_gsi(tu->table, u->body, tu->definitions, false,
 						  "globalSecondaryIndexUpdates.1.member.create");
 			return NULL;
 		case GSI_UPDATE:
@@ -488,7 +488,7 @@ apply_gsi_update(TableUpdate *tu, GsiUpdate *u, const Av *description)
 			store_index_throughput(tu->table, u->index_name, member(u->body, "ProvisionedThroughput"));
 			return NULL;
 		case GSI_DELETE:
-			table_drop_gsi(tu->table, u->index_name);
+			ops_table_drop_gsi(tu->table, u->index_name);
 			old = av_copy(old);
 			av_map_set(old, "IndexStatus", 11, s_value("DELETING"));
 			return old;
@@ -501,7 +501,7 @@ api_update_table(Jsonb *request)
 {
 	Av		   *req = av_map_from_jsonb(request, false, "request");
 	TableUpdate *tu = parse_update_table(request, req);
-	Av		   *before = table_describe(tu->table);
+	Av		   *before = ops_table_describe(tu->table);
 	Av		   *dropped = av_new(AV_L);
 	Av		   *after;
 	Av		   *gsis;
@@ -515,7 +515,7 @@ api_update_table(Jsonb *request)
 		if (gone)
 			av_append(dropped, gone);
 	}
-	after = table_describe(tu->table);
+	after = ops_table_describe(tu->table);
 
 	/* a dropped index is still described, DELETING, as DynamoDB does while it goes */
 	if (dropped->n > 0)

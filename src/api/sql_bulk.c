@@ -12,7 +12,7 @@
  * the statement would do nothing more).  Within a chunk a later item with the
  * same key replaces an earlier one, as consecutive st_put calls would.  A
  * load does not look for an existing item before inserting one until it
- * has found one (see row_upsert_many): a load into new key ranges never
+ * has found one (see storage_row_upsert_many): a load into new key ranges never
  * looks twice, a reload looks first from its first item on.
  *
  *-------------------------------------------------------------------------
@@ -109,8 +109,8 @@ st_put_all_sfunc(PG_FUNCTION_ARGS)
 	MemoryContext aggcxt;
 	MemoryContext old;
 	BulkState  *st;
-	Jsonb	   *itemj = arg_jsonb(fcinfo, 1);
-	bool		typed = arg_bool(fcinfo, 3, false);
+	Jsonb	   *itemj = api_arg_jsonb(fcinfo, 1);
+	bool		typed = api_arg_bool(fcinfo, 3, false);
 	StTable    *t;
 	Av		   *item;
 	BulkItem   *bi;
@@ -119,7 +119,7 @@ st_put_all_sfunc(PG_FUNCTION_ARGS)
 		elog(ERROR, "st_put_all_sfunc called in non-aggregate context");
 	if (PG_ARGISNULL(0))
 	{
-		char	   *table = arg_text(fcinfo, 2);
+		char	   *table = api_arg_text(fcinfo, 2);
 
 		st = MemoryContextAllocZero(aggcxt, sizeof(BulkState));
 		st->table = table ? MemoryContextStrdup(aggcxt, table) : NULL;

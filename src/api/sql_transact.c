@@ -55,9 +55,9 @@ check_item_count(Jsonb *items)
 {
 	int			n;
 
-	if (!jreq_is_array(items))
+	if (!api_jreq_is_array(items))
 		st_error(ST_ERR_SERIALIZATION, "TransactItems must be a JSON array");
-	n = jreq_array_length(items);
+	n = api_jreq_array_length(items);
 	if (n < 1)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1");
@@ -74,11 +74,11 @@ element_operation(Jsonb *el, const char *const *ops, int nops, int *which, const
 	Jsonb	   *body = NULL;
 	int			found = 0;
 
-	if (!jreq_is_object(el))
+	if (!api_jreq_is_object(el))
 		st_error(ST_ERR_SERIALIZATION, "Each TransactItems element must be a JSON object");
 	for (int i = 0; i < nops; i++)
 	{
-		Jsonb	   *m = jreq_member(el, ops[i]);
+		Jsonb	   *m = api_jreq_member(el, ops[i]);
 
 		if (m)
 		{
@@ -87,7 +87,7 @@ element_operation(Jsonb *el, const char *const *ops, int nops, int *which, const
 			*which = i;
 		}
 	}
-	if (found != 1 || !jreq_is_object(body))
+	if (found != 1 || !api_jreq_is_object(body))
 		st_error(ST_ERR_VALIDATION, "%s", message);
 	return body;
 }
@@ -95,7 +95,7 @@ element_operation(Jsonb *el, const char *const *ops, int nops, int *which, const
 static Av  *
 required_map(Jsonb *body, const char *field, const char *path, bool typed)
 {
-	Jsonb	   *m = jreq_member(body, field);
+	Jsonb	   *m = api_jreq_member(body, field);
 
 	if (m == NULL)
 		st_error(ST_ERR_VALIDATION,
@@ -134,7 +134,7 @@ parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts)
 	char	   *rv;
 
 	a->op = (StTxOp) which;
-	a->table = table_of(ts, jreq_member_text(body, "TableName", "TableName"));
+	a->table = table_of(ts, api_jreq_member_text(body, "TableName", "TableName"));
 	if (a->op == ST_TX_PUT)
 	{
 		a->item = required_map(body, "Item", psprintf("transactItems.%d.member.put.item", pos), typed);
@@ -145,28 +145,28 @@ parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts)
 		a->keymap = required_map(body, "Key", psprintf("transactItems.%d.member.key", pos), typed);
 	ops_key_from_map(a->table, a->keymap, &a->key);
 
-	expr_request_init(&a->req, jreq_member(body, "ExpressionAttributeNames"),
-					  jreq_member(body, "ExpressionAttributeValues"), typed);
+	ops_expr_init(&a->req, api_jreq_member(body, "ExpressionAttributeNames"),
+					  api_jreq_member(body, "ExpressionAttributeValues"), typed);
 	if (a->op == ST_TX_UPDATE)
 	{
-		char	   *upd = jreq_member_text(body, "UpdateExpression", "UpdateExpression");
+		char	   *upd = api_jreq_member_text(body, "UpdateExpression", "UpdateExpression");
 
 		if (upd == NULL)
 			st_error(ST_ERR_VALIDATION,
 					 "1 validation error detected: Value null at 'transactItems.%d.member.update.updateExpression' failed to satisfy constraint: Member must not be null",
 					 pos);
-		expr_request_update(&a->req, upd);
-		expr_request_updater(&a->req, a->table);
+		ops_expr_add_update(&a->req, upd);
+		ops_expr_write_update(&a->req, a->table);
 	}
-	expr_request_condition(&a->req, jreq_member_text(body, "ConditionExpression", "ConditionExpression"),
+	ops_expr_add_condition(&a->req, api_jreq_member_text(body, "ConditionExpression", "ConditionExpression"),
 						   "ConditionExpression");
 	if (a->op == ST_TX_CONDITION_CHECK && a->req.condition == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value null at 'transactItems.%d.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null",
 				 pos);
-	expr_request_finish(&a->req);
+	ops_expr_finish(&a->req);
 
-	rv = jreq_member_text(body, "ReturnValuesOnConditionCheckFailure", "ReturnValuesOnConditionCheckFailure");
+	rv = api_jreq_member_text(body, "ReturnValuesOnConditionCheckFailure", "ReturnValuesOnConditionCheckFailure");
 	if (rv && strcmp(rv, "ALL_OLD") != 0 && strcmp(rv, "NONE") != 0)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value '%s' at 'transactItems.%d.member.returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]",
@@ -175,16 +175,16 @@ parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts)
 }
 
 StTxAction *
-transact_parse_write(Jsonb *items, bool typed, int *n)
+api_transact_parse_write(Jsonb *items, bool typed, int *n)
 {
 	TableSet   *ts = palloc0(sizeof(TableSet));
 	StTxAction *actions;
 
 	check_item_count(items);
-	*n = jreq_array_length(items);
+	*n = api_jreq_array_length(items);
 	actions = palloc0(sizeof(StTxAction) * *n);
 	for (int i = 0; i < *n; i++)
-		parse_write_action(&actions[i], jreq_array_element(items, i), i + 1, typed, ts);
+		parse_write_action(&actions[i], api_jreq_array_element(items, i), i + 1, typed, ts);
 	ops_transact_prepare(actions, *n);
 	return actions;
 }
@@ -203,7 +203,7 @@ transact_parse_write(Jsonb *items, bool typed, int *n)
  * that expired and was not cleared yet is simply taken over.
  */
 bool
-transact_token_seen(const char *token, Jsonb *request)
+api_transact_token_seen(const char *token, Jsonb *request)
 {
 	Oid			types[2] = {TEXTOID, JSONBOID};
 	Datum		values[2];
@@ -251,17 +251,17 @@ PG_FUNCTION_INFO_V1(st_transact);
 Datum
 st_transact(PG_FUNCTION_ARGS)
 {
-	Jsonb	   *items = arg_jsonb(fcinfo, 0);
-	char	   *token = arg_text(fcinfo, 1);
-	bool		typed = !arg_bool(fcinfo, 2, false);
+	Jsonb	   *items = api_arg_jsonb(fcinfo, 0);
+	char	   *token = api_arg_text(fcinfo, 1);
+	bool		typed = !api_arg_bool(fcinfo, 2, false);
 	StTxAction *actions;
 	int			n;
 
 	if (items == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null");
-	actions = transact_parse_write(items, typed, &n);
-	if (token && transact_token_seen(token, items))
+	actions = api_transact_parse_write(items, typed, &n);
+	if (token && api_transact_token_seen(token, items))
 		PG_RETURN_JSONB_P(DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"))));
 	ops_transact_write(actions, n, typed, false);
 	PG_RETURN_JSONB_P(DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"))));
@@ -277,7 +277,7 @@ typedef struct TxGet
 } TxGet;
 
 Jsonb *
-transact_get(Jsonb *items, bool typed)
+api_transact_get_responses(Jsonb *items, bool typed)
 {
 	static const char *const ops[] = {"Get"};
 	TableSet   *ts = palloc0(sizeof(TableSet));
@@ -287,22 +287,22 @@ transact_get(Jsonb *items, bool typed)
 	StringInfoData out;
 
 	check_item_count(items);
-	n = jreq_array_length(items);
+	n = api_jreq_array_length(items);
 	gets = palloc0(sizeof(TxGet) * n);
 	dup = palloc0(sizeof(StTxAction) * n);
 	for (int i = 0; i < n; i++)
 	{
 		int			which;
-		Jsonb	   *body = element_operation(jreq_array_element(items, i), ops, 1, &which,
+		Jsonb	   *body = element_operation(api_jreq_array_element(items, i), ops, 1, &which,
 											 "TransactItems can only contain Get");
 		StKey		key;
 
-		gets[i].table = table_of(ts, jreq_member_text(body, "TableName", "TableName"));
+		gets[i].table = table_of(ts, api_jreq_member_text(body, "TableName", "TableName"));
 		gets[i].keymap = required_map(body, "Key", psprintf("transactItems.%d.member.get.key", i + 1), typed);
 		ops_key_from_map(gets[i].table, gets[i].keymap, &key);
-		expr_request_init(&gets[i].req, jreq_member(body, "ExpressionAttributeNames"), NULL, typed);
-		expr_request_projection(&gets[i].req, jreq_member_text(body, "ProjectionExpression", "ProjectionExpression"));
-		expr_request_finish(&gets[i].req);
+		ops_expr_init(&gets[i].req, api_jreq_member(body, "ExpressionAttributeNames"), NULL, typed);
+		ops_expr_add_projection(&gets[i].req, api_jreq_member_text(body, "ProjectionExpression", "ProjectionExpression"));
+		ops_expr_finish(&gets[i].req);
 		dup[i].table = gets[i].table;
 		dup[i].keymap = gets[i].keymap;
 	}
@@ -320,10 +320,10 @@ transact_get(Jsonb *items, bool typed)
 			appendStringInfoString(&out, "{}");
 		else
 		{
-			Av		   *item = expr_request_project(&gets[i].req, av_item_from_stored(stored));
+			Av		   *item = ops_expr_project_item(&gets[i].req, av_item_from_stored(stored));
 			Jsonb	   *jb = av_item_to_jsonb(item, typed);
 
-			appendStringInfo(&out, "{\"Item\": %s}", jreq_text(jb));
+			appendStringInfo(&out, "{\"Item\": %s}", api_jreq_text(jb));
 		}
 	}
 	appendStringInfoString(&out, "]}");
@@ -335,10 +335,10 @@ PG_FUNCTION_INFO_V1(st_transact_get);
 Datum
 st_transact_get(PG_FUNCTION_ARGS)
 {
-	Jsonb	   *items = arg_jsonb(fcinfo, 0);
+	Jsonb	   *items = api_arg_jsonb(fcinfo, 0);
 
 	if (items == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null");
-	PG_RETURN_JSONB_P(transact_get(items, !arg_bool(fcinfo, 1, false)));
+	PG_RETURN_JSONB_P(api_transact_get_responses(items, !api_arg_bool(fcinfo, 1, false)));
 }

@@ -42,7 +42,7 @@ Datum
 st_cache_stats(PG_FUNCTION_ARGS)
 {
 	char	   *json = psprintf("{\"catalog_loads\": " INT64_FORMAT ", \"expression_parses\": " INT64_FORMAT "}",
-								catalog_load_count(), expr_parse_count());
+								catalog_load_count(), ops_expr_parse_count());
 
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(json)));
 }

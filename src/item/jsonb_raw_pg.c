@@ -57,7 +57,7 @@ advance(JEntry entry, uint32 prev_end)
 }
 
 void
-jsonb_raw_begin(JsonbRawIter *it, const JsonbContainer *c)
+st_jsonb_raw_begin(JsonbRawIter *it, const JsonbContainer *c)
 {
 	uint32		nentries;
 
@@ -73,7 +73,7 @@ jsonb_raw_begin(JsonbRawIter *it, const JsonbContainer *c)
 }
 
 bool
-jsonb_raw_next_elem(JsonbRawIter *it, JsonbRaw *value)
+st_jsonb_raw_next_elem(JsonbRawIter *it, JsonbRaw *value)
 {
 	JEntry		e;
 	uint32		start = it->key_end;
@@ -87,7 +87,7 @@ jsonb_raw_next_elem(JsonbRawIter *it, JsonbRaw *value)
 }
 
 bool
-jsonb_raw_next_member(JsonbRawIter *it, JsonbRaw *key, JsonbRaw *value)
+st_jsonb_raw_next_member(JsonbRawIter *it, JsonbRaw *key, JsonbRaw *value)
 {
 	JEntry		ke,
 				ve;
@@ -107,7 +107,7 @@ jsonb_raw_next_member(JsonbRawIter *it, JsonbRaw *key, JsonbRaw *value)
 }
 
 void
-jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out)
+st_jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out)
 {
 	switch (raw->type)
 	{
@@ -301,7 +301,7 @@ convert_value(StringInfo buf, JEntry *entry, const JsonbValue *v)
 }
 
 Jsonb *
-jsonb_raw_from_value(const JsonbValue *root)
+st_jsonb_raw_from_value(const JsonbValue *root)
 {
 	StringInfoData buf;
 	JEntry		entry;

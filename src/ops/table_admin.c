@@ -506,7 +506,7 @@ check_billing(const Av *req)
 }
 
 Av *
-table_create(const Av *request_in)
+ops_table_create(const Av *request_in)
 {
 	const Av   *req = unwrap_request(request_in);
 	const char *name = field_str(req, "TableName", "tableName", true);
@@ -559,7 +559,7 @@ table_create(const Av *request_in)
 		create_index(name, relname, &ixs[i], &pk, &sk);
 	catalog_invalidate_all();
 	CommandCounterIncrement();
-	return table_describe(name);
+	return ops_table_describe(name);
 }
 
 /* ---------- DescribeTable ---------- */
@@ -769,7 +769,7 @@ index_description(StIndex *ix, const Av *definition, const char *arn,
 }
 
 Av *
-table_describe(const char *name)
+ops_table_describe(const char *name)
 {
 	StTable    *t = catalog_lookup(name, false);
 	char	   *created;
@@ -820,10 +820,10 @@ table_describe(const char *name)
 /* ---------- DeleteTable ---------- */
 
 Av *
-table_drop(const char *name)
+ops_table_drop(const char *name)
 {
 	StTable    *t = catalog_lookup(name, false);
-	Av		   *d = table_describe(name);
+	Av		   *d = ops_table_describe(name);
 	char	   *relname = pstrdup(t->relname);
 	Datum		arg = CStringGetTextDatum(name);
 	Oid			type = TEXTOID;
@@ -843,7 +843,7 @@ table_drop(const char *name)
 /* ---------- GSIs ---------- */
 
 Av *
-table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definitions,
+ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definitions,
 			  bool inherit_throughput, const char *path)
 {
 	StTable    *t = catalog_lookup(name, false);
@@ -886,11 +886,11 @@ table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definition
 				 t->name, ST_MAX_GSI);
 	create_index(t->name, t->relname, &ix, &t->pk, &t->sk);
 	CommandCounterIncrement();
-	return table_describe(name);
+	return ops_table_describe(name);
 }
 
 void
-table_drop_gsi(const char *name, const char *index_name)
+ops_table_drop_gsi(const char *name, const char *index_name)
 {
 	StTable    *t = catalog_lookup(name, false);
 	StIndex    *ix = catalog_find_index(t, index_name);

@@ -74,7 +74,7 @@ key_value(Jsonb *item, const char *name, const char *type)
 }
 
 void
-set_keys_values(const Trigger *trigger, Jsonb *item, Datum *values)
+storage_set_keys_values(const Trigger *trigger, Jsonb *item, Datum *values)
 {
 	int			nkeys = trigger->tgnargs / 2;
 
@@ -111,6 +111,6 @@ st_set_keys(PG_FUNCTION_ARGS)
 	if (isnull)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null");
-	set_keys_values(td->tg_trigger, DatumGetJsonbP(item), values);
+	storage_set_keys_values(td->tg_trigger, DatumGetJsonbP(item), values);
 	return PointerGetDatum(heap_modify_tuple_by_cols(tuple, desc, nkeys, cols, values, nulls));
 }

@@ -125,13 +125,13 @@ direct_write_allowed(Oid relid, AclMode mode)
 }
 
 bool
-row_update_allowed(Oid relid)
+storage_row_update_allowed(Oid relid)
 {
 	return direct_write_allowed(relid, ACL_UPDATE);
 }
 
 bool
-row_delete_allowed(Oid relid)
+storage_row_delete_allowed(Oid relid)
 {
 	return direct_write_allowed(relid, ACL_DELETE);
 }
@@ -185,7 +185,7 @@ writer_open_indexes(RowWriter *w)
 	rte->updatedCols = bms_make_singleton(w->item_attnum - FirstLowInvalidHeapAttributeNumber);
 	ExecInitRangeTable(w->estate, list_make1(rte));
 	InitResultRelInfo(w->rri, w->rel, 1, NULL, 0);
-	index_cache_open(w->rri);
+	storage_index_cache_open(w->rri);
 	w->estate->es_snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
 	w->estate->es_output_cid = w->cid;
 }
@@ -267,7 +267,7 @@ changed_meanwhile(TM_Result res)
 }
 
 bool
-row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, bool locked)
+storage_row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, bool locked)
 {
 	RowWriter	w;
 	TM_Result	res;
@@ -290,7 +290,7 @@ row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, boo
 /* ---------- deleting one item ---------- */
 
 bool
-row_delete(Oid relid, ItemPointer ctid, bool locked)
+storage_row_delete(Oid relid, ItemPointer ctid, bool locked)
 {
 	Relation	rel = table_open(relid, RowExclusiveLock);
 	TM_FailureData tmfd;
@@ -499,7 +499,7 @@ upsert_row(RowWriter *w, List *arbiter, bool *probe)
 }
 
 bool
-row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
+storage_row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 				Jsonb **items, int n, bool *probe)
 {
 	RowWriter	w;
@@ -533,7 +533,7 @@ row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 			row->tts_values[a] = (Datum) 0;
 			row->tts_isnull[a] = true;
 		}
-		set_keys_values(trigger, items[i], row->tts_values);
+		storage_set_keys_values(trigger, items[i], row->tts_values);
 		for (int a = 0; a < item_attnum; a++)
 			row->tts_isnull[a] = false;
 		row->tts_values[item_attnum - 1] = PointerGetDatum(items[i]);

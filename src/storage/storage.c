@@ -589,7 +589,7 @@ storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
 bool
 storage_can_replace_unlocked(StTable *t)
 {
-	return key_layout_known(t) && row_update_allowed(t->relid);
+	return key_layout_known(t) && storage_row_update_allowed(t->relid);
 }
 
 Jsonb *
@@ -601,7 +601,7 @@ storage_get_latest(StTable *t, const StKey *key, ItemPointer ctid)
 bool
 storage_replace_unlocked(StTable *t, ItemPointer ctid, Jsonb *item)
 {
-	return row_update(t->relid, t->item_attnum, ctid, item, false);
+	return storage_row_update(t->relid, t->item_attnum, ctid, item, false);
 }
 
 /* INSERT ... ON CONFLICT DO UPDATE of the items of `source` ("VALUES ($1)", ...). */
@@ -629,7 +629,7 @@ storage_upsert(StTable *t, Jsonb *item)
 
 /*
  * Many items as one INSERT ... ON CONFLICT DO UPDATE: written directly
- * (row_upsert_many) where that statement would do nothing more, else as
+ * (storage_row_upsert_many) where that statement would do nothing more, else as
  * INSERT ... SELECT unnest($1) ON CONFLICT DO UPDATE -- one executor start
  * for the lot, where a statement per item pays it per item.
  */
@@ -644,7 +644,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 	if (n == 0)
 		return;
 	if (key_layout_known(t) &&
-		row_upsert_many(t->relid, t->key_index, t->item_attnum, items, n, probe))
+		storage_row_upsert_many(t->relid, t->key_index, t->item_attnum, items, n, probe))
 		return;
 
 	elems = palloc(sizeof(Datum) * n);
@@ -693,9 +693,9 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 	Datum		values[2] = {PointerGetDatum(ctid), PointerGetDatum(item)};
 	SPIPlanPtr	plan;
 
-	if (t->item_attnum > 0 && row_update_allowed(t->relid))
+	if (t->item_attnum > 0 && storage_row_update_allowed(t->relid))
 	{
-		row_update(t->relid, t->item_attnum, ctid, item, true);
+		storage_row_update(t->relid, t->item_attnum, ctid, item, true);
 		return;
 	}
 	SPI_connect();
@@ -714,9 +714,9 @@ storage_delete_ctid(StTable *t, ItemPointer ctid)
 	Datum		values[1] = {PointerGetDatum(ctid)};
 	SPIPlanPtr	plan;
 
-	if (t->item_attnum > 0 && row_delete_allowed(t->relid))
+	if (t->item_attnum > 0 && storage_row_delete_allowed(t->relid))
 	{
-		row_delete(t->relid, ctid, true);
+		storage_row_delete(t->relid, ctid, true);
 		return;
 	}
 	SPI_connect();
@@ -742,14 +742,14 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	 * is still the latest (else read again, as a DELETE re-checks the row's
 	 * new version in READ COMMITTED).
 	 */
-	if (key_layout_known(t) && row_delete_allowed(t->relid))
+	if (key_layout_known(t) && storage_row_delete_allowed(t->relid))
 	{
 		for (int attempt = 0; attempt < ST_DIRECT_DELETE_TRIES; attempt++)
 		{
 			ItemPointerData ctid;
 			Jsonb	   *old = read_latest(t, key, &ctid, false);
 
-			if (old == NULL || row_delete(t->relid, &ctid, false))
+			if (old == NULL || storage_row_delete(t->relid, &ctid, false))
 			{
 				*deleted = old != NULL;
 				return want_old ? old : NULL;

@@ -12,6 +12,11 @@
 #     expr (plain C, unit tested and fuzzed) uses neither.
 # Nothing calls up: a helper a lower layer needs lives in that layer.
 #
+# Every global symbol also carries the project's prefix (st_) or its
+# layer's (api_, ops_, catalog_, expr_, storage_, av_ for item; common has
+# only st_): Postgres loads the library with its symbols global, so an
+# unprefixed name (table_create, row_update) could meet another library's.
+#
 # Objects: every symbol an object file (src/<layer>/*.o, from make) leaves
 # undefined that another object of the extension defines must be defined in
 # the same layer or one it may use.  Sources: every #include "..." that
@@ -61,7 +66,15 @@ refs() {
 refs | awk -v allowed="$allowed" '
 	BEGIN { n = split(allowed, a, /[ \t\n]+/); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
 	function may(from, to) { return from == to || ((from ":" to) in ok) }
-	$1 == "D" { def[$4] = $2; ndef++; next }
+	$1 == "D" {
+		def[$4] = $2; ndef++
+		prefix = ($2 == "item" ? "av" : $2) "_"
+		if ($4 !~ /^(st_|pg_finfo_|Pg_magic_func$|_PG_init$)/ && index($4, prefix) != 1) {
+			print "layers: " substr($3, 1, length($3) - 1) " (" $2 ") defines " $4 ", without st_ or " prefix
+			bad++
+		}
+		next
+	}
 	$1 == "U" { und[++nund] = $0; next }
 	$1 == "I" {
 		ninc++
@@ -81,7 +94,7 @@ refs | awk -v allowed="$allowed" '
 			exit 1
 		}
 		if (bad) {
-			print "layers: " bad " references against the layering (see the top of test/scripts/layers.sh)"
+			print "layers: " bad " violations of the layering or the prefixes (see the top of test/scripts/layers.sh)"
 			exit 1
 		}
 		print "layers: " ndef " symbols, " nund " references, " ninc " includes of project headers: 0 violations"
