@@ -83,8 +83,7 @@ request_items_request(Jsonb *items)
 	JsonbValue	v;
 
 	if (items == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must not be null");
+		st_validation_null("requestItems");
 	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	key.type = jbvString;
 	key.val.string.val = "RequestItems";

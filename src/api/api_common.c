@@ -29,9 +29,7 @@ api_required(Jsonb *request, const char *field, const char *path)
 	Jsonb	   *m = api_jreq_member(request, field);
 
 	if (m == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
-				 path);
+		st_validation_null("%s", path);
 	return m;
 }
 
@@ -41,8 +39,7 @@ api_table(Jsonb *request)
 	char	   *name = api_jreq_member_text(request, "TableName", "TableName");
 
 	if (name == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+		st_validation_null("tableName");
 	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
 	return catalog_lookup(name, false);
 }
@@ -192,7 +189,7 @@ api_out_stored_item_elem(ApiOut *out, Jsonb *stored)
 	JsonbValue	v;
 
 	if (!JB_ROOT_IS_OBJECT(stored))
-		st_error(ST_ERR_INTERNAL, "stored item is not a JSON object");
+		st_internal_error("stored item is not a JSON object");
 	v.type = jbvBinary;
 	v.val.binary.data = &stored->root;
 	v.val.binary.len = VARSIZE(stored) - VARHDRSZ;

@@ -52,8 +52,7 @@ table_name(Jsonb *request)
 	char	   *name = api_jreq_member_text(request, "TableName", "TableName");
 
 	if (name == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+		st_validation_null("tableName");
 	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
 	return name;
 }
@@ -107,7 +106,7 @@ table_names_after(const char *start, int limit)
 	if (SPI_execute_with_args("SELECT table_name FROM stdesign.tables"
 							  " WHERE $1 IS NULL OR table_name > $1 ORDER BY table_name LIMIT $2",
 							  2, types, args, nulls, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "stdesign: could not read stdesign.tables");
+		st_internal_error("could not read stdesign.tables");
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		char	   *name = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
@@ -214,9 +213,7 @@ check_throughput(const Av *pt, const char *path)
 		const Av   *v = member(pt, fields[i]);
 
 		if (v == NULL)
-			st_error(ST_ERR_VALIDATION,
-					 "1 validation error detected: Value null at '%s.%s' failed to satisfy constraint: Member must not be null",
-					 path, paths[i]);
+			st_validation_null("%s.%s", path, paths[i]);
 		if (v->type != AV_N || strchr(v->str, '.') || strchr(v->str, 'E') || strchr(v->str, 'e'))
 			st_error(ST_ERR_SERIALIZATION, "Unexpected value type for %s: expected an integer", fields[i]);
 		if (v->str[0] == '-' || strcmp(v->str, "0") == 0)
@@ -253,9 +250,8 @@ parse_gsi_update(GsiUpdate *u, const Av *el, int pos)
 				 "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null");
 	name = member(u->body, "IndexName");
 	if (name == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'globalSecondaryIndexUpdates.%d.member.%s.indexName' failed to satisfy constraint: Member must not be null",
-				 pos, u->action == GSI_CREATE ? "create" : u->action == GSI_UPDATE ? "update" : "delete");
+		st_validation_null("globalSecondaryIndexUpdates.%d.member.%s.indexName",
+						   pos, u->action == GSI_CREATE ? "create" : u->action == GSI_UPDATE ? "update" : "delete");
 	if (name->type != AV_S)
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for IndexName: expected a string");
 	u->index_name = name->str;
@@ -268,9 +264,8 @@ parse_gsi_update(GsiUpdate *u, const Av *el, int pos)
 		const Av   *pt = member(u->body, "ProvisionedThroughput");
 
 		if (pt == NULL)
-			st_error(ST_ERR_VALIDATION,
-					 "1 validation error detected: Value null at 'globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput' failed to satisfy constraint: Member must not be null",
-					 pos);
+			st_validation_null("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput",
+							   pos);
 		check_throughput(pt, psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput", pos));
 	}
 }
@@ -335,7 +330,7 @@ catalog_exec(const char *sql, int nargs, Oid *types, Datum *args)
 {
 	SPI_connect();
 	if (SPI_execute_with_args(sql, nargs, types, args, NULL, false, 0) < 0)
-		elog(ERROR, "stdesign: could not update the catalog");
+		st_internal_error("could not update the catalog");
 	SPI_finish();
 }
 

@@ -47,9 +47,7 @@ require_table_names(Jsonb *items, const char *const *ops, const char *const *pat
 			Jsonb	   *body = api_jreq_member(el, ops[k]);
 
 			if (api_jreq_is_object(body) && api_jreq_member(body, "TableName") == NULL)
-				st_error(ST_ERR_VALIDATION,
-						 "1 validation error detected: Value null at 'transactItems.%d.member.%s.tableName' failed to satisfy constraint: Member must not be null",
-						 i + 1, paths[k]);
+				st_validation_null("transactItems.%d.member.%s.tableName", i + 1, paths[k]);
 		}
 	}
 }

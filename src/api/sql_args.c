@@ -43,8 +43,6 @@ api_arg_required_text(FunctionCallInfo fcinfo, int n, const char *name)
 	char	   *s = api_arg_text(fcinfo, n);
 
 	if (s == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
-				 name);
+		st_validation_null("%s", name);
 	return s;
 }

@@ -116,7 +116,7 @@ st_put_all_sfunc(PG_FUNCTION_ARGS)
 	BulkItem   *bi;
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		elog(ERROR, "st_put_all_sfunc called in non-aggregate context");
+		st_internal_error("st_put_all_sfunc called in non-aggregate context");
 	if (PG_ARGISNULL(0))
 	{
 		char	   *table = api_arg_text(fcinfo, 2);
@@ -134,8 +134,7 @@ st_put_all_sfunc(PG_FUNCTION_ARGS)
 	else
 		st = (BulkState *) PG_GETARG_POINTER(0);
 	if (itemj == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null");
+		st_validation_null("item");
 
 	t = catalog_lookup(st->table, false);
 	item = av_item_from_jsonb(itemj, typed, "Item");

@@ -45,8 +45,7 @@ st_put(PG_FUNCTION_ARGS)
 	Av		   *old;
 
 	if (itemj == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null");
+		st_validation_null("item");
 	if (rv != ST_RV_NONE && rv != ST_RV_ALL_OLD)
 		st_error(ST_ERR_VALIDATION, "Return values set to invalid value");
 	ops_expr_init(&req, api_arg_jsonb(fcinfo, 3), api_arg_jsonb(fcinfo, 4), typed);
@@ -212,8 +211,8 @@ st_query(PG_FUNCTION_ARGS)
 	skdef = ops_query_sk(&q);
 	q.pk = ops_key_value_from_text(pk, pkdef->type, pkdef->name);
 	if (prefix && (from || to))
-		st_error(ST_ERR_VALIDATION,
-				 "Invalid KeyConditionExpression: only one condition on the sort key is allowed: give sk_prefix, or sk_from and/or sk_to");
+		st_error_hint(ST_ERR_VALIDATION, "Give sk_prefix, or sk_from and/or sk_to.",
+					  "Invalid KeyConditionExpression: only one condition on the sort key is allowed");
 	if ((prefix || from || to) && skdef->name == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "Query key condition not supported: the key schema has no sort key");

@@ -41,8 +41,7 @@ add_keys(Av *req, const char *pk, const char *pk_type, const char *sk, const cha
 	Av		   *defs = av_new(AV_L);
 
 	if (pk == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must not be null");
+		st_validation_null("keySchema.1.member.attributeName");
 	av_append(ks, name_pair(pk, "KeyType", "HASH"));
 	av_append(defs, name_pair(pk, "AttributeType", pk_type ? pk_type : "S"));
 	if (sk)

@@ -98,9 +98,7 @@ required_map(Jsonb *body, const char *field, const char *path, bool typed)
 	Jsonb	   *m = api_jreq_member(body, field);
 
 	if (m == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
-				 path);
+		st_validation_null("%s", path);
 	return av_map_from_jsonb(m, typed, field);
 }
 
@@ -152,18 +150,14 @@ parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts)
 		char	   *upd = api_jreq_member_text(body, "UpdateExpression", "UpdateExpression");
 
 		if (upd == NULL)
-			st_error(ST_ERR_VALIDATION,
-					 "1 validation error detected: Value null at 'transactItems.%d.member.update.updateExpression' failed to satisfy constraint: Member must not be null",
-					 pos);
+			st_validation_null("transactItems.%d.member.update.updateExpression", pos);
 		ops_expr_add_update(&a->req, upd);
 		ops_expr_write_update(&a->req, a->table);
 	}
 	ops_expr_add_condition(&a->req, api_jreq_member_text(body, "ConditionExpression", "ConditionExpression"),
 						   "ConditionExpression");
 	if (a->op == ST_TX_CONDITION_CHECK && a->req.condition == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'transactItems.%d.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null",
-				 pos);
+		st_validation_null("transactItems.%d.member.conditionCheck.conditionExpression", pos);
 	ops_expr_finish(&a->req);
 
 	rv = api_jreq_member_text(body, "ReturnValuesOnConditionCheckFailure", "ReturnValuesOnConditionCheckFailure");
@@ -221,14 +215,14 @@ api_transact_token_seen(const char *token, Jsonb *request)
 					" WHERE created_at < now() - interval '10 minutes'"
 					" LIMIT 100 FOR UPDATE SKIP LOCKED))",
 					false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "stdesign: could not expire transaction tokens");
+		st_internal_error("could not expire transaction tokens");
 	if (SPI_execute_with_args("INSERT INTO stdesign.transact_tokens AS t (token, request_hash)"
 							  " VALUES ($1, sha256(convert_to($2::text, 'UTF8')))"
 							  " ON CONFLICT (token) DO UPDATE"
 							  " SET request_hash = excluded.request_hash, created_at = now()"
 							  " WHERE t.created_at < now() - interval '10 minutes'",
 							  2, types, values, NULL, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "stdesign: could not record a transaction token");
+		st_internal_error("could not record a transaction token");
 	if (SPI_processed == 0)
 	{
 		bool		isnull;
@@ -236,7 +230,7 @@ api_transact_token_seen(const char *token, Jsonb *request)
 		if (SPI_execute_with_args("SELECT request_hash = sha256(convert_to($2::text, 'UTF8'))"
 								  " FROM stdesign.transact_tokens WHERE token = $1",
 								  2, types, values, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
-			elog(ERROR, "stdesign: could not read a transaction token");
+			st_internal_error("could not read a transaction token");
 		if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
 			st_error(ST_ERR_IDEMPOTENT_MISMATCH,
 					 "The request uses the same client token as a previous, but non-identical request.");
@@ -258,8 +252,7 @@ st_transact(PG_FUNCTION_ARGS)
 	int			n;
 
 	if (items == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null");
+		st_validation_null("transactItems");
 	actions = api_transact_parse_write(items, typed, &n);
 	if (token && api_transact_token_seen(token, items))
 		PG_RETURN_JSONB_P(DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"))));
@@ -338,7 +331,6 @@ st_transact_get(PG_FUNCTION_ARGS)
 	Jsonb	   *items = api_arg_jsonb(fcinfo, 0);
 
 	if (items == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null");
+		st_validation_null("transactItems");
 	PG_RETURN_JSONB_P(api_transact_get_responses(items, !api_arg_bool(fcinfo, 1, false)));
 }

@@ -102,7 +102,7 @@ set_member(JsonbValue *jv, AvType member_type, bool stored)
 		int			n;
 
 		if (!av_base64_decode(m->str, m->len, &bytes, &n))
-			st_error(ST_ERR_INTERNAL, "stored binary value is not valid base64");
+			st_internal_error("stored binary value is not valid base64");
 		m->str = bytes;
 		m->len = n;
 	}
@@ -329,7 +329,7 @@ av_item_from_stored(Jsonb *jb)
 
 	jsonb_root(jb, &jv);
 	if (!jbv_is_object(&jv))
-		st_error(ST_ERR_INTERNAL, "stored item is not a JSON object");
+		st_internal_error("stored item is not a JSON object");
 	return object_value(jv.val.binary.data, 0, true, true);
 }
 
@@ -567,7 +567,7 @@ void
 av_item_tree(const Av *item, bool typed, JsonbValue *out)
 {
 	if (!is_container(item))
-		elog(ERROR, "an item must be a map");
+		st_internal_error("an item must be a map");
 	tree_container(item, typed, out);
 }
 

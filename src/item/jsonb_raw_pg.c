@@ -17,6 +17,7 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
+#include "common/st_common.h"
 #include "jsonb_raw.h"
 
 /* ---------- reading ---------- */
@@ -44,7 +45,7 @@ raw_child(const char *base, JEntry entry, uint32 start, uint32 end, JsonbRaw *ou
 	if (out->type == JENTRY_ISNUMERIC || out->type == JENTRY_ISCONTAINER)
 		start = INTALIGN(start);
 	if (end < start)
-		elog(ERROR, "corrupt jsonb container: child ends before it starts");
+		st_internal_error("corrupt jsonb container: child ends before it starts");
 	out->data = base + start;
 	out->len = end - start;
 }
@@ -134,7 +135,7 @@ st_jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out)
 			out->val.binary.len = (int) raw->len;
 			break;
 		default:
-			elog(ERROR, "corrupt jsonb container: unknown child type %u", raw->type);
+			st_internal_error("corrupt jsonb container: unknown child type %u", raw->type);
 	}
 }
 
@@ -218,7 +219,7 @@ convert_array(StringInfo buf, JEntry *entry, const JsonbValue *v)
 	int			entries_at;
 
 	if (n < 0 || n > JB_CMASK)
-		elog(ERROR, "jsonb array has too many elements");
+		st_internal_error("jsonb array has too many elements");
 	entries_at = begin_container(buf, header, n);
 	for (int i = 0; i < n; i++)
 		write_child(buf, entries_at, i, &total, &v->val.array.elems[i]);
@@ -235,7 +236,7 @@ convert_object(StringInfo buf, JEntry *entry, const JsonbValue *v)
 	int			entries_at;
 
 	if (n < 0 || n > JB_CMASK)
-		elog(ERROR, "jsonb object has too many members");
+		st_internal_error("jsonb object has too many members");
 	entries_at = begin_container(buf, (uint32) n | JB_FOBJECT, (Size) n * 2);
 	for (int i = 0; i < n; i++)
 		write_child(buf, entries_at, i, &total, &v->val.object.pairs[i].key);
@@ -253,7 +254,7 @@ copy_container(StringInfo buf, JEntry *entry, const JsonbValue *v)
 	const JsonbContainer *c = v->val.binary.data;
 
 	if (v->val.binary.len < (int) sizeof(uint32) || JsonContainerIsScalar(c))
-		elog(ERROR, "only an array or object container can be copied into jsonb");
+		st_internal_error("only an array or object container can be copied into jsonb");
 	pad_to_int(buf);
 	appendBinaryStringInfo(buf, (const char *) c, v->val.binary.len);
 	check_total((uint64) (buf->len - start));
@@ -296,7 +297,7 @@ convert_value(StringInfo buf, JEntry *entry, const JsonbValue *v)
 			copy_container(buf, entry, v);
 			break;
 		default:
-			elog(ERROR, "unexpected jsonb value type %d", (int) v->type);
+			st_internal_error("unexpected jsonb value type %d", (int) v->type);
 	}
 }
 
@@ -308,7 +309,7 @@ st_jsonb_raw_from_value(const JsonbValue *root)
 	Jsonb	   *result;
 
 	if (root->type != jbvArray && root->type != jbvObject && root->type != jbvBinary)
-		elog(ERROR, "a jsonb datum needs an array or object at its root");
+		st_internal_error("a jsonb datum needs an array or object at its root");
 	initStringInfo(&buf);
 	reserve(&buf, VARHDRSZ);
 	convert_value(&buf, &entry, root);

@@ -44,7 +44,7 @@ st_key_ix(const char *data, int len)
 		pg_cryptohash_update(ctx, (const uint8 *) data, len) < 0 ||
 		pg_cryptohash_final(ctx, (uint8 *) VARDATA(result) + KEY_IX_INLINE,
 							PG_SHA256_DIGEST_LENGTH) < 0)
-		elog(ERROR, "stdesign: could not compute SHA-256: %s", pg_cryptohash_error(ctx));
+		st_internal_error("could not compute SHA-256: %s", pg_cryptohash_error(ctx));
 	pg_cryptohash_free(ctx);
 	return result;
 }

@@ -154,7 +154,7 @@ writer_open(RowWriter *w, Oid relid, AttrNumber item_attnum)
 {
 	w->rel = table_open(relid, RowExclusiveLock);
 	if (item_attnum < 1 || item_attnum > RelationGetDescr(w->rel)->natts)
-		elog(ERROR, "stdesign: relation %u has no item column %d", relid, (int) item_attnum);
+		st_internal_error("relation %u has no item column %d", relid, (int) item_attnum);
 	w->item_attnum = item_attnum;
 	w->estate = NULL;
 	w->rri = NULL;
@@ -259,10 +259,7 @@ static bool
 changed_meanwhile(TM_Result res)
 {
 	if (IsolationUsesXactSnapshot())
-		ereport(ERROR,
-				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-				 errmsg("could not serialize access due to concurrent %s",
-						res == TM_Deleted ? "delete" : "update")));
+		st_serialization_failure(res == TM_Deleted ? "delete" : "update");
 	return false;
 }
 
@@ -274,7 +271,7 @@ storage_row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *i
 
 	writer_open(&w, relid, item_attnum);
 	if (!table_tuple_fetch_row_version(w.rel, ctid, SnapshotAny, w.existing))
-		elog(ERROR, "stdesign: the item's row version is gone");
+		st_internal_error("the item's row version is gone");
 	fill_new_row(&w, item);
 	res = writer_update(&w, ctid);
 	writer_close(&w, res == TM_Ok);
@@ -283,7 +280,7 @@ storage_row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *i
 		return true;
 	if (!locked && (res == TM_Updated || res == TM_Deleted))
 		return changed_meanwhile(res);
-	elog(ERROR, "stdesign: update of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
+	st_internal_error("update of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
 	return false;				/* not reached */
 }
 
@@ -311,7 +308,7 @@ storage_row_delete(Oid relid, ItemPointer ctid, bool locked)
 	}
 	if (!locked && (res == TM_Updated || res == TM_Deleted))
 		return changed_meanwhile(res);
-	elog(ERROR, "stdesign: delete of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
+	st_internal_error("delete of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
 	return false;				/* not reached */
 }
 
@@ -433,14 +430,14 @@ conflict_update(RowWriter *w, ItemPointer conflict)
 				ereport(ERROR,
 						(errcode(ERRCODE_CARDINALITY_VIOLATION),
 						 errmsg("ON CONFLICT DO UPDATE command cannot affect row a second time")));
-			elog(ERROR, "stdesign: attempted to lock an invisible row");
+			st_internal_error("attempted to lock an invisible row");
 			break;
 		case TM_Updated:
 		case TM_Deleted:
 			ExecClearTuple(w->existing);
 			return changed_meanwhile(res);
 		default:
-			elog(ERROR, "stdesign: unexpected result %d locking an item", (int) res);
+			st_internal_error("unexpected result %d locking an item", (int) res);
 	}
 
 	/*
@@ -450,14 +447,12 @@ conflict_update(RowWriter *w, ItemPointer conflict)
 	if (IsolationUsesXactSnapshot() &&
 		!table_tuple_satisfies_snapshot(w->rel, w->existing, w->estate->es_snapshot) &&
 		!TransactionIdIsCurrentTransactionId(slot_xmin(w->existing)))
-		ereport(ERROR,
-				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-				 errmsg("could not serialize access due to concurrent update")));
+		st_serialization_failure("update");
 
 	res = writer_update(w, conflict);
 	ExecClearTuple(w->existing);
 	if (res != TM_Ok)
-		elog(ERROR, "stdesign: update of a locked item failed (%d)", (int) res);
+		st_internal_error("update of a locked item failed (%d)", (int) res);
 	return true;
 }
 
