@@ -33,11 +33,18 @@ allowed="api:ops api:catalog api:expr api:item api:common
 	catalog:item catalog:common expr:item expr:common storage:item storage:common
 	item:common"
 
+# The objects of the sources there are (a stale object of a source since
+# moved or removed would speak for code that no longer exists).
+objects() {
+	local c
+	for c in src/$1/*.c; do
+		echo "${c%.c}.o"
+	done
+}
 for l in $layers; do
-	if ! ls src/$l/*.o >/dev/null 2>&1; then
-		echo "layers: no objects in src/$l (run make first)"
-		exit 1
-	fi
+	for o in $(objects $l); do
+		[ -f "$o" ] || { echo "layers: $o is missing (run make first)"; exit 1; }
+	done
 done
 
 # Lines "D layer object symbol" (defined) and "U layer object symbol"
@@ -47,8 +54,8 @@ done
 refs() {
 	for l in $layers; do
 		# nm -A: "object: symbol type ..."
-		nm -A -P --defined-only -g src/$l/*.o | awk -v l="$l" '{print "D", l, $1, $2}'
-		nm -A -P -u src/$l/*.o | awk -v l="$l" '{print "U", l, $1, $2}'
+		nm -A -P --defined-only -g $(objects $l) | awk -v l="$l" '{print "D", l, $1, $2}'
+		nm -A -P -u $(objects $l) | awk -v l="$l" '{print "U", l, $1, $2}'
 		for f in src/$l/*.[ch]; do
 			{ grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" || true; } |
 				sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1 \2/' |
