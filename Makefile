@@ -54,7 +54,7 @@ $(DATA_built): sql/$(EXTENSION).sql stdesign.control
 # header changes.
 $(OBJS) $(OBJS:.o=.bc): $(ST_HEADERS)
 
-.PHONY: test demo unit fuzz deps bench
+.PHONY: test demo unit fuzz deps bench errors-table
 
 # Debian packages the build and the tests need (idempotent; a no-op when present).
 deps:
@@ -62,6 +62,10 @@ deps:
 
 unit:
 	$(MAKE) -C test/unit
+
+# README.md's error table, printed from src/common/st_exceptions.h.
+errors-table:
+	@bash test/scripts/errors_table.sh
 
 fuzz:
 	$(MAKE) -C test/fuzz run

@@ -62,8 +62,8 @@ PG_FUNCTION_INFO_V1(st_api);
 Datum
 st_api(PG_FUNCTION_ARGS)
 {
-	char	   *op = arg_text(fcinfo, 0);
-	Jsonb	   *request = arg_jsonb(fcinfo, 1);
+	char	   *op = api_arg_text(fcinfo, 0);
+	Jsonb	   *request = api_arg_jsonb(fcinfo, 1);
 	ApiHandler	handler;
 
 	if (op == NULL || (handler = find_operation(op)) == NULL)
@@ -83,8 +83,7 @@ request_items_request(Jsonb *items)
 	JsonbValue	v;
 
 	if (items == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'requestItems' failed to satisfy constraint: Member must not be null");
+		st_validation_null("requestItems");
 	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	key.type = jbvString;
 	key.val.string.val = "RequestItems";
@@ -102,7 +101,7 @@ PG_FUNCTION_INFO_V1(st_batch_get);
 Datum
 st_batch_get(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(api_batch_get_item(request_items_request(arg_jsonb(fcinfo, 0))));
+	PG_RETURN_JSONB_P(api_batch_get_item(request_items_request(api_arg_jsonb(fcinfo, 0))));
 }
 
 /* st_batch_write(request_items): BatchWriteItem's RequestItems */
@@ -110,5 +109,5 @@ PG_FUNCTION_INFO_V1(st_batch_write);
 Datum
 st_batch_write(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(api_batch_write_item(request_items_request(arg_jsonb(fcinfo, 0))));
+	PG_RETURN_JSONB_P(api_batch_write_item(request_items_request(api_arg_jsonb(fcinfo, 0))));
 }

@@ -73,9 +73,9 @@ batch_begin(Jsonb *request)
 	Jsonb	   *items = api_required(request, "RequestItems", "requestItems");
 	Batch	   *b = palloc0(sizeof(Batch));
 
-	if (!jreq_is_object(items))
+	if (!api_jreq_is_object(items))
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for RequestItems: expected an object");
-	b->ntables = jreq_object_size(items);
+	b->ntables = api_jreq_object_size(items);
 	if (b->ntables == 0)
 		length_error("'{}'", "requestItems", "Member must have length greater than or equal to 1");
 	b->tables = palloc0(sizeof(BatchTable) * b->ntables);
@@ -83,10 +83,10 @@ batch_begin(Jsonb *request)
 	{
 		BatchTable *bt = &b->tables[i];
 
-		bt->body = jreq_object_member(items, i, &bt->name);
+		bt->body = api_jreq_object_member(items, i, &bt->name);
 		catalog_check_name(bt->name, "requestItems", ST_TABLE_NAME_MAX);
 	}
-	b->capacity = capacity_new(api_capacity_mode(request));
+	b->capacity = ops_capacity_new(api_capacity_mode(request));
 	return b;
 }
 
@@ -162,17 +162,17 @@ parse_get_projection(BatchTable *bt)
 {
 	static const char *const legacy[] = {"AttributesToGet"};
 	static const char *const expressions[] = {"ProjectionExpression"};
-	Jsonb	   *atg = jreq_member(bt->body, "AttributesToGet");
+	Jsonb	   *atg = api_jreq_member(bt->body, "AttributesToGet");
 
 	api_check_legacy_mix(bt->body, legacy, 1, expressions, 1);
-	if (atg && jreq_is_array(atg) && jreq_array_length(atg) == 0)
+	if (atg && api_jreq_is_array(atg) && api_jreq_array_length(atg) == 0)
 		length_error("'[]'", psprintf("requestItems.%s.member.attributesToGet", bt->name),
 					 "Member must have length greater than or equal to 1");
-	expr_request_init(&bt->req, jreq_member(bt->body, "ExpressionAttributeNames"), NULL, true);
-	expr_request_projection(&bt->req, jreq_member_text(bt->body, "ProjectionExpression", "ProjectionExpression"));
+	ops_expr_init(&bt->req, api_jreq_member(bt->body, "ExpressionAttributeNames"), NULL, true);
+	ops_expr_add_projection(&bt->req, api_jreq_member_text(bt->body, "ProjectionExpression", "ProjectionExpression"));
 	/* the legacy list becomes the same projection tree (after any expression) */
-	expr_request_attributes_to_get(&bt->req, atg);
-	expr_request_finish(&bt->req);
+	ops_expr_add_attributes_to_get(&bt->req, atg);
+	ops_expr_finish(&bt->req);
 }
 
 static void
@@ -181,12 +181,12 @@ parse_get_table(BatchTable *bt, int *total)
 	char	   *path = psprintf("requestItems.%s.member.keys", bt->name);
 	Jsonb	   *keys;
 
-	if (!jreq_is_object(bt->body))
+	if (!api_jreq_is_object(bt->body))
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for KeysAndAttributes: expected an object");
 	keys = api_required(bt->body, "Keys", path);
-	if (!jreq_is_array(keys))
+	if (!api_jreq_is_array(keys))
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for Keys: expected a list");
-	bt->nkeys = jreq_array_length(keys);
+	bt->nkeys = api_jreq_array_length(keys);
 	if (bt->nkeys == 0)
 		length_error("'[]'", path, "Member must have length greater than or equal to 1");
 	if (bt->nkeys > BATCH_GET_MAX)
@@ -194,14 +194,14 @@ parse_get_table(BatchTable *bt, int *total)
 	*total += bt->nkeys;
 	if (*total > BATCH_GET_MAX)
 		st_error(ST_ERR_VALIDATION, "Too many items requested for the BatchGetItem call");
-	bt->consistent = jreq_member_bool(bt->body, "ConsistentRead", "ConsistentRead", false);
+	bt->consistent = api_jreq_member_bool(bt->body, "ConsistentRead", "ConsistentRead", false);
 	parse_get_projection(bt);
 	bt->keys = palloc0(sizeof(BatchKey) * bt->nkeys);
 	for (int k = 0; k < bt->nkeys; k++)
 	{
-		Jsonb	   *key = jreq_array_element(keys, k);
+		Jsonb	   *key = api_jreq_array_element(keys, k);
 
-		if (!jreq_is_object(key))
+		if (!api_jreq_is_object(key))
 			st_error(ST_ERR_SERIALIZATION, "Unexpected value type for Keys: expected a list of objects");
 		bt->keys[k].keymap = av_map_from_jsonb(key, true, "Key");
 	}
@@ -221,12 +221,12 @@ get_table_items(Batch *b, BatchTable *bt, ApiOut *out)
 		if (stored == NULL)
 		{
 			/* a miss still costs the minimum read */
-			capacity_read(b->capacity, bt->table, NULL, 0, bt->consistent, false);
+			ops_capacity_read(b->capacity, bt->table, NULL, 0, bt->consistent, false);
 			continue;
 		}
 		item = av_item_from_stored(stored);
-		capacity_read(b->capacity, bt->table, NULL, av_item_size(item), bt->consistent, false);
-		api_out_item(out, expr_request_project(&bt->req, item));
+		ops_capacity_read(b->capacity, bt->table, NULL, av_item_size(item), bt->consistent, false);
+		api_out_item(out, ops_expr_project_item(&bt->req, item));
 	}
 	api_out_end_array(out);
 }
@@ -262,16 +262,16 @@ api_batch_get_item(Jsonb *request)
 static void
 parse_write_request(BatchTable *bt, BatchKey *bk, Jsonb *el, int pos)
 {
-	Jsonb	   *put = jreq_member(el, "PutRequest");
-	Jsonb	   *del = jreq_member(el, "DeleteRequest");
+	Jsonb	   *put = api_jreq_member(el, "PutRequest");
+	Jsonb	   *del = api_jreq_member(el, "DeleteRequest");
 	char	   *path = psprintf("requestItems.%s.member.%d.member", bt->name, pos);
 
-	if (!jreq_is_object(el))
+	if (!api_jreq_is_object(el))
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for WriteRequest: expected an object");
 	if ((put == NULL) == (del == NULL))
 		st_error(ST_ERR_VALIDATION,
 				 "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
-	if (!jreq_is_object(put ? put : del))
+	if (!api_jreq_is_object(put ? put : del))
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for %s: expected an object",
 				 put ? "PutRequest" : "DeleteRequest");
 	if (put)
@@ -285,9 +285,9 @@ parse_write_request(BatchTable *bt, BatchKey *bk, Jsonb *el, int pos)
 static void
 parse_write_table(BatchTable *bt, int *total)
 {
-	if (!jreq_is_array(bt->body))
+	if (!api_jreq_is_array(bt->body))
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for RequestItems: expected a list of WriteRequest");
-	bt->nkeys = jreq_array_length(bt->body);
+	bt->nkeys = api_jreq_array_length(bt->body);
 	if (bt->nkeys < 1 || bt->nkeys > BATCH_WRITE_MAX)
 		length_error(NULL, "requestItems",
 					 "Map value must satisfy constraint: [Member must have length less than or equal to 25, Member must have length greater than or equal to 1]");
@@ -296,7 +296,7 @@ parse_write_table(BatchTable *bt, int *total)
 		st_error(ST_ERR_VALIDATION, "Too many items requested for the BatchWriteItem call");
 	bt->keys = palloc0(sizeof(BatchKey) * bt->nkeys);
 	for (int k = 0; k < bt->nkeys; k++)
-		parse_write_request(bt, &bt->keys[k], jreq_array_element(bt->body, k), k + 1);
+		parse_write_request(bt, &bt->keys[k], api_jreq_array_element(bt->body, k), k + 1);
 }
 
 /* Puts are keyed by their item's key attributes, once the table is known. */
@@ -313,7 +313,7 @@ static void
 write_table_items(Batch *b, BatchTable *bt)
 {
 	/* the old item is only fetched when the request counts what writes cost */
-	bool		counting = capacity_wanted(b->capacity);
+	bool		counting = ops_capacity_wanted(b->capacity);
 	Av		  **puts = palloc(sizeof(Av *) * Max(1, bt->nkeys));
 	int			nputs = 0;
 
@@ -332,7 +332,7 @@ write_table_items(Batch *b, BatchTable *bt)
 			ops_put(bt->table, bk->item, NULL, ST_RV_NONE, counting ? &res : NULL);
 		else
 			ops_delete(bt->table, bk->keymap, NULL, ST_RV_NONE, counting ? &res : NULL);
-		capacity_write(b->capacity, bt->table, res.old_item, res.new_item, false);
+		ops_capacity_write(b->capacity, bt->table, res.old_item, res.new_item, false);
 	}
 	if (nputs > 0)
 		ops_put_many(bt->table, puts, nputs);

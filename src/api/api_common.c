@@ -19,30 +19,27 @@
 void
 api_check_request(Jsonb *request)
 {
-	if (!jreq_is_object(request))
+	if (!api_jreq_is_object(request))
 		st_error(ST_ERR_SERIALIZATION, "The request must be a JSON object");
 }
 
 Jsonb *
 api_required(Jsonb *request, const char *field, const char *path)
 {
-	Jsonb	   *m = jreq_member(request, field);
+	Jsonb	   *m = api_jreq_member(request, field);
 
 	if (m == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
-				 path);
+		st_validation_null("%s", path);
 	return m;
 }
 
 StTable *
 api_table(Jsonb *request)
 {
-	char	   *name = jreq_member_text(request, "TableName", "TableName");
+	char	   *name = api_jreq_member_text(request, "TableName", "TableName");
 
 	if (name == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+		st_validation_null("tableName");
 	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
 	return catalog_lookup(name, false);
 }
@@ -50,7 +47,7 @@ api_table(Jsonb *request)
 Av *
 api_typed_map(Jsonb *request, const char *field)
 {
-	Jsonb	   *m = jreq_member(request, field);
+	Jsonb	   *m = api_jreq_member(request, field);
 
 	if (m == NULL)
 		return NULL;
@@ -61,7 +58,7 @@ const char *
 api_enum(Jsonb *request, const char *field, const char *path,
 		 const char *const *values, int nvalues)
 {
-	char	   *v = jreq_member_text(request, field, field);
+	char	   *v = api_jreq_member_text(request, field, field);
 	StringInfoData set;
 
 	if (v == NULL)
@@ -95,7 +92,7 @@ present(Jsonb *request, const char *const *names, int n, const char **out)
 	int			count = 0;
 
 	for (int i = 0; i < n; i++)
-		if (jreq_member(request, names[i]) != NULL)
+		if (api_jreq_member(request, names[i]) != NULL)
 			out[count++] = names[i];
 	return count;
 }
@@ -158,7 +155,7 @@ value_token(ApiOut *out)
  * A value built elsewhere (a tree, or a container copied as is) goes where
  * the next value goes: a placeholder is pushed and then replaced, since
  * pushJsonbValue only takes scalars there.  api_out_end serialises the
- * whole tree with jsonb_raw_from_value, which copies jbvBinary containers
+ * whole tree with st_jsonb_raw_from_value, which copies jbvBinary containers
  * byte for byte.
  */
 static void
@@ -192,7 +189,7 @@ api_out_stored_item_elem(ApiOut *out, Jsonb *stored)
 	JsonbValue	v;
 
 	if (!JB_ROOT_IS_OBJECT(stored))
-		st_error(ST_ERR_INTERNAL, "stored item is not a JSON object");
+		st_internal_error("stored item is not a JSON object");
 	v.type = jbvBinary;
 	v.val.binary.data = &stored->root;
 	v.val.binary.len = VARSIZE(stored) - VARHDRSZ;
@@ -256,7 +253,7 @@ api_out_end_object(ApiOut *out)
 void
 api_out_capacity(ApiOut *out, StCapacity *c, bool as_list)
 {
-	Av		   *cc = c ? capacity_result(c, as_list) : NULL;
+	Av		   *cc = c ? ops_capacity_result(c, as_list) : NULL;
 
 	if (cc == NULL)
 		return;
@@ -268,5 +265,5 @@ Jsonb *
 api_out_end(ApiOut *out)
 {
 	out->result = pushJsonbValue(&out->state, WJB_END_OBJECT, NULL);
-	return jsonb_raw_from_value(out->result);
+	return st_jsonb_raw_from_value(out->result);
 }

@@ -50,8 +50,8 @@ return_values(Jsonb *request, bool allow_updated)
 static void
 init_expressions(Jsonb *request, StExprRequest *req)
 {
-	expr_request_init(req, jreq_member(request, "ExpressionAttributeNames"),
-					  jreq_member(request, "ExpressionAttributeValues"), true);
+	ops_expr_init(req, api_jreq_member(request, "ExpressionAttributeNames"),
+					  api_jreq_member(request, "ExpressionAttributeValues"), true);
 }
 
 /*
@@ -63,17 +63,17 @@ init_expressions(Jsonb *request, StExprRequest *req)
 static StCondition *
 request_condition(Jsonb *request, StExprRequest *req)
 {
-	Jsonb	   *expected = jreq_member(request, "Expected");
+	Jsonb	   *expected = api_jreq_member(request, "Expected");
 	const char *onfail;
 	StCondition *cond;
 
-	expr_request_condition(req, jreq_member_text(request, "ConditionExpression", "ConditionExpression"),
+	ops_expr_add_condition(req, api_jreq_member_text(request, "ConditionExpression", "ConditionExpression"),
 						   "ConditionExpression");
-	expr_request_legacy_condition(req, expected, api_conditional_or(request, expected != NULL));
-	expr_request_finish(req);
+	ops_expr_add_legacy_condition(req, expected, api_conditional_or(request, expected != NULL));
+	ops_expr_finish(req);
 	onfail = api_enum(request, "ReturnValuesOnConditionCheckFailure",
 					  "returnValuesOnConditionCheckFailure", on_failure_set, 2);
-	cond = expr_request_cond(req);
+	cond = ops_expr_write_condition(req);
 	if (cond)
 		cond->return_item_on_failure = onfail && strcmp(onfail, "ALL_OLD") == 0;
 	return cond;
@@ -107,7 +107,7 @@ write_call_begin(WriteCall *w, Jsonb *request, const char *target,
 								  true, target);
 	w->rv = return_values(request, allow_updated);
 	mode = api_capacity_mode(request);
-	w->cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
+	w->cap = mode != ST_CAPACITY_NONE ? ops_capacity_new(mode) : NULL;
 	init_expressions(request, &w->req);
 }
 
@@ -118,7 +118,7 @@ write_call_end(WriteCall *w, const Av *attributes)
 	ApiOut		out;
 
 	if (w->cap)
-		capacity_write(w->cap, w->table, w->res.old_item, w->res.new_item, false);
+		ops_capacity_write(w->cap, w->table, w->res.old_item, w->res.new_item, false);
 	api_out_begin(&out);
 	if (attributes)
 	{
@@ -161,25 +161,25 @@ api_get_item(Jsonb *request)
 						 get_expressions, lengthof(get_expressions));
 	t = api_table(request);
 	key = av_map_from_jsonb(api_required(request, "Key", "key"), true, "Key");
-	consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
+	consistent = api_jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
 	mode = api_capacity_mode(request);
-	cap = mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL;
-	expr_request_init(&req, jreq_member(request, "ExpressionAttributeNames"), NULL, true);
-	expr_request_projection(&req, jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
-	expr_request_attributes_to_get(&req, jreq_member(request, "AttributesToGet"));
-	expr_request_finish(&req);
+	cap = mode != ST_CAPACITY_NONE ? ops_capacity_new(mode) : NULL;
+	ops_expr_init(&req, api_jreq_member(request, "ExpressionAttributeNames"), NULL, true);
+	ops_expr_add_projection(&req, api_jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
+	ops_expr_add_attributes_to_get(&req, api_jreq_member(request, "AttributesToGet"));
+	ops_expr_finish(&req);
 
 	stored = ops_get(t, key);
 	if (stored)
 		item = av_item_from_stored(stored);
 	if (cap)
-		capacity_read(cap, t, NULL, item ? av_item_size(item) : 0, consistent, false);
+		ops_capacity_read(cap, t, NULL, item ? av_item_size(item) : 0, consistent, false);
 
 	api_out_begin(&out);
 	if (item)
 	{
 		api_out_key(&out, "Item");
-		api_out_item(&out, expr_request_project(&req, item));
+		api_out_item(&out, ops_expr_project_item(&req, item));
 	}
 	api_out_capacity(&out, cap, false);
 	return api_out_end(&out);
@@ -194,11 +194,11 @@ api_update_item(Jsonb *request)
 
 	write_call_begin(&w, request, "Key", update_legacy, lengthof(update_legacy),
 					 update_expressions, lengthof(update_expressions), true);
-	expr_request_update(&w.req, jreq_member_text(request, "UpdateExpression", "UpdateExpression"));
-	expr_request_legacy_update(&w.req, jreq_member(request, "AttributeUpdates"));
+	ops_expr_add_update(&w.req, api_jreq_member_text(request, "UpdateExpression", "UpdateExpression"));
+	ops_expr_add_legacy_update(&w.req, api_jreq_member(request, "AttributeUpdates"));
 	cond = request_condition(request, &w.req);
 
-	result = ops_update(w.table, w.target, expr_request_updater(&w.req, w.table), cond, w.rv,
+	result = ops_update(w.table, w.target, ops_expr_write_update(&w.req, w.table), cond, w.rv,
 						w.cap ? &w.res : NULL);
 	return write_call_end(&w, result);
 }

@@ -66,7 +66,7 @@ static const char *const select_set[] = {"ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIB
 static StIndex *
 request_index(Jsonb *request, StTable *t)
 {
-	char	   *name = jreq_member_text(request, "IndexName", "IndexName");
+	char	   *name = api_jreq_member_text(request, "IndexName", "IndexName");
 	StIndex    *ix;
 
 	if (name == NULL)
@@ -81,9 +81,9 @@ request_index(Jsonb *request, StTable *t)
 static int64
 request_limit(Jsonb *request)
 {
-	int64		limit = jreq_member_int(request, "Limit", "Limit", -1);
+	int64		limit = api_jreq_member_int(request, "Limit", "Limit", -1);
 
-	if (jreq_member(request, "Limit") && limit < 1)
+	if (api_jreq_member(request, "Limit") && limit < 1)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value '%lld' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
 				 (long long) limit);
@@ -134,7 +134,7 @@ request_select(Jsonb *request, StIndex *ix, bool has_projection, const char *pro
 static void
 check_consistent_read(Jsonb *request, StIndex *ix)
 {
-	if (ix && !ix->is_local && jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false))
+	if (ix && !ix->is_local && api_jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false))
 		st_error(ST_ERR_VALIDATION, "Consistent reads are not supported on global secondary indexes");
 }
 
@@ -160,14 +160,14 @@ index_projects(StTable *t, StIndex *ix, const char *name, int len)
 static void
 check_projection_on_index(StExprRequest *req, StTable *t, StIndex *ix)
 {
-	const ExprParams *p = expr_request_params(req);
+	const ExprParams *p = ops_expr_params(req);
 
 	if (ix == NULL || ix->is_local || req->projection == NULL)
 		return;
 	for (int i = 0; i < req->projection->npaths; i++)
 	{
 		int			len;
-		const char *name = expr_path_top_name(req->projection->paths[i], p->names, &len);
+		const char *name = ops_expr_path_top_name(req->projection->paths[i], p->names, &len);
 
 		if (name && !index_projects(t, ix, name, len))
 			st_error(ST_ERR_VALIDATION,
@@ -206,20 +206,6 @@ item_key(StTable *t, StIndex *ix, const Av *item)
 	return key;
 }
 
-static Datum
-position_value(const Av *start, const StKeyDef *k)
-{
-	Av		   *v;
-
-	if (k->name == NULL)
-		return (Datum) 0;
-	v = av_map_get(start, k->name, strlen(k->name));
-	if (v == NULL || v->type != k->type)
-		st_error(ST_ERR_VALIDATION,
-				 "The provided starting key is invalid: The provided key element does not match the schema");
-	return storage_key_datum(v);
-}
-
 /* ExclusiveStartKey as a position: exactly the key attributes of the key space. */
 static StPosition *
 start_position(Jsonb *request, StTable *t, StIndex *ix)
@@ -248,12 +234,12 @@ start_position(Jsonb *request, StTable *t, StIndex *ix)
 		st_error(ST_ERR_VALIDATION,
 				 "The provided starting key is invalid: The provided key element does not match the schema");
 	pos = palloc0(sizeof(StPosition));
-	pos->table_pk = position_value(start, &t->pk);
-	pos->table_sk = position_value(start, &t->sk);
+	pos->table_pk = ops_start_key_datum(start, &t->pk);
+	pos->table_sk = ops_start_key_datum(start, &t->sk);
 	if (ix)
 	{
-		pos->index_pk = position_value(start, &ix->pk);
-		pos->index_sk = position_value(start, &ix->sk);
+		pos->index_pk = ops_start_key_datum(start, &ix->pk);
+		pos->index_sk = ops_start_key_datum(start, &ix->sk);
 	}
 	return pos;
 }
@@ -291,7 +277,7 @@ static Av  *
 page_item(QueryPage *pg, const Av *item)
 {
 	if (pg->select == SELECT_SPECIFIC)
-		return expr_request_project(pg->req, item);
+		return ops_expr_project_item(pg->req, item);
 	if (pg->index && pg->select == SELECT_PROJECTED && pg->index->projection != ST_PROJECT_ALL)
 		return index_entry(pg->table, pg->index, item);
 	return av_copy(item);
@@ -341,7 +327,7 @@ page_row(Jsonb *stored, void *arg)
 			pg->bytes += av_item_size(index_entry(pg->table, pg->index, item));
 		else
 			pg->bytes += av_item_size(item);
-		if (expr_request_filter(pg->req, item))
+		if (ops_expr_filter_passes(pg->req, item))
 		{
 			pg->count++;
 			if (pg->select != SELECT_COUNT)
@@ -397,7 +383,7 @@ page_end(QueryPage *pg, StCapacity *cap, bool consistent)
 	}
 	if (cap)
 	{
-		capacity_read(cap, pg->table, pg->index, pg->bytes, consistent, false);
+		ops_capacity_read(cap, pg->table, pg->index, pg->bytes, consistent, false);
 		api_out_capacity(out, cap, false);
 	}
 	return api_out_end(out);
@@ -440,7 +426,7 @@ static const char *const query_expressions[] = {"ProjectionExpression", "FilterE
 static const char *
 projection_param(Jsonb *request)
 {
-	return jreq_member(request, "AttributesToGet") ? "AttributesToGet" : "ProjectionExpression";
+	return api_jreq_member(request, "AttributesToGet") ? "AttributesToGet" : "ProjectionExpression";
 }
 
 /* KeyConditionExpression, or the legacy KeyConditions: the key range of a Query. */
@@ -448,24 +434,24 @@ static void
 request_key_condition(Jsonb *request, StExprRequest *req, const StQuerySpec *q,
 					  ExprKeyCondition *kc)
 {
-	char	   *kce = jreq_member_text(request, "KeyConditionExpression", "KeyConditionExpression");
+	char	   *kce = api_jreq_member_text(request, "KeyConditionExpression", "KeyConditionExpression");
 
 	if (kce)
-		expr_request_key_condition(req, kce, ops_query_pk(q), ops_query_sk(q), kc);
+		ops_expr_key_condition(req, kce, ops_query_pk(q), ops_query_sk(q), kc);
 	else
-		expr_request_legacy_key_condition(req, jreq_member(request, "KeyConditions"),
+		ops_expr_legacy_key_condition(req, api_jreq_member(request, "KeyConditions"),
 										  ops_query_pk(q), ops_query_sk(q), kc);
 }
 
 Jsonb *
 api_query(Jsonb *request)
 {
-	bool		has_kce = jreq_member(request, "KeyConditionExpression") != NULL;
+	bool		has_kce = api_jreq_member(request, "KeyConditionExpression") != NULL;
 	StTable    *t;
 	StIndex    *ix;
 	bool		consistent;
 	StCapacityMode mode;
-	Jsonb	   *query_filter = jreq_member(request, "QueryFilter");
+	Jsonb	   *query_filter = api_jreq_member(request, "QueryFilter");
 	StExprRequest req;
 	ExprKeyCondition kc;
 	StQuerySpec q;
@@ -474,31 +460,31 @@ api_query(Jsonb *request)
 
 	api_check_legacy_mix(request, query_legacy, lengthof(query_legacy) - (has_kce ? 0 : 1),
 						 query_expressions, lengthof(query_expressions));
-	if (!has_kce && jreq_member(request, "KeyConditions") == NULL)
+	if (!has_kce && api_jreq_member(request, "KeyConditions") == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
 	t = api_table(request);
 	ix = request_index(request, t);
-	consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
+	consistent = api_jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
 	mode = api_capacity_mode(request);
 	memset(&q, 0, sizeof(q));
 	memset(&pg, 0, sizeof(pg));
 	q.table = t;
 	q.index = ix;
-	q.forward = jreq_member_bool(request, "ScanIndexForward", "ScanIndexForward", true);
+	q.forward = api_jreq_member_bool(request, "ScanIndexForward", "ScanIndexForward", true);
 	q.limit = request_limit(request);
 	check_consistent_read(request, ix);
 
-	expr_request_init(&req, jreq_member(request, "ExpressionAttributeNames"),
-					  jreq_member(request, "ExpressionAttributeValues"), true);
+	ops_expr_init(&req, api_jreq_member(request, "ExpressionAttributeNames"),
+					  api_jreq_member(request, "ExpressionAttributeValues"), true);
 	/* DynamoDB checks a QueryFilter before KeyConditions */
-	expr_request_legacy_filter(&req, query_filter, true,
+	ops_expr_add_legacy_filter(&req, query_filter, true,
 							   api_conditional_or(request, query_filter != NULL), &q);
 	request_key_condition(request, &req, &q, &kc);
-	expr_request_filter_expression(&req, jreq_member_text(request, "FilterExpression", "FilterExpression"), &q);
-	expr_request_projection(&req, jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
-	expr_request_attributes_to_get(&req, jreq_member(request, "AttributesToGet"));
-	expr_request_finish(&req);
+	ops_expr_add_filter(&req, api_jreq_member_text(request, "FilterExpression", "FilterExpression"), &q);
+	ops_expr_add_projection(&req, api_jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
+	ops_expr_add_attributes_to_get(&req, api_jreq_member(request, "AttributesToGet"));
+	ops_expr_finish(&req);
 	pg.select = request_select(request, ix, req.projection != NULL, projection_param(request), true);
 	check_projection_on_index(&req, t, ix);
 
@@ -519,7 +505,7 @@ api_query(Jsonb *request)
 	pg.limit = q.limit;
 	page_begin(&pg, &out);
 	ops_query(&q, page_row, &pg);
-	return page_end(&pg, mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL, consistent);
+	return page_end(&pg, mode != ST_CAPACITY_NONE ? ops_capacity_new(mode) : NULL, consistent);
 }
 
 /* ---------- Scan ---------- */
@@ -527,10 +513,10 @@ api_query(Jsonb *request)
 static void
 request_segments(Jsonb *request, StScanRange *r)
 {
-	bool		has_seg = jreq_member(request, "Segment") != NULL;
-	bool		has_total = jreq_member(request, "TotalSegments") != NULL;
-	int64		seg = jreq_member_int(request, "Segment", "Segment", 0);
-	int64		total = jreq_member_int(request, "TotalSegments", "TotalSegments", 1);
+	bool		has_seg = api_jreq_member(request, "Segment") != NULL;
+	bool		has_total = api_jreq_member(request, "TotalSegments") != NULL;
+	int64		seg = api_jreq_member_int(request, "Segment", "Segment", 0);
+	int64		total = api_jreq_member_int(request, "TotalSegments", "TotalSegments", 1);
 
 	if (has_total && !has_seg)
 		st_error(ST_ERR_VALIDATION,
@@ -563,7 +549,7 @@ api_scan(Jsonb *request)
 	StIndex    *ix;
 	bool		consistent;
 	StCapacityMode mode;
-	Jsonb	   *scan_filter = jreq_member(request, "ScanFilter");
+	Jsonb	   *scan_filter = api_jreq_member(request, "ScanFilter");
 	StExprRequest req;
 	StScanRange r;
 	QueryPage		pg;
@@ -572,7 +558,7 @@ api_scan(Jsonb *request)
 	api_check_legacy_mix(request, legacy, lengthof(legacy), expressions, lengthof(expressions));
 	t = api_table(request);
 	ix = request_index(request, t);
-	consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
+	consistent = api_jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
 	mode = api_capacity_mode(request);
 	memset(&r, 0, sizeof(r));
 	memset(&pg, 0, sizeof(pg));
@@ -580,14 +566,14 @@ api_scan(Jsonb *request)
 	request_segments(request, &r);
 	check_consistent_read(request, ix);
 
-	expr_request_init(&req, jreq_member(request, "ExpressionAttributeNames"),
-					  jreq_member(request, "ExpressionAttributeValues"), true);
-	expr_request_filter_expression(&req, jreq_member_text(request, "FilterExpression", "FilterExpression"), NULL);
-	expr_request_legacy_filter(&req, scan_filter, false,
+	ops_expr_init(&req, api_jreq_member(request, "ExpressionAttributeNames"),
+					  api_jreq_member(request, "ExpressionAttributeValues"), true);
+	ops_expr_add_filter(&req, api_jreq_member_text(request, "FilterExpression", "FilterExpression"), NULL);
+	ops_expr_add_legacy_filter(&req, scan_filter, false,
 							   api_conditional_or(request, scan_filter != NULL), NULL);
-	expr_request_projection(&req, jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
-	expr_request_attributes_to_get(&req, jreq_member(request, "AttributesToGet"));
-	expr_request_finish(&req);
+	ops_expr_add_projection(&req, api_jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
+	ops_expr_add_attributes_to_get(&req, api_jreq_member(request, "AttributesToGet"));
+	ops_expr_finish(&req);
 	pg.select = request_select(request, ix, req.projection != NULL, projection_param(request), false);
 	check_projection_on_index(&req, t, ix);
 	r.start = start_position(request, t, ix);
@@ -597,6 +583,6 @@ api_scan(Jsonb *request)
 	pg.index = ix;
 	pg.limit = r.limit;
 	page_begin(&pg, &out);
-	storage_scan(t, ix, &r, page_row, &pg);
-	return page_end(&pg, mode != ST_CAPACITY_NONE ? capacity_new(mode) : NULL, consistent);
+	ops_scan_range(t, ix, &r, page_row, &pg);
+	return page_end(&pg, mode != ST_CAPACITY_NONE ? ops_capacity_new(mode) : NULL, consistent);
 }

@@ -21,7 +21,7 @@
 #include "utils/jsonb.h"
 
 #include "api.h"
-#include "catalog/table_admin.h"
+#include "ops/table_admin.h"
 #include "item/av_jsonb.h"
 #include "json_req.h"
 
@@ -49,11 +49,10 @@ description_response(const char *key, const Av *description)
 static char *
 table_name(Jsonb *request)
 {
-	char	   *name = jreq_member_text(request, "TableName", "TableName");
+	char	   *name = api_jreq_member_text(request, "TableName", "TableName");
 
 	if (name == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
+		st_validation_null("tableName");
 	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
 	return name;
 }
@@ -69,24 +68,24 @@ api_create_table(Jsonb *request)
 	req = av_map_from_jsonb(request, false, "request");
 
 	/*
-	 * DynamoDB ignores members it does not know; table_create would take
+	 * DynamoDB ignores members it does not know; ops_table_create would take
 	 * these for a CloudFormation template or resource.
 	 */
 	av_map_remove(req, "Resources", 9);
 	av_map_remove(req, "Properties", 10);
-	return description_response("TableDescription", table_create(req));
+	return description_response("TableDescription", ops_table_create(req));
 }
 
 Jsonb *
 api_delete_table(Jsonb *request)
 {
-	return description_response("TableDescription", table_drop(api_table(request)->name));
+	return description_response("TableDescription", ops_table_drop(api_table(request)->name));
 }
 
 Jsonb *
 api_describe_table(Jsonb *request)
 {
-	return description_response("Table", table_describe(api_table(request)->name));
+	return description_response("Table", ops_table_describe(api_table(request)->name));
 }
 
 /* ---------- ListTables ---------- */
@@ -107,7 +106,7 @@ table_names_after(const char *start, int limit)
 	if (SPI_execute_with_args("SELECT table_name FROM stdesign.tables"
 							  " WHERE $1 IS NULL OR table_name > $1 ORDER BY table_name LIMIT $2",
 							  2, types, args, nulls, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "stdesign: could not read stdesign.tables");
+		st_internal_error("could not read stdesign.tables");
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		char	   *name = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
@@ -123,7 +122,7 @@ table_names_after(const char *start, int limit)
 static int
 list_limit(Jsonb *request)
 {
-	int64		limit = jreq_member_int(request, "Limit", "Limit", LIST_TABLES_MAX);
+	int64		limit = api_jreq_member_int(request, "Limit", "Limit", LIST_TABLES_MAX);
 
 	if (limit < 1)
 		st_error(ST_ERR_VALIDATION,
@@ -140,7 +139,7 @@ Jsonb *
 api_list_tables(Jsonb *request)
 {
 	int			limit = list_limit(request);
-	char	   *start = jreq_member_text(request, "ExclusiveStartTableName", "ExclusiveStartTableName");
+	char	   *start = api_jreq_member_text(request, "ExclusiveStartTableName", "ExclusiveStartTableName");
 	List	   *names;
 	ApiOut		out;
 	ListCell   *lc;
@@ -214,9 +213,7 @@ check_throughput(const Av *pt, const char *path)
 		const Av   *v = member(pt, fields[i]);
 
 		if (v == NULL)
-			st_error(ST_ERR_VALIDATION,
-					 "1 validation error detected: Value null at '%s.%s' failed to satisfy constraint: Member must not be null",
-					 path, paths[i]);
+			st_validation_null("%s.%s", path, paths[i]);
 		if (v->type != AV_N || strchr(v->str, '.') || strchr(v->str, 'E') || strchr(v->str, 'e'))
 			st_error(ST_ERR_SERIALIZATION, "Unexpected value type for %s: expected an integer", fields[i]);
 		if (v->str[0] == '-' || strcmp(v->str, "0") == 0)
@@ -253,9 +250,8 @@ parse_gsi_update(GsiUpdate *u, const Av *el, int pos)
 				 "One or more parameter values were invalid: One of GlobalSecondaryIndexUpdate.Update, GlobalSecondaryIndexUpdate.Create, GlobalSecondaryIndexUpdate.Delete must not be null");
 	name = member(u->body, "IndexName");
 	if (name == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'globalSecondaryIndexUpdates.%d.member.%s.indexName' failed to satisfy constraint: Member must not be null",
-				 pos, u->action == GSI_CREATE ? "create" : u->action == GSI_UPDATE ? "update" : "delete");
+		st_validation_null("globalSecondaryIndexUpdates.%d.member.%s.indexName",
+						   pos, u->action == GSI_CREATE ? "create" : u->action == GSI_UPDATE ? "update" : "delete");
 	if (name->type != AV_S)
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for IndexName: expected a string");
 	u->index_name = name->str;
@@ -268,9 +264,8 @@ parse_gsi_update(GsiUpdate *u, const Av *el, int pos)
 		const Av   *pt = member(u->body, "ProvisionedThroughput");
 
 		if (pt == NULL)
-			st_error(ST_ERR_VALIDATION,
-					 "1 validation error detected: Value null at 'globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput' failed to satisfy constraint: Member must not be null",
-					 pos);
+			st_validation_null("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput",
+							   pos);
 		check_throughput(pt, psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput", pos));
 	}
 }
@@ -335,7 +330,7 @@ catalog_exec(const char *sql, int nargs, Oid *types, Datum *args)
 {
 	SPI_connect();
 	if (SPI_execute_with_args(sql, nargs, types, args, NULL, false, 0) < 0)
-		elog(ERROR, "stdesign: could not update the catalog");
+		st_internal_error("could not update the catalog");
 	SPI_finish();
 }
 
@@ -474,7 +469,7 @@ apply_gsi_update(TableUpdate *tu, GsiUpdate *u, const Av *description)
 	switch (u->action)
 	{
 		case GSI_CREATE:
-			table_add_gsi(tu->table, u->body, tu->definitions, false,
+			ops_table_add_gsi(tu->table, u->body, tu->definitions, false,
 						  "globalSecondaryIndexUpdates.1.member.create");
 			return NULL;
 		case GSI_UPDATE:
@@ -488,7 +483,7 @@ apply_gsi_update(TableUpdate *tu, GsiUpdate *u, const Av *description)
 			store_index_throughput(tu->table, u->index_name, member(u->body, "ProvisionedThroughput"));
 			return NULL;
 		case GSI_DELETE:
-			table_drop_gsi(tu->table, u->index_name);
+			ops_table_drop_gsi(tu->table, u->index_name);
 			old = av_copy(old);
 			av_map_set(old, "IndexStatus", 11, s_value("DELETING"));
 			return old;
@@ -501,7 +496,7 @@ api_update_table(Jsonb *request)
 {
 	Av		   *req = av_map_from_jsonb(request, false, "request");
 	TableUpdate *tu = parse_update_table(request, req);
-	Av		   *before = table_describe(tu->table);
+	Av		   *before = ops_table_describe(tu->table);
 	Av		   *dropped = av_new(AV_L);
 	Av		   *after;
 	Av		   *gsis;
@@ -515,7 +510,7 @@ api_update_table(Jsonb *request)
 		if (gone)
 			av_append(dropped, gone);
 	}
-	after = table_describe(tu->table);
+	after = ops_table_describe(tu->table);
 
 	/* a dropped index is still described, DELETING, as DynamoDB does while it goes */
 	if (dropped->n > 0)

@@ -36,20 +36,18 @@ static const char *const write_paths[] = {"conditionCheck", "put", "delete", "up
 static void
 require_table_names(Jsonb *items, const char *const *ops, const char *const *paths, int nops)
 {
-	int			n = jreq_array_length(items);
+	int			n = api_jreq_array_length(items);
 
 	for (int i = 0; i < n; i++)
 	{
-		Jsonb	   *el = jreq_array_element(items, i);
+		Jsonb	   *el = api_jreq_array_element(items, i);
 
 		for (int k = 0; k < nops; k++)
 		{
-			Jsonb	   *body = jreq_member(el, ops[k]);
+			Jsonb	   *body = api_jreq_member(el, ops[k]);
 
-			if (jreq_is_object(body) && jreq_member(body, "TableName") == NULL)
-				st_error(ST_ERR_VALIDATION,
-						 "1 validation error detected: Value null at 'transactItems.%d.member.%s.tableName' failed to satisfy constraint: Member must not be null",
-						 i + 1, paths[k]);
+			if (api_jreq_is_object(body) && api_jreq_member(body, "TableName") == NULL)
+				st_validation_null("transactItems.%d.member.%s.tableName", i + 1, paths[k]);
 		}
 	}
 }
@@ -95,14 +93,14 @@ count_writes(StCapacity *cap, StTxAction *actions, int n)
 		{
 			case ST_TX_PUT:
 			case ST_TX_UPDATE:
-				capacity_write(cap, a->table, a->old_item, a->new_item, true);
+				ops_capacity_write(cap, a->table, a->old_item, a->new_item, true);
 				break;
 			case ST_TX_DELETE:
-				capacity_write(cap, a->table, a->old_item, NULL, true);
+				ops_capacity_write(cap, a->table, a->old_item, NULL, true);
 				break;
 			case ST_TX_CONDITION_CHECK:
 				/* the item as it is: no index changes */
-				capacity_write(cap, a->table, a->old_item, a->old_item, true);
+				ops_capacity_write(cap, a->table, a->old_item, a->old_item, true);
 				break;
 		}
 	}
@@ -116,7 +114,7 @@ count_replay(StCapacity *cap, StTxAction *actions, int n)
 	{
 		Jsonb	   *stored = ops_get(actions[i].table, actions[i].keymap);
 
-		capacity_read(cap, actions[i].table, NULL,
+		ops_capacity_read(cap, actions[i].table, NULL,
 					  stored ? av_item_size(av_item_from_stored(stored)) : 0, true, false);
 	}
 }
@@ -126,21 +124,21 @@ api_transact_write_items(Jsonb *request)
 {
 	static const char *const metrics[] = {"SIZE", "NONE"};
 	Jsonb	   *items = api_required(request, "TransactItems", "transactItems");
-	StCapacity *cap = capacity_new(api_capacity_mode(request));
-	char	   *token = jreq_member_text(request, "ClientRequestToken", "ClientRequestToken");
+	StCapacity *cap = ops_capacity_new(api_capacity_mode(request));
+	char	   *token = api_jreq_member_text(request, "ClientRequestToken", "ClientRequestToken");
 	StTxAction *actions;
 	int			n;
 
 	api_enum(request, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", metrics, 2);
 	require_table_names(items, write_ops, write_paths, 4);
-	actions = transact_parse_write(items, true, &n);
+	actions = api_transact_parse_write(items, true, &n);
 
 	/* the token covers TransactItems, as st_transact's does: either may repeat the other */
-	if (token && transact_token_seen(token, items))
+	if (token && api_transact_token_seen(token, items))
 		count_replay(cap, actions, n);
 	else
 	{
-		ops_transact_write(actions, n, true, capacity_wanted(cap));
+		ops_transact_write(actions, n, true, ops_capacity_wanted(cap));
 		count_writes(cap, actions, n);
 	}
 	return capacity_response(NULL, cap);
@@ -152,15 +150,15 @@ api_transact_write_items(Jsonb *request)
 static void
 count_gets(StCapacity *cap, Jsonb *items)
 {
-	int			n = jreq_array_length(items);
+	int			n = api_jreq_array_length(items);
 
 	for (int i = 0; i < n; i++)
 	{
-		Jsonb	   *get = jreq_member(jreq_array_element(items, i), "Get");
-		StTable    *t = catalog_lookup(jreq_member_text(get, "TableName", "TableName"), false);
-		Jsonb	   *stored = ops_get(t, av_map_from_jsonb(jreq_member(get, "Key"), true, "Key"));
+		Jsonb	   *get = api_jreq_member(api_jreq_array_element(items, i), "Get");
+		StTable    *t = catalog_lookup(api_jreq_member_text(get, "TableName", "TableName"), false);
+		Jsonb	   *stored = ops_get(t, av_map_from_jsonb(api_jreq_member(get, "Key"), true, "Key"));
 
-		capacity_read(cap, t, NULL, stored ? av_item_size(av_item_from_stored(stored)) : 0,
+		ops_capacity_read(cap, t, NULL, stored ? av_item_size(av_item_from_stored(stored)) : 0,
 					  true, true);
 	}
 }
@@ -171,13 +169,13 @@ api_transact_get_items(Jsonb *request)
 	static const char *const get_ops[] = {"Get"};
 	static const char *const get_paths[] = {"get"};
 	Jsonb	   *items = api_required(request, "TransactItems", "transactItems");
-	StCapacity *cap = capacity_new(api_capacity_mode(request));
+	StCapacity *cap = ops_capacity_new(api_capacity_mode(request));
 	Jsonb	   *result;
 
 	require_table_names(items, get_ops, get_paths, 1);
-	result = transact_get(items, true);
-	if (!capacity_wanted(cap))
+	result = api_transact_get_responses(items, true);
+	if (!ops_capacity_wanted(cap))
 		return result;
 	count_gets(cap, items);
-	return capacity_response(jreq_member(result, "Responses"), cap);
+	return capacity_response(api_jreq_member(result, "Responses"), cap);
 }

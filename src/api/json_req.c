@@ -15,13 +15,13 @@
 #include "json_req.h"
 
 bool
-jreq_is_object(Jsonb *jb)
+api_jreq_is_object(Jsonb *jb)
 {
 	return jb != NULL && JB_ROOT_IS_OBJECT(jb);
 }
 
 bool
-jreq_is_array(Jsonb *jb)
+api_jreq_is_array(Jsonb *jb)
 {
 	return jb != NULL && JB_ROOT_IS_ARRAY(jb) && !JB_ROOT_IS_SCALAR(jb);
 }
@@ -35,11 +35,11 @@ value_to_jsonb(JsonbValue *v)
 }
 
 Jsonb *
-jreq_member(Jsonb *jb, const char *key)
+api_jreq_member(Jsonb *jb, const char *key)
 {
 	JsonbValue	k;
 
-	if (!jreq_is_object(jb))
+	if (!api_jreq_is_object(jb))
 		return NULL;
 	k.type = jbvString;
 	k.val.string.val = (char *) key;
@@ -55,9 +55,9 @@ root_scalar(Jsonb *jb, JsonbValue *out)
 }
 
 char *
-jreq_member_text(Jsonb *jb, const char *key, const char *path)
+api_jreq_member_text(Jsonb *jb, const char *key, const char *path)
 {
-	Jsonb	   *m = jreq_member(jb, key);
+	Jsonb	   *m = api_jreq_member(jb, key);
 	JsonbValue	v;
 
 	if (m == NULL)
@@ -68,9 +68,9 @@ jreq_member_text(Jsonb *jb, const char *key, const char *path)
 }
 
 bool
-jreq_member_bool(Jsonb *jb, const char *key, const char *path, bool dflt)
+api_jreq_member_bool(Jsonb *jb, const char *key, const char *path, bool dflt)
 {
-	Jsonb	   *m = jreq_member(jb, key);
+	Jsonb	   *m = api_jreq_member(jb, key);
 	JsonbValue	v;
 
 	if (m == NULL)
@@ -81,9 +81,9 @@ jreq_member_bool(Jsonb *jb, const char *key, const char *path, bool dflt)
 }
 
 int64
-jreq_member_int(Jsonb *jb, const char *key, const char *path, int64 dflt)
+api_jreq_member_int(Jsonb *jb, const char *key, const char *path, int64 dflt)
 {
-	Jsonb	   *m = jreq_member(jb, key);
+	Jsonb	   *m = api_jreq_member(jb, key);
 	JsonbValue	v;
 	char	   *text;
 	char	   *end;
@@ -102,34 +102,34 @@ jreq_member_int(Jsonb *jb, const char *key, const char *path, int64 dflt)
 }
 
 int
-jreq_array_length(Jsonb *jb)
+api_jreq_array_length(Jsonb *jb)
 {
-	return jreq_is_array(jb) ? (int) JB_ROOT_COUNT(jb) : 0;
+	return api_jreq_is_array(jb) ? (int) JB_ROOT_COUNT(jb) : 0;
 }
 
 Jsonb *
-jreq_array_element(Jsonb *jb, int i)
+api_jreq_array_element(Jsonb *jb, int i)
 {
-	if (!jreq_is_array(jb))
+	if (!api_jreq_is_array(jb))
 		return NULL;
 	return value_to_jsonb(getIthJsonbValueFromContainer(&jb->root, i));
 }
 
 int
-jreq_object_size(Jsonb *jb)
+api_jreq_object_size(Jsonb *jb)
 {
-	return jreq_is_object(jb) ? (int) JB_ROOT_COUNT(jb) : 0;
+	return api_jreq_is_object(jb) ? (int) JB_ROOT_COUNT(jb) : 0;
 }
 
 Jsonb *
-jreq_object_member(Jsonb *jb, int i, char **key)
+api_jreq_object_member(Jsonb *jb, int i, char **key)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbIteratorToken tok;
 	int			n = -1;
 
-	if (!jreq_is_object(jb))
+	if (!api_jreq_is_object(jb))
 		return NULL;
 	it = JsonbIteratorInit(&jb->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
@@ -145,7 +145,7 @@ jreq_object_member(Jsonb *jb, int i, char **key)
 }
 
 char *
-jreq_text(Jsonb *jb)
+api_jreq_text(Jsonb *jb)
 {
 	return JsonbToCString(NULL, &jb->root, VARSIZE(jb));
 }

@@ -14,33 +14,33 @@
 #include "utils/jsonb.h"
 
 /* Is jb a JSON object / array? */
-extern bool jreq_is_object(Jsonb *jb);
-extern bool jreq_is_array(Jsonb *jb);
+extern bool api_jreq_is_object(Jsonb *jb);
+extern bool api_jreq_is_array(Jsonb *jb);
 
 /* The member `key` of object jb as a jsonb of its own, or NULL when absent (or JSON null). */
-extern Jsonb *jreq_member(Jsonb *jb, const char *key);
+extern Jsonb *api_jreq_member(Jsonb *jb, const char *key);
 
 /*
  * A string member: NULL when absent; SerializationException when it is not
  * a string.  `path` names the field in messages.
  */
-extern char *jreq_member_text(Jsonb *jb, const char *key, const char *path);
+extern char *api_jreq_member_text(Jsonb *jb, const char *key, const char *path);
 
 /* A boolean member, or dflt when absent. */
-extern bool jreq_member_bool(Jsonb *jb, const char *key, const char *path, bool dflt);
+extern bool api_jreq_member_bool(Jsonb *jb, const char *key, const char *path, bool dflt);
 
 /* An integer member, or dflt when absent; must be an integral number. */
-extern int64 jreq_member_int(Jsonb *jb, const char *key, const char *path, int64 dflt);
+extern int64 api_jreq_member_int(Jsonb *jb, const char *key, const char *path, int64 dflt);
 
 /* The number of elements of an array, and element i as a jsonb. */
-extern int	jreq_array_length(Jsonb *jb);
-extern Jsonb *jreq_array_element(Jsonb *jb, int i);
+extern int	api_jreq_array_length(Jsonb *jb);
+extern Jsonb *api_jreq_array_element(Jsonb *jb, int i);
 
 /* The number of members of an object, and member i's key and value. */
-extern int	jreq_object_size(Jsonb *jb);
-extern Jsonb *jreq_object_member(Jsonb *jb, int i, char **key);
+extern int	api_jreq_object_size(Jsonb *jb);
+extern Jsonb *api_jreq_object_member(Jsonb *jb, int i, char **key);
 
 /* jb as JSON text (for error details and hashing). */
-extern char *jreq_text(Jsonb *jb);
+extern char *api_jreq_text(Jsonb *jb);
 
 #endif							/* ST_JSON_REQ_H */

@@ -14,7 +14,7 @@
 #include "sql_args.h"
 
 char *
-arg_text(FunctionCallInfo fcinfo, int n)
+api_arg_text(FunctionCallInfo fcinfo, int n)
 {
 	if (PG_NARGS() <= n || PG_ARGISNULL(n))
 		return NULL;
@@ -22,7 +22,7 @@ arg_text(FunctionCallInfo fcinfo, int n)
 }
 
 Jsonb *
-arg_jsonb(FunctionCallInfo fcinfo, int n)
+api_arg_jsonb(FunctionCallInfo fcinfo, int n)
 {
 	if (PG_NARGS() <= n || PG_ARGISNULL(n))
 		return NULL;
@@ -30,7 +30,7 @@ arg_jsonb(FunctionCallInfo fcinfo, int n)
 }
 
 bool
-arg_bool(FunctionCallInfo fcinfo, int n, bool dflt)
+api_arg_bool(FunctionCallInfo fcinfo, int n, bool dflt)
 {
 	if (PG_NARGS() <= n || PG_ARGISNULL(n))
 		return dflt;
@@ -38,13 +38,11 @@ arg_bool(FunctionCallInfo fcinfo, int n, bool dflt)
 }
 
 char *
-arg_required_text(FunctionCallInfo fcinfo, int n, const char *name)
+api_arg_required_text(FunctionCallInfo fcinfo, int n, const char *name)
 {
-	char	   *s = arg_text(fcinfo, n);
+	char	   *s = api_arg_text(fcinfo, n);
 
 	if (s == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
-				 name);
+		st_validation_null("%s", name);
 	return s;
 }

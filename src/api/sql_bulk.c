@@ -8,11 +8,11 @@
  * (opening the relation and its indexes, preparing its expressions) costs
  * more than the write itself.  st_put_all validates each item exactly as
  * st_put does, and writes them 1000 at a time, in key order, as one INSERT
- * ... ON CONFLICT DO UPDATE would (storage_upsert_many: directly, where the
- * statement would do nothing more).  Within a chunk a later item with the
+ * ... ON CONFLICT DO UPDATE would (ops_put_sorted: directly, where
+ * the statement would do nothing more).  Within a chunk a later item with the
  * same key replaces an earlier one, as consecutive st_put calls would.  A
  * load does not look for an existing item before inserting one until it
- * has found one (see row_upsert_many): a load into new key ranges never
+ * has found one (see storage_row_upsert_many): a load into new key ranges never
  * looks twice, a reload looks first from its first item on.
  *
  *-------------------------------------------------------------------------
@@ -84,7 +84,7 @@ bulk_flush(BulkState *st)
 			continue;
 		stored[m++] = st->items[i].stored;
 	}
-	storage_upsert_many(t, stored, m, &st->probe);
+	ops_put_sorted(t, stored, m, &st->probe);
 	st->total += st->n;
 	st->n = 0;
 	MemoryContextReset(st->chunk_cxt);
@@ -109,17 +109,17 @@ st_put_all_sfunc(PG_FUNCTION_ARGS)
 	MemoryContext aggcxt;
 	MemoryContext old;
 	BulkState  *st;
-	Jsonb	   *itemj = arg_jsonb(fcinfo, 1);
-	bool		typed = arg_bool(fcinfo, 3, false);
+	Jsonb	   *itemj = api_arg_jsonb(fcinfo, 1);
+	bool		typed = api_arg_bool(fcinfo, 3, false);
 	StTable    *t;
 	Av		   *item;
 	BulkItem   *bi;
 
 	if (!AggCheckCallContext(fcinfo, &aggcxt))
-		elog(ERROR, "st_put_all_sfunc called in non-aggregate context");
+		st_internal_error("st_put_all_sfunc called in non-aggregate context");
 	if (PG_ARGISNULL(0))
 	{
-		char	   *table = arg_text(fcinfo, 2);
+		char	   *table = api_arg_text(fcinfo, 2);
 
 		st = MemoryContextAllocZero(aggcxt, sizeof(BulkState));
 		st->table = table ? MemoryContextStrdup(aggcxt, table) : NULL;
@@ -134,8 +134,7 @@ st_put_all_sfunc(PG_FUNCTION_ARGS)
 	else
 		st = (BulkState *) PG_GETARG_POINTER(0);
 	if (itemj == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null");
+		st_validation_null("item");
 
 	t = catalog_lookup(st->table, false);
 	item = av_item_from_jsonb(itemj, typed, "Item");

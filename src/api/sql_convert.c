@@ -37,7 +37,7 @@ PG_FUNCTION_INFO_V1(st_item_size);
 Datum
 st_item_size(PG_FUNCTION_ARGS)
 {
-	Av		   *item = av_item_from_jsonb(PG_GETARG_JSONB_P(0), arg_bool(fcinfo, 1, false), "item");
+	Av		   *item = av_item_from_jsonb(PG_GETARG_JSONB_P(0), api_arg_bool(fcinfo, 1, false), "item");
 	int64		size = av_item_size(item);
 
 	if (size > PG_INT32_MAX)

@@ -36,25 +36,24 @@ PG_FUNCTION_INFO_V1(st_put);
 Datum
 st_put(PG_FUNCTION_ARGS)
 {
-	Jsonb	   *itemj = arg_jsonb(fcinfo, 0);
-	bool		typed = arg_bool(fcinfo, 6, false);
-	StTable    *t = catalog_lookup(arg_text(fcinfo, 1), false);
-	StReturnValues rv = ops_return_values(arg_text(fcinfo, 5), "returnValues");
+	Jsonb	   *itemj = api_arg_jsonb(fcinfo, 0);
+	bool		typed = api_arg_bool(fcinfo, 6, false);
+	StTable    *t = catalog_lookup(api_arg_text(fcinfo, 1), false);
+	StReturnValues rv = ops_return_values(api_arg_text(fcinfo, 5), "returnValues");
 	StExprRequest req;
 	Av		   *item;
 	Av		   *old;
 
 	if (itemj == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null");
+		st_validation_null("item");
 	if (rv != ST_RV_NONE && rv != ST_RV_ALL_OLD)
 		st_error(ST_ERR_VALIDATION, "Return values set to invalid value");
-	expr_request_init(&req, arg_jsonb(fcinfo, 3), arg_jsonb(fcinfo, 4), typed);
-	expr_request_condition(&req, arg_text(fcinfo, 2), "ConditionExpression");
-	expr_request_finish(&req);
+	ops_expr_init(&req, api_arg_jsonb(fcinfo, 3), api_arg_jsonb(fcinfo, 4), typed);
+	ops_expr_add_condition(&req, api_arg_text(fcinfo, 2), "ConditionExpression");
+	ops_expr_finish(&req);
 
 	item = av_item_from_jsonb(itemj, typed, "Item");
-	old = ops_put(t, item, expr_request_cond(&req), rv, NULL);
+	old = ops_put(t, item, ops_expr_write_condition(&req), rv, NULL);
 	return item_result(fcinfo, old, typed);
 }
 
@@ -63,21 +62,21 @@ PG_FUNCTION_INFO_V1(st_get);
 Datum
 st_get(PG_FUNCTION_ARGS)
 {
-	char	   *pk = arg_text(fcinfo, 0);
-	bool		typed = arg_bool(fcinfo, 5, false);
-	StTable    *t = catalog_lookup(arg_text(fcinfo, 2), false);
+	char	   *pk = api_arg_text(fcinfo, 0);
+	bool		typed = api_arg_bool(fcinfo, 5, false);
+	StTable    *t = catalog_lookup(api_arg_text(fcinfo, 2), false);
 	StExprRequest req;
 	Jsonb	   *stored;
 
-	expr_request_init(&req, arg_jsonb(fcinfo, 4), NULL, typed);
-	expr_request_projection(&req, arg_text(fcinfo, 3));
-	expr_request_finish(&req);
+	ops_expr_init(&req, api_arg_jsonb(fcinfo, 4), NULL, typed);
+	ops_expr_add_projection(&req, api_arg_text(fcinfo, 3));
+	ops_expr_finish(&req);
 
-	stored = ops_get(t, ops_key_map_from_text(t, pk, arg_text(fcinfo, 1)));
+	stored = ops_get(t, ops_key_map_from_text(t, pk, api_arg_text(fcinfo, 1)));
 	if (stored == NULL)
 		PG_RETURN_NULL();
 	if (req.projection)
-		PG_RETURN_JSONB_P(av_item_to_jsonb(expr_request_project(&req, av_item_from_stored(stored)), typed));
+		PG_RETURN_JSONB_P(av_item_to_jsonb(ops_expr_project_item(&req, av_item_from_stored(stored)), typed));
 	if (typed)
 		PG_RETURN_JSONB_P(stored);
 	PG_RETURN_JSONB_P(av_stored_to_plain(stored));
@@ -88,21 +87,21 @@ PG_FUNCTION_INFO_V1(st_delete);
 Datum
 st_delete(PG_FUNCTION_ARGS)
 {
-	char	   *pk = arg_text(fcinfo, 0);
-	bool		typed = arg_bool(fcinfo, 7, false);
-	StTable    *t = catalog_lookup(arg_text(fcinfo, 2), false);
-	StReturnValues rv = ops_return_values(arg_text(fcinfo, 6), "returnValues");
+	char	   *pk = api_arg_text(fcinfo, 0);
+	bool		typed = api_arg_bool(fcinfo, 7, false);
+	StTable    *t = catalog_lookup(api_arg_text(fcinfo, 2), false);
+	StReturnValues rv = ops_return_values(api_arg_text(fcinfo, 6), "returnValues");
 	StExprRequest req;
 	Av		   *old;
 
 	if (rv != ST_RV_NONE && rv != ST_RV_ALL_OLD)
 		st_error(ST_ERR_VALIDATION, "Return values set to invalid value");
-	expr_request_init(&req, arg_jsonb(fcinfo, 4), arg_jsonb(fcinfo, 5), typed);
-	expr_request_condition(&req, arg_text(fcinfo, 3), "ConditionExpression");
-	expr_request_finish(&req);
+	ops_expr_init(&req, api_arg_jsonb(fcinfo, 4), api_arg_jsonb(fcinfo, 5), typed);
+	ops_expr_add_condition(&req, api_arg_text(fcinfo, 3), "ConditionExpression");
+	ops_expr_finish(&req);
 
-	old = ops_delete(t, ops_key_map_from_text(t, pk, arg_text(fcinfo, 1)),
-					 expr_request_cond(&req), rv, NULL);
+	old = ops_delete(t, ops_key_map_from_text(t, pk, api_arg_text(fcinfo, 1)),
+					 ops_expr_write_condition(&req), rv, NULL);
 	return item_result(fcinfo, old, typed);
 }
 
@@ -114,21 +113,21 @@ PG_FUNCTION_INFO_V1(st_update);
 Datum
 st_update(PG_FUNCTION_ARGS)
 {
-	char	   *pk = arg_text(fcinfo, 0);
-	bool		typed = arg_bool(fcinfo, 8, false);
-	StTable    *t = catalog_lookup(arg_text(fcinfo, 3), false);
-	char	   *rvtext = arg_text(fcinfo, 7);
+	char	   *pk = api_arg_text(fcinfo, 0);
+	bool		typed = api_arg_bool(fcinfo, 8, false);
+	StTable    *t = catalog_lookup(api_arg_text(fcinfo, 3), false);
+	char	   *rvtext = api_arg_text(fcinfo, 7);
 	StReturnValues rv = ops_return_values(rvtext ? rvtext : "ALL_NEW", "returnValues");
 	StExprRequest req;
-	Av		   *keymap = ops_key_map_from_text(t, pk, arg_text(fcinfo, 1));
+	Av		   *keymap = ops_key_map_from_text(t, pk, api_arg_text(fcinfo, 1));
 	Av		   *result;
 
-	expr_request_init(&req, arg_jsonb(fcinfo, 5), arg_jsonb(fcinfo, 6), typed);
-	expr_request_update(&req, arg_text(fcinfo, 2));
-	expr_request_condition(&req, arg_text(fcinfo, 4), "ConditionExpression");
-	expr_request_finish(&req);
+	ops_expr_init(&req, api_arg_jsonb(fcinfo, 5), api_arg_jsonb(fcinfo, 6), typed);
+	ops_expr_add_update(&req, api_arg_text(fcinfo, 2));
+	ops_expr_add_condition(&req, api_arg_text(fcinfo, 4), "ConditionExpression");
+	ops_expr_finish(&req);
 
-	result = ops_update(t, keymap, expr_request_updater(&req, t), expr_request_cond(&req), rv, NULL);
+	result = ops_update(t, keymap, ops_expr_write_update(&req, t), ops_expr_write_condition(&req), rv, NULL);
 	return item_result(fcinfo, result, typed);
 }
 
@@ -154,10 +153,10 @@ query_row(Jsonb *stored, void *arg)
 	if (out->req->filter || out->req->projection)
 	{
 		item = av_item_from_stored(stored);
-		if (out->req->filter && !expr_request_filter(out->req, item))
+		if (out->req->filter && !ops_expr_filter_passes(out->req, item))
 			return true;
 		if (out->req->projection)
-			item = expr_request_project(out->req, item);
+			item = ops_expr_project_item(out->req, item);
 		value = JsonbPGetDatum(av_item_to_jsonb(item, out->typed));
 	}
 	else if (out->typed)
@@ -177,13 +176,13 @@ Datum
 st_query(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char	   *pk = arg_required_text(fcinfo, 0, "pk");
-	char	   *prefix = arg_text(fcinfo, 1);
-	StTable    *t = catalog_lookup(arg_text(fcinfo, 2), false);
-	char	   *index = arg_text(fcinfo, 3);
-	char	   *from = arg_text(fcinfo, 4);
-	char	   *to = arg_text(fcinfo, 5);
-	bool		typed = arg_bool(fcinfo, 12, false);
+	char	   *pk = api_arg_required_text(fcinfo, 0, "pk");
+	char	   *prefix = api_arg_text(fcinfo, 1);
+	StTable    *t = catalog_lookup(api_arg_text(fcinfo, 2), false);
+	char	   *index = api_arg_text(fcinfo, 3);
+	char	   *from = api_arg_text(fcinfo, 4);
+	char	   *to = api_arg_text(fcinfo, 5);
+	bool		typed = api_arg_bool(fcinfo, 12, false);
 	StQuerySpec q;
 	StExprRequest req;
 	QueryOutput out;
@@ -198,7 +197,7 @@ st_query(PG_FUNCTION_ARGS)
 		if (q.index == NULL)
 			st_error(ST_ERR_VALIDATION, "The table does not have the specified index: %s", index);
 	}
-	q.forward = arg_bool(fcinfo, 6, true);
+	q.forward = api_arg_bool(fcinfo, 6, true);
 	q.limit = -1;
 	if (!PG_ARGISNULL(7))
 	{
@@ -212,8 +211,8 @@ st_query(PG_FUNCTION_ARGS)
 	skdef = ops_query_sk(&q);
 	q.pk = ops_key_value_from_text(pk, pkdef->type, pkdef->name);
 	if (prefix && (from || to))
-		st_error(ST_ERR_VALIDATION,
-				 "Invalid KeyConditionExpression: only one condition on the sort key is allowed: give sk_prefix, or sk_from and/or sk_to");
+		st_error_hint(ST_ERR_VALIDATION, "Give sk_prefix, or sk_from and/or sk_to.",
+					  "Invalid KeyConditionExpression: only one condition on the sort key is allowed");
 	if ((prefix || from || to) && skdef->name == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "Query key condition not supported: the key schema has no sort key");
@@ -242,10 +241,10 @@ st_query(PG_FUNCTION_ARGS)
 		q.sort1 = ops_key_value_from_text(to, skdef->type, skdef->name);
 	}
 
-	expr_request_init(&req, arg_jsonb(fcinfo, 9), arg_jsonb(fcinfo, 10), typed);
-	expr_request_filter_expression(&req, arg_text(fcinfo, 8), &q);
-	expr_request_projection(&req, arg_text(fcinfo, 11));
-	expr_request_finish(&req);
+	ops_expr_init(&req, api_arg_jsonb(fcinfo, 9), api_arg_jsonb(fcinfo, 10), typed);
+	ops_expr_add_filter(&req, api_arg_text(fcinfo, 8), &q);
+	ops_expr_add_projection(&req, api_arg_text(fcinfo, 11));
+	ops_expr_finish(&req);
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	out.store = rsinfo->setResult;
@@ -262,9 +261,9 @@ Datum
 st_scan(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	StTable    *t = catalog_lookup(arg_text(fcinfo, 0), false);
-	char	   *index = arg_text(fcinfo, 1);
-	bool		typed = arg_bool(fcinfo, 7, false);
+	StTable    *t = catalog_lookup(api_arg_text(fcinfo, 0), false);
+	char	   *index = api_arg_text(fcinfo, 1);
+	bool		typed = api_arg_bool(fcinfo, 7, false);
 	StIndex    *ix = NULL;
 	int64		limit = -1;
 	StExprRequest req;
@@ -284,10 +283,10 @@ st_scan(PG_FUNCTION_ARGS)
 					 "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
 					 (int) limit);
 	}
-	expr_request_init(&req, arg_jsonb(fcinfo, 3), arg_jsonb(fcinfo, 4), typed);
-	expr_request_filter_expression(&req, arg_text(fcinfo, 2), NULL);
-	expr_request_projection(&req, arg_text(fcinfo, 5));
-	expr_request_finish(&req);
+	ops_expr_init(&req, api_arg_jsonb(fcinfo, 3), api_arg_jsonb(fcinfo, 4), typed);
+	ops_expr_add_filter(&req, api_arg_text(fcinfo, 2), NULL);
+	ops_expr_add_projection(&req, api_arg_text(fcinfo, 5));
+	ops_expr_finish(&req);
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	out.store = rsinfo->setResult;

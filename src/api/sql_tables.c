@@ -11,9 +11,9 @@
 #include "utils/builtins.h"
 
 #include "catalog/st_catalog.h"
-#include "catalog/table_admin.h"
+#include "ops/table_admin.h"
 #include "item/av_jsonb.h"
-#include "storage/st_storage.h"
+#include "ops/item_ops.h"
 #include "sql_args.h"
 
 static Av  *
@@ -41,8 +41,7 @@ add_keys(Av *req, const char *pk, const char *pk_type, const char *sk, const cha
 	Av		   *defs = av_new(AV_L);
 
 	if (pk == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'keySchema.1.member.attributeName' failed to satisfy constraint: Member must not be null");
+		st_validation_null("keySchema.1.member.attributeName");
 	av_append(ks, name_pair(pk, "KeyType", "HASH"));
 	av_append(defs, name_pair(pk, "AttributeType", pk_type ? pk_type : "S"));
 	if (sk)
@@ -61,7 +60,7 @@ st_create_table_json(PG_FUNCTION_ARGS)
 {
 	Av		   *req = av_map_from_jsonb(PG_GETARG_JSONB_P(0), false, "definition");
 
-	PG_RETURN_JSONB_P(av_item_to_jsonb(table_create(req), false));
+	PG_RETURN_JSONB_P(av_item_to_jsonb(ops_table_create(req), false));
 }
 
 /*
@@ -76,7 +75,7 @@ Datum
 st_create_table_short(PG_FUNCTION_ARGS)
 {
 	Av		   *req = av_new(AV_M);
-	char	   *name = arg_required_text(fcinfo, 0, "tableName");
+	char	   *name = api_arg_required_text(fcinfo, 0, "tableName");
 	const char *p = name;
 
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
@@ -86,12 +85,12 @@ st_create_table_short(PG_FUNCTION_ARGS)
 		Jsonb	   *def = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(name)));
 
 		req = av_map_from_jsonb(def, false, "definition");
-		PG_RETURN_JSONB_P(av_item_to_jsonb(table_create(req), false));
+		PG_RETURN_JSONB_P(av_item_to_jsonb(ops_table_create(req), false));
 	}
 	av_map_put_nocheck(req, "TableName", 9, s_value(name));
-	add_keys(req, arg_text(fcinfo, 1), arg_text(fcinfo, 3), arg_text(fcinfo, 2), arg_text(fcinfo, 4));
+	add_keys(req, api_arg_text(fcinfo, 1), api_arg_text(fcinfo, 3), api_arg_text(fcinfo, 2), api_arg_text(fcinfo, 4));
 	av_map_put_nocheck(req, "BillingMode", 11, s_value("PAY_PER_REQUEST"));
-	PG_RETURN_JSONB_P(av_item_to_jsonb(table_create(req), false));
+	PG_RETURN_JSONB_P(av_item_to_jsonb(ops_table_create(req), false));
 }
 
 /*
@@ -102,15 +101,15 @@ PG_FUNCTION_INFO_V1(st_create_gsi);
 Datum
 st_create_gsi(PG_FUNCTION_ARGS)
 {
-	char	   *table = arg_required_text(fcinfo, 0, "tableName");
+	char	   *table = api_arg_required_text(fcinfo, 0, "tableName");
 	Av		   *gsi = av_new(AV_M);
 	Av		   *projection = av_new(AV_M);
 	Av		   *keyreq = av_new(AV_M);
-	char	   *ptype = arg_text(fcinfo, 6);
+	char	   *ptype = api_arg_text(fcinfo, 6);
 
-	av_map_put_nocheck(gsi, "IndexName", 9, s_value(arg_required_text(fcinfo, 1, "indexName")));
-	add_keys(keyreq, arg_required_text(fcinfo, 2, "pk"), arg_text(fcinfo, 4),
-			 arg_text(fcinfo, 3), arg_text(fcinfo, 5));
+	av_map_put_nocheck(gsi, "IndexName", 9, s_value(api_arg_required_text(fcinfo, 1, "indexName")));
+	add_keys(keyreq, api_arg_required_text(fcinfo, 2, "pk"), api_arg_text(fcinfo, 4),
+			 api_arg_text(fcinfo, 3), api_arg_text(fcinfo, 5));
 	av_map_put_nocheck(gsi, "KeySchema", 9, av_map_get(keyreq, "KeySchema", 9));
 	av_map_put_nocheck(projection, "ProjectionType", 14, s_value(ptype ? ptype : "ALL"));
 	if (!PG_ARGISNULL(7))
@@ -131,7 +130,7 @@ st_create_gsi(PG_FUNCTION_ARGS)
 		av_map_put_nocheck(projection, "NonKeyAttributes", 16, nk);
 	}
 	av_map_put_nocheck(gsi, "Projection", 10, projection);
-	PG_RETURN_JSONB_P(av_item_to_jsonb(table_add_gsi(table, gsi,
+	PG_RETURN_JSONB_P(av_item_to_jsonb(ops_table_add_gsi(table, gsi,
 													 av_map_get(keyreq, "AttributeDefinitions", 20),
 													 true, "globalSecondaryIndexUpdates.1.member.create"),
 									   false));
@@ -141,7 +140,7 @@ PG_FUNCTION_INFO_V1(st_drop_gsi);
 Datum
 st_drop_gsi(PG_FUNCTION_ARGS)
 {
-	table_drop_gsi(text_to_cstring(PG_GETARG_TEXT_PP(0)), text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	ops_table_drop_gsi(text_to_cstring(PG_GETARG_TEXT_PP(0)), text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	PG_RETURN_VOID();
 }
 
@@ -149,16 +148,16 @@ PG_FUNCTION_INFO_V1(st_describe_table);
 Datum
 st_describe_table(PG_FUNCTION_ARGS)
 {
-	char	   *name = arg_text(fcinfo, 0);
+	char	   *name = api_arg_text(fcinfo, 0);
 
-	PG_RETURN_JSONB_P(av_item_to_jsonb(table_describe(name ? name : catalog_default_table_name()), false));
+	PG_RETURN_JSONB_P(av_item_to_jsonb(ops_table_describe(name ? name : catalog_default_table_name()), false));
 }
 
 PG_FUNCTION_INFO_V1(st_drop_table);
 Datum
 st_drop_table(PG_FUNCTION_ARGS)
 {
-	table_drop(text_to_cstring(PG_GETARG_TEXT_PP(0)));
+	ops_table_drop(text_to_cstring(PG_GETARG_TEXT_PP(0)));
 	PG_RETURN_VOID();
 }
 
@@ -171,16 +170,13 @@ PG_FUNCTION_INFO_V1(st_query_sql);
 Datum
 st_query_sql(PG_FUNCTION_ARGS)
 {
-	StTable    *t = catalog_lookup(arg_required_text(fcinfo, 0, "tableName"), false);
-	char	   *index = arg_text(fcinfo, 1);
+	StTable    *t = catalog_lookup(api_arg_required_text(fcinfo, 0, "tableName"), false);
+	char	   *index = api_arg_text(fcinfo, 1);
 	StIndex    *ix = index ? catalog_find_index(t, index) : NULL;
-	StQueryRange r;
+	StBoundKind lower = (StBoundKind) Min(Max(PG_GETARG_INT32(2), 0), 2);
+	StBoundKind upper = (StBoundKind) Min(Max(PG_GETARG_INT32(3), 0), 2);
 
 	if (index && ix == NULL)
 		st_error(ST_ERR_VALIDATION, "The table does not have the specified index: %s", index);
-	memset(&r, 0, sizeof(r));
-	r.lower_kind = (StBoundKind) Min(Max(PG_GETARG_INT32(2), 0), 2);
-	r.upper_kind = (StBoundKind) Min(Max(PG_GETARG_INT32(3), 0), 2);
-	r.backward = PG_GETARG_BOOL(4);
-	PG_RETURN_TEXT_P(cstring_to_text(storage_query_sql(t, ix, &r)));
+	PG_RETURN_TEXT_P(cstring_to_text(ops_query_sql(t, ix, lower, upper, PG_GETARG_BOOL(4))));
 }

@@ -55,9 +55,9 @@ check_item_count(Jsonb *items)
 {
 	int			n;
 
-	if (!jreq_is_array(items))
+	if (!api_jreq_is_array(items))
 		st_error(ST_ERR_SERIALIZATION, "TransactItems must be a JSON array");
-	n = jreq_array_length(items);
+	n = api_jreq_array_length(items);
 	if (n < 1)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value '[]' at 'transactItems' failed to satisfy constraint: Member must have length greater than or equal to 1");
@@ -74,11 +74,11 @@ element_operation(Jsonb *el, const char *const *ops, int nops, int *which, const
 	Jsonb	   *body = NULL;
 	int			found = 0;
 
-	if (!jreq_is_object(el))
+	if (!api_jreq_is_object(el))
 		st_error(ST_ERR_SERIALIZATION, "Each TransactItems element must be a JSON object");
 	for (int i = 0; i < nops; i++)
 	{
-		Jsonb	   *m = jreq_member(el, ops[i]);
+		Jsonb	   *m = api_jreq_member(el, ops[i]);
 
 		if (m)
 		{
@@ -87,7 +87,7 @@ element_operation(Jsonb *el, const char *const *ops, int nops, int *which, const
 			*which = i;
 		}
 	}
-	if (found != 1 || !jreq_is_object(body))
+	if (found != 1 || !api_jreq_is_object(body))
 		st_error(ST_ERR_VALIDATION, "%s", message);
 	return body;
 }
@@ -95,12 +95,10 @@ element_operation(Jsonb *el, const char *const *ops, int nops, int *which, const
 static Av  *
 required_map(Jsonb *body, const char *field, const char *path, bool typed)
 {
-	Jsonb	   *m = jreq_member(body, field);
+	Jsonb	   *m = api_jreq_member(body, field);
 
 	if (m == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
-				 path);
+		st_validation_null("%s", path);
 	return av_map_from_jsonb(m, typed, field);
 }
 
@@ -134,7 +132,7 @@ parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts)
 	char	   *rv;
 
 	a->op = (StTxOp) which;
-	a->table = table_of(ts, jreq_member_text(body, "TableName", "TableName"));
+	a->table = table_of(ts, api_jreq_member_text(body, "TableName", "TableName"));
 	if (a->op == ST_TX_PUT)
 	{
 		a->item = required_map(body, "Item", psprintf("transactItems.%d.member.put.item", pos), typed);
@@ -145,28 +143,24 @@ parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts)
 		a->keymap = required_map(body, "Key", psprintf("transactItems.%d.member.key", pos), typed);
 	ops_key_from_map(a->table, a->keymap, &a->key);
 
-	expr_request_init(&a->req, jreq_member(body, "ExpressionAttributeNames"),
-					  jreq_member(body, "ExpressionAttributeValues"), typed);
+	ops_expr_init(&a->req, api_jreq_member(body, "ExpressionAttributeNames"),
+					  api_jreq_member(body, "ExpressionAttributeValues"), typed);
 	if (a->op == ST_TX_UPDATE)
 	{
-		char	   *upd = jreq_member_text(body, "UpdateExpression", "UpdateExpression");
+		char	   *upd = api_jreq_member_text(body, "UpdateExpression", "UpdateExpression");
 
 		if (upd == NULL)
-			st_error(ST_ERR_VALIDATION,
-					 "1 validation error detected: Value null at 'transactItems.%d.member.update.updateExpression' failed to satisfy constraint: Member must not be null",
-					 pos);
-		expr_request_update(&a->req, upd);
-		expr_request_updater(&a->req, a->table);
+			st_validation_null("transactItems.%d.member.update.updateExpression", pos);
+		ops_expr_add_update(&a->req, upd);
+		ops_expr_write_update(&a->req, a->table);
 	}
-	expr_request_condition(&a->req, jreq_member_text(body, "ConditionExpression", "ConditionExpression"),
+	ops_expr_add_condition(&a->req, api_jreq_member_text(body, "ConditionExpression", "ConditionExpression"),
 						   "ConditionExpression");
 	if (a->op == ST_TX_CONDITION_CHECK && a->req.condition == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'transactItems.%d.member.conditionCheck.conditionExpression' failed to satisfy constraint: Member must not be null",
-				 pos);
-	expr_request_finish(&a->req);
+		st_validation_null("transactItems.%d.member.conditionCheck.conditionExpression", pos);
+	ops_expr_finish(&a->req);
 
-	rv = jreq_member_text(body, "ReturnValuesOnConditionCheckFailure", "ReturnValuesOnConditionCheckFailure");
+	rv = api_jreq_member_text(body, "ReturnValuesOnConditionCheckFailure", "ReturnValuesOnConditionCheckFailure");
 	if (rv && strcmp(rv, "ALL_OLD") != 0 && strcmp(rv, "NONE") != 0)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value '%s' at 'transactItems.%d.member.returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]",
@@ -175,16 +169,16 @@ parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts)
 }
 
 StTxAction *
-transact_parse_write(Jsonb *items, bool typed, int *n)
+api_transact_parse_write(Jsonb *items, bool typed, int *n)
 {
 	TableSet   *ts = palloc0(sizeof(TableSet));
 	StTxAction *actions;
 
 	check_item_count(items);
-	*n = jreq_array_length(items);
+	*n = api_jreq_array_length(items);
 	actions = palloc0(sizeof(StTxAction) * *n);
 	for (int i = 0; i < *n; i++)
-		parse_write_action(&actions[i], jreq_array_element(items, i), i + 1, typed, ts);
+		parse_write_action(&actions[i], api_jreq_array_element(items, i), i + 1, typed, ts);
 	ops_transact_prepare(actions, *n);
 	return actions;
 }
@@ -203,7 +197,7 @@ transact_parse_write(Jsonb *items, bool typed, int *n)
  * that expired and was not cleared yet is simply taken over.
  */
 bool
-transact_token_seen(const char *token, Jsonb *request)
+api_transact_token_seen(const char *token, Jsonb *request)
 {
 	Oid			types[2] = {TEXTOID, JSONBOID};
 	Datum		values[2];
@@ -221,14 +215,14 @@ transact_token_seen(const char *token, Jsonb *request)
 					" WHERE created_at < now() - interval '10 minutes'"
 					" LIMIT 100 FOR UPDATE SKIP LOCKED))",
 					false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "stdesign: could not expire transaction tokens");
+		st_internal_error("could not expire transaction tokens");
 	if (SPI_execute_with_args("INSERT INTO stdesign.transact_tokens AS t (token, request_hash)"
 							  " VALUES ($1, sha256(convert_to($2::text, 'UTF8')))"
 							  " ON CONFLICT (token) DO UPDATE"
 							  " SET request_hash = excluded.request_hash, created_at = now()"
 							  " WHERE t.created_at < now() - interval '10 minutes'",
 							  2, types, values, NULL, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "stdesign: could not record a transaction token");
+		st_internal_error("could not record a transaction token");
 	if (SPI_processed == 0)
 	{
 		bool		isnull;
@@ -236,7 +230,7 @@ transact_token_seen(const char *token, Jsonb *request)
 		if (SPI_execute_with_args("SELECT request_hash = sha256(convert_to($2::text, 'UTF8'))"
 								  " FROM stdesign.transact_tokens WHERE token = $1",
 								  2, types, values, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
-			elog(ERROR, "stdesign: could not read a transaction token");
+			st_internal_error("could not read a transaction token");
 		if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
 			st_error(ST_ERR_IDEMPOTENT_MISMATCH,
 					 "The request uses the same client token as a previous, but non-identical request.");
@@ -251,17 +245,16 @@ PG_FUNCTION_INFO_V1(st_transact);
 Datum
 st_transact(PG_FUNCTION_ARGS)
 {
-	Jsonb	   *items = arg_jsonb(fcinfo, 0);
-	char	   *token = arg_text(fcinfo, 1);
-	bool		typed = !arg_bool(fcinfo, 2, false);
+	Jsonb	   *items = api_arg_jsonb(fcinfo, 0);
+	char	   *token = api_arg_text(fcinfo, 1);
+	bool		typed = !api_arg_bool(fcinfo, 2, false);
 	StTxAction *actions;
 	int			n;
 
 	if (items == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null");
-	actions = transact_parse_write(items, typed, &n);
-	if (token && transact_token_seen(token, items))
+		st_validation_null("transactItems");
+	actions = api_transact_parse_write(items, typed, &n);
+	if (token && api_transact_token_seen(token, items))
 		PG_RETURN_JSONB_P(DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"))));
 	ops_transact_write(actions, n, typed, false);
 	PG_RETURN_JSONB_P(DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}"))));
@@ -277,7 +270,7 @@ typedef struct TxGet
 } TxGet;
 
 Jsonb *
-transact_get(Jsonb *items, bool typed)
+api_transact_get_responses(Jsonb *items, bool typed)
 {
 	static const char *const ops[] = {"Get"};
 	TableSet   *ts = palloc0(sizeof(TableSet));
@@ -287,22 +280,22 @@ transact_get(Jsonb *items, bool typed)
 	StringInfoData out;
 
 	check_item_count(items);
-	n = jreq_array_length(items);
+	n = api_jreq_array_length(items);
 	gets = palloc0(sizeof(TxGet) * n);
 	dup = palloc0(sizeof(StTxAction) * n);
 	for (int i = 0; i < n; i++)
 	{
 		int			which;
-		Jsonb	   *body = element_operation(jreq_array_element(items, i), ops, 1, &which,
+		Jsonb	   *body = element_operation(api_jreq_array_element(items, i), ops, 1, &which,
 											 "TransactItems can only contain Get");
 		StKey		key;
 
-		gets[i].table = table_of(ts, jreq_member_text(body, "TableName", "TableName"));
+		gets[i].table = table_of(ts, api_jreq_member_text(body, "TableName", "TableName"));
 		gets[i].keymap = required_map(body, "Key", psprintf("transactItems.%d.member.get.key", i + 1), typed);
 		ops_key_from_map(gets[i].table, gets[i].keymap, &key);
-		expr_request_init(&gets[i].req, jreq_member(body, "ExpressionAttributeNames"), NULL, typed);
-		expr_request_projection(&gets[i].req, jreq_member_text(body, "ProjectionExpression", "ProjectionExpression"));
-		expr_request_finish(&gets[i].req);
+		ops_expr_init(&gets[i].req, api_jreq_member(body, "ExpressionAttributeNames"), NULL, typed);
+		ops_expr_add_projection(&gets[i].req, api_jreq_member_text(body, "ProjectionExpression", "ProjectionExpression"));
+		ops_expr_finish(&gets[i].req);
 		dup[i].table = gets[i].table;
 		dup[i].keymap = gets[i].keymap;
 	}
@@ -320,10 +313,10 @@ transact_get(Jsonb *items, bool typed)
 			appendStringInfoString(&out, "{}");
 		else
 		{
-			Av		   *item = expr_request_project(&gets[i].req, av_item_from_stored(stored));
+			Av		   *item = ops_expr_project_item(&gets[i].req, av_item_from_stored(stored));
 			Jsonb	   *jb = av_item_to_jsonb(item, typed);
 
-			appendStringInfo(&out, "{\"Item\": %s}", jreq_text(jb));
+			appendStringInfo(&out, "{\"Item\": %s}", api_jreq_text(jb));
 		}
 	}
 	appendStringInfoString(&out, "]}");
@@ -335,10 +328,9 @@ PG_FUNCTION_INFO_V1(st_transact_get);
 Datum
 st_transact_get(PG_FUNCTION_ARGS)
 {
-	Jsonb	   *items = arg_jsonb(fcinfo, 0);
+	Jsonb	   *items = api_arg_jsonb(fcinfo, 0);
 
 	if (items == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'transactItems' failed to satisfy constraint: Member must not be null");
-	PG_RETURN_JSONB_P(transact_get(items, !arg_bool(fcinfo, 1, false)));
+		st_validation_null("transactItems");
+	PG_RETURN_JSONB_P(api_transact_get_responses(items, !api_arg_bool(fcinfo, 1, false)));
 }

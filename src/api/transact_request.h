@@ -16,12 +16,12 @@
 #include "ops/transact.h"
 
 /* Parse and validate TransactItems (typed or plain values). */
-extern StTxAction *transact_parse_write(Jsonb *items, bool typed, int *n);
+extern StTxAction *api_transact_parse_write(Jsonb *items, bool typed, int *n);
 
 /* ClientRequestToken: true when the same request already ran (see .c). */
-extern bool transact_token_seen(const char *token, Jsonb *request);
+extern bool api_transact_token_seen(const char *token, Jsonb *request);
 
 /* TransactGetItems: {"Responses": [...]} */
-extern Jsonb *transact_get(Jsonb *items, bool typed);
+extern Jsonb *api_transact_get_responses(Jsonb *items, bool typed);
 
 #endif							/* ST_TRANSACT_REQUEST_H */

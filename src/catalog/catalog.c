@@ -214,7 +214,7 @@ load_indexes(StTable *t)
 							  " projection_type, non_key_attributes::text[], pg_index"
 							  " FROM stdesign.indexes WHERE table_name = $1 ORDER BY created_at, index_name",
 							  1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "stdesign: could not read stdesign.indexes");
+		st_internal_error("could not read stdesign.indexes");
 
 	old = MemoryContextSwitchTo(t->cxt);
 	t->nindexes = SPI_processed;
@@ -272,7 +272,7 @@ load_table(StTable *t)
 	if (SPI_execute_with_args("SELECT relation_name, pk_name, pk_type, sk_name, sk_type"
 							  " FROM stdesign.tables WHERE table_name = $1",
 							  1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT)
-		elog(ERROR, "stdesign: could not read stdesign.tables");
+		st_internal_error("could not read stdesign.tables");
 	found = SPI_processed == 1;
 	if (!found)
 		return false;
@@ -292,7 +292,7 @@ load_table(StTable *t)
 
 	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
 	if (!OidIsValid(t->relid))
-		st_error(ST_ERR_INTERNAL, "the relation of table %s is missing", t->name);
+		st_internal_error("the relation of table %s is missing", t->name);
 	t->key_index = get_relname_relid(psprintf("%.54s_key", t->relname),
 									 get_namespace_oid(ST_DATA_SCHEMA, false));
 	t->item_attnum = get_attnum(t->relid, "item");
@@ -337,7 +337,7 @@ only_table_name(void)
 		return cached_default;
 	SPI_connect();
 	if (SPI_execute("SELECT table_name FROM stdesign.tables LIMIT 2", false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "stdesign: could not read stdesign.tables");
+		st_internal_error("could not read stdesign.tables");
 	if (cached_default)
 		pfree(cached_default);
 	cached_default = NULL;
@@ -362,8 +362,9 @@ catalog_default_table_name(void)
 		return st_default_table_guc;
 	name = only_table_name();
 	if (name == NULL)
-		st_error(ST_ERR_VALIDATION,
-				 "No table given: pass \"table\", set stdesign.default_table, or create exactly one table");
+		st_error_hint(ST_ERR_VALIDATION,
+					  "Pass \"table\", set stdesign.default_table, or create exactly one table.",
+					  "No table given");
 	return name;
 }
 

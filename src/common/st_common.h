@@ -68,18 +68,29 @@ typedef enum StErrCode
 #define ST_ERR_MSG_MAX 1024
 
 /*
- * An error report: the exception, DynamoDB's message, and optionally a JSON
- * text that goes to the ERROR's DETAIL (CancellationReasons, Item, ...).
+ * An error report: the exception, DynamoDB's message, optionally a JSON
+ * text that goes to the ERROR's DETAIL (CancellationReasons, Item, ...),
+ * and optionally advice for the user, which goes to its HINT: the message
+ * says what is wrong (DynamoDB's words where DynamoDB has them), the hint
+ * what to do about it.
  */
 typedef struct StErr
 {
 	StErrCode	code;
 	char		message[ST_ERR_MSG_MAX];
 	char	   *detail;			/* palloc'd JSON text, or NULL */
+	const char *hint;			/* a sentence of advice, or NULL */
 } StErr;
 
 /* Fill *err (printf-style message) and return false, for "return st_fail(...)". */
 extern bool st_fail(StErr *err, StErrCode code, const char *fmt,...) pg_attribute_printf(3, 4);
+
+/*
+ * DynamoDB's ValidationException for a required member that is missing:
+ * "1 validation error detected: Value null at '<path>' failed to satisfy
+ * constraint: Member must not be null", the path printf-style.
+ */
+extern bool st_fail_null(StErr *err, const char *path_fmt,...) pg_attribute_printf(2, 3);
 
 /* The DynamoDB exception name of a code ("ValidationException"). */
 extern const char *st_exception_name(StErrCode code);
@@ -93,6 +104,28 @@ extern void st_raise(const StErr *err) pg_attribute_noreturn();
 
 /* Shorthand: raise a new error directly. */
 extern void st_error(StErrCode code, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
+
+/* The same with a hint: advice for the user, apart from the message. */
+extern void st_error_hint(StErrCode code, const char *hint, const char *fmt,...) pg_attribute_printf(3, 4) pg_attribute_noreturn();
+
+/* Raise st_fail_null's ValidationException. */
+extern void st_validation_null(const char *path_fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
+
+/*
+ * Something that cannot happen did: stdesign's own data is inconsistent or a
+ * step that cannot fail failed (SPI, a locking result it does not expect).
+ * InternalServerError, with a hint to report it.  Every such case is raised
+ * through here (or st_fail with ST_ERR_INTERNAL where there is no backend).
+ */
+extern void st_internal_error(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
+
+/*
+ * Postgres's serialization failure for an item changed ("update") or
+ * deleted ("delete") by a concurrent transaction, in REPEATABLE READ and
+ * SERIALIZABLE: the same SQLSTATE and message as a plain UPDATE's, so that a
+ * client retries it the same way.
+ */
+extern void st_serialization_failure(const char *what) pg_attribute_noreturn();
 #endif
 
 #endif							/* ST_COMMON_H */

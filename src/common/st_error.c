@@ -32,17 +32,40 @@ static const char *const exception_sqlstates[] = {
 #undef ST_EXCEPTION
 };
 
+#define ST_INTERNAL_HINT "This is a bug in stdesign: please report it."
+
+static void
+fill(StErr *err, StErrCode code, const char *fmt, va_list args)
+{
+	err->code = code;
+	err->detail = NULL;
+	err->hint = code == ST_ERR_INTERNAL ? ST_INTERNAL_HINT : NULL;
+	vsnprintf(err->message, sizeof(err->message), fmt, args);
+}
+
 bool
 st_fail(StErr *err, StErrCode code, const char *fmt,...)
 {
 	va_list		args;
 
-	err->code = code;
-	err->detail = NULL;
 	va_start(args, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, args);
+	fill(err, code, fmt, args);
 	va_end(args);
 	return false;
+}
+
+bool
+st_fail_null(StErr *err, const char *path_fmt,...)
+{
+	char		path[ST_ERR_MSG_MAX / 2];
+	va_list		args;
+
+	va_start(args, path_fmt);
+	vsnprintf(path, sizeof(path), path_fmt, args);
+	va_end(args);
+	return st_fail(err, ST_ERR_VALIDATION,
+				   "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
+				   path);
 }
 
 const char *
@@ -68,14 +91,11 @@ st_raise(const StErr *err)
 	const char *state = st_exception_sqlstate(err->code);
 	int			sqlstate = MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]);
 
-	if (err->detail)
-		ereport(ERROR,
-				(errcode(sqlstate),
-				 errmsg("%s: %s", st_exception_name(err->code), err->message),
-				 errdetail_internal("%s", err->detail)));
 	ereport(ERROR,
 			(errcode(sqlstate),
-			 errmsg("%s: %s", st_exception_name(err->code), err->message)));
+			 errmsg("%s: %s", st_exception_name(err->code), err->message),
+			 err->detail ? errdetail_internal("%s", err->detail) : 0,
+			 err->hint ? errhint("%s", err->hint) : 0));
 	pg_unreachable();
 }
 
@@ -85,11 +105,57 @@ st_error(StErrCode code, const char *fmt,...)
 	StErr		err;
 	va_list		args;
 
-	err.code = code;
-	err.detail = NULL;
 	va_start(args, fmt);
-	vsnprintf(err.message, sizeof(err.message), fmt, args);
+	fill(&err, code, fmt, args);
 	va_end(args);
 	st_raise(&err);
+}
+
+void
+st_error_hint(StErrCode code, const char *hint, const char *fmt,...)
+{
+	StErr		err;
+	va_list		args;
+
+	va_start(args, fmt);
+	fill(&err, code, fmt, args);
+	va_end(args);
+	err.hint = hint;
+	st_raise(&err);
+}
+
+void
+st_validation_null(const char *path_fmt,...)
+{
+	StErr		err;
+	char		path[ST_ERR_MSG_MAX / 2];
+	va_list		args;
+
+	va_start(args, path_fmt);
+	vsnprintf(path, sizeof(path), path_fmt, args);
+	va_end(args);
+	st_fail_null(&err, "%s", path);
+	st_raise(&err);
+}
+
+void
+st_internal_error(const char *fmt,...)
+{
+	StErr		err;
+	va_list		args;
+
+	va_start(args, fmt);
+	fill(&err, ST_ERR_INTERNAL, fmt, args);
+	va_end(args);
+	st_raise(&err);
+}
+
+void
+st_serialization_failure(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+			 errmsg("could not serialize access due to concurrent %s", what)));
+	pg_unreachable();
 }
 #endif

@@ -6,7 +6,8 @@
  *
  * This is an X-macro list: every consumer defines ST_EXCEPTION(sym, name,
  * sqlstate) before including it.  The README's error table is generated from
- * this file (see `make errors-table`), so the two can never disagree.
+ * this file (`make errors-table`, and make test checks it), so the two can
+ * never disagree.
  *
  * SQLSTATEs live in the implementation-defined class "SD" (stdesign).
  *
@@ -25,5 +26,5 @@ ST_EXCEPTION(ST_ERR_UNKNOWN_OPERATION, "UnknownOperationException", "SD008")	/* 
 ST_EXCEPTION(ST_ERR_TRANSACTION_CONFLICT, "TransactionConflictException", "SD009")	/* a write could not get its item because others kept changing it */
 ST_EXCEPTION(ST_ERR_SERIALIZATION, "SerializationException", "SD010")	/* a JSON value has the wrong type for its field (a number where a string belongs, bad base64) */
 ST_EXCEPTION(ST_ERR_LIMIT_EXCEEDED, "LimitExceededException", "SD011")	/* an account-style limit would be passed (more than 20 GSIs; more than one index created or deleted by one UpdateTable) */
-ST_EXCEPTION(ST_ERR_INTERNAL, "InternalServerError", "SD012")	/* stdesign found its own storage inconsistent (a bug: please report it) */
+ST_EXCEPTION(ST_ERR_INTERNAL, "InternalServerError", "SD012")	/* something that cannot happen did: stdesign's own data is inconsistent or an internal step failed (a bug: please report it) */
 ST_EXCEPTION(ST_ERR_TRANSACTION_IN_PROGRESS, "TransactionInProgressException", "SD013")	/* a ClientRequestToken is used by a transaction still running (reserved: the repeat waits for it instead) */

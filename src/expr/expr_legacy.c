@@ -224,9 +224,8 @@ read_op(Builder *b, const Entry *e, bool required, int *op)
 	{
 		if (!required)
 			return true;
-		return st_fail(b->err, ST_ERR_VALIDATION,
-					   MSG_VALIDATION "Value null at '%s.%.*s.member.comparisonOperator' failed to satisfy constraint: Member must not be null",
-					   b->param, e->len, e->attr);
+		return st_fail_null(b->err, "%s.%.*s.member.comparisonOperator",
+							b->param, e->len, e->attr);
 	}
 	if (v->type != AV_S)
 		return st_fail(b->err, ST_ERR_SERIALIZATION,

@@ -48,11 +48,11 @@ arith(bool plus, const Av *a, const Av *b, StErr *err)
 		st_fail(err, ST_ERR_VALIDATION, MSG_BAD_TYPE);
 		return NULL;
 	}
-	if (!num_parse(a->str, a->len, &x, err) || !num_parse(b->str, b->len, &y, err))
+	if (!st_num_parse(a->str, a->len, &x, err) || !st_num_parse(b->str, b->len, &y, err))
 		return NULL;
-	if (!(plus ? num_add(&x, &y, &r, err) : num_sub(&x, &y, &r, err)))
+	if (!(plus ? st_num_add(&x, &y, &r, err) : st_num_sub(&x, &y, &r, err)))
 		return NULL;
-	len = num_format(&r, buf);
+	len = st_num_format(&r, buf);
 	return av_new_str(AV_N, buf, len);
 }
 

@@ -251,10 +251,10 @@ av_compare_scalar(const Av *a, const Av *b)
 		StErr		err;
 
 		/* stored numbers are canonical; a parse failure cannot happen here */
-		if (!num_parse(a->str, a->len, &na, &err) ||
-			!num_parse(b->str, b->len, &nb, &err))
+		if (!st_num_parse(a->str, a->len, &na, &err) ||
+			!st_num_parse(b->str, b->len, &nb, &err))
 			return bytes_cmp(a->str, a->len, b->str, b->len);
-		return num_cmp(&na, &nb);
+		return st_num_cmp(&na, &nb);
 	}
 	/* S and B: unsigned byte order (memcmp compares unsigned chars) */
 	return bytes_cmp(a->str, a->len, b->str, b->len);

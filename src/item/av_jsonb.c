@@ -102,7 +102,7 @@ set_member(JsonbValue *jv, AvType member_type, bool stored)
 		int			n;
 
 		if (!av_base64_decode(m->str, m->len, &bytes, &n))
-			st_error(ST_ERR_INTERNAL, "stored binary value is not valid base64");
+			st_internal_error("stored binary value is not valid base64");
 		m->str = bytes;
 		m->len = n;
 	}
@@ -118,10 +118,10 @@ array_value(JsonbContainer *jc, AvType type, int depth, bool typed, bool stored)
 	JsonbRaw	r;
 	JsonbValue	v;
 
-	jsonb_raw_begin(&it, jc);
-	while (jsonb_raw_next_elem(&it, &r))
+	st_jsonb_raw_begin(&it, jc);
+	while (st_jsonb_raw_next_elem(&it, &r))
 	{
-		jsonb_raw_value(&r, &v);
+		st_jsonb_raw_value(&r, &v);
 		if (type == AV_L)
 			av_append(result, typed ? typed_value(&v, depth + 1, stored) : plain_value(&v, depth + 1));
 		else
@@ -140,10 +140,10 @@ object_value(JsonbContainer *jc, int depth, bool typed, bool stored)
 				r;
 	JsonbValue	v;
 
-	jsonb_raw_begin(&it, jc);
-	while (jsonb_raw_next_member(&it, &k, &r))
+	st_jsonb_raw_begin(&it, jc);
+	while (st_jsonb_raw_next_member(&it, &k, &r))
 	{
-		jsonb_raw_value(&r, &v);
+		st_jsonb_raw_value(&r, &v);
 		av_map_put_nocheck(result, k.data, (int) k.len,
 						   typed ? typed_value(&v, depth + 1, stored) : plain_value(&v, depth + 1));
 	}
@@ -171,8 +171,8 @@ typed_value(JsonbValue *jv, int depth, bool stored)
 				 "Supplied AttributeValue has an invalid shape: %s found where an object with exactly one of the supported datatypes was expected",
 				 jbv_kind(jv));
 
-	jsonb_raw_begin(&it, jv->val.binary.data);
-	while (jsonb_raw_next_member(&it, &k, &r))
+	st_jsonb_raw_begin(&it, jv->val.binary.data);
+	while (st_jsonb_raw_next_member(&it, &k, &r))
 	{
 		int			t = av_type_from_name(k.data, (int) k.len);
 
@@ -180,7 +180,7 @@ typed_value(JsonbValue *jv, int depth, bool stored)
 			continue;
 		ntypes++;
 		type = t;
-		jsonb_raw_value(&r, &found);
+		st_jsonb_raw_value(&r, &found);
 	}
 	if (ntypes == 0)
 		st_error(ST_ERR_VALIDATION,
@@ -329,7 +329,7 @@ av_item_from_stored(Jsonb *jb)
 
 	jsonb_root(jb, &jv);
 	if (!jbv_is_object(&jv))
-		st_error(ST_ERR_INTERNAL, "stored item is not a JSON object");
+		st_internal_error("stored item is not a JSON object");
 	return object_value(jv.val.binary.data, 0, true, true);
 }
 
@@ -423,7 +423,7 @@ is_container(const Av *v)
  * The JsonbValue tree of a value, built directly (pushJsonbValue copies
  * every node into growing arrays and re-sorts each object; an item is
  * written on every put and update, so the direct build is worth it).  The
- * tree is serialised by jsonb_raw_from_value.
+ * tree is serialised by st_jsonb_raw_from_value.
  */
 static void tree_value(const Av *v, bool typed, JsonbValue *out);
 
@@ -539,7 +539,7 @@ av_value_to_jsonb(const Av *v, bool typed)
 		return JsonbValueToJsonb(&jv);
 	}
 	tree_value(v, typed, &jv);
-	return jsonb_raw_from_value(&jv);
+	return st_jsonb_raw_from_value(&jv);
 }
 
 Jsonb *
@@ -548,7 +548,7 @@ av_item_to_jsonb(const Av *item, bool typed)
 	JsonbValue	jv;
 
 	av_item_tree(item, typed, &jv);
-	return jsonb_raw_from_value(&jv);
+	return st_jsonb_raw_from_value(&jv);
 }
 
 Jsonb *
@@ -567,7 +567,7 @@ void
 av_item_tree(const Av *item, bool typed, JsonbValue *out)
 {
 	if (!is_container(item))
-		elog(ERROR, "an item must be a map");
+		st_internal_error("an item must be a map");
 	tree_container(item, typed, out);
 }
 
@@ -608,8 +608,8 @@ stored_array_size(const JsonbContainer *jc, char member_type, bool is_list)
 	JsonbRaw	v;
 	int64		total = is_list ? 3 : 0;
 
-	jsonb_raw_begin(&it, jc);
-	while (jsonb_raw_next_elem(&it, &v))
+	st_jsonb_raw_begin(&it, jc);
+	while (st_jsonb_raw_next_elem(&it, &v))
 	{
 		if (is_list)
 			total += 1 + (v.type == JENTRY_ISCONTAINER ?
@@ -629,8 +629,8 @@ stored_map_size(const JsonbContainer *jc, bool is_map)
 				v;
 	int64		total = is_map ? 3 : 0;
 
-	jsonb_raw_begin(&it, jc);
-	while (jsonb_raw_next_member(&it, &k, &v))
+	st_jsonb_raw_begin(&it, jc);
+	while (st_jsonb_raw_next_member(&it, &k, &v))
 	{
 		total += k.len + (is_map ? 1 : 0);
 		if (v.type == JENTRY_ISCONTAINER)
@@ -650,8 +650,8 @@ stored_value_size(const JsonbContainer *typed)
 	check_stack_depth();
 	if (!JsonContainerIsObject(typed))
 		return 0;
-	jsonb_raw_begin(&it, typed);
-	if (!jsonb_raw_next_member(&it, &k, &v) || k.len == 0)
+	st_jsonb_raw_begin(&it, typed);
+	if (!st_jsonb_raw_next_member(&it, &k, &v) || k.len == 0)
 		return 0;
 	if (v.type != JENTRY_ISCONTAINER)
 		return stored_scalar_size(k.data[0], &v);

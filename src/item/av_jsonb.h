@@ -37,7 +37,7 @@ extern Jsonb *av_value_to_jsonb(const Av *v, bool typed);
 
 /*
  * The JsonbValue tree of a value (typed or plain) or of an item (an object
- * of attribute values), with sorted, unique keys: for jsonb_raw_from_value,
+ * of attribute values), with sorted, unique keys: for st_jsonb_raw_from_value,
  * or to place into a larger tree.
  */
 extern void av_value_tree(const Av *v, bool typed, JsonbValue *out);

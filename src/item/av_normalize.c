@@ -373,7 +373,7 @@ normalize_scalar(Av *s, AvType type, StErr *err)
 		case AV_N:
 			{
 				char		buf[NUM_TEXT_MAX];
-				int			n = num_canonical(s->str ? s->str : "", s->len, buf, err);
+				int			n = st_num_canonical(s->str ? s->str : "", s->len, buf, err);
 
 				if (n < 0)
 					return false;

@@ -45,16 +45,16 @@ typedef struct JsonbRawIter
 	uint32		val_end;		/* end offset of the last value read */
 } JsonbRawIter;
 
-extern void jsonb_raw_begin(JsonbRawIter *it, const JsonbContainer *c);
+extern void st_jsonb_raw_begin(JsonbRawIter *it, const JsonbContainer *c);
 
 /* The next element of an array; false after the last. */
-extern bool jsonb_raw_next_elem(JsonbRawIter *it, JsonbRaw *value);
+extern bool st_jsonb_raw_next_elem(JsonbRawIter *it, JsonbRaw *value);
 
 /* The next member of an object; false after the last. */
-extern bool jsonb_raw_next_member(JsonbRawIter *it, JsonbRaw *key, JsonbRaw *value);
+extern bool st_jsonb_raw_next_member(JsonbRawIter *it, JsonbRaw *key, JsonbRaw *value);
 
 /* A child as the JsonbValue an iterator would give (containers as jbvBinary). */
-extern void jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out);
+extern void st_jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out);
 
 /*
  * A JsonbValue tree to a jsonb datum, as JsonbValueToJsonb does, except
@@ -63,6 +63,6 @@ extern void jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out);
  * The tree's objects must already have sorted, unique keys (as
  * pushJsonbValue leaves them).
  */
-extern Jsonb *jsonb_raw_from_value(const JsonbValue *root);
+extern Jsonb *st_jsonb_raw_from_value(const JsonbValue *root);
 
 #endif							/* ST_JSONB_RAW_H */

@@ -17,6 +17,7 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 
+#include "common/st_common.h"
 #include "jsonb_raw.h"
 
 /* ---------- reading ---------- */
@@ -44,7 +45,7 @@ raw_child(const char *base, JEntry entry, uint32 start, uint32 end, JsonbRaw *ou
 	if (out->type == JENTRY_ISNUMERIC || out->type == JENTRY_ISCONTAINER)
 		start = INTALIGN(start);
 	if (end < start)
-		elog(ERROR, "corrupt jsonb container: child ends before it starts");
+		st_internal_error("corrupt jsonb container: child ends before it starts");
 	out->data = base + start;
 	out->len = end - start;
 }
@@ -57,7 +58,7 @@ advance(JEntry entry, uint32 prev_end)
 }
 
 void
-jsonb_raw_begin(JsonbRawIter *it, const JsonbContainer *c)
+st_jsonb_raw_begin(JsonbRawIter *it, const JsonbContainer *c)
 {
 	uint32		nentries;
 
@@ -73,7 +74,7 @@ jsonb_raw_begin(JsonbRawIter *it, const JsonbContainer *c)
 }
 
 bool
-jsonb_raw_next_elem(JsonbRawIter *it, JsonbRaw *value)
+st_jsonb_raw_next_elem(JsonbRawIter *it, JsonbRaw *value)
 {
 	JEntry		e;
 	uint32		start = it->key_end;
@@ -87,7 +88,7 @@ jsonb_raw_next_elem(JsonbRawIter *it, JsonbRaw *value)
 }
 
 bool
-jsonb_raw_next_member(JsonbRawIter *it, JsonbRaw *key, JsonbRaw *value)
+st_jsonb_raw_next_member(JsonbRawIter *it, JsonbRaw *key, JsonbRaw *value)
 {
 	JEntry		ke,
 				ve;
@@ -107,7 +108,7 @@ jsonb_raw_next_member(JsonbRawIter *it, JsonbRaw *key, JsonbRaw *value)
 }
 
 void
-jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out)
+st_jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out)
 {
 	switch (raw->type)
 	{
@@ -134,7 +135,7 @@ jsonb_raw_value(const JsonbRaw *raw, JsonbValue *out)
 			out->val.binary.len = (int) raw->len;
 			break;
 		default:
-			elog(ERROR, "corrupt jsonb container: unknown child type %u", raw->type);
+			st_internal_error("corrupt jsonb container: unknown child type %u", raw->type);
 	}
 }
 
@@ -218,7 +219,7 @@ convert_array(StringInfo buf, JEntry *entry, const JsonbValue *v)
 	int			entries_at;
 
 	if (n < 0 || n > JB_CMASK)
-		elog(ERROR, "jsonb array has too many elements");
+		st_internal_error("jsonb array has too many elements");
 	entries_at = begin_container(buf, header, n);
 	for (int i = 0; i < n; i++)
 		write_child(buf, entries_at, i, &total, &v->val.array.elems[i]);
@@ -235,7 +236,7 @@ convert_object(StringInfo buf, JEntry *entry, const JsonbValue *v)
 	int			entries_at;
 
 	if (n < 0 || n > JB_CMASK)
-		elog(ERROR, "jsonb object has too many members");
+		st_internal_error("jsonb object has too many members");
 	entries_at = begin_container(buf, (uint32) n | JB_FOBJECT, (Size) n * 2);
 	for (int i = 0; i < n; i++)
 		write_child(buf, entries_at, i, &total, &v->val.object.pairs[i].key);
@@ -253,7 +254,7 @@ copy_container(StringInfo buf, JEntry *entry, const JsonbValue *v)
 	const JsonbContainer *c = v->val.binary.data;
 
 	if (v->val.binary.len < (int) sizeof(uint32) || JsonContainerIsScalar(c))
-		elog(ERROR, "only an array or object container can be copied into jsonb");
+		st_internal_error("only an array or object container can be copied into jsonb");
 	pad_to_int(buf);
 	appendBinaryStringInfo(buf, (const char *) c, v->val.binary.len);
 	check_total((uint64) (buf->len - start));
@@ -296,19 +297,19 @@ convert_value(StringInfo buf, JEntry *entry, const JsonbValue *v)
 			copy_container(buf, entry, v);
 			break;
 		default:
-			elog(ERROR, "unexpected jsonb value type %d", (int) v->type);
+			st_internal_error("unexpected jsonb value type %d", (int) v->type);
 	}
 }
 
 Jsonb *
-jsonb_raw_from_value(const JsonbValue *root)
+st_jsonb_raw_from_value(const JsonbValue *root)
 {
 	StringInfoData buf;
 	JEntry		entry;
 	Jsonb	   *result;
 
 	if (root->type != jbvArray && root->type != jbvObject && root->type != jbvBinary)
-		elog(ERROR, "a jsonb datum needs an array or object at its root");
+		st_internal_error("a jsonb datum needs an array or object at its root");
 	initStringInfo(&buf);
 	reserve(&buf, VARHDRSZ);
 	convert_value(&buf, &entry, root);

@@ -40,7 +40,7 @@
  *	 no exponent and no insignificant zeros: "00042" -> "42", "1.0" -> "1",
  *	 "-0" -> "0", "1.5E2" -> "150", "1e100" -> "1" followed by 100 zeros
  *	 (observed against DynamoDB: boto3 issues #2500 and #4636, extenddb pull
- *	 request #7).  num_format() writes exactly that: a '-' for negatives, a
+ *	 request #7).  st_num_format() writes exactly that: a '-' for negatives, a
  *	 single "0" before the point of a fraction, no trailing fractional zeros,
  *	 no trailing point, and "0" for zero.  The longest such text is
  *	 "-0." + 129 zeros + 38 digits = 170 bytes (the smallest magnitudes); the
@@ -114,7 +114,7 @@ check_limits(int64 exp, int ndigits, bool arithmetic, StErr *err)
 }
 
 bool
-num_parse(const char *text, int len, StNum *out, StErr *err)
+st_num_parse(const char *text, int len, StNum *out, StErr *err)
 {
 	int			i = 0;
 	bool		neg = false;
@@ -220,7 +220,7 @@ num_parse(const char *text, int len, StNum *out, StErr *err)
 }
 
 int
-num_format(const StNum *n, char *buf)
+st_num_format(const StNum *n, char *buf)
 {
 	int			p = 0;
 
@@ -264,13 +264,13 @@ num_format(const StNum *n, char *buf)
 }
 
 int
-num_canonical(const char *text, int len, char *buf, StErr *err)
+st_num_canonical(const char *text, int len, char *buf, StErr *err)
 {
 	StNum		n;
 
-	if (!num_parse(text, len, &n, err))
+	if (!st_num_parse(text, len, &n, err))
 		return -1;
-	return num_format(&n, buf);
+	return st_num_format(&n, buf);
 }
 
 /* Compare magnitudes of two normalised numbers. */
@@ -294,7 +294,7 @@ mag_cmp(const StNum *a, const StNum *b)
 }
 
 int
-num_cmp(const StNum *a, const StNum *b)
+st_num_cmp(const StNum *a, const StNum *b)
 {
 	int			sa = a->ndigits == 0 ? 0 : (a->neg ? -1 : 1);
 	int			sb = b->ndigits == 0 ? 0 : (b->neg ? -1 : 1);
@@ -406,7 +406,7 @@ num_addsub(const StNum *a, const StNum *b, bool negate_b, StNum *out, StErr *err
 	bool		bneg = (b->ndigits != 0) && (b->neg != negate_b);
 
 	/*
-	 * Operands come from num_parse() or from here, so they are within the
+	 * Operands come from st_num_parse() or from here, so they are within the
 	 * limits; refuse anything else rather than index outside the buffer.
 	 */
 	if (!operand_ok(a) || !operand_ok(b))
@@ -431,13 +431,13 @@ num_addsub(const StNum *a, const StNum *b, bool negate_b, StNum *out, StErr *err
 }
 
 bool
-num_add(const StNum *a, const StNum *b, StNum *out, StErr *err)
+st_num_add(const StNum *a, const StNum *b, StNum *out, StErr *err)
 {
 	return num_addsub(a, b, false, out, err);
 }
 
 bool
-num_sub(const StNum *a, const StNum *b, StNum *out, StErr *err)
+st_num_sub(const StNum *a, const StNum *b, StNum *out, StErr *err)
 {
 	return num_addsub(a, b, true, out, err);
 }

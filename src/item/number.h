@@ -43,23 +43,23 @@ typedef struct StNum
  * and check its precision and magnitude.  On failure fills *err with
  * DynamoDB's ValidationException message and returns false.
  */
-extern bool num_parse(const char *text, int len, StNum *out, StErr *err);
+extern bool st_num_parse(const char *text, int len, StNum *out, StErr *err);
 
 /* Write the canonical text of n into buf (NUM_TEXT_MAX bytes); returns its length. */
-extern int	num_format(const StNum *n, char *buf);
+extern int	st_num_format(const StNum *n, char *buf);
 
 /* Canonicalise number text in one step: parse + format.  Returns length or -1 (err set). */
-extern int	num_canonical(const char *text, int len, char *buf, StErr *err);
+extern int	st_num_canonical(const char *text, int len, char *buf, StErr *err);
 
 /* Numeric comparison: <0, 0, >0. */
-extern int	num_cmp(const StNum *a, const StNum *b);
+extern int	st_num_cmp(const StNum *a, const StNum *b);
 
 /*
  * a + b and a - b, exact, then checked against DynamoDB's limits (38
  * significant digits, magnitude): on overflow fills *err with DynamoDB's
  * message and returns false.
  */
-extern bool num_add(const StNum *a, const StNum *b, StNum *out, StErr *err);
-extern bool num_sub(const StNum *a, const StNum *b, StNum *out, StErr *err);
+extern bool st_num_add(const StNum *a, const StNum *b, StNum *out, StErr *err);
+extern bool st_num_sub(const StNum *a, const StNum *b, StNum *out, StErr *err);
 
 #endif							/* ST_NUMBER_H */

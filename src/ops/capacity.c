@@ -63,7 +63,7 @@ struct StCapacity
 };
 
 StCapacity *
-capacity_new(StCapacityMode mode)
+ops_capacity_new(StCapacityMode mode)
 {
 	StCapacity *c = palloc0(sizeof(StCapacity));
 
@@ -72,7 +72,7 @@ capacity_new(StCapacityMode mode)
 }
 
 bool
-capacity_wanted(const StCapacity *c)
+ops_capacity_wanted(const StCapacity *c)
 {
 	return c != NULL && c->mode != ST_CAPACITY_NONE;
 }
@@ -125,7 +125,7 @@ halves(int64 bytes, int64 unit)
 }
 
 void
-capacity_read(StCapacity *c, StTable *t, StIndex *ix, int64 bytes, bool consistent,
+ops_capacity_read(StCapacity *c, StTable *t, StIndex *ix, int64 bytes, bool consistent,
 			  bool transactional)
 {
 	CapTable   *e;
@@ -227,7 +227,7 @@ index_write_halves(const StTable *t, const StIndex *ix, const Av *old_item, cons
 }
 
 void
-capacity_write(StCapacity *c, StTable *t, const Av *old_item, const Av *new_item,
+ops_capacity_write(StCapacity *c, StTable *t, const Av *old_item, const Av *new_item,
 			   bool transactional)
 {
 	CapTable   *e;
@@ -325,7 +325,7 @@ table_result(const StCapacity *c, const CapTable *e)
 }
 
 Av *
-capacity_result(StCapacity *c, bool as_list)
+ops_capacity_result(StCapacity *c, bool as_list)
 {
 	Av		   *list;
 

@@ -30,16 +30,16 @@ typedef enum StCapacityMode
 /* The capacity one request consumed, per table (and per index). */
 typedef struct StCapacity StCapacity;
 
-extern StCapacity *capacity_new(StCapacityMode mode);
+extern StCapacity *ops_capacity_new(StCapacityMode mode);
 
 /* Did the request ask for ConsumedCapacity (so that callers fetch old items)? */
-extern bool capacity_wanted(const StCapacity *c);
+extern bool ops_capacity_wanted(const StCapacity *c);
 
 /*
  * A read of `bytes` (the summed size of the items read; 0 for a miss, which
  * still costs one unit) from table t, or from index ix of it.
  */
-extern void capacity_read(StCapacity *c, StTable *t, StIndex *ix, int64 bytes,
+extern void ops_capacity_read(StCapacity *c, StTable *t, StIndex *ix, int64 bytes,
 						  bool consistent, bool transactional);
 
 /*
@@ -47,7 +47,7 @@ extern void capacity_read(StCapacity *c, StTable *t, StIndex *ix, int64 bytes,
  * may be NULL); counts the table and every secondary index the change
  * touches (an index write when the item enters, leaves or changes in it).
  */
-extern void capacity_write(StCapacity *c, StTable *t, const Av *old_item, const Av *new_item,
+extern void ops_capacity_write(StCapacity *c, StTable *t, const Av *old_item, const Av *new_item,
 						   bool transactional);
 
 /*
@@ -56,6 +56,6 @@ extern void capacity_write(StCapacity *c, StTable *t, const Av *old_item, const 
  * WriteCapacityUnits?, Table?, GlobalSecondaryIndexes?, LocalSecondaryIndexes?};
  * for batches and transactions an AV_L of those (as_list).
  */
-extern Av  *capacity_result(StCapacity *c, bool as_list);
+extern Av  *ops_capacity_result(StCapacity *c, bool as_list);
 
 #endif							/* ST_CAPACITY_H */

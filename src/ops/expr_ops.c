@@ -106,7 +106,7 @@ expr_lookup(ExprKind kind, const char *text)
 }
 
 void
-expr_request_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed)
+ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed)
 {
 	ExprParams	p;
 	StErr		err;
@@ -123,13 +123,13 @@ expr_request_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed)
 		st_error(ST_ERR_VALIDATION, "ExpressionAttributeValues must not be empty");
 	req->names_used = palloc0(sizeof(bool) * Max(1, req->names ? req->names->n : 0));
 	req->values_used = palloc0(sizeof(bool) * Max(1, req->values ? req->values->n : 0));
-	p = *expr_request_params(req);
+	p = *ops_expr_params(req);
 	if (!expr_check_params(&p, &err))
 		st_raise(&err);
 }
 
 const ExprParams *
-expr_request_params(StExprRequest *req)
+ops_expr_params(StExprRequest *req)
 {
 	req->params.names = req->names;
 	req->params.values = req->values;
@@ -145,7 +145,7 @@ add_expression(StExprRequest *req, ExprKind kind, const char *text)
 	StExpr	   *e = expr_lookup(kind, text);
 	StErr		err;
 
-	expr_request_params(req);
+	ops_expr_params(req);
 	if (!expr_bind(e, &req->params, &err))
 		st_raise(&err);
 	req->nexpressions++;
@@ -153,7 +153,7 @@ add_expression(StExprRequest *req, ExprKind kind, const char *text)
 }
 
 void
-expr_request_condition(StExprRequest *req, const char *text, const char *param)
+ops_expr_add_condition(StExprRequest *req, const char *text, const char *param)
 {
 	if (text)
 		req->condition = add_expression(req, EXPR_CONDITION, text);
@@ -161,7 +161,7 @@ expr_request_condition(StExprRequest *req, const char *text, const char *param)
 
 /* The attribute name a path starts with, placeholders resolved. */
 const char *
-expr_path_top_name(const ExprPath *path, const Av *names, int *len)
+ops_expr_path_top_name(const ExprPath *path, const Av *names, int *len)
 {
 	const ExprPathElem *e = &path->elems[0];
 
@@ -194,7 +194,7 @@ check_filter_keys(const ExprNode *n, const Av *names, const StQuerySpec *q, cons
 	if (n->kind == EXPR_N_PATH && n->path && n->path->n > 0)
 	{
 		int			len;
-		const char *name = expr_path_top_name(n->path, names, &len);
+		const char *name = ops_expr_path_top_name(n->path, names, &len);
 
 		for (int k = 0; k < 2 && name; k++)
 		{
@@ -210,7 +210,7 @@ check_filter_keys(const ExprNode *n, const Av *names, const StQuerySpec *q, cons
 }
 
 void
-expr_request_filter_expression(StExprRequest *req, const char *text, const StQuerySpec *q)
+ops_expr_add_filter(StExprRequest *req, const char *text, const StQuerySpec *q)
 {
 	StExpr	   *e;
 
@@ -223,27 +223,27 @@ expr_request_filter_expression(StExprRequest *req, const char *text, const StQue
 }
 
 void
-expr_request_projection(StExprRequest *req, const char *text)
+ops_expr_add_projection(StExprRequest *req, const char *text)
 {
 	if (text)
 		req->projection = add_expression(req, EXPR_PROJECTION, text);
 }
 
 void
-expr_request_update(StExprRequest *req, const char *text)
+ops_expr_add_update(StExprRequest *req, const char *text)
 {
 	if (text)
 		req->update = add_expression(req, EXPR_UPDATE, text);
 }
 
 void
-expr_request_key_condition(StExprRequest *req, const char *text,
+ops_expr_key_condition(StExprRequest *req, const char *text,
 						   const StKeyDef *pk, const StKeyDef *sk, ExprKeyCondition *out)
 {
 	StExpr	   *kc = add_expression(req, EXPR_KEY_CONDITION, text);
 	StErr		err;
 
-	if (!expr_key_condition(kc, expr_request_params(req), pk->name, strlen(pk->name),
+	if (!expr_key_condition(kc, ops_expr_params(req), pk->name, strlen(pk->name),
 							sk->name, sk->name ? strlen(sk->name) : 0, out, &err))
 		st_raise(&err);
 }
@@ -401,14 +401,14 @@ bind_legacy(StExprRequest *req, StExpr *e, int nvalues_before, StErr *err)
 		req->values_used = repalloc(req->values_used, sizeof(bool) * n);
 		memset(req->values_used + nvalues_before, 0, sizeof(bool) * (n - nvalues_before));
 	}
-	expr_request_params(req);
+	ops_expr_params(req);
 	if (!expr_bind(e, &req->params, err))
 		st_raise(err);
 	return e;
 }
 
 void
-expr_request_legacy_condition(StExprRequest *req, Jsonb *expected, bool or)
+ops_expr_add_legacy_condition(StExprRequest *req, Jsonb *expected, bool or)
 {
 	Av		   *conditions;
 	int			before;
@@ -426,7 +426,7 @@ expr_request_legacy_condition(StExprRequest *req, Jsonb *expected, bool or)
 }
 
 void
-expr_request_legacy_filter(StExprRequest *req, Jsonb *filter, bool is_query, bool or,
+ops_expr_add_legacy_filter(StExprRequest *req, Jsonb *filter, bool is_query, bool or,
 						   const StQuerySpec *q)
 {
 	Av		   *conditions;
@@ -448,7 +448,7 @@ expr_request_legacy_filter(StExprRequest *req, Jsonb *filter, bool is_query, boo
 }
 
 void
-expr_request_legacy_update(StExprRequest *req, Jsonb *attribute_updates)
+ops_expr_add_legacy_update(StExprRequest *req, Jsonb *attribute_updates)
 {
 	Av		   *updates;
 	int			before;
@@ -467,7 +467,7 @@ expr_request_legacy_update(StExprRequest *req, Jsonb *attribute_updates)
 }
 
 void
-expr_request_legacy_key_condition(StExprRequest *req, Jsonb *key_conditions,
+ops_expr_legacy_key_condition(StExprRequest *req, Jsonb *key_conditions,
 								  const StKeyDef *pk, const StKeyDef *sk,
 								  ExprKeyCondition *out)
 {
@@ -480,13 +480,13 @@ expr_request_legacy_key_condition(StExprRequest *req, Jsonb *key_conditions,
 								   sk->name, sk->name ? strlen(sk->name) : 0,
 								   req->values, &err);
 	e = bind_legacy(req, e, before, &err);
-	if (!expr_key_condition(e, expr_request_params(req), pk->name, strlen(pk->name),
+	if (!expr_key_condition(e, ops_expr_params(req), pk->name, strlen(pk->name),
 							sk->name, sk->name ? strlen(sk->name) : 0, out, &err))
 		st_raise(&err);
 }
 
 void
-expr_request_attributes_to_get(StExprRequest *req, Jsonb *attributes_to_get)
+ops_expr_add_attributes_to_get(StExprRequest *req, Jsonb *attributes_to_get)
 {
 	static const char *const legacy[] = {"AttributesToGet"};
 	static const char *const expressions[] = {"ProjectionExpression"};
@@ -503,14 +503,14 @@ expr_request_attributes_to_get(StExprRequest *req, Jsonb *attributes_to_get)
 	e = expr_legacy_projection(av_from_jsonb_value(&attributes_to_get->root, false), &err);
 	if (e == NULL)
 		st_raise(&err);
-	expr_request_params(req);
+	ops_expr_params(req);
 	if (!expr_bind(e, &req->params, &err))
 		st_raise(&err);
 	req->projection = e;
 }
 
 void
-expr_request_finish(StExprRequest *req)
+ops_expr_finish(StExprRequest *req)
 {
 	StErr		err;
 
@@ -520,7 +520,7 @@ expr_request_finish(StExprRequest *req)
 	if (req->values_given && req->nexpressions == 0)
 		st_error(ST_ERR_VALIDATION,
 				 "ExpressionAttributeValues can only be specified when using expressions");
-	expr_request_params(req);
+	ops_expr_params(req);
 	if (!expr_check_unused(&req->params, &err))
 		st_raise(&err);
 }
@@ -533,41 +533,41 @@ condition_holds(StCondition *cond, const Av *item)
 	bool		result;
 	StErr		err;
 
-	if (!expr_eval_condition(req->condition, item, expr_request_params(req), &result, &err))
+	if (!expr_eval_condition(req->condition, item, ops_expr_params(req), &result, &err))
 		st_raise(&err);
 	return result;
 }
 
 StCondition *
-expr_request_cond(StExprRequest *req)
+ops_expr_write_condition(StExprRequest *req)
 {
 	if (req->condition == NULL)
 		return NULL;
-	req->cond.holds = condition_holds;
-	req->cond.state = req;
+	req->write_condition.holds = condition_holds;
+	req->write_condition.state = req;
 	/* return_item_on_failure is the caller's to set */
-	return &req->cond;
+	return &req->write_condition;
 }
 
 bool
-expr_request_filter(StExprRequest *req, const Av *item)
+ops_expr_filter_passes(StExprRequest *req, const Av *item)
 {
 	bool		result;
 	StErr		err;
 
 	if (req->filter == NULL)
 		return true;
-	if (!expr_eval_condition(req->filter, item, expr_request_params(req), &result, &err))
+	if (!expr_eval_condition(req->filter, item, ops_expr_params(req), &result, &err))
 		st_raise(&err);
 	return result;
 }
 
 Av *
-expr_request_project(StExprRequest *req, const Av *item)
+ops_expr_project_item(StExprRequest *req, const Av *item)
 {
 	if (req->projection == NULL)
 		return (Av *) item;
-	return expr_project(req->projection, item, expr_request_params(req));
+	return expr_project(req->projection, item, ops_expr_params(req));
 }
 
 /* StUpdate.apply: the request's UpdateExpression, in place. */
@@ -579,8 +579,8 @@ update_apply(StUpdate *upd, Av *item)
 
 	memset(&req->update_info, 0, sizeof(req->update_info));
 	if (req->legacy_update
-		? !expr_legacy_apply_update(req->update, item, expr_request_params(req), &req->update_info, &err)
-		: !expr_apply_update(req->update, item, expr_request_params(req), &req->update_info, &err))
+		? !expr_legacy_apply_update(req->update, item, ops_expr_params(req), &req->update_info, &err)
+		: !expr_apply_update(req->update, item, ops_expr_params(req), &req->update_info, &err))
 		st_raise(&err);
 }
 
@@ -596,7 +596,7 @@ update_project(StUpdate *upd, const Av *item)
 }
 
 StUpdate *
-expr_request_updater(StExprRequest *req, StTable *t)
+ops_expr_write_update(StExprRequest *req, StTable *t)
 {
 	const StKeyDef *keys[2] = {&t->pk, &t->sk};
 
@@ -605,20 +605,20 @@ expr_request_updater(StExprRequest *req, StTable *t)
 	for (int k = 0; k < 2; k++)
 	{
 		if (keys[k]->name &&
-			expr_update_touches_attr(req->update, expr_request_params(req),
+			expr_update_touches_attr(req->update, ops_expr_params(req),
 									 keys[k]->name, strlen(keys[k]->name)))
 			st_error(ST_ERR_VALIDATION,
 					 "One or more parameter values were invalid: Cannot update attribute %s. This attribute is part of the key",
 					 keys[k]->name);
 	}
-	req->updater.apply = update_apply;
-	req->updater.project_updated = update_project;
-	req->updater.state = req;
-	return &req->updater;
+	req->write_update.apply = update_apply;
+	req->write_update.project_updated = update_project;
+	req->write_update.state = req;
+	return &req->write_update;
 }
 
 int64
-expr_parse_count(void)
+ops_expr_parse_count(void)
 {
 	return expr_parses_total;
 }

@@ -32,23 +32,23 @@ typedef struct StExprRequest
 	StExpr	   *filter;
 	StExpr	   *projection;
 	StExpr	   *update;
-	StCondition cond;			/* the condition, for the operations */
+	StCondition write_condition;	/* the condition, for the operations */
 	bool		legacy_update;	/* the update came from AttributeUpdates */
-	StUpdate	updater;		/* the update, for ops_update */
+	StUpdate	write_update;	/* the update, for ops_update */
 	ExprUpdateInfo update_info; /* what the last application touched */
 } StExprRequest;
 
 /* Start a request: names (plain JSON object of strings) and values (typed or plain). */
-extern void expr_request_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed);
+extern void ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed);
 
 /* Add each kind of expression (NULL text: none).  `param` names it in errors. */
-extern void expr_request_condition(StExprRequest *req, const char *text, const char *param);
-extern void expr_request_filter_expression(StExprRequest *req, const char *text, const StQuerySpec *q);
-extern void expr_request_projection(StExprRequest *req, const char *text);
-extern void expr_request_update(StExprRequest *req, const char *text);
+extern void ops_expr_add_condition(StExprRequest *req, const char *text, const char *param);
+extern void ops_expr_add_filter(StExprRequest *req, const char *text, const StQuerySpec *q);
+extern void ops_expr_add_projection(StExprRequest *req, const char *text);
+extern void ops_expr_add_update(StExprRequest *req, const char *text);
 
 /* A KeyConditionExpression, resolved against a key schema (pk, sk or NULL). */
-extern void expr_request_key_condition(StExprRequest *req, const char *text,
+extern void ops_expr_key_condition(StExprRequest *req, const char *text,
 									   const StKeyDef *pk, const StKeyDef *sk,
 									   ExprKeyCondition *out);
 
@@ -59,48 +59,48 @@ extern void expr_request_key_condition(StExprRequest *req, const char *text,
  * is shared.  `or` is ConditionalOperator OR.  A legacy filter on a Query
  * (q not NULL) may not use the key attributes it queries.
  */
-extern void expr_request_legacy_condition(StExprRequest *req, Jsonb *expected, bool or);
-extern void expr_request_legacy_filter(StExprRequest *req, Jsonb *filter, bool is_query, bool or,
+extern void ops_expr_add_legacy_condition(StExprRequest *req, Jsonb *expected, bool or);
+extern void ops_expr_add_legacy_filter(StExprRequest *req, Jsonb *filter, bool is_query, bool or,
 									   const StQuerySpec *q);
-extern void expr_request_legacy_update(StExprRequest *req, Jsonb *attribute_updates);
-extern void expr_request_legacy_key_condition(StExprRequest *req, Jsonb *key_conditions,
+extern void ops_expr_add_legacy_update(StExprRequest *req, Jsonb *attribute_updates);
+extern void ops_expr_legacy_key_condition(StExprRequest *req, Jsonb *key_conditions,
 											  const StKeyDef *pk, const StKeyDef *sk,
 											  ExprKeyCondition *out);
 
 /*
  * AttributesToGet (GetItem, Query, Scan, BatchGetItem): the projection of
- * the request.  Call it after expr_request_projection(): with a
+ * the request.  Call it after ops_expr_add_projection(): with a
  * ProjectionExpression already there it raises DynamoDB's error for mixing
  * the two.
  */
-extern void expr_request_attributes_to_get(StExprRequest *req, Jsonb *attributes_to_get);
+extern void ops_expr_add_attributes_to_get(StExprRequest *req, Jsonb *attributes_to_get);
 
 /* After all expressions: names and values given but not used are errors. */
-extern void expr_request_finish(StExprRequest *req);
+extern void ops_expr_finish(StExprRequest *req);
 
 /*
  * The attribute name a document path starts with, its #name resolved through
  * names; NULL when the placeholder is not defined.
  */
-extern const char *expr_path_top_name(const ExprPath *path, const Av *names, int *len);
+extern const char *ops_expr_path_top_name(const ExprPath *path, const Av *names, int *len);
 
 /* How many expressions this backend parsed (cache misses). */
-extern int64 expr_parse_count(void);
+extern int64 ops_expr_parse_count(void);
 
 /* The request's placeholders, as the evaluator takes them. */
-extern const ExprParams *expr_request_params(StExprRequest *req);
+extern const ExprParams *ops_expr_params(StExprRequest *req);
 
 /* The condition for ops_put/ops_delete/..., or NULL when there is none. */
-extern StCondition *expr_request_cond(StExprRequest *req);
+extern StCondition *ops_expr_write_condition(StExprRequest *req);
 
 /*
  * The update for ops_update, or NULL when there is none.  Raises when it
  * would change one of t's key attributes.
  */
-extern StUpdate *expr_request_updater(StExprRequest *req, StTable *t);
+extern StUpdate *ops_expr_write_update(StExprRequest *req, StTable *t);
 
 /* Does item pass the filter?  Project an item. */
-extern bool expr_request_filter(StExprRequest *req, const Av *item);
-extern Av  *expr_request_project(StExprRequest *req, const Av *item);
+extern bool ops_expr_filter_passes(StExprRequest *req, const Av *item);
+extern Av  *ops_expr_project_item(StExprRequest *req, const Av *item);
 
 #endif							/* ST_EXPR_OPS_H */

@@ -40,7 +40,7 @@ ops_key_value_from_text(const char *text, AvType type, const char *keyname)
 	{
 		char		buf[NUM_TEXT_MAX];
 		StErr		err;
-		int			n = num_canonical(text, len, buf, &err);
+		int			n = st_num_canonical(text, len, buf, &err);
 
 		if (n < 0)
 			st_raise(&err);

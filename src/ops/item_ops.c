@@ -142,6 +142,12 @@ ops_put_many(StTable *t, Av **items, int n)
 	storage_upsert_many(t, stored, n, &probe);
 }
 
+void
+ops_put_sorted(StTable *t, Jsonb **stored, int n, bool *probe)
+{
+	storage_upsert_many(t, stored, n, probe);
+}
+
 Av *
 ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, StWriteResult *res)
 {

@@ -108,6 +108,13 @@ extern Av  *ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv,
  */
 extern void ops_put_many(StTable *t, Av **items, int n);
 
+/*
+ * The same for items already checked (ops_check_item) and in stored form,
+ * with distinct keys in key order; *probe as storage_upsert_many's, the
+ * same flag for every chunk of one load.
+ */
+extern void ops_put_sorted(StTable *t, Jsonb **stored, int n, bool *probe);
+
 /* DeleteItem: returns the old item when rv is ALL_OLD and it existed. */
 extern Av  *ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv,
 					   StWriteResult *res);
@@ -169,5 +176,19 @@ extern void ops_query(const StQuerySpec *q, StRowCallback callback, void *arg);
 
 /* Scan a table (ix NULL) or an index, reading at most limit items (-1: all). */
 extern void ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg);
+
+/* The same, as the range says: a page from a position, one segment of several. */
+extern void ops_scan_range(StTable *t, StIndex *ix, const StScanRange *range,
+						   StRowCallback callback, void *arg);
+
+/* A key attribute k of ExclusiveStartKey as the Datum of a position (StPosition). */
+extern Datum ops_start_key_datum(const Av *start, const StKeyDef *k);
+
+/*
+ * The SQL a query of that shape runs (storage_query_sql), for
+ * stdesign.query_sql.
+ */
+extern char *ops_query_sql(StTable *t, StIndex *ix, StBoundKind lower, StBoundKind upper,
+						   bool backward);
 
 #endif							/* ST_ITEM_OPS_H */

@@ -131,6 +131,45 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 	storage_query(q->table, q->index, &r, callback, arg);
 }
 
+/*
+ * A key attribute of ExclusiveStartKey as a Datum of its key column's type,
+ * for a position (0 when the key space has no such attribute).
+ */
+Datum
+ops_start_key_datum(const Av *start, const StKeyDef *k)
+{
+	Av		   *v;
+
+	if (k->name == NULL)
+		return (Datum) 0;
+	v = av_map_get(start, k->name, strlen(k->name));
+	if (v == NULL || v->type != k->type)
+		st_error(ST_ERR_VALIDATION,
+				 "The provided starting key is invalid: The provided key element does not match the schema");
+	return storage_key_datum(v);
+}
+
+char *
+ops_query_sql(StTable *t, StIndex *ix, StBoundKind lower, StBoundKind upper, bool backward)
+{
+	StQueryRange r;
+
+	memset(&r, 0, sizeof(r));
+	r.lower_kind = lower;
+	r.upper_kind = upper;
+	r.backward = backward;
+	return storage_query_sql(t, ix, &r);
+}
+
+void
+ops_scan_range(StTable *t, StIndex *ix, const StScanRange *range,
+			   StRowCallback callback, void *arg)
+{
+	if (range->limit == 0)
+		return;
+	storage_scan(t, ix, range, callback, arg);
+}
+
 void
 ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg)
 {

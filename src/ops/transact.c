@@ -132,7 +132,7 @@ static bool
 check_action(StTxAction *a, Reason *r)
 {
 	StErr		err;
-	const ExprParams *p = expr_request_params(&a->req);
+	const ExprParams *p = ops_expr_params(&a->req);
 
 	r->code = "None";
 	if (a->req.condition)
@@ -157,7 +157,7 @@ check_action(StTxAction *a, Reason *r)
 	{
 		a->new_item = a->old_item ? av_copy(a->old_item) : av_copy(a->keymap);
 		if (a->req.update &&
-			!expr_apply_update(a->req.update, a->new_item, expr_request_params(&a->req), NULL, &err))
+			!expr_apply_update(a->req.update, a->new_item, ops_expr_params(&a->req), NULL, &err))
 		{
 			r->code = "ValidationError";
 			r->message = pstrdup(err.message);

@@ -161,7 +161,7 @@ entry_build(IndexCacheEntry *e, Relation *indexes, List *oids)
 }
 
 void
-index_cache_open(ResultRelInfo *rri)
+storage_index_cache_open(ResultRelInfo *rri)
 {
 	Relation	rel = rri->ri_RelationDesc;
 	List	   *oids;

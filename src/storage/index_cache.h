@@ -20,6 +20,6 @@
  * same: building them, and preparing the expressions and predicates of the
  * GSIs' partial expression indexes, cost a tenth of an UpdateItem.
  */
-extern void index_cache_open(ResultRelInfo *rri);
+extern void storage_index_cache_open(ResultRelInfo *rri);
 
 #endif							/* ST_INDEX_CACHE_H */

@@ -74,7 +74,7 @@ key_value(Jsonb *item, const char *name, const char *type)
 }
 
 void
-set_keys_values(const Trigger *trigger, Jsonb *item, Datum *values)
+storage_set_keys_values(const Trigger *trigger, Jsonb *item, Datum *values)
 {
 	int			nkeys = trigger->tgnargs / 2;
 
@@ -98,9 +98,13 @@ st_set_keys(PG_FUNCTION_ARGS)
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_BEFORE(td->tg_event) ||
 		!TRIGGER_FIRED_FOR_ROW(td->tg_event))
-		elog(ERROR, "stdesign.set_keys() must be a BEFORE ... FOR EACH ROW trigger");
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("stdesign.set_keys() must be a BEFORE ... FOR EACH ROW trigger")));
 	if (td->tg_trigger->tgnargs != 2 && td->tg_trigger->tgnargs != 4)
-		elog(ERROR, "stdesign.set_keys() takes the key names and types");
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("stdesign.set_keys() takes the key names and types")));
 
 	desc = RelationGetDescr(td->tg_relation);
 	tuple = TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? td->tg_newtuple : td->tg_trigtuple;
@@ -109,8 +113,7 @@ st_set_keys(PG_FUNCTION_ARGS)
 	/* pk, [sk,] item */
 	item = heap_getattr(tuple, nkeys + 1, desc, &isnull);
 	if (isnull)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value null at 'item' failed to satisfy constraint: Member must not be null");
-	set_keys_values(td->tg_trigger, DatumGetJsonbP(item), values);
+		st_validation_null("item");
+	storage_set_keys_values(td->tg_trigger, DatumGetJsonbP(item), values);
 	return PointerGetDatum(heap_modify_tuple_by_cols(tuple, desc, nkeys, cols, values, nulls));
 }

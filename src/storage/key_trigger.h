@@ -19,6 +19,6 @@
  * attributes of item named by the set_keys trigger's arguments.  Raises
  * DynamoDB's validation error for a missing or mistyped key attribute.
  */
-extern void set_keys_values(const Trigger *trigger, Jsonb *item, Datum *values);
+extern void storage_set_keys_values(const Trigger *trigger, Jsonb *item, Datum *values);
 
 #endif							/* ST_KEY_TRIGGER_H */

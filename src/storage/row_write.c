@@ -125,13 +125,13 @@ direct_write_allowed(Oid relid, AclMode mode)
 }
 
 bool
-row_update_allowed(Oid relid)
+storage_row_update_allowed(Oid relid)
 {
 	return direct_write_allowed(relid, ACL_UPDATE);
 }
 
 bool
-row_delete_allowed(Oid relid)
+storage_row_delete_allowed(Oid relid)
 {
 	return direct_write_allowed(relid, ACL_DELETE);
 }
@@ -154,7 +154,7 @@ writer_open(RowWriter *w, Oid relid, AttrNumber item_attnum)
 {
 	w->rel = table_open(relid, RowExclusiveLock);
 	if (item_attnum < 1 || item_attnum > RelationGetDescr(w->rel)->natts)
-		elog(ERROR, "stdesign: relation %u has no item column %d", relid, (int) item_attnum);
+		st_internal_error("relation %u has no item column %d", relid, (int) item_attnum);
 	w->item_attnum = item_attnum;
 	w->estate = NULL;
 	w->rri = NULL;
@@ -185,7 +185,7 @@ writer_open_indexes(RowWriter *w)
 	rte->updatedCols = bms_make_singleton(w->item_attnum - FirstLowInvalidHeapAttributeNumber);
 	ExecInitRangeTable(w->estate, list_make1(rte));
 	InitResultRelInfo(w->rri, w->rel, 1, NULL, 0);
-	index_cache_open(w->rri);
+	storage_index_cache_open(w->rri);
 	w->estate->es_snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
 	w->estate->es_output_cid = w->cid;
 }
@@ -259,22 +259,19 @@ static bool
 changed_meanwhile(TM_Result res)
 {
 	if (IsolationUsesXactSnapshot())
-		ereport(ERROR,
-				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-				 errmsg("could not serialize access due to concurrent %s",
-						res == TM_Deleted ? "delete" : "update")));
+		st_serialization_failure(res == TM_Deleted ? "delete" : "update");
 	return false;
 }
 
 bool
-row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, bool locked)
+storage_row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, bool locked)
 {
 	RowWriter	w;
 	TM_Result	res;
 
 	writer_open(&w, relid, item_attnum);
 	if (!table_tuple_fetch_row_version(w.rel, ctid, SnapshotAny, w.existing))
-		elog(ERROR, "stdesign: the item's row version is gone");
+		st_internal_error("the item's row version is gone");
 	fill_new_row(&w, item);
 	res = writer_update(&w, ctid);
 	writer_close(&w, res == TM_Ok);
@@ -283,14 +280,14 @@ row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, boo
 		return true;
 	if (!locked && (res == TM_Updated || res == TM_Deleted))
 		return changed_meanwhile(res);
-	elog(ERROR, "stdesign: update of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
+	st_internal_error("update of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
 	return false;				/* not reached */
 }
 
 /* ---------- deleting one item ---------- */
 
 bool
-row_delete(Oid relid, ItemPointer ctid, bool locked)
+storage_row_delete(Oid relid, ItemPointer ctid, bool locked)
 {
 	Relation	rel = table_open(relid, RowExclusiveLock);
 	TM_FailureData tmfd;
@@ -311,7 +308,7 @@ row_delete(Oid relid, ItemPointer ctid, bool locked)
 	}
 	if (!locked && (res == TM_Updated || res == TM_Deleted))
 		return changed_meanwhile(res);
-	elog(ERROR, "stdesign: delete of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
+	st_internal_error("delete of %s item failed (%d)", locked ? "a locked" : "an", (int) res);
 	return false;				/* not reached */
 }
 
@@ -433,14 +430,14 @@ conflict_update(RowWriter *w, ItemPointer conflict)
 				ereport(ERROR,
 						(errcode(ERRCODE_CARDINALITY_VIOLATION),
 						 errmsg("ON CONFLICT DO UPDATE command cannot affect row a second time")));
-			elog(ERROR, "stdesign: attempted to lock an invisible row");
+			st_internal_error("attempted to lock an invisible row");
 			break;
 		case TM_Updated:
 		case TM_Deleted:
 			ExecClearTuple(w->existing);
 			return changed_meanwhile(res);
 		default:
-			elog(ERROR, "stdesign: unexpected result %d locking an item", (int) res);
+			st_internal_error("unexpected result %d locking an item", (int) res);
 	}
 
 	/*
@@ -450,14 +447,12 @@ conflict_update(RowWriter *w, ItemPointer conflict)
 	if (IsolationUsesXactSnapshot() &&
 		!table_tuple_satisfies_snapshot(w->rel, w->existing, w->estate->es_snapshot) &&
 		!TransactionIdIsCurrentTransactionId(slot_xmin(w->existing)))
-		ereport(ERROR,
-				(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-				 errmsg("could not serialize access due to concurrent update")));
+		st_serialization_failure("update");
 
 	res = writer_update(w, conflict);
 	ExecClearTuple(w->existing);
 	if (res != TM_Ok)
-		elog(ERROR, "stdesign: update of a locked item failed (%d)", (int) res);
+		st_internal_error("update of a locked item failed (%d)", (int) res);
 	return true;
 }
 
@@ -499,7 +494,7 @@ upsert_row(RowWriter *w, List *arbiter, bool *probe)
 }
 
 bool
-row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
+storage_row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 				Jsonb **items, int n, bool *probe)
 {
 	RowWriter	w;
@@ -533,7 +528,7 @@ row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 			row->tts_values[a] = (Datum) 0;
 			row->tts_isnull[a] = true;
 		}
-		set_keys_values(trigger, items[i], row->tts_values);
+		storage_set_keys_values(trigger, items[i], row->tts_values);
 		for (int a = 0; a < item_attnum; a++)
 			row->tts_isnull[a] = false;
 		row->tts_values[item_attnum - 1] = PointerGetDatum(items[i]);

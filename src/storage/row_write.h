@@ -21,7 +21,7 @@
  * triggers, row security, CHECK constraints) or is not permitted: the
  * caller then runs the UPDATE statement.
  */
-extern bool row_update_allowed(Oid relid);
+extern bool storage_row_update_allowed(Oid relid);
 
 /*
  * Replace the item of the row version at ctid, keeping its key columns;
@@ -31,22 +31,22 @@ extern bool row_update_allowed(Oid relid);
  * transaction writing it, as an UPDATE does): false when another
  * transaction has since updated or deleted it, in READ COMMITTED (the
  * caller reads it again); a serialization failure in REPEATABLE READ and
- * SERIALIZABLE.  Only after row_update_allowed.
+ * SERIALIZABLE.  Only after storage_row_update_allowed.
  */
-extern bool row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, bool locked);
+extern bool storage_row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *item, bool locked);
 
 /*
- * May items of this relation be deleted directly?  As row_update_allowed,
+ * May items of this relation be deleted directly?  As storage_row_update_allowed,
  * for a DELETE statement.
  */
-extern bool row_delete_allowed(Oid relid);
+extern bool storage_row_delete_allowed(Oid relid);
 
 /*
  * Delete the row version at ctid, as a DELETE does (waiting for a
- * transaction still writing it).  locked and the result as for row_update.
- * Only after row_delete_allowed.
+ * transaction still writing it).  locked and the result as for storage_row_update.
+ * Only after storage_row_delete_allowed.
  */
-extern bool row_delete(Oid relid, ItemPointer ctid, bool locked);
+extern bool storage_row_delete(Oid relid, ItemPointer ctid, bool locked);
 
 /*
  * Write items[0..n-1] (distinct keys) as INSERT ... ON CONFLICT (key) DO
@@ -59,7 +59,7 @@ extern bool row_delete(Oid relid, ItemPointer ctid, bool locked);
  * nothing, when the statement would do more than that (see row_write.c):
  * the caller then runs the statement.
  */
-extern bool row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
+extern bool storage_row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 							Jsonb **items, int n, bool *probe);
 
 #endif							/* ST_ROW_WRITE_H */

@@ -103,7 +103,7 @@ extern void storage_upsert(StTable *t, Jsonb *item);
 /*
  * Put items[0..n-1] (distinct keys, in key order: locks are taken in that
  * order), each replacing the item with its key.  *probe: look for an
- * existing item before inserting each (see row_upsert_many); a caller
+ * existing item before inserting each (see storage_row_upsert_many); a caller
  * writing many chunks passes the same flag each time.
  */
 extern void storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe);

@@ -149,7 +149,7 @@ exec_ddl(const char *sql)
 {
 	SPI_connect();
 	if (SPI_execute(sql, false, 0) < 0)
-		elog(ERROR, "stdesign: could not execute: %s", sql);
+		st_internal_error("could not execute: %s", sql);
 	SPI_finish();
 }
 
@@ -264,10 +264,10 @@ get_plan(SPIPlanPtr *slot, const char *sql, int nargs, Oid *argtypes)
 	 */
 	plan = SPI_prepare_cursor(sql, nargs, argtypes, CURSOR_OPT_GENERIC_PLAN);
 	if (plan == NULL)
-		elog(ERROR, "stdesign: could not prepare \"%s\": %s", sql,
-			 SPI_result_code_string(SPI_result));
+		st_internal_error("could not prepare \"%s\": %s", sql,
+						  SPI_result_code_string(SPI_result));
 	if (SPI_keepplan(plan) != 0)
-		elog(ERROR, "stdesign: could not keep plan");
+		st_internal_error("could not keep plan");
 	*slot = plan;
 	return plan;
 }
@@ -347,7 +347,7 @@ read_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 						   psprintf("SELECT item FROM %s WHERE %s", t->qualified, key_match_sql(t)),
 						   n, types);
 	if (SPI_execute_plan(plan, values, NULL, ctid == NULL, 1) != SPI_OK_SELECT)
-		elog(ERROR, "stdesign: read by key failed");
+		st_internal_error("read by key failed");
 	result = first_item(ctid);
 	SPI_finish();
 	return result;
@@ -558,17 +558,13 @@ read_latest(StTable *t, const StKey *key, ItemPointer ctid, bool lock)
 				break;
 			case TM_Deleted:
 				if (IsolationUsesXactSnapshot())
-					ereport(ERROR,
-							(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-							 errmsg("could not serialize access due to concurrent delete")));
+					st_serialization_failure("delete");
 				break;
 			case TM_Updated:
-				ereport(ERROR,
-						(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
-						 errmsg("could not serialize access due to concurrent update")));
+				st_serialization_failure("update");
 				break;
 			default:
-				elog(ERROR, "stdesign: unexpected result %d locking an item", (int) res);
+				st_internal_error("unexpected result %d locking an item", (int) res);
 		}
 	}
 	ExecDropSingleTupleTableSlot(slot);
@@ -589,7 +585,7 @@ storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
 bool
 storage_can_replace_unlocked(StTable *t)
 {
-	return key_layout_known(t) && row_update_allowed(t->relid);
+	return key_layout_known(t) && storage_row_update_allowed(t->relid);
 }
 
 Jsonb *
@@ -601,7 +597,7 @@ storage_get_latest(StTable *t, const StKey *key, ItemPointer ctid)
 bool
 storage_replace_unlocked(StTable *t, ItemPointer ctid, Jsonb *item)
 {
-	return row_update(t->relid, t->item_attnum, ctid, item, false);
+	return storage_row_update(t->relid, t->item_attnum, ctid, item, false);
 }
 
 /* INSERT ... ON CONFLICT DO UPDATE of the items of `source` ("VALUES ($1)", ...). */
@@ -623,13 +619,13 @@ storage_upsert(StTable *t, Jsonb *item)
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_upsert, upsert_sql(t, "VALUES ($1)"), 1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "stdesign: put failed");
+		st_internal_error("put failed");
 	SPI_finish();
 }
 
 /*
  * Many items as one INSERT ... ON CONFLICT DO UPDATE: written directly
- * (row_upsert_many) where that statement would do nothing more, else as
+ * (storage_row_upsert_many) where that statement would do nothing more, else as
  * INSERT ... SELECT unnest($1) ON CONFLICT DO UPDATE -- one executor start
  * for the lot, where a statement per item pays it per item.
  */
@@ -644,7 +640,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 	if (n == 0)
 		return;
 	if (key_layout_known(t) &&
-		row_upsert_many(t->relid, t->key_index, t->item_attnum, items, n, probe))
+		storage_row_upsert_many(t->relid, t->key_index, t->item_attnum, items, n, probe))
 		return;
 
 	elems = palloc(sizeof(Datum) * n);
@@ -654,7 +650,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_upsert_many, upsert_sql(t, "SELECT unnest($1)"), 1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "stdesign: put of many items failed");
+		st_internal_error("put of many items failed");
 	SPI_finish();
 }
 
@@ -672,7 +668,7 @@ storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 							 t->qualified),
 					1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
-		elog(ERROR, "stdesign: insert failed");
+		st_internal_error("insert failed");
 	inserted = SPI_processed == 1;
 	if (inserted && ctid)
 	{
@@ -693,9 +689,9 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 	Datum		values[2] = {PointerGetDatum(ctid), PointerGetDatum(item)};
 	SPIPlanPtr	plan;
 
-	if (t->item_attnum > 0 && row_update_allowed(t->relid))
+	if (t->item_attnum > 0 && storage_row_update_allowed(t->relid))
 	{
-		row_update(t->relid, t->item_attnum, ctid, item, true);
+		storage_row_update(t->relid, t->item_attnum, ctid, item, true);
 		return;
 	}
 	SPI_connect();
@@ -703,7 +699,7 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 					psprintf("UPDATE %s SET item = $2 WHERE ctid = $1", t->qualified),
 					2, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_UPDATE || SPI_processed != 1)
-		elog(ERROR, "stdesign: update of a locked item failed");
+		st_internal_error("update of a locked item failed");
 	SPI_finish();
 }
 
@@ -714,9 +710,9 @@ storage_delete_ctid(StTable *t, ItemPointer ctid)
 	Datum		values[1] = {PointerGetDatum(ctid)};
 	SPIPlanPtr	plan;
 
-	if (t->item_attnum > 0 && row_delete_allowed(t->relid))
+	if (t->item_attnum > 0 && storage_row_delete_allowed(t->relid))
 	{
-		row_delete(t->relid, ctid, true);
+		storage_row_delete(t->relid, ctid, true);
 		return;
 	}
 	SPI_connect();
@@ -724,7 +720,7 @@ storage_delete_ctid(StTable *t, ItemPointer ctid)
 					psprintf("DELETE FROM %s WHERE ctid = $1", t->qualified),
 					1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "stdesign: delete of a locked item failed");
+		st_internal_error("delete of a locked item failed");
 	SPI_finish();
 }
 
@@ -742,14 +738,14 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	 * is still the latest (else read again, as a DELETE re-checks the row's
 	 * new version in READ COMMITTED).
 	 */
-	if (key_layout_known(t) && row_delete_allowed(t->relid))
+	if (key_layout_known(t) && storage_row_delete_allowed(t->relid))
 	{
 		for (int attempt = 0; attempt < ST_DIRECT_DELETE_TRIES; attempt++)
 		{
 			ItemPointerData ctid;
 			Jsonb	   *old = read_latest(t, key, &ctid, false);
 
-			if (old == NULL || row_delete(t->relid, &ctid, false))
+			if (old == NULL || storage_row_delete(t->relid, &ctid, false))
 			{
 				*deleted = old != NULL;
 				return want_old ? old : NULL;
@@ -763,7 +759,7 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 					psprintf("DELETE FROM %s WHERE %s RETURNING item", t->qualified, key_match_sql(t)),
 					n, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE_RETURNING)
-		elog(ERROR, "stdesign: delete failed");
+		st_internal_error("delete failed");
 	*deleted = SPI_processed > 0;
 	result = want_old ? first_item(NULL) : NULL;
 	SPI_finish();

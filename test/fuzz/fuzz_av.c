@@ -217,7 +217,7 @@ check_stored(const Av *v)
 	{
 		case AV_N:
 			{
-				int			n = num_canonical(v->str, v->len, buf, &err);
+				int			n = st_num_canonical(v->str, v->len, buf, &err);
 
 				FUZZ_ASSERT(n == v->len && memcmp(buf, v->str, n) == 0);
 				break;
@@ -261,28 +261,28 @@ check_arithmetic(Src *s)
 	char		buf[NUM_TEXT_MAX];
 	int			len;
 
-	if (!num_parse(ta->str, ta->len, &a, &err) || !num_parse(tb->str, tb->len, &b, &err))
+	if (!st_num_parse(ta->str, ta->len, &a, &err) || !st_num_parse(tb->str, tb->len, &b, &err))
 		return;
-	if (num_add(&a, &b, &r, &err))
+	if (st_num_add(&a, &b, &r, &err))
 	{
 		/* exact: (a + b) - b == a, and the text round-trips */
-		len = num_format(&r, buf);
+		len = st_num_format(&r, buf);
 		FUZZ_ASSERT(len > 0 && len < NUM_TEXT_MAX);
-		if (num_sub(&r, &b, &back, &err))
-			FUZZ_ASSERT(num_cmp(&back, &a) == 0);
-		FUZZ_ASSERT(num_parse(buf, len, &back, &err) && num_cmp(&back, &r) == 0);
+		if (st_num_sub(&r, &b, &back, &err))
+			FUZZ_ASSERT(st_num_cmp(&back, &a) == 0);
+		FUZZ_ASSERT(st_num_parse(buf, len, &back, &err) && st_num_cmp(&back, &r) == 0);
 	}
 	else
 		FUZZ_ASSERT(err.code == ST_ERR_VALIDATION);
-	if (num_sub(&a, &b, &r, &err))
+	if (st_num_sub(&a, &b, &r, &err))
 	{
 		int			sign = r.ndigits == 0 ? 0 : (r.neg ? -1 : 1);
-		int			c = num_cmp(&a, &b);
+		int			c = st_num_cmp(&a, &b);
 
 		/* exact, so the sign of a - b is the order of a and b */
 		FUZZ_ASSERT(sign == (c > 0) - (c < 0));
-		if (num_add(&r, &b, &back, &err))
-			FUZZ_ASSERT(num_cmp(&back, &a) == 0);
+		if (st_num_add(&r, &b, &back, &err))
+			FUZZ_ASSERT(st_num_cmp(&back, &a) == 0);
 	}
 }
 

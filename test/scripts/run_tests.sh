@@ -26,6 +26,9 @@ if [ "$rc" -eq 0 ]; then passed=$((passed + ${p:-0})); else failed=$((failed + $
 echo "== README error table"
 bash test/scripts/errors_table.sh --check; count errors $?
 
+echo "== layers: dependencies point down only"
+bash test/scripts/layers.sh; count layers $?
+
 echo "== fuzz targets (${FUZZ_SECONDS:-30} s each)"
 make -s -C test/fuzz run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"; count fuzz $?
 

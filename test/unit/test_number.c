@@ -26,7 +26,7 @@ static const char *
 canon(const char *s)
 {
 	memset(&last_err, 0, sizeof(last_err));
-	if (num_canonical(s, (int) strlen(s), canon_buf, &last_err) < 0)
+	if (st_num_canonical(s, (int) strlen(s), canon_buf, &last_err) < 0)
 		return NULL;
 	return canon_buf;
 }
@@ -48,7 +48,7 @@ num(const char *s)
 	StNum		n;
 	StErr		err;
 
-	if (!num_parse(s, (int) strlen(s), &n, &err))
+	if (!st_num_parse(s, (int) strlen(s), &n, &err))
 	{
 		fprintf(stderr, "test setup: %s does not parse: %s\n", s, err.message);
 		memset(&n, 0, sizeof(n));
@@ -68,13 +68,13 @@ arith(const char *a, char op, const char *b)
 	StErr		err;
 	bool		ok;
 
-	ok = op == '+' ? num_add(&x, &y, &r, &err) : num_sub(&x, &y, &r, &err);
+	ok = op == '+' ? st_num_add(&x, &y, &r, &err) : st_num_sub(&x, &y, &r, &err);
 	if (!ok)
 	{
 		snprintf(op_buf, sizeof(op_buf), "%s", err.message);
 		return op_buf;
 	}
-	num_format(&r, op_buf);
+	st_num_format(&r, op_buf);
 	return op_buf;
 }
 
@@ -97,7 +97,7 @@ cmp(const char *a, const char *b)
 {
 	StNum		x = num(a);
 	StNum		y = num(b);
-	int			c = num_cmp(&x, &y);
+	int			c = st_num_cmp(&x, &y);
 
 	return (c > 0) - (c < 0);
 }
@@ -216,7 +216,7 @@ test_syntax(void)
 		StNum		n;
 		StErr		err;
 
-		CHECK(!num_parse("1\0002", 3, &n, &err));
+		CHECK(!st_num_parse("1\0002", 3, &n, &err));
 	}
 }
 

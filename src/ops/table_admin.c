@@ -21,7 +21,7 @@
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
 
-#include "st_catalog.h"
+#include "catalog/st_catalog.h"
 #include "item/av_jsonb.h"
 #include "storage/st_storage.h"
 #include "table_admin.h"
@@ -46,9 +46,7 @@ typedef struct IndexDef
 static void
 missing(const char *path)
 {
-	st_error(ST_ERR_VALIDATION,
-			 "1 validation error detected: Value null at '%s' failed to satisfy constraint: Member must not be null",
-			 path);
+	st_validation_null("%s", path);
 }
 
 static void
@@ -328,8 +326,9 @@ unwrap_request(const Av *request)
 			if (type && type->type == AV_S && strcmp(type->str, "AWS::DynamoDB::Table") == 0)
 			{
 				if (found)
-					st_error(ST_ERR_VALIDATION,
-							 "The template has more than one AWS::DynamoDB::Table resource: create them one at a time from their Properties");
+					st_error_hint(ST_ERR_VALIDATION,
+								  "Create the tables one at a time from their Properties.",
+								  "The template has more than one AWS::DynamoDB::Table resource");
 				found = av_map_get(r, "Properties", 10);
 			}
 		}
@@ -401,7 +400,7 @@ insert_index_row(const char *table, const IndexDef *ix, const char *pg_index)
 							  " sk_name, sk_type, projection_type, non_key_attributes, definition, pg_index)"
 							  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text[], $10, $11)",
 							  11, types, values, nulls, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "stdesign: could not record index %s", ix->name);
+		st_internal_error("could not record index %s", ix->name);
 	SPI_finish();
 }
 
@@ -425,7 +424,7 @@ insert_table_row(const char *name, const char *relname, const StKeyDef *pk,
 	if (SPI_execute_with_args("INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
 							  " sk_name, sk_type, definition) VALUES ($1, $2, $3, $4, $5, $6, $7)",
 							  7, types, values, nulls, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "stdesign: could not record table %s", name);
+		st_internal_error("could not record table %s", name);
 	SPI_finish();
 }
 
@@ -506,7 +505,7 @@ check_billing(const Av *req)
 }
 
 Av *
-table_create(const Av *request_in)
+ops_table_create(const Av *request_in)
 {
 	const Av   *req = unwrap_request(request_in);
 	const char *name = field_str(req, "TableName", "tableName", true);
@@ -559,7 +558,7 @@ table_create(const Av *request_in)
 		create_index(name, relname, &ixs[i], &pk, &sk);
 	catalog_invalidate_all();
 	CommandCounterIncrement();
-	return table_describe(name);
+	return ops_table_describe(name);
 }
 
 /* ---------- DescribeTable ---------- */
@@ -676,7 +675,7 @@ stored_definition(const char *name, char **created)
 	if (SPI_execute_with_args("SELECT definition, round(extract(epoch FROM created_at), 3)::text"
 							  " FROM stdesign.tables WHERE table_name = $1",
 							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "stdesign: table %s is missing from the catalog", name);
+		st_internal_error("table %s is missing from the catalog", name);
 	{
 		bool		isnull;
 		Jsonb	   *jb = DatumGetJsonbP(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -709,7 +708,7 @@ table_stats(StTable *t, char **counts, char **sizes)
 	appendStringInfo(&sql, " FROM %s", t->qualified);
 	SPI_connect();
 	if (SPI_execute(sql.data, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "stdesign: could not count the items of %s", t->name);
+		st_internal_error("could not count the items of %s", t->name);
 	for (int i = 0; i <= t->nindexes; i++)
 	{
 		MemoryContext spi = MemoryContextSwitchTo(caller);
@@ -733,7 +732,7 @@ index_definitions(const char *name)
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT index_name, definition FROM stdesign.indexes WHERE table_name = $1",
 							  1, &type, &arg, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "stdesign: could not read stdesign.indexes");
+		st_internal_error("could not read stdesign.indexes");
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		bool		isnull;
@@ -769,7 +768,7 @@ index_description(StIndex *ix, const Av *definition, const char *arn,
 }
 
 Av *
-table_describe(const char *name)
+ops_table_describe(const char *name)
 {
 	StTable    *t = catalog_lookup(name, false);
 	char	   *created;
@@ -820,10 +819,10 @@ table_describe(const char *name)
 /* ---------- DeleteTable ---------- */
 
 Av *
-table_drop(const char *name)
+ops_table_drop(const char *name)
 {
 	StTable    *t = catalog_lookup(name, false);
-	Av		   *d = table_describe(name);
+	Av		   *d = ops_table_describe(name);
 	char	   *relname = pstrdup(t->relname);
 	Datum		arg = CStringGetTextDatum(name);
 	Oid			type = TEXTOID;
@@ -833,7 +832,7 @@ table_drop(const char *name)
 	SPI_connect();
 	if (SPI_execute_with_args("DELETE FROM stdesign.tables WHERE table_name = $1",
 							  1, &type, &arg, NULL, false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "stdesign: could not remove table %s from the catalog", name);
+		st_internal_error("could not remove table %s from the catalog", name);
 	SPI_finish();
 	catalog_invalidate_all();
 	CommandCounterIncrement();
@@ -843,7 +842,7 @@ table_drop(const char *name)
 /* ---------- GSIs ---------- */
 
 Av *
-table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definitions,
+ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definitions,
 			  bool inherit_throughput, const char *path)
 {
 	StTable    *t = catalog_lookup(name, false);
@@ -886,11 +885,11 @@ table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definition
 				 t->name, ST_MAX_GSI);
 	create_index(t->name, t->relname, &ix, &t->pk, &t->sk);
 	CommandCounterIncrement();
-	return table_describe(name);
+	return ops_table_describe(name);
 }
 
 void
-table_drop_gsi(const char *name, const char *index_name)
+ops_table_drop_gsi(const char *name, const char *index_name)
 {
 	StTable    *t = catalog_lookup(name, false);
 	StIndex    *ix = catalog_find_index(t, index_name);
@@ -906,7 +905,7 @@ table_drop_gsi(const char *name, const char *index_name)
 	SPI_connect();
 	if (SPI_execute_with_args("DELETE FROM stdesign.indexes WHERE table_name = $1 AND index_name = $2",
 							  2, types, args, NULL, false, 0) != SPI_OK_DELETE)
-		elog(ERROR, "stdesign: could not remove index %s from the catalog", index_name);
+		st_internal_error("could not remove index %s from the catalog", index_name);
 	SPI_finish();
 	CommandCounterIncrement();
 }

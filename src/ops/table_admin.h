@@ -21,13 +21,13 @@
  * a CloudFormation template holding one AWS::DynamoDB::Table; returns the
  * TableDescription.
  */
-extern Av  *table_create(const Av *request);
+extern Av  *ops_table_create(const Av *request);
 
 /* The TableDescription of a table (ResourceNotFoundException when absent). */
-extern Av  *table_describe(const char *name);
+extern Av  *ops_table_describe(const char *name);
 
 /* Drop a table; returns its description as it was, TableStatus DELETING. */
-extern Av  *table_drop(const char *name);
+extern Av  *ops_table_drop(const char *name);
 
 /*
  * Add a GSI (a GlobalSecondaryIndexes element) with its attribute types;
@@ -36,10 +36,10 @@ extern Av  *table_drop(const char *name);
  * `path` names the index in error messages, as UpdateTable's request does
  * ("globalSecondaryIndexUpdates.1.member.create").
  */
-extern Av  *table_add_gsi(const char *name, const Av *gsi, const Av *attribute_definitions,
+extern Av  *ops_table_add_gsi(const char *name, const Av *gsi, const Av *attribute_definitions,
 						  bool inherit_throughput, const char *path);
 
 /* Drop a GSI. */
-extern void table_drop_gsi(const char *name, const char *index_name);
+extern void ops_table_drop_gsi(const char *name, const char *index_name);
 
 #endif							/* ST_TABLE_ADMIN_H */
