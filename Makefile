@@ -63,7 +63,7 @@ $(DATA_built): sql/$(EXTENSION).sql stdesign.control
 # header changes.
 $(OBJS) $(OBJS:.o=.bc): $(ST_HEADERS)
 
-.PHONY: test demo unit fuzz deps bench prove
+.PHONY: test demo unit fuzz deps bench
 
 # Debian packages the build and the tests need (idempotent; a no-op when present).
 deps:
@@ -75,6 +75,7 @@ unit:
 fuzz:
 	$(MAKE) -C test/fuzz run
 
+.PHONY: prove
 prove:
 	$(prove_installcheck)
 

@@ -43,11 +43,11 @@ layer() {
 	fi
 	summary+=("$line")
 }
-# check <status>: one check of the "checks" layer
+# count <name> <status>: one check of the "checks" layer
 checks_passed=0
 checks_failed=0
-check() {
-	if [ "$1" -eq 0 ]; then checks_passed=$((checks_passed + 1)); else checks_failed=$((checks_failed + 1)); fi
+count() {
+	if [ "$2" -eq 0 ]; then checks_passed=$((checks_passed + 1)); else checks_failed=$((checks_failed + 1)); fi
 }
 
 echo "== unit tests"
@@ -59,10 +59,10 @@ f=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 layer unit "${p:-0}" "${f:-0}" "$min_unit"
 
 echo "== README error table"
-bash test/scripts/errors_table.sh --check; check $?
+bash test/scripts/errors_table.sh --check; count errors $?
 
 echo "== fuzz targets (${FUZZ_SECONDS:-30} s each)"
-make -s -C test/fuzz run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"; check $?
+make -s -C test/fuzz run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"; count fuzz $?
 layer checks "$checks_passed" "$checks_failed" "$min_checks"
 
 echo "== pg_regress and isolation"
