@@ -50,13 +50,22 @@ count() {
 	if [ "$2" -eq 0 ]; then checks_passed=$((checks_passed + 1)); else checks_failed=$((checks_failed + 1)); fi
 }
 
+# script_layer <name> <minimum> <command...>: a layer from a command that
+# counts its own checks and ends with "<name>: N passed, N failed" (a
+# failing command with no failed check counts one).
+script_layer() {
+	local name=$1 min=$2 out rc p f
+	shift 2
+	out=$("$@" 2>&1); rc=$?
+	echo "$out"
+	p=$(echo "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p" | tail -n 1)
+	f=$(echo "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p" | tail -n 1)
+	[ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ] && f=1
+	layer "$name" "${p:-0}" "${f:-0}" "$min"
+}
+
 echo "== unit tests"
-out=$(make -s -C test/unit 2>&1); rc=$?
-echo "$out" | tail -n 20
-p=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-f=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-[ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ] && f=1
-layer unit "${p:-0}" "${f:-0}" "$min_unit"
+script_layer unit "$min_unit" make -s -C test/unit
 
 echo "== README error table"
 bash test/scripts/errors_table.sh --check; count errors $?
