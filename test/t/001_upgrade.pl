@@ -175,10 +175,42 @@ cmp_ok(scalar(grep { /^function / } @fresh), '>=', 30,
 ok((grep { /^table stdesign\.tables = / } @fresh) && (grep { /^access method stdesign = / } @fresh),
 	'the listing of a fresh install has its tables and access method');
 
-my %in_fresh = map { $_ => 1 } @fresh;
-my %in_upgraded = map { $_ => 1 } @upgraded;
-my @missing = grep { !$in_upgraded{$_} } @fresh;
-my @extra = grep { !$in_fresh{$_} } @upgraded;
+# differences <listing> <other listing>: lines only in the first, lines only
+# in the other
+sub differences
+{
+	my ($one, $other) = @_;
+	my %in_one = map { $_ => 1 } @$one;
+	my %in_other = map { $_ => 1 } @$other;
+	return ([ grep { !$in_other{$_} } @$one ], [ grep { !$in_one{$_} } @$other ]);
+}
+
+# Precondition: the comparison sees what an incomplete upgrade script gets
+# wrong.  A fresh install altered as such a script would leave it: a
+# function missing, four others with a different cost, SET clause,
+# privilege or comment, and a column without its default.
+$node->safe_psql('postgres', 'CREATE DATABASE altered');
+$node->safe_psql('altered', q{
+CREATE EXTENSION stdesign;
+ALTER EXTENSION stdesign DROP FUNCTION stdesign.cache_stats();
+DROP FUNCTION stdesign.cache_stats();
+ALTER FUNCTION stdesign.item_size(jsonb) COST 7;
+ALTER FUNCTION st_item_size(jsonb, boolean) SET search_path = pg_catalog;
+REVOKE EXECUTE ON FUNCTION st_to_plain(jsonb) FROM PUBLIC;
+COMMENT ON FUNCTION st_to_typed(jsonb) IS 'changed';
+ALTER TABLE stdesign.transact_tokens ALTER COLUMN created_at DROP DEFAULT;
+});
+my @altered = split /\n/, $node->safe_psql('altered', $objects_sql);
+my ($lost, $changed) = differences(\@fresh, \@altered);
+is(join(', ', sort map { /^(\S+ [^\s(]+)/ ? $1 : $_ } @$lost),
+	'function st_item_size, function st_to_plain, function st_to_typed, function stdesign.cache_stats, '
+	  . 'function stdesign.item_size, table stdesign.transact_tokens',
+	'the comparison notices a missing function, a cost, a SET clause, a privilege, a comment and a default');
+is(scalar(@$changed), 5, 'the comparison shows the five changed objects as the altered database has them');
+
+my ($missing_ref, $extra_ref) = differences(\@fresh, \@upgraded);
+my @missing = @$missing_ref;
+my @extra = @$extra_ref;
 is(join("\n", @missing), '',
 	'every object of a fresh install is in the upgraded database, defined the same way (lines shown: missing or different after the upgrade)');
 is(join("\n", @extra), '',
