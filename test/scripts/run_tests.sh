@@ -107,7 +107,9 @@ echo "== TAP tests (test/t/*.pl)"
 rm -rf tmp_check
 if [ "$(id -u)" -eq 0 ]; then
 	tapdir=$(mktemp -d -t stdesign_tap.XXXXXX)
-	cp -r Makefile stdesign.control sql test "$tapdir/"
+	mkdir "$tapdir/test"
+	cp -r Makefile stdesign.control "$tapdir/"
+	cp -r test/t "$tapdir/test/"
 	chown -R postgres: "$tapdir"
 	(cd "$tapdir" && runuser -u postgres -- make -s prove) > results/tap.log 2>&1
 	mkdir -p tmp_check
