@@ -32,6 +32,15 @@ REGRESS_OPTS = --inputdir=test --load-extension=stdesign
 ISOLATION = $(patsubst test/isolation/specs/%.spec,%,$(sort $(wildcard test/isolation/specs/*.spec)))
 ISOLATION_OPTS = --inputdir=test/isolation --load-extension=stdesign
 
+# TAP tests: test/t/*.pl, each starting clusters of its own with
+# PostgreSQL::Test::Cluster (crash recovery, replication, stress, the
+# upgrade from older versions).  PGXS's installcheck runs them after the
+# isolation specs, against the installed extension; "make prove" runs only
+# them (PROVE_TESTS="test/t/010_upgrade.pl" for one).  initdb refuses root:
+# make test runs them as the postgres user when started as root.
+TAP_TESTS = 1
+PROVE_TESTS ?= $(sort $(wildcard test/t/*.pl))
+
 # -Wextra less what Postgres's own headers trigger; warnings are errors in
 # make test and CI (WERROR=1), not in a user's plain make.
 PG_CPPFLAGS += -I$(CURDIR)/src
@@ -69,6 +78,10 @@ errors-table:
 
 fuzz:
 	$(MAKE) -C test/fuzz run
+
+.PHONY: prove
+prove:
+	$(prove_installcheck)
 
 test: deps
 	@bash test/scripts/run_tests.sh

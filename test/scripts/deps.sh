@@ -4,7 +4,10 @@
 # something is missing.
 set -euo pipefail
 
-packages=(postgresql-15 postgresql-server-dev-15 postgresql-contrib make gcc clang libclang-rt-14-dev)
+# perl (prove, Test::More) and libipc-run-perl: the TAP tests
+# (PostgreSQL::Test::Cluster runs its commands through IPC::Run).
+packages=(postgresql-15 postgresql-server-dev-15 postgresql-contrib make gcc clang libclang-rt-14-dev
+	perl libipc-run-perl)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,9 +1,28 @@
 #!/usr/bin/env bash
-# make test: build, install, then every test: the plain-C unit tests, the
-# fuzz targets (bounded time), and pg_regress against a throwaway cluster.
-# Ends with one "N passed, N failed" line.
+# make test: build, install, then every test, layer by layer: the plain-C
+# unit checks, the repository checks (README error table, fuzz targets),
+# pg_regress files and isolation specs against a throwaway cluster, and the
+# TAP tests (test/t/*.pl, each with clusters of its own), counted one check
+# at a time by prove.
+#
+# Each layer reports its own line, "layer <name>: N passed, N failed", and
+# has a minimum count: a layer that runs fewer checks than it should (a
+# file no longer picked up, a script that stops early) fails.  The last line
+# is the total, "stdesign: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+
+# Minimum number of checks per layer: raise them when tests are added.
+# pg_regress and isolation must also run every file there is.
+min_unit=1000
+min_checks=2
+min_regress=31
+min_isolation=9
+min_tap=140
+files=$(ls test/sql/*.sql | wc -l)
+[ "$files" -gt "$min_regress" ] && min_regress=$files
+files=$(ls test/isolation/specs/*.spec | wc -l)
+[ "$files" -gt "$min_isolation" ] && min_isolation=$files
 
 jobs=$(nproc 2>/dev/null || echo 2)
 make -s -j"$jobs" WERROR=1 >/dev/null || { echo "build failed"; exit 1; }
@@ -11,17 +30,42 @@ make -s install WERROR=1 >/dev/null || { echo "install failed"; exit 1; }
 
 passed=0
 failed=0
+summary=()
+# layer <name> <passed> <failed> <minimum>: adds a layer to the totals
+# (one more failure when it ran fewer checks than its minimum).
+layer() {
+	local line="layer $1: $2 passed, $3 failed"
+	passed=$((passed + $2))
+	failed=$((failed + $3))
+	if [ $(($2 + $3)) -lt "$4" ]; then
+		failed=$((failed + 1))
+		line="$line; FAILED: fewer than the $4 expected"
+	fi
+	summary+=("$line")
+}
+# count <name> <status>: one check of the "checks" layer
+checks_passed=0
+checks_failed=0
 count() {
-	# count "<name>" <exit status> [passed failed]
-	if [ "$2" -eq 0 ]; then passed=$((passed + ${3:-1})); else failed=$((failed + ${4:-1})); fi
+	if [ "$2" -eq 0 ]; then checks_passed=$((checks_passed + 1)); else checks_failed=$((checks_failed + 1)); fi
+}
+
+# script_layer <name> <minimum> <command...>: a layer from a command that
+# counts its own checks and ends with "<name>: N passed, N failed" (a
+# failing command with no failed check counts one).
+script_layer() {
+	local name=$1 min=$2 out rc p f
+	shift 2
+	out=$("$@" 2>&1); rc=$?
+	echo "$out"
+	p=$(echo "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p" | tail -n 1)
+	f=$(echo "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p" | tail -n 1)
+	[ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ] && f=1
+	layer "$name" "${p:-0}" "${f:-0}" "$min"
 }
 
 echo "== unit tests"
-out=$(make -s -C test/unit 2>&1); rc=$?
-echo "$out" | tail -n 20
-p=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-f=$(echo "$out" | sed -n 's/^unit: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
-if [ "$rc" -eq 0 ]; then passed=$((passed + ${p:-0})); else failed=$((failed + ${f:-1})); fi
+script_layer unit "$min_unit" make -s -C test/unit
 
 echo "== README error table"
 bash test/scripts/errors_table.sh --check; count errors $?
@@ -31,30 +75,71 @@ bash test/scripts/layers.sh; count layers $?
 
 echo "== fuzz targets (${FUZZ_SECONDS:-30} s each)"
 make -s -C test/fuzz run FUZZ_SECONDS="${FUZZ_SECONDS:-30}"; count fuzz $?
+layer checks "$checks_passed" "$checks_failed" "$min_checks"
 
 echo "== pg_regress and isolation"
 rm -rf results regression.diffs regression.out output_iso
 mkdir -p results
-# One throwaway cluster for both suites; each runs even when the other
-# fails (a single "make installcheck" stops after a failed pg_regress).
-# pg_isolation_regress reports "test <spec> ... ok" lines just like
-# pg_regress, so the counts below include the isolation specs.
-pg_virtualenv -t sh -c 'make -s installcheck ISOLATION=; r1=$?; make -s installcheck REGRESS=; r2=$?; [ $r1 -eq 0 ] && [ $r2 -eq 0 ]' \
-	> results/installcheck.log 2>&1; rc=$?
-cat results/installcheck.log
-ok=$(grep -cE '^(test|     ) .* \.\.\. ok' results/installcheck.log || true)
-bad=$(grep -cE '\.\.\. FAILED' results/installcheck.log || true)
-if [ $rc -ne 0 ]; then
-	[ -f regression.diffs ] && head -n 300 regression.diffs
-	[ -f output_iso/regression.diffs ] && head -n 300 output_iso/regression.diffs
-	[ "${bad:-0}" -eq 0 ] && bad=1
+# One throwaway cluster for both suites, each with its own log; each runs
+# even when the other fails (a single "make installcheck" stops after a
+# failed pg_regress).  The TAP tests start clusters of their own, below.
+pg_virtualenv -t sh -c 'make -s installcheck ISOLATION= TAP_TESTS= > results/regress.log 2>&1
+	make -s installcheck REGRESS= TAP_TESTS= > results/isolation.log 2>&1; true' \
+	> results/virtualenv.log 2>&1 || cat results/virtualenv.log
+# count_suite <name> <log> <diffs> <minimum>: "test <name> ... ok" lines
+# (pg_regress and pg_isolation_regress report alike)
+count_suite() {
+	local ok bad
+	touch "$2"
+	cat "$2"
+	ok=$(grep -cE '^(test|     ) .* \.\.\. ok' "$2")
+	bad=$(grep -cE '\.\.\. FAILED' "$2")
+	if ! grep -qE '^# All [0-9]+ tests passed|^=* *All [0-9]+ tests passed' "$2"; then
+		[ -f "$3" ] && head -n 300 "$3"
+		[ "$bad" -eq 0 ] && bad=1
+	fi
+	layer "$1" "$ok" "$bad" "$4"
+}
+count_suite regress results/regress.log regression.diffs "$min_regress"
+count_suite isolation results/isolation.log output_iso/regression.diffs "$min_isolation"
+
+echo "== TAP tests (test/t/*.pl)"
+# initdb refuses root: as root, prove runs as the postgres user in a copy of
+# what it needs (the checkout may sit where that user cannot read or write);
+# the logs come back to tmp_check/log.
+rm -rf tmp_check
+if [ "$(id -u)" -eq 0 ]; then
+	tapdir=$(mktemp -d -t stdesign_tap.XXXXXX)
+	mkdir "$tapdir/test"
+	cp -r Makefile stdesign.control "$tapdir/"
+	cp -r test/t "$tapdir/test/"
+	chown -R postgres: "$tapdir"
+	(cd "$tapdir" && runuser -u postgres -- make -s prove) > results/tap.log 2>&1
+	mkdir -p tmp_check
+	cp -r "$tapdir/tmp_check/log" tmp_check/ 2>/dev/null
+	rm -rf "$tapdir"
+else
+	make -s prove > results/tap.log 2>&1
 fi
-passed=$((passed + ${ok:-0}))
-failed=$((failed + ${bad:-0}))
-echo "== access method: crash recovery, dump/restore, logical replication"; bash test/scripts/tableam_recovery.sh; count tableam_recovery $?
-echo "== st_transact under load: stress, then kill -9 and recovery"; bash test/scripts/stress_crash.sh; count stress_crash $?
-echo "== direct writes while the relation's cache entries are invalidated"; bash test/scripts/invalidation_stress.sh; count invalidation_stress $?
+cat results/tap.log
+# prove's summary: "Files=F, Tests=N, ..." and, per failing file,
+# "file (Wstat: W Tests: N Failed: M)"; a file that died with no failed
+# check counts one failure.
+tap_total=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' results/tap.log)
+tap_failed=$(awk '/\(Wstat: [0-9]+.*Tests: [0-9]+ Failed: [0-9]+\)/ {
+		m = $0; sub(/.*Failed: /, "", m); sub(/\).*/, "", m)
+		n += (m + 0 > 0 ? m + 0 : 1) } END { print n + 0 }' results/tap.log)
+if [ -z "$tap_total" ]; then
+	tap_total=0
+	[ "$tap_failed" -eq 0 ] && tap_failed=1
+elif ! grep -q '^Result: PASS' results/tap.log && [ "$tap_failed" -eq 0 ]; then
+	tap_failed=1
+fi
+tap_passed=$((tap_total > tap_failed ? tap_total - tap_failed : 0))
+[ "$tap_failed" -gt 0 ] && echo "(TAP logs: tmp_check/log/regress_log_*)"
+layer tap "$tap_passed" "$tap_failed" "$min_tap"
 
 echo
+printf '%s\n' "${summary[@]}"
 echo "stdesign: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

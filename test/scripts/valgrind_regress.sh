@@ -44,7 +44,7 @@ done
 
 rm -rf results regression.diffs regression.out
 mkdir -p results
-make -s installcheck REGRESS="$tests" ISOLATION= 2>&1 | grep -E '\.\.\. |tests (passed|failed)'
+make -s installcheck REGRESS="$tests" ISOLATION= TAP_TESTS= 2>&1 | grep -E '\.\.\. |tests (passed|failed)'
 as_owner "$bindir/pg_ctl -D '$datadir' -m fast -w stop" >/dev/null
 sleep 2
 

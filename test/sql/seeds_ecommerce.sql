@@ -82,6 +82,33 @@ SELECT item->>'SK' AS sk, item->>'product_name' AS product, item->'quantity' AS 
 -- Pattern 5: orders in a date range (BETWEEN on SK): July 2026 only.
 SELECT item->>'SK' AS sk FROM st_query('CUST#123', sk_from => 'ORDER#2026-07-01',
                                        sk_to => 'ORDER#2026-07-31') AS item;
+-- The range's ends, with an order placed on 1 July and one on 31 July.  The
+-- guide's upper bound, 'ORDER#2026-07-31', sorts before every sort key of
+-- 31 July ('ORDER#2026-07-31#005' is longer, so greater): BETWEEN is
+-- inclusive, yet that day's orders are left out.  A bound past every order
+-- id of the day ('ORDER#2026-07-31#~': '~' sorts after the digits) or the
+-- next day's prefix ('ORDER#2026-08-01', which no sort key equals) takes
+-- the whole of July and nothing of August.
+SELECT count(*) AS placed
+  FROM unnest(ARRAY['ORDER#2026-07-01#006', 'ORDER#2026-07-31#005']) AS sk,
+       LATERAL st_put(jsonb_build_object('PK', 'CUST#123', 'SK', sk, 'entity_type', 'Order')) AS p;
+SELECT item->>'SK' AS guide_bound_misses_31_july FROM st_query('CUST#123', sk_from => 'ORDER#2026-07-01',
+                                       sk_to => 'ORDER#2026-07-31') AS item;
+SELECT item->>'SK' AS whole_of_july FROM st_query('CUST#123', sk_from => 'ORDER#2026-07-01',
+                                       sk_to => 'ORDER#2026-07-31#~') AS item;
+SELECT item->>'SK' AS whole_of_july FROM st_query('CUST#123', sk_from => 'ORDER#2026-07-01',
+                                       sk_to => 'ORDER#2026-08-01') AS item;
+-- The same through DynamoDB's API: Query with BETWEEN in the key condition.
+SELECT i->'SK'->>'S' AS whole_of_july
+  FROM jsonb_array_elements(st_api('Query', '{"TableName": "ECommerceTable",
+    "KeyConditionExpression": "PK = :pk AND SK BETWEEN :from AND :to",
+    "ExpressionAttributeValues": {":pk": {"S": "CUST#123"}, ":from": {"S": "ORDER#2026-07-01"},
+                                  ":to": {"S": "ORDER#2026-07-31#~"}}}') -> 'Items') AS i;
+SELECT count(*) AS cancelled
+  FROM unnest(ARRAY['ORDER#2026-07-01#006', 'ORDER#2026-07-31#005']) AS sk,
+       LATERAL st_delete('CUST#123', sk) AS d;
+SELECT count(*) AS july_orders_left FROM st_query('CUST#123', sk_from => 'ORDER#2026-07-01',
+                                       sk_to => 'ORDER#2026-08-01');
 
 -- Pattern 6: an order by status, through GSI1.
 SELECT item->>'SK' AS sk, item->>'GSI1SK' AS status

@@ -1,0 +1,170 @@
+# The stdesign table access method outside pg_regress: crash recovery
+# (committed items survive, a transaction open at the crash vanishes, the
+# key index agrees with the table), a pg_dump/pg_restore round trip, and
+# logical replication from one server's stdesign table to another's.
+
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+$ENV{PGOPTIONS} = '-c client_min_messages=warning';
+
+# A digest of a table's contents, identical across servers when the items are.
+sub digest_sql
+{
+	my ($table) = @_;
+	return qq{SELECT count(*) || ' ' || md5(coalesce(string_agg(pk || '|' || sk || '|' || item::text, ',' ORDER BY pk, sk), ''))
+	            FROM stdesign_data."$table"};
+}
+
+my $pub = PostgreSQL::Test::Cluster->new('pub');
+my $sub = PostgreSQL::Test::Cluster->new('sub');
+for my $node ($pub, $sub)
+{
+	$node->init(allows_streaming => 'logical');
+	$node->append_conf('postgresql.conf', "log_statement = none\n");
+	$node->start;
+}
+
+# ---- crash recovery ----
+$pub->safe_psql('postgres', q{
+CREATE EXTENSION stdesign; CREATE EXTENSION amcheck;
+SELECT st_create_table('Crash') IS NOT NULL;
+});
+# 200 customers x 10 orders, interleaved, committed; then a checkpoint.
+is($pub->safe_psql('postgres', q{
+SELECT st_put_all(jsonb_build_object('PK', 'CUST#' || (i % 200), 'SK', 'ORDER#' || lpad((i / 200)::text, 3, '0'), 'n', i), 'Crash')
+  FROM generate_series(0, 1999) i}),
+	'2000', 'before the crash: 2000 items written');
+$pub->safe_psql('postgres', 'CHECKPOINT');
+# More committed after the checkpoint (replayed from WAL), one st_put each.
+is($pub->safe_psql('postgres', q{
+SELECT count(*) FROM generate_series(0, 399) i,
+  LATERAL (SELECT st_put(jsonb_build_object('PK', 'CUST#' || (i % 200), 'SK', 'LATE#' || i), 'Crash')) AS p;
+SELECT count(*) FROM stdesign_data."Crash" WHERE sk LIKE 'LATE#%'}),
+	"400\n400", 'before the crash: 400 more items written after the checkpoint');
+
+# A transaction still open at the crash: it wrote an item, which it sees
+# and no one else does; it must vanish.
+my $open = $pub->background_psql('postgres', on_error_stop => 1);
+$open->query_safe(q{BEGIN});
+$open->query_safe(q{SELECT st_put('{"PK": "CUST#1", "SK": "UNCOMMITTED"}', 'Crash')});
+is($open->query_safe(q{SELECT count(*) FROM stdesign_data."Crash" WHERE sk = 'UNCOMMITTED'}),
+	'1', 'the open transaction sees its uncommitted item');
+is($pub->safe_psql('postgres', q{
+SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction' AND backend_xid IS NOT NULL}),
+	'1', 'the transaction is open, with a transaction id, at the crash');
+is($pub->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."Crash" WHERE sk = 'UNCOMMITTED'}),
+	'0', 'other sessions do not see the uncommitted item');
+
+my $before = $pub->safe_psql('postgres', digest_sql('Crash'));
+like($before, qr/^2400 /, 'the digest before the crash covers 2400 items');
+$pub->stop('immediate');
+eval { $open->quit; };
+$pub->start;
+like(slurp_file($pub->logfile), qr/database system was not properly shut down; automatic recovery in progress/,
+	'the restart ran crash recovery');
+is($pub->safe_psql('postgres', digest_sql('Crash')), $before, 'committed items survive a crash');
+is($pub->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."Crash" WHERE sk = 'UNCOMMITTED'}),
+	'0', 'the uncommitted item is gone after the crash');
+# amcheck raises an error when the index disagrees: its status is the check
+# (its output, a void, is empty either way).
+is($pub->safe_psql('postgres', q{
+SELECT count(*) FROM pg_index WHERE indrelid = 'stdesign_data."Crash"'::regclass
+   AND indexrelid = 'stdesign_data."Crash_key"'::regclass}),
+	'1', 'the key index checked is the table\'s');
+my ($rc, $out, $err) = $pub->psql('postgres',
+	q{SELECT 'checked' FROM (SELECT bt_index_parent_check('stdesign_data."Crash_key"'::regclass, true)) AS c});
+is("$rc|$out|$err", '0|checked|', 'the key index matches the table after recovery (amcheck, heapallindexed)');
+is($pub->safe_psql('postgres', q{SELECT count(*) FROM st_query('CUST#7', 'ORDER#', 'Crash')}),
+	'10', 'st_query after recovery');
+$pub->safe_psql('postgres', q{SELECT st_put('{"PK": "CUST#7", "SK": "NEW"}', 'Crash')});
+is($pub->safe_psql('postgres', q{
+SELECT (SELECT (ctid::text::point)[0] FROM stdesign_data."Crash" WHERE pk = 'CUST#7' AND sk = 'NEW')
+       IN (SELECT (ctid::text::point)[0] FROM stdesign_data."Crash" WHERE pk = 'CUST#7' AND sk <> 'NEW')}),
+	't', 'placement after recovery: a new item joins its partition\'s page');
+
+# ---- pg_dump / pg_restore round trip ----
+my $dump = $pub->basedir . '/dump';
+command_ok([ 'pg_dump', '-h', $pub->host, '-p', $pub->port, '-Fc', '-f', $dump, 'postgres' ],
+	'pg_dump of a database with a stdesign table');
+ok(-s $dump, 'the dump is not empty');
+$pub->safe_psql('postgres', 'CREATE DATABASE restored');
+my ($restore_out, $restore_err) = ('', '');
+my $restored = IPC::Run::run([ 'pg_restore', '-h', $pub->host, '-p', $pub->port, '-d', 'restored', $dump ],
+	'>', \$restore_out, '2>', \$restore_err);
+ok($restored, 'pg_restore succeeds');
+is($restore_err, '', 'pg_restore reports no error');
+is($pub->safe_psql('restored', q{
+SELECT amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE c.oid = 'stdesign_data."Crash"'::regclass}),
+	'stdesign', 'the restored table uses the stdesign access method');
+my $dumped = $pub->safe_psql('postgres', digest_sql('Crash'));
+like($dumped, qr/^2401 /, 'the dumped table has its 2401 items');
+is($pub->safe_psql('restored', digest_sql('Crash')), $dumped, 'the restored items are the dumped ones');
+is($pub->safe_psql('restored', q{SELECT count(*) FROM st_query('CUST#7', 'ORDER#', 'Crash')}),
+	'10', 'st_query on the restored table');
+
+# ---- logical replication: stdesign table -> another server's stdesign table ----
+# Without a primary key constraint (the key index is on expressions), UPDATE
+# and DELETE are published with the whole old row.
+$pub->safe_psql('postgres', q{
+SELECT st_create_table('Repl') IS NOT NULL;
+ALTER TABLE stdesign_data."Repl" REPLICA IDENTITY FULL;
+SELECT st_put_all(jsonb_build_object('PK', 'C' || (i % 50), 'SK', 'O' || lpad((i / 50)::text, 3, '0')), 'Repl')
+  FROM generate_series(0, 499) i;
+CREATE PUBLICATION repl FOR TABLE stdesign_data."Repl";
+});
+$sub->safe_psql('postgres', q{CREATE EXTENSION stdesign; SELECT st_create_table('Repl') IS NOT NULL;});
+my $pub_conn = 'host=' . $pub->host . ' port=' . $pub->port . ' dbname=postgres';
+$sub->safe_psql('postgres', "CREATE SUBSCRIPTION repl CONNECTION '$pub_conn' PUBLICATION repl");
+$sub->wait_for_subscription_sync($pub, 'repl');
+my $want = $pub->safe_psql('postgres', digest_sql('Repl'));
+like($want, qr/^500 /, 'the published table has its 500 items');
+is($sub->safe_psql('postgres', digest_sql('Repl')), $want, 'initial copy to the subscriber (COPY: multi_insert)');
+
+# After the initial copy: inserts (interleaved), upserts, updates, deletes.
+$pub->safe_psql('postgres', q{
+SELECT st_put_all(jsonb_build_object('PK', 'C' || (i % 50), 'SK', 'P' || lpad((i / 50)::text, 3, '0')), 'Repl')
+  FROM generate_series(0, 499) i;
+SELECT st_put('{"PK": "C1", "SK": "O001", "v": "upserted"}', 'Repl');
+UPDATE stdesign_data."Repl" SET item = item || '{"u": {"BOOL": true}}' WHERE pk = 'C2';
+SELECT st_delete('C3', 'O000', 'Repl');
+DELETE FROM stdesign_data."Repl" WHERE pk = 'C4';
+});
+$pub->wait_for_catchup('repl');
+$want = $pub->safe_psql('postgres', digest_sql('Repl'));
+like($want, qr/^979 /, 'the publisher has 979 items after the changes');
+is($sub->safe_psql('postgres', digest_sql('Repl')), $want, 'the subscriber\'s stdesign table matches the publisher\'s');
+is($sub->safe_psql('postgres', q{
+SELECT amname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE c.oid = 'stdesign_data."Repl"'::regclass}),
+	'stdesign', 'the subscriber\'s table uses the stdesign access method');
+# The 10 items each partition received through the apply worker, interleaved
+# with the other 49 partitions' (a heap would spread them over ~8 pages).
+is($sub->safe_psql('postgres', q{
+SELECT count(*) || ' ' || (avg(n) <= 2) FROM (SELECT count(DISTINCT (ctid::text::point)[0]) n
+  FROM stdesign_data."Repl" WHERE sk LIKE 'P%' GROUP BY pk) s}),
+	'49 true', 'replicated items are stored together on the subscriber');
+is($sub->safe_psql('postgres', q{SELECT count(*) FROM st_query('C7', NULL, 'Repl')}),
+	'20', 'st_query on the subscriber');
+$sub->safe_psql('postgres', 'DROP SUBSCRIPTION repl');
+
+# ---- contrib tools (informational: which refuse a non-heap table) ----
+for my $probe (
+	[ 'pgstattuple', 'pgstattuple', q{SELECT * FROM pgstattuple('stdesign_data."Crash"')} ],
+	[ 'pgstattuple_approx', 'pgstattuple', q{SELECT * FROM pgstattuple_approx('stdesign_data."Crash"')} ],
+	[ 'amcheck', 'amcheck', q{SELECT count(*) FROM verify_heapam('stdesign_data."Crash"')} ],
+	[ 'pgrowlocks', 'pgrowlocks', q{SELECT count(*) FROM pgrowlocks('stdesign_data."Crash"')} ],
+	[ 'pg_visibility', 'pg_visibility', q{SELECT count(*) FROM pg_visibility('stdesign_data."Crash"')} ],
+	[ 'pageinspect', 'pageinspect', q{SELECT count(*) FROM heap_page_items(get_raw_page('stdesign_data."Crash"', 0))} ])
+{
+	my ($name, $ext, $sql) = @$probe;
+	$pub->psql('postgres', "CREATE EXTENSION IF NOT EXISTS $ext");
+	my ($prc, $pout, $perr) = $pub->psql('postgres', $sql);
+	note($prc == 0 ? "$name works on a stdesign table" : "$name refuses a stdesign table: " . (split /\n/, $perr)[0]);
+}
+
+$pub->stop;
+$sub->stop;
+done_testing();
