@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 # Minimum number of checks per layer: raise them when tests are added.
 # pg_regress and isolation must also run every file there is.
 min_unit=1000
-min_checks=2
+min_checks=3
 min_regress=31
 min_isolation=9
 min_tap=140
