@@ -46,8 +46,22 @@ extern Jsonb *api_update_table(Jsonb *request);
 /* The request must be a JSON object: SerializationException otherwise. */
 extern void api_check_request(Jsonb *request);
 
+/*
+ * DynamoDB's first two checks of a request, from its API model
+ * (api_validate.c): every field's JSON type (SerializationException), then
+ * every constraint (one ValidationException listing the violations).
+ * `operation` is the bare name ("PutItem").
+ */
+extern void api_validate_request(const char *operation, Jsonb *request);
+
 /* TableName: required, DynamoDB's name rules, the table looked up. */
 extern StTable *api_table(Jsonb *request);
+
+/*
+ * TableName checked but not looked up yet: DynamoDB checks the rest of a
+ * request (items, keys, expressions) before it looks for the table.
+ */
+extern char *api_table_name(Jsonb *request);
 
 /* A required member: ValidationException "Value null at '<path>'..." when absent. */
 extern Jsonb *api_required(Jsonb *request, const char *field, const char *path);

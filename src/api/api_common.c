@@ -35,8 +35,8 @@ api_required(Jsonb *request, const char *field, const char *path)
 	return m;
 }
 
-StTable *
-api_table(Jsonb *request)
+char *
+api_table_name(Jsonb *request)
 {
 	char	   *name = jreq_member_text(request, "TableName", "TableName");
 
@@ -44,7 +44,13 @@ api_table(Jsonb *request)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value null at 'tableName' failed to satisfy constraint: Member must not be null");
 	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
-	return catalog_lookup(name, false);
+	return name;
+}
+
+StTable *
+api_table(Jsonb *request)
+{
+	return catalog_lookup(api_table_name(request), false);
 }
 
 Av *

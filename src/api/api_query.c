@@ -472,21 +472,21 @@ api_query(Jsonb *request)
 	QueryPage		pg;
 	ApiOut		out;
 
+	memset(&q, 0, sizeof(q));
 	api_check_legacy_mix(request, query_legacy, lengthof(query_legacy) - (has_kce ? 0 : 1),
 						 query_expressions, lengthof(query_expressions));
 	if (!has_kce && jreq_member(request, "KeyConditions") == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+	q.limit = request_limit(request);
 	t = api_table(request);
 	ix = request_index(request, t);
 	consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
 	mode = api_capacity_mode(request);
-	memset(&q, 0, sizeof(q));
 	memset(&pg, 0, sizeof(pg));
 	q.table = t;
 	q.index = ix;
 	q.forward = jreq_member_bool(request, "ScanIndexForward", "ScanIndexForward", true);
-	q.limit = request_limit(request);
 	check_consistent_read(request, ix);
 
 	expr_request_init(&req, jreq_member(request, "ExpressionAttributeNames"),
@@ -570,14 +570,15 @@ api_scan(Jsonb *request)
 	ApiOut		out;
 
 	api_check_legacy_mix(request, legacy, lengthof(legacy), expressions, lengthof(expressions));
+	memset(&r, 0, sizeof(r));
+	memset(&pg, 0, sizeof(pg));
+	/* the request's own checks before the table lookup, as DynamoDB orders them */
+	r.limit = request_limit(request);
+	request_segments(request, &r);
 	t = api_table(request);
 	ix = request_index(request, t);
 	consistent = jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
 	mode = api_capacity_mode(request);
-	memset(&r, 0, sizeof(r));
-	memset(&pg, 0, sizeof(pg));
-	r.limit = request_limit(request);
-	request_segments(request, &r);
 	check_consistent_read(request, ix);
 
 	expr_request_init(&req, jreq_member(request, "ExpressionAttributeNames"),
