@@ -206,6 +206,29 @@ item_key(StTable *t, StIndex *ix, const Av *item)
 	return key;
 }
 
+/*
+ * How many attributes the key of a key space has: the table's and the
+ * index's key attributes, each once (an index may share them with the
+ * table, as LastEvaluatedKey then holds them once).
+ */
+static int
+key_attribute_count(StTable *t, StIndex *ix)
+{
+	const StKeyDef *keys[4] = {&t->pk, &t->sk, ix ? &ix->pk : NULL, ix ? &ix->sk : NULL};
+	int			n = 0;
+
+	for (int i = 0; i < 4; i++)
+	{
+		bool		seen = keys[i] == NULL || keys[i]->name == NULL;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = keys[j] && keys[j]->name && strcmp(keys[j]->name, keys[i]->name) == 0;
+		if (!seen)
+			n++;
+	}
+	return n;
+}
+
 static Datum
 position_value(const Av *start, const StKeyDef *k)
 {
@@ -232,18 +255,7 @@ start_position(Jsonb *request, StTable *t, StIndex *ix)
 	if (start == NULL)
 		return NULL;
 	keys = item_key(t, ix, start);
-	expected = (t->sk.name ? 2 : 1);
-	if (ix)
-	{
-		Av		   *names = av_new(AV_M);
-
-		copy_key_attr(names, start, &t->pk);
-		copy_key_attr(names, start, &t->sk);
-		copy_key_attr(names, start, &ix->pk);
-		copy_key_attr(names, start, &ix->sk);
-		expected = names->n;
-		expected = Max(expected, (t->sk.name ? 2 : 1) + (ix->is_local ? 1 : (ix->sk.name ? 2 : 1)));
-	}
+	expected = key_attribute_count(t, ix);
 	if (start->n != keys->n || keys->n != expected)
 		st_error(ST_ERR_VALIDATION,
 				 "The provided starting key is invalid: The provided key element does not match the schema");
