@@ -68,6 +68,7 @@ typedef struct ApiShape
 typedef struct ApiMember
 {
 	const char *wire;			/* the JSON field name ("TableName") */
+	int			wire_len;		/* its length (the message name's too) */
 	const char *message_name;	/* the name DynamoDB's messages use ("tableName") */
 	int			shape;
 	bool		required;
@@ -83,6 +84,8 @@ extern const ApiShape api_model_shapes[];
 extern const ApiMember api_model_members[];
 extern const ApiOperationModel api_model_operations[];
 extern const int api_model_noperations;
-extern const int api_model_max_members;
+
+/* The most members a structure of the model has (the generator checks it). */
+#define API_MODEL_MAX_MEMBERS 32
 
 #endif							/* ST_API_MODEL_H */

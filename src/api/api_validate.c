@@ -53,9 +53,26 @@
  */
 #define API_MAX_WALK_DEPTH 128
 
+/*
+ * One step of the path to the current field: a structure member, the n-th
+ * element of a list ("<n>.member") or a map's value ("<key>.member").  The
+ * steps are kept as pointers and only rendered into text for a violation,
+ * so that walking a valid request costs no string building.
+ */
+typedef struct PathStep
+{
+	const char *name;			/* member name or map key; NULL for a list element */
+	int			len;
+	int			index;			/* list element number, from 1 */
+	bool		member;			/* followed by ".member" */
+} PathStep;
+
+#define API_MAX_PATH (2 * API_MAX_WALK_DEPTH + 4)
+
 typedef struct Walk
 {
-	StringInfoData path;		/* the current field's path */
+	PathStep	path[API_MAX_PATH];
+	int			npath;
 	StringInfoData errors;		/* violations, "; "-separated */
 	int			nerrors;
 	int			depth;
@@ -168,6 +185,29 @@ quoted(const JsonbRaw *v)
 	}
 }
 
+/* The path to the current field as DynamoDB writes it. */
+static char *
+path_text(Walk *w)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	for (int i = 0; i < w->npath; i++)
+	{
+		const PathStep *p = &w->path[i];
+
+		if (i > 0)
+			appendStringInfoChar(&s, '.');
+		if (p->name)
+			appendBinaryStringInfo(&s, p->name, p->len);
+		else
+			appendStringInfo(&s, "%d", p->index);
+		if (p->member)
+			appendStringInfoString(&s, ".member");
+	}
+	return s.data;
+}
+
 static void
 violation(Walk *w, const char *value, const char *constraint)
 {
@@ -176,7 +216,7 @@ violation(Walk *w, const char *value, const char *constraint)
 	if (w->nerrors++ > 0)
 		appendStringInfoString(&w->errors, "; ");
 	appendStringInfo(&w->errors, "Value %s%sat '%s' failed to satisfy constraint: %s",
-					 value ? value : "", value ? " " : "", w->path.data, constraint);
+					 value ? value : "", value ? " " : "", path_text(w), constraint);
 }
 
 /* ---------- patterns ---------- */
@@ -426,43 +466,47 @@ all_constraints(const ApiShape *s)
 
 /* ---------- the walk ---------- */
 
-/* Path bookkeeping: append a step, and cut back to an earlier length. */
-static int
-path_push(Walk *w, const char *step, int len)
+/* Path bookkeeping: a step in, and out again. */
+static void
+path_push(Walk *w, const char *name, int len, int index, bool member)
 {
-	int			old = w->path.len;
+	PathStep   *p;
 
-	if (old > 0)
-		appendStringInfoChar(&w->path, '.');
-	appendBinaryStringInfo(&w->path, step, len);
-	return old;
+	/* the walk's depth limit keeps paths shorter than this */
+	if (w->npath >= API_MAX_PATH)
+		elog(ERROR, "stdesign: request path too deep");
+	p = &w->path[w->npath++];
+	p->name = name;
+	p->len = len;
+	p->index = index;
+	p->member = member;
 }
 
 static void
-path_pop(Walk *w, int old)
+path_pop(Walk *w)
 {
-	w->path.len = old;
-	w->path.data[old] = '\0';
+	w->npath--;
 }
 
 static void
 walk_struct(Walk *w, const ApiShape *s, const JsonbRaw *v)
 {
-	JsonbRaw   *found = palloc0(sizeof(JsonbRaw) * Max(s->nmembers, 1));
+	JsonbRaw	found[API_MODEL_MAX_MEMBERS];
 	JsonbRawIter it;
 	JsonbRaw	k,
 				r;
 
 	if (!is_container(v, true))
 		type_error(v, NULL);
+	memset(found, 0, sizeof(JsonbRaw) * s->nmembers);
 	jsonb_raw_begin(&it, (const JsonbContainer *) v->data);
 	while (jsonb_raw_next_member(&it, &k, &r))
 	{
 		for (int i = 0; i < s->nmembers; i++)
 		{
-			const char *wire = api_model_members[s->first_member + i].wire;
+			const ApiMember *m = &api_model_members[s->first_member + i];
 
-			if (strlen(wire) == k.len && memcmp(wire, k.data, k.len) == 0)
+			if (m->wire_len == k.len && memcmp(m->wire, k.data, k.len) == 0)
 			{
 				found[i] = r;
 				break;
@@ -473,18 +517,17 @@ walk_struct(Walk *w, const ApiShape *s, const JsonbRaw *v)
 	for (int i = 0; i < s->nmembers; i++)
 	{
 		const ApiMember *m = &api_model_members[s->first_member + i];
-		int			old = path_push(w, m->message_name, strlen(m->message_name));
+		bool		absent = found[i].data == NULL || found[i].type == JENTRY_ISNULL;
 
-		if (found[i].data == NULL || found[i].type == JENTRY_ISNULL)
-		{
-			if (m->required)
-				violation(w, "null", "Member must not be null");
-		}
+		if (absent && !m->required)
+			continue;
+		path_push(w, m->message_name, m->wire_len, 0, false);
+		if (absent)
+			violation(w, "null", "Member must not be null");
 		else
 			walk_value(w, m->shape, &found[i]);
-		path_pop(w, old);
+		path_pop(w);
 	}
-	pfree(found);
 }
 
 /* A list's elements, each at "<path>.<n>.member". */
@@ -498,12 +541,10 @@ walk_elements(Walk *w, const ApiShape *s, const JsonbRaw *v)
 	jsonb_raw_begin(&it, (const JsonbContainer *) v->data);
 	while (jsonb_raw_next_elem(&it, &e))
 	{
-		char		step[32];
-		int			old = path_push(w, step, snprintf(step, sizeof(step), "%d.member", ++n));
-
+		path_push(w, NULL, 0, ++n, true);
 		if (e.type != JENTRY_ISNULL)
 			walk_value(w, s->element, &e);
-		path_pop(w, old);
+		path_pop(w);
 	}
 }
 
@@ -568,17 +609,14 @@ walk_map(Walk *w, const ApiShape *s, const JsonbRaw *v)
 	jsonb_raw_begin(&it, (const JsonbContainer *) v->data);
 	while (jsonb_raw_next_member(&it, &k, &r))
 	{
-		int			old;
-
 		if (r.type == JENTRY_ISNULL || (value_constrained && vs->kind == API_STRING))
 			continue;
-		old = path_push(w, k.data, k.len);
-		appendStringInfoString(&w->path, ".member");
+		path_push(w, k.data, k.len, 0, true);
 		if (value_constrained)
 			walk_elements(w, vs, &r);
 		else
 			walk_value(w, s->element, &r);
-		path_pop(w, old);
+		path_pop(w);
 	}
 }
 
@@ -656,7 +694,7 @@ api_validate_request(const char *operation, Jsonb *request)
 
 	if (input < 0 || !JB_ROOT_IS_OBJECT(request))
 		return;
-	initStringInfo(&w.path);
+	w.npath = 0;
 	initStringInfo(&w.errors);
 	w.nerrors = 0;
 	w.depth = 0;

@@ -159,7 +159,8 @@ def main():
     out.append('')
     out.append('const ApiMember api_model_members[] = {')
     for wire, msg, shape, req in members:
-        out.append('\t{%s, %s, %d, %s},' % (c_string(wire), c_string(msg), shape, 'true' if req else 'false'))
+        out.append('\t{%s, %d, %s, %d, %s},' % (c_string(wire), len(wire.encode()), c_string(msg), shape,
+                                              'true' if req else 'false'))
     out.append('};')
     out.append('')
     out.append('const ApiShape api_model_shapes[] = {')
@@ -173,8 +174,9 @@ def main():
     out.append('};')
     out.append('')
     out.append('const int	api_model_noperations = lengthof(api_model_operations);')
-    out.append('const int	api_model_max_members = %d;' %
-               max(len(shapes[n].get('members', {})) for n in names))
+    most = max(len(shapes[n].get('members', {})) for n in names)
+    if most > 32:
+        sys.exit('gen_api_model.py: a structure has %d members; raise API_MODEL_MAX_MEMBERS' % most)
     with open(sys.argv[3], 'w') as f:
         f.write('\n'.join(out) + '\n')
 
