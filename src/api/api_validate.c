@@ -41,6 +41,7 @@
 #include "api.h"
 #include "api_model.h"
 #include "common/st_common.h"
+#include "item/av.h"
 #include "item/jsonb_raw.h"
 
 /* DynamoDB lists at most this many violations in one message. */
@@ -620,6 +621,19 @@ walk_map(Walk *w, const ApiShape *s, const JsonbRaw *v)
 	}
 }
 
+/* A blob is base64 text; anything else fails its reading, as in DynamoDB. */
+static void
+check_base64(const JsonbRaw *v)
+{
+	char	   *bytes;
+	int			n;
+	StErr		err;
+
+	if (!av_base64_decode_err(v->data, v->len, &bytes, &n, &err))
+		st_raise(&err);
+	pfree(bytes);
+}
+
 /* A scalar: its JSON type, then its constraints. */
 static void
 walk_scalar(Walk *w, const ApiShape *s, const JsonbRaw *v)
@@ -633,6 +647,7 @@ walk_scalar(Walk *w, const ApiShape *s, const JsonbRaw *v)
 		case API_BLOB:
 			if (v->type != JENTRY_ISSTRING)
 				type_error(v, "Blob");
+			check_base64(v);
 			break;
 		case API_INTEGER:
 		case API_LONG:

@@ -53,6 +53,13 @@ SELECT st_api('PutItem', '{"TableName": "FidVal", "Item": {"PK": {"S": "a"}, "ss
 SELECT st_api('PutItem', '{"TableName": "FidVal", "Item": {"PK": {"S": "a"}, "ns": {"NS": [1, 2]}}}');
 SELECT st_api('PutItem', '{"TableName": "FidVal", "Item": {"PK": {"S": "a"}, "deep": {"M": {"x": {"L": [{"S": true}]}}}}}');
 SELECT st_api('PutItem', '{"TableName": "FidVal", "Item": {"PK": {"S": "a"}}, "ExpressionAttributeValues": {":v": {"N": 1}}}');
+-- Blobs: base64 text, read in this layer too
+SELECT st_api('PutItem', '{"TableName": "FidVal", "Item": {"PK": {"S": "a"}, "b": {"B": 5}}}');
+SELECT st_api('PutItem', '{"TableName": "FidVal", "Item": {"PK": {"S": "a"}, "b": {"B": "abc"}}}');
+SELECT st_api('PutItem', '{"TableName": "FidVal", "Item": {"PK": {"S": "a"}, "bs": {"BS": ["AAAA", "a*=="]}}}');
+SELECT st_api('PutItem', '{"Item": {"PK": {"S": "a"}, "b": {"B": "abc"}}}');
+SELECT st_api('PutItem', '{"TableName": "FidVal", "Item": {"PK": {"S": "blob"}, "b": {"B": "AAE="}, "bs": {"BS": ["AAAA", "AQ=="]}}}');
+SELECT st_api('GetItem', '{"TableName": "FidVal", "Key": {"PK": {"S": "blob"}}}');
 -- a JSON null is an absent field
 SELECT st_api('GetItem', '{"TableName": "FidVal", "Key": {"PK": {"S": "a"}}, "ConsistentRead": null, "ProjectionExpression": null}');
 
