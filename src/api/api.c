@@ -57,13 +57,9 @@ find_operation(const char *op)
 	return NULL;
 }
 
-/* st_api(operation, request) */
-PG_FUNCTION_INFO_V1(st_api);
-Datum
-st_api(PG_FUNCTION_ARGS)
+Jsonb *
+api_call(const char *op, Jsonb *request)
 {
-	char	   *op = arg_text(fcinfo, 0);
-	Jsonb	   *request = arg_jsonb(fcinfo, 1);
 	const ApiOperation *operation;
 
 	if (op == NULL || (operation = find_operation(op)) == NULL)
@@ -73,7 +69,15 @@ st_api(PG_FUNCTION_ARGS)
 	api_check_request(request);
 	/* the model's checks first, for every operation (api_validate.c) */
 	api_validate_request(operation->name, request);
-	PG_RETURN_JSONB_P(operation->handler(request));
+	return operation->handler(request);
+}
+
+/* st_api(operation, request) */
+PG_FUNCTION_INFO_V1(st_api);
+Datum
+st_api(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_JSONB_P(api_call(arg_text(fcinfo, 0), arg_jsonb(fcinfo, 1)));
 }
 
 /* {"RequestItems": items}, or a ValidationException when items is NULL. */

@@ -24,6 +24,14 @@
 /* A handler: request in, response out (a jsonb object). */
 typedef Jsonb *(*ApiHandler) (Jsonb *request);
 
+/*
+ * One DynamoDB call, as st_api makes it: the operation by name (bare or
+ * "DynamoDB_20120810.PutItem"), the request checked against DynamoDB's
+ * model, then its handler.  A NULL request is {}.  Every entry to the JSON
+ * API (SQL, HTTP) goes through here, so that all are validated alike.
+ */
+extern Jsonb *api_call(const char *operation, Jsonb *request);
+
 /* The handlers (api_items.c, api_query.c, api_batch.c, api_tables.c, api_transact.c). */
 extern Jsonb *api_put_item(Jsonb *request);
 extern Jsonb *api_get_item(Jsonb *request);
