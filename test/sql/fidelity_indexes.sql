@@ -146,5 +146,22 @@ SELECT st_api('PutItem', '{"TableName": "FidFill", "Item": {"PK": {"S": "later"}
 SELECT st_api('PutItem', jsonb_build_object('TableName', 'FidFill',
   'Item', jsonb_build_object('PK', '{"S": "later"}'::jsonb, 'x', jsonb_build_object('S', repeat('x', 2049)))));
 
+-- the limits exactly: a partition key of 2048 bytes and a sort key of 1024 are indexed
+SELECT st_api('CreateTable', '{"TableName": "FidLimits", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "p", "AttributeType": "S"}, {"AttributeName": "c", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"}, {"AttributeName": "c", "KeyType": "RANGE"}]}') IS NOT NULL AS created;
+SELECT st_api('PutItem', jsonb_build_object('TableName', 'FidLimits', 'Item', jsonb_build_object(
+  'p', jsonb_build_object('S', 'p' || n), 'c', '{"S": "c"}'::jsonb, 'x', jsonb_build_object('S', repeat('é', n / 2)))))
+FROM unnest(ARRAY[1024, 1026, 2048, 2050]) n;
+SELECT st_api('UpdateTable', '{"TableName": "FidLimits", "AttributeDefinitions": [{"AttributeName": "x", "AttributeType": "S"}],
+  "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "index1", "KeySchema": [{"AttributeName": "x", "KeyType": "HASH"}],
+    "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}') #> '{TableDescription,GlobalSecondaryIndexes,0,ItemCount}' AS index1;
+SELECT st_api('UpdateTable', '{"TableName": "FidLimits", "AttributeDefinitions": [{"AttributeName": "x", "AttributeType": "S"}, {"AttributeName": "c", "AttributeType": "S"}],
+  "GlobalSecondaryIndexUpdates": [{"Create": {"IndexName": "index2", "KeySchema": [{"AttributeName": "c", "KeyType": "HASH"},
+    {"AttributeName": "x", "KeyType": "RANGE"}], "Projection": {"ProjectionType": "KEYS_ONLY"}}}]}') IS NOT NULL AS added;
+SELECT jsonb_path_query(st_api('Scan', '{"TableName": "FidLimits", "IndexName": "index1"}'), '$.Items[*].p.S') AS index1 ORDER BY 1;
+SELECT jsonb_path_query(st_api('Scan', '{"TableName": "FidLimits", "IndexName": "index2"}'), '$.Items[*].p.S') AS index2 ORDER BY 1;
+SELECT st_api('DeleteTable', '{"TableName": "FidLimits"}') #>> '{TableDescription,TableStatus}' AS status;
+
 SELECT st_api('DeleteTable', '{"TableName": "FidFill"}') #>> '{TableDescription,TableStatus}' AS status;
 SELECT st_api('DeleteTable', '{"TableName": "FidIx"}') #>> '{TableDescription,TableStatus}' AS status;
