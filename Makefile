@@ -109,3 +109,13 @@ bench-emulator:
 valgrind: deps
 	$(MAKE) -s install
 	@bash test/scripts/valgrind_regress.sh $(VALGRIND_TESTS)
+
+# src/api/api_model.c from DynamoDB's API model as botocore ships it (Debian:
+# python3-botocore).  The generated file is committed: building stdesign
+# never needs botocore, only refreshing the model does.
+API_MODEL ?= $(shell dpkg -L python3-botocore 2>/dev/null | grep 'dynamodb/2012-08-10/service-2.json$$' | head -n 1)
+API_MODEL_VERSION ?= python3-botocore $(shell dpkg-query -W -f '$${Version}' python3-botocore 2>/dev/null)
+.PHONY: api-model
+api-model:
+	@test -n "$(API_MODEL)" || { echo "api-model: install python3-botocore (or set API_MODEL=path/to/service-2.json)"; exit 1; }
+	python3 src/api/gen_api_model.py "$(API_MODEL)" "$(API_MODEL_VERSION)" src/api/api_model.c

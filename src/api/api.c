@@ -44,7 +44,7 @@ static const ApiOperation operations[] = {
  * The operation may be given bare ("PutItem") or as the X-Amz-Target header
  * carries it ("DynamoDB_20120810.PutItem").
  */
-static ApiHandler
+static const ApiOperation *
 find_operation(const char *op)
 {
 	const char *dot = strrchr(op, '.');
@@ -53,8 +53,23 @@ find_operation(const char *op)
 		op = dot + 1;
 	for (int i = 0; i < (int) lengthof(operations); i++)
 		if (strcmp(operations[i].name, op) == 0)
-			return operations[i].handler;
+			return &operations[i];
 	return NULL;
+}
+
+Jsonb *
+api_call(const char *op, Jsonb *request)
+{
+	const ApiOperation *operation;
+
+	if (op == NULL || (operation = find_operation(op)) == NULL)
+		st_error(ST_ERR_UNKNOWN_OPERATION, "An unknown operation was requested: %s", op ? op : "null");
+	if (request == NULL)
+		request = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}")));
+	api_check_request(request);
+	/* the model's checks first, for every operation (api_validate.c) */
+	api_validate_request(operation->name, request);
+	return operation->handler(request);
 }
 
 /* st_api(operation, request) */
@@ -62,16 +77,7 @@ PG_FUNCTION_INFO_V1(st_api);
 Datum
 st_api(PG_FUNCTION_ARGS)
 {
-	char	   *op = api_arg_text(fcinfo, 0);
-	Jsonb	   *request = api_arg_jsonb(fcinfo, 1);
-	ApiHandler	handler;
-
-	if (op == NULL || (handler = find_operation(op)) == NULL)
-		st_error(ST_ERR_UNKNOWN_OPERATION, "An unknown operation was requested: %s", op ? op : "null");
-	if (request == NULL)
-		request = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}")));
-	api_check_request(request);
-	PG_RETURN_JSONB_P(handler(request));
+	PG_RETURN_JSONB_P(api_call(api_arg_text(fcinfo, 0), api_arg_jsonb(fcinfo, 1)));
 }
 
 /* {"RequestItems": items}, or a ValidationException when items is NULL. */
@@ -101,7 +107,10 @@ PG_FUNCTION_INFO_V1(st_batch_get);
 Datum
 st_batch_get(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(api_batch_get_item(request_items_request(api_arg_jsonb(fcinfo, 0))));
+	Jsonb	   *request = request_items_request(api_arg_jsonb(fcinfo, 0));
+
+	api_validate_request("BatchGetItem", request);
+	PG_RETURN_JSONB_P(api_batch_get_item(request));
 }
 
 /* st_batch_write(request_items): BatchWriteItem's RequestItems */
@@ -109,5 +118,8 @@ PG_FUNCTION_INFO_V1(st_batch_write);
 Datum
 st_batch_write(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_JSONB_P(api_batch_write_item(request_items_request(api_arg_jsonb(fcinfo, 0))));
+	Jsonb	   *request = request_items_request(api_arg_jsonb(fcinfo, 0));
+
+	api_validate_request("BatchWriteItem", request);
+	PG_RETURN_JSONB_P(api_batch_write_item(request));
 }

@@ -24,6 +24,14 @@
 /* A handler: request in, response out (a jsonb object). */
 typedef Jsonb *(*ApiHandler) (Jsonb *request);
 
+/*
+ * One DynamoDB call, as st_api makes it: the operation by name (bare or
+ * "DynamoDB_20120810.PutItem"), the request checked against DynamoDB's
+ * model, then its handler.  A NULL request is {}.  Every entry to the JSON
+ * API (SQL, HTTP) goes through here, so that all are validated alike.
+ */
+extern Jsonb *api_call(const char *operation, Jsonb *request);
+
 /* The handlers (api_items.c, api_query.c, api_batch.c, api_tables.c, api_transact.c). */
 extern Jsonb *api_put_item(Jsonb *request);
 extern Jsonb *api_get_item(Jsonb *request);
@@ -46,8 +54,22 @@ extern Jsonb *api_update_table(Jsonb *request);
 /* The request must be a JSON object: SerializationException otherwise. */
 extern void api_check_request(Jsonb *request);
 
+/*
+ * DynamoDB's first two checks of a request, from its API model
+ * (api_validate.c): every field's JSON type (SerializationException), then
+ * every constraint (one ValidationException listing the violations).
+ * `operation` is the bare name ("PutItem").
+ */
+extern void api_validate_request(const char *operation, Jsonb *request);
+
 /* TableName: required, DynamoDB's name rules, the table looked up. */
 extern StTable *api_table(Jsonb *request);
+
+/*
+ * TableName checked but not looked up yet: DynamoDB checks the rest of a
+ * request (items, keys, expressions) before it looks for the table.
+ */
+extern char *api_table_name(Jsonb *request);
 
 /* A required member: ValidationException "Value null at '<path>'..." when absent. */
 extern Jsonb *api_required(Jsonb *request, const char *field, const char *path);

@@ -33,15 +33,21 @@ api_required(Jsonb *request, const char *field, const char *path)
 	return m;
 }
 
-StTable *
-api_table(Jsonb *request)
+char *
+api_table_name(Jsonb *request)
 {
 	char	   *name = api_jreq_member_text(request, "TableName", "TableName");
 
 	if (name == NULL)
 		st_validation_null("tableName");
 	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
-	return catalog_lookup(name, false);
+	return name;
+}
+
+StTable *
+api_table(Jsonb *request)
+{
+	return catalog_lookup(api_table_name(request), false);
 }
 
 Av *

@@ -85,7 +85,8 @@ request_condition(Jsonb *request, StExprRequest *req)
  */
 typedef struct WriteCall
 {
-	StTable    *table;
+	char	   *table_name;
+	StTable    *table;			/* looked up by write_call_table, after the request's own checks */
 	Av		   *target;			/* Item (PutItem) or Key */
 	StReturnValues rv;
 	StCapacity *cap;
@@ -102,13 +103,21 @@ write_call_begin(WriteCall *w, Jsonb *request, const char *target,
 
 	/* DynamoDB checks the mix before anything else, the table included */
 	api_check_legacy_mix(request, legacy, nlegacy, expressions, nexpressions);
-	w->table = api_table(request);
+	w->table_name = api_table_name(request);
+	w->table = NULL;
 	w->target = av_map_from_jsonb(api_required(request, target, strcmp(target, "Item") == 0 ? "item" : "key"),
 								  true, target);
 	w->rv = return_values(request, allow_updated);
 	mode = api_capacity_mode(request);
 	w->cap = mode != ST_CAPACITY_NONE ? ops_capacity_new(mode) : NULL;
 	init_expressions(request, &w->req);
+}
+
+/* The table, once the request has passed every check that needs none. */
+static void
+write_call_table(WriteCall *w)
+{
+	w->table = catalog_lookup(w->table_name, false);
 }
 
 /* {"Attributes": item}? + ConsumedCapacity */
@@ -139,6 +148,7 @@ api_put_item(Jsonb *request)
 	write_call_begin(&w, request, "Item", put_legacy, lengthof(put_legacy),
 					 put_expressions, lengthof(put_expressions), false);
 	cond = request_condition(request, &w.req);
+	write_call_table(&w);
 
 	old = ops_put(w.table, w.target, cond, w.rv, w.cap ? &w.res : NULL);
 	return write_call_end(&w, old);
@@ -147,6 +157,7 @@ api_put_item(Jsonb *request)
 Jsonb *
 api_get_item(Jsonb *request)
 {
+	char	   *table_name;
 	StTable    *t;
 	Av		   *key;
 	bool		consistent;
@@ -159,7 +170,7 @@ api_get_item(Jsonb *request)
 
 	api_check_legacy_mix(request, get_legacy, lengthof(get_legacy),
 						 get_expressions, lengthof(get_expressions));
-	t = api_table(request);
+	table_name = api_table_name(request);
 	key = av_map_from_jsonb(api_required(request, "Key", "key"), true, "Key");
 	consistent = api_jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
 	mode = api_capacity_mode(request);
@@ -168,6 +179,7 @@ api_get_item(Jsonb *request)
 	ops_expr_add_projection(&req, api_jreq_member_text(request, "ProjectionExpression", "ProjectionExpression"));
 	ops_expr_add_attributes_to_get(&req, api_jreq_member(request, "AttributesToGet"));
 	ops_expr_finish(&req);
+	t = catalog_lookup(table_name, false);
 
 	stored = ops_get(t, key);
 	if (stored)
@@ -197,6 +209,7 @@ api_update_item(Jsonb *request)
 	ops_expr_add_update(&w.req, api_jreq_member_text(request, "UpdateExpression", "UpdateExpression"));
 	ops_expr_add_legacy_update(&w.req, api_jreq_member(request, "AttributeUpdates"));
 	cond = request_condition(request, &w.req);
+	write_call_table(&w);
 
 	result = ops_update(w.table, w.target, ops_expr_write_update(&w.req, w.table), cond, w.rv,
 						w.cap ? &w.res : NULL);
@@ -213,6 +226,7 @@ api_delete_item(Jsonb *request)
 	write_call_begin(&w, request, "Key", put_legacy, lengthof(put_legacy),
 					 put_expressions, lengthof(put_expressions), false);
 	cond = request_condition(request, &w.req);
+	write_call_table(&w);
 
 	old = ops_delete(w.table, w.target, cond, w.rv, w.cap ? &w.res : NULL);
 	return write_call_end(&w, old);

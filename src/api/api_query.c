@@ -206,6 +206,29 @@ item_key(StTable *t, StIndex *ix, const Av *item)
 	return key;
 }
 
+/*
+ * How many attributes the key of a key space has: the table's and the
+ * index's key attributes, each once (an index may share them with the
+ * table, as LastEvaluatedKey then holds them once).
+ */
+static int
+key_attribute_count(StTable *t, StIndex *ix)
+{
+	const StKeyDef *keys[4] = {&t->pk, &t->sk, ix ? &ix->pk : NULL, ix ? &ix->sk : NULL};
+	int			n = 0;
+
+	for (int i = 0; i < 4; i++)
+	{
+		bool		seen = keys[i] == NULL || keys[i]->name == NULL;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = keys[j] && keys[j]->name && strcmp(keys[j]->name, keys[i]->name) == 0;
+		if (!seen)
+			n++;
+	}
+	return n;
+}
+
 /* ExclusiveStartKey as a position: exactly the key attributes of the key space. */
 static StPosition *
 start_position(Jsonb *request, StTable *t, StIndex *ix)
@@ -218,18 +241,7 @@ start_position(Jsonb *request, StTable *t, StIndex *ix)
 	if (start == NULL)
 		return NULL;
 	keys = item_key(t, ix, start);
-	expected = (t->sk.name ? 2 : 1);
-	if (ix)
-	{
-		Av		   *names = av_new(AV_M);
-
-		copy_key_attr(names, start, &t->pk);
-		copy_key_attr(names, start, &t->sk);
-		copy_key_attr(names, start, &ix->pk);
-		copy_key_attr(names, start, &ix->sk);
-		expected = names->n;
-		expected = Max(expected, (t->sk.name ? 2 : 1) + (ix->is_local ? 1 : (ix->sk.name ? 2 : 1)));
-	}
+	expected = key_attribute_count(t, ix);
 	if (start->n != keys->n || keys->n != expected)
 		st_error(ST_ERR_VALIDATION,
 				 "The provided starting key is invalid: The provided key element does not match the schema");
@@ -458,21 +470,21 @@ api_query(Jsonb *request)
 	QueryPage		pg;
 	ApiOut		out;
 
+	memset(&q, 0, sizeof(q));
 	api_check_legacy_mix(request, query_legacy, lengthof(query_legacy) - (has_kce ? 0 : 1),
 						 query_expressions, lengthof(query_expressions));
 	if (!has_kce && api_jreq_member(request, "KeyConditions") == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "Either the KeyConditions or KeyConditionExpression parameter must be specified in the request.");
+	q.limit = request_limit(request);
 	t = api_table(request);
 	ix = request_index(request, t);
 	consistent = api_jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
 	mode = api_capacity_mode(request);
-	memset(&q, 0, sizeof(q));
 	memset(&pg, 0, sizeof(pg));
 	q.table = t;
 	q.index = ix;
 	q.forward = api_jreq_member_bool(request, "ScanIndexForward", "ScanIndexForward", true);
-	q.limit = request_limit(request);
 	check_consistent_read(request, ix);
 
 	ops_expr_init(&req, api_jreq_member(request, "ExpressionAttributeNames"),
@@ -556,14 +568,15 @@ api_scan(Jsonb *request)
 	ApiOut		out;
 
 	api_check_legacy_mix(request, legacy, lengthof(legacy), expressions, lengthof(expressions));
+	memset(&r, 0, sizeof(r));
+	memset(&pg, 0, sizeof(pg));
+	/* the request's own checks before the table lookup, as DynamoDB orders them */
+	r.limit = request_limit(request);
+	request_segments(request, &r);
 	t = api_table(request);
 	ix = request_index(request, t);
 	consistent = api_jreq_member_bool(request, "ConsistentRead", "ConsistentRead", false);
 	mode = api_capacity_mode(request);
-	memset(&r, 0, sizeof(r));
-	memset(&pg, 0, sizeof(pg));
-	r.limit = request_limit(request);
-	request_segments(request, &r);
 	check_consistent_read(request, ix);
 
 	ops_expr_init(&req, api_jreq_member(request, "ExpressionAttributeNames"),

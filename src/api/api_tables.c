@@ -304,7 +304,8 @@ parse_update_table(Jsonb *request, Av *req)
 	const Av   *gsiu = member(req, "GlobalSecondaryIndexUpdates");
 	const Av   *defs = member(req, "AttributeDefinitions");
 
-	tu->table = api_table(request)->name;
+	char	   *name = api_table_name(request);
+
 	tu->billing = api_enum(request, "BillingMode", "billingMode", modes, 2);
 	tu->throughput = (Av *) member(req, "ProvisionedThroughput");
 	if (tu->throughput)
@@ -319,6 +320,8 @@ parse_update_table(Jsonb *request, Av *req)
 		!member(req, "ReplicaUpdates"))
 		st_error(ST_ERR_VALIDATION,
 				 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+	/* the table last: DynamoDB checks the request before it looks for it */
+	tu->table = catalog_lookup(name, false)->name;
 	return tu;
 }
 

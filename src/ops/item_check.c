@@ -93,6 +93,10 @@ key_value_ok(const Av *v, const StKeyDef *def, bool is_partition, const char *in
 	}
 	if (v->len > max)
 	{
+		if (index)
+			return st_fail(err, ST_ERR_VALIDATION,
+						   "One or more parameter values were invalid: Size limit exceeded for Index Key %s Actual Size: %d bytes Max Size: %d bytes IndexName: %s",
+						   def->name, v->len, max, index);
 		if (is_partition)
 			return st_fail(err, ST_ERR_VALIDATION,
 						   "One or more parameter values were invalid: Size of hashkey has exceeded the maximum size limit of2048 bytes");

@@ -179,8 +179,7 @@ check_attribute_definitions(const Av *defs)
 			Av		   *other = av_map_get(defs->items[j], "AttributeName", 13);
 
 			if (other && other->type == AV_S && strcmp(other->str, name) == 0)
-				st_error(ST_ERR_VALIDATION,
-						 "Cannot have two attributes with the same name. Attribute name: %s", name);
+				st_error(ST_ERR_VALIDATION, "Attribute Name is duplicated: %s", name);
 		}
 	}
 }
@@ -223,7 +222,9 @@ check_projection(IndexDef *ix, const Av *el, const char *path)
 	const Av   *proj = field_typed(el, "Projection", AV_M, psprintf("%s.projection", path), true);
 	const char *pt = field_str(proj, "ProjectionType", NULL, false);
 
-	ix->projection = pt ? pt : "ALL";
+	if (pt == NULL)
+		st_error(ST_ERR_VALIDATION, "One or more parameter values were invalid: Unknown ProjectionType: null");
+	ix->projection = pt;
 	if (strcmp(ix->projection, "ALL") != 0 && strcmp(ix->projection, "KEYS_ONLY") != 0 &&
 		strcmp(ix->projection, "INCLUDE") != 0)
 		enum_error(ix->projection, psprintf("%s.projection.projectionType", path),
@@ -233,14 +234,22 @@ check_projection(IndexDef *ix, const Av *el, const char *path)
 	{
 		if (ix->non_key == NULL || ix->non_key->n == 0)
 			st_error(ST_ERR_VALIDATION,
-					 "One or more parameter values were invalid: NonKeyAttributes must be specified when ProjectionType is INCLUDE (index: %s)",
-					 ix->name);
+					 "One or more parameter values were invalid: ProjectionType is INCLUDE, but NonKeyAttributes is not specified");
 		if (ix->non_key->n > ST_MAX_NON_KEY_ATTRIBUTES)
 			st_error(ST_ERR_VALIDATION,
 					 "One or more parameter values were invalid: The number of projected attributes in all indexes exceeds the limit of 100");
 		for (int i = 0; i < ix->non_key->n; i++)
-			if (ix->non_key->items[i]->type != AV_S || ix->non_key->items[i]->len == 0)
+		{
+			const Av   *a = ix->non_key->items[i];
+
+			if (a->type != AV_S || a->len == 0)
 				wrong_type("NonKeyAttributes", "a list of attribute names");
+			for (int j = 0; j < i; j++)
+				if (av_equal(a, ix->non_key->items[j]))
+					st_error(ST_ERR_VALIDATION,
+							 "One or more parameter values were invalid: Duplicate element in NonKeyAttributes: %s",
+							 a->str);
+		}
 	}
 	else if (ix->non_key && ix->non_key->n > 0)
 		st_error(ST_ERR_VALIDATION,
@@ -841,6 +850,73 @@ ops_table_drop(const char *name)
 
 /* ---------- GSIs ---------- */
 
+/* "Schema:[SchemaElement: key{name:S:HASH}, ...]", as DynamoDB prints a key schema. */
+static char *
+schema_text(const StKeyDef *pk, const StKeyDef *sk)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	appendStringInfo(&s, "Schema:[SchemaElement: key{%s:%s:HASH}", pk->name, av_type_name(pk->type));
+	if (sk->name)
+		appendStringInfo(&s, ", SchemaElement: key{%s:%s:RANGE}", sk->name, av_type_name(sk->type));
+	appendStringInfoChar(&s, ']');
+	return s.data;
+}
+
+/* The key schema of the table or an index that uses `name` with another type than `k`. */
+static bool
+conflicting_schema(StTable *t, const StKeyDef *k, const StKeyDef **pk, const StKeyDef **sk)
+{
+	const StKeyDef *spaces[2 * (1 + ST_MAX_GSI + ST_MAX_LSI)];
+	int			n = 0;
+
+	spaces[n++] = &t->pk;
+	spaces[n++] = &t->sk;
+	for (int i = 0; i < t->nindexes && n + 2 <= (int) lengthof(spaces); i++)
+	{
+		spaces[n++] = &t->indexes[i].pk;
+		spaces[n++] = &t->indexes[i].sk;
+	}
+	for (int i = 0; i < n; i += 2)
+	{
+		for (int j = 0; j < 2; j++)
+		{
+			const StKeyDef *e = spaces[i + j];
+
+			if (e->name && strcmp(e->name, k->name) == 0 && e->type != k->type)
+			{
+				*pk = spaces[i];
+				*sk = spaces[i + 1];
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * A new index may not give an attribute that the table or another index
+ * uses as a key a different type: DynamoDB insists on one type per key
+ * attribute for every later write.
+ */
+static void
+check_key_types_agree(StTable *t, const IndexDef *ix)
+{
+	const StKeyDef *keys[2] = {&ix->pk, &ix->sk};
+
+	for (int i = 0; i < 2; i++)
+	{
+		const StKeyDef *pk,
+				   *sk;
+
+		if (keys[i]->name && conflicting_schema(t, keys[i], &pk, &sk))
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: Attributes cannot be redefined. Please check that your attribute has the same type as previously defined. Existing schema: %s New schema: %s",
+					 schema_text(pk, sk), schema_text(&ix->pk, &ix->sk));
+	}
+}
+
 Av *
 ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definitions,
 			  bool inherit_throughput, const char *path)
@@ -879,6 +955,7 @@ ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_defini
 		if (!t->indexes[i].is_local)
 			nglobal++;
 	}
+	check_key_types_agree(t, &ix);
 	if (nglobal >= ST_MAX_GSI)
 		st_error(ST_ERR_LIMIT_EXCEEDED,
 				 "Subscriber limit exceeded: The number of global secondary indexes of table %s would exceed the limit of %d",

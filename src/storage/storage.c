@@ -97,14 +97,51 @@ index_sort_expr(const StKeyDef *sk)
 	return v;
 }
 
-/* The partial-index predicate of an index: its key attributes are present. */
+/*
+ * DynamoDB's key length limits (the write path checks them with its
+ * messages, ops/item_check.c); here they keep out of an index the items
+ * written before it existed.
+ */
+#define INDEX_PK_MAX_BYTES 2048
+#define INDEX_SK_MAX_BYTES 1024
+
+/*
+ * An index key attribute as an index can hold it: present, of the index's
+ * type, and for S and B neither empty nor over the limit.  Items written
+ * before the index was added may break this; DynamoDB leaves them out of
+ * the index it builds.
+ */
+static char *
+index_key_ok_sql(const StKeyDef *k, int max)
+{
+	char	   *lit = quote_literal_cstr(k->name);
+
+	switch (k->type)
+	{
+		case AV_N:
+			return psprintf("item ? %s AND (item -> %s) ? 'N'", lit, lit);
+		case AV_B:
+			return psprintf("item ? %s AND octet_length(decode((item -> %s) ->> 'B', 'base64')) BETWEEN 1 AND %d",
+							lit, lit, max);
+		default:
+			return psprintf("item ? %s AND octet_length((item -> %s) ->> 'S') BETWEEN 1 AND %d",
+							lit, lit, max);
+	}
+}
+
+/*
+ * The partial-index predicate of an index: its key attributes are there as
+ * it can hold them.  Each starts with "item ? name", the whole predicate of
+ * indexes built by older versions, so that queries written with this one
+ * still use those.
+ */
 char *
 storage_index_predicate(const StKeyDef *pk, const StKeyDef *sk)
 {
 	if (sk->name)
-		return psprintf("(item ? %s AND item ? %s)",
-						quote_literal_cstr(pk->name), quote_literal_cstr(sk->name));
-	return psprintf("(item ? %s)", quote_literal_cstr(pk->name));
+		return psprintf("(%s AND %s)", index_key_ok_sql(pk, INDEX_PK_MAX_BYTES),
+						index_key_ok_sql(sk, INDEX_SK_MAX_BYTES));
+	return psprintf("(%s)", index_key_ok_sql(pk, INDEX_PK_MAX_BYTES));
 }
 
 Oid

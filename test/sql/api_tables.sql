@@ -52,7 +52,7 @@ SELECT st_api('CreateTable', '{"TableName": "Bad Name", "KeySchema": []}');
 SELECT st_api('CreateTable', '{"TableName": "ApiBad", "BillingMode": "PAY_PER_REQUEST",
   "AttributeDefinitions": [{"AttributeName": "id", "AttributeType": "S"}],
   "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}],
-  "LocalSecondaryIndexes": [{"IndexName": "L1",
+  "LocalSecondaryIndexes": [{"IndexName": "Lsi1",
     "KeySchema": [{"AttributeName": "id", "KeyType": "HASH"}, {"AttributeName": "x", "KeyType": "RANGE"}],
     "Projection": {"ProjectionType": "ALL"}}]}');
 -- An LSI must share the table's partition key.
@@ -161,7 +161,9 @@ SELECT st_api('UpdateTable', '{"TableName": "ApiOrders", "GlobalSecondaryIndexUp
   "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}]}}],
   "AttributeDefinitions": [{"AttributeName": "status", "AttributeType": "S"}]}');
 SELECT st_api('UpdateTable', '{"TableName": "ApiOrders", "GlobalSecondaryIndexUpdates": [
-  {"Delete": {"IndexName": "ByStatus"}}, {"Create": {"IndexName": "Other"}}]}');
+  {"Delete": {"IndexName": "ByStatus"}}, {"Create": {"IndexName": "Other",
+    "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}], "Projection": {"ProjectionType": "ALL"}}}],
+  "AttributeDefinitions": [{"AttributeName": "status", "AttributeType": "S"}]}');
 SELECT st_api('UpdateTable', '{"TableName": "ApiOrders", "GlobalSecondaryIndexUpdates": [
   {"Delete": {"IndexName": "ByStatus"}}, {"Update": {"IndexName": "ByStatus",
     "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}}]}');

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Generate src/api/api_model.c from DynamoDB's published API model.
+
+DynamoDB checks every request against its API model before anything else:
+first each field's JSON type (SerializationException), then the model's
+constraints on every field (ValidationException listing every violation).
+stdesign does the same from a C table of that model, which this script
+writes.  The model is the service-2.json that botocore ships (Debian's
+python3-botocore); the generated file is committed, so building stdesign
+never needs botocore.  Regenerate with `make api-model`.
+
+usage: gen_api_model.py SERVICE_JSON MODEL_VERSION OUTPUT_C
+"""
+
+import json
+import sys
+
+# Every pattern the model uses, and the C matcher (api_validate.c) that
+# implements it.  A model with a pattern not listed here fails the
+# generation, so that a new pattern is never silently left unchecked.
+PATTERNS = {
+    '[a-zA-Z0-9_.-]+': 'API_PATTERN_NAME',
+    '([0-9a-f]{16})+': 'API_PATTERN_HEX16',
+    '[A-Za-z0-9][A-Za-z0-9\\-\\_\\.]{0,126}[A-Za-z0-9]': 'API_PATTERN_RULE_NAME',
+    '[\\u0020-\\uD7FF\\uE000-\\uFFFD\\uD800\\uDC00-\\uDBFF\\uDFFF\\r\\n\\t]*': 'API_PATTERN_XML_TEXT',
+    '[0-9]{12}': 'API_PATTERN_ACCOUNT',
+    '^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$': 'API_PATTERN_BUCKET',
+    '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}': 'API_PATTERN_UUID',
+    '\\p{Print}+': 'API_PATTERN_PRINT',
+    '[\\x20-\\x21\\x23-\\x2B\\x2D-\\x7E]*': 'API_PATTERN_CSV_HEADER',
+    '^[^\\$]+$': 'API_PATTERN_NO_DOLLAR',
+    '[,;:|\\t ]': 'API_PATTERN_CSV_DELIMITER',
+}
+
+# DynamoDB lists an enum's values in its messages in its own order, not the
+# model's; these are the orders it answers with (observed), where they
+# differ from the model's.
+ENUM_ORDER = {
+    'ReturnValue': ['ALL_NEW', 'UPDATED_OLD', 'ALL_OLD', 'NONE', 'UPDATED_NEW'],
+    'ComparisonOperator': ['IN', 'NULL', 'BETWEEN', 'LT', 'NOT_CONTAINS', 'EQ', 'GT',
+                           'NOT_NULL', 'NE', 'LE', 'BEGINS_WITH', 'GE', 'CONTAINS'],
+    'ScalarAttributeType': ['B', 'N', 'S'],
+    'ConditionalOperator': ['OR', 'AND'],
+    'Select': ['SPECIFIC_ATTRIBUTES', 'COUNT', 'ALL_ATTRIBUTES', 'ALL_PROJECTED_ATTRIBUTES'],
+    'ProjectionType': ['ALL', 'INCLUDE', 'KEYS_ONLY'],
+    'AttributeAction': ['ADD', 'DELETE', 'PUT'],
+}
+
+KINDS = {
+    'structure': 'API_STRUCT',
+    'list': 'API_LIST',
+    'map': 'API_MAP',
+    'string': 'API_STRING',
+    'integer': 'API_INTEGER',
+    'long': 'API_LONG',
+    'double': 'API_DOUBLE',
+    'boolean': 'API_BOOLEAN',
+    'blob': 'API_BLOB',
+    'timestamp': 'API_TIMESTAMP',
+}
+
+
+def c_string(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '"'
+
+
+def lower_first(name):
+    return name[:1].lower() + name[1:]
+
+
+def reachable(model):
+    """The shapes the operations' inputs reach, in a stable order."""
+    shapes = model['shapes']
+    order = []
+    seen = set()
+
+    def visit(name):
+        if name in seen:
+            return
+        seen.add(name)
+        order.append(name)
+        s = shapes[name]
+        for m in s.get('members', {}).values():
+            visit(m['shape'])
+        for k in ('member', 'key', 'value'):
+            if k in s:
+                visit(s[k]['shape'])
+
+    for op in sorted(model['operations']):
+        inp = model['operations'][op].get('input')
+        if inp:
+            visit(inp['shape'])
+    return order
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    with open(sys.argv[1]) as f:
+        model = json.load(f)
+    version = sys.argv[2]
+    meta = model['metadata']
+    shapes = model['shapes']
+    names = reachable(model)
+    index = {n: i for i, n in enumerate(names)}
+    members = []
+    lines = []
+    enums = []
+
+    for n in names:
+        s = shapes[n]
+        kind = KINDS[s['type']]
+        pattern = 'API_PATTERN_NONE'
+        if 'pattern' in s:
+            if s['pattern'] not in PATTERNS:
+                sys.exit('gen_api_model.py: no matcher for pattern %r of %s' % (s['pattern'], n))
+            pattern = PATTERNS[s['pattern']]
+        enum_ref = 'NULL'
+        if 'enum' in s:
+            values = ENUM_ORDER.get(n, s['enum'])
+            if sorted(values) != sorted(s['enum']):
+                sys.exit('gen_api_model.py: ENUM_ORDER of %s does not match the model' % n)
+            enum_ref = 'enum_%d' % len(enums)
+            enums.append((enum_ref, values))
+        first = len(members)
+        required = set(s.get('required', []))
+        for wire, m in s.get('members', {}).items():
+            members.append((wire, lower_first(wire), index[m['shape']], wire in required))
+        sub = index[s['member']['shape']] if 'member' in s else \
+            index[s['value']['shape']] if 'value' in s else -1
+        key = index[s['key']['shape']] if 'key' in s else -1
+        lines.append('\t{%s, %s, %s, %s, %d, %d, %s, %s, %s, %d, %d, %d, %d, %d},' % (
+            c_string(n), kind,
+            'true' if 'min' in s else 'false', 'true' if 'max' in s else 'false',
+            s.get('min', 0), s.get('max', 0),
+            pattern, c_string(s['pattern']) if 'pattern' in s else 'NULL',
+            enum_ref, len(s.get('enum', [])),
+            first, len(s.get('members', {})), sub, key))
+
+    out = []
+    out.append('''/*-------------------------------------------------------------------------
+ *
+ * api_model.c
+ *		DynamoDB's API model as C tables: every shape that an operation's
+ *		input reaches, with its type and constraints, for api_validate.c.
+ *
+ * GENERATED by src/api/gen_api_model.py (make api-model): do not edit.
+ * Source: botocore's DynamoDB model, service-2.json, API version %s
+ * (%s), from %s.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "api_model.h"
+''' % (meta['apiVersion'], meta['uid'], version))
+    for ref, values in enums:
+        out.append('static const char *const %s[] = {%s};' % (ref, ', '.join(c_string(v) for v in values)))
+    out.append('')
+    out.append('const ApiMember api_model_members[] = {')
+    for wire, msg, shape, req in members:
+        out.append('\t{%s, %d, %s, %d, %s},' % (c_string(wire), len(wire.encode()), c_string(msg), shape,
+                                              'true' if req else 'false'))
+    out.append('};')
+    out.append('')
+    out.append('const ApiShape api_model_shapes[] = {')
+    out.extend(lines)
+    out.append('};')
+    out.append('')
+    out.append('const ApiOperationModel api_model_operations[] = {')
+    for op in sorted(model['operations']):
+        inp = model['operations'][op].get('input')
+        out.append('\t{%s, %d},' % (c_string(op), index[inp['shape']] if inp else -1))
+    out.append('};')
+    out.append('')
+    out.append('const int	api_model_noperations = lengthof(api_model_operations);')
+    most = max(len(shapes[n].get('members', {})) for n in names)
+    if most > 32:
+        sys.exit('gen_api_model.py: a structure has %d members; raise API_MODEL_MAX_MEMBERS' % most)
+    with open(sys.argv[3], 'w') as f:
+        f.write('\n'.join(out) + '\n')
+
+
+if __name__ == '__main__':
+    main()
