@@ -51,6 +51,7 @@ failed=$((failed + ${bad:-0}))
 echo "== access method: crash recovery, dump/restore, logical replication"; bash test/scripts/tableam_recovery.sh; count tableam_recovery $?
 echo "== st_transact under load: stress, then kill -9 and recovery"; bash test/scripts/stress_crash.sh; count stress_crash $?
 echo "== direct writes while the relation's cache entries are invalidated"; bash test/scripts/invalidation_stress.sh; count invalidation_stress $?
+echo "== index builds while the relation's cache entry is invalidated"; bash test/scripts/index_build_invalidation.sh; count index_build_invalidation $?
 
 echo
 echo "stdesign: $passed passed, $failed failed"
