@@ -127,6 +127,26 @@ extern void storage_delete_ctid(StTable *t, ItemPointer ctid);
 extern Jsonb *storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted);
 
 /*
+ * A transaction's hold on the key of an item that does not exist, until it
+ * ends (see storage.c): true with the key locked when no item has the key
+ * (waiting for a transaction writing it); false when one has (committed, or
+ * written by this transaction): the caller locks its row instead.  In
+ * REPEATABLE READ and SERIALIZABLE, an item committed since the snapshot
+ * is a serialization failure.  storage_unlock_absent_key lets go early, once
+ * the transaction has inserted the item (its index entry holds the key).
+ */
+extern bool storage_lock_absent_key(StTable *t, const StKey *key);
+extern void storage_unlock_absent_key(StTable *t, const StKey *key);
+
+/*
+ * After writing items[0..n-1] (stored form), which may have created them:
+ * wait for any transaction holding one of their keys as absent.  Every
+ * write that may create an item calls it (storage_upsert, _upsert_many
+ * and _insert do).
+ */
+extern void storage_respect_key_locks(StTable *t, Jsonb **items, int n);
+
+/*
  * The SQL a query variant runs ($1 partition key, $2 lower bound, $3 upper
  * bound, $4 limit): for EXPLAIN in tests and documentation.
  */
