@@ -162,6 +162,22 @@ check "st_query on the subscriber" "20" \
 	"$(q "$sub_port" "SELECT count(*) FROM st_query('C7', NULL, 'Repl')")"
 q "$sub_port" "DROP SUBSCRIPTION repl" >/dev/null
 
+# ---- logical decoding sees only what a transaction writes ----
+# A ConditionCheck or a Delete of a missing item writes nothing (its key is
+# held by a lock, not by a row inserted and deleted): no change is decoded.
+# A Put of a missing item is one INSERT of the item.
+q "$pub_port" "SELECT 'cdc' FROM pg_create_logical_replication_slot('cdc', 'test_decoding')" >/dev/null
+q "$pub_port" "SELECT st_put('{\"PK\": \"C9\", \"SK\": \"X\"}', 'Repl')" >/dev/null
+q "$pub_port" "SELECT st_transact('[{\"ConditionCheck\": {\"TableName\": \"Repl\", \"Key\": {\"PK\": {\"S\": \"C9\"}, \"SK\": {\"S\": \"Y\"}}, \"ConditionExpression\": \"attribute_not_exists(PK)\"}},
+	{\"Delete\": {\"TableName\": \"Repl\", \"Key\": {\"PK\": {\"S\": \"C9\"}, \"SK\": {\"S\": \"Z\"}}}},
+	{\"ConditionCheck\": {\"TableName\": \"Repl\", \"Key\": {\"PK\": {\"S\": \"C9\"}, \"SK\": {\"S\": \"X\"}}, \"ConditionExpression\": \"attribute_exists(PK)\"}}]')" >/dev/null
+q "$pub_port" "SELECT st_transact('[{\"Put\": {\"TableName\": \"Repl\", \"Item\": {\"PK\": {\"S\": \"C9\"}, \"SK\": {\"S\": \"W\"}}, \"ConditionExpression\": \"attribute_not_exists(PK)\"}}]')" >/dev/null
+check "decoded: st_put's INSERT, nothing for checks and a Delete of missing items, one INSERT for a Put" \
+	"INSERT X|INSERT W" \
+	"$(q "$pub_port" "SELECT string_agg(substring(data from ': ([A-Z]+):') || ' ' || substring(data from 'sk\[text\]:''([A-Z])'''), '|' ORDER BY lsn)
+	                 FROM pg_logical_slot_get_changes('cdc', NULL, NULL, 'skip-empty-xacts', '1') WHERE data LIKE 'table %'")"
+q "$pub_port" "SELECT pg_drop_replication_slot('cdc')" >/dev/null
+
 # ---- contrib tools (informational: which refuse a non-heap table) ----
 for probe in \
 	"pgstattuple|SELECT * FROM pgstattuple('stdesign_data.\"Crash\"')" \
