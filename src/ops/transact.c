@@ -101,6 +101,9 @@ lock_item(StTxAction *a, bool need_old)
 		a->written = true;
 		return;
 	}
+	/* a Delete of a missing item deletes nothing, but is a DELETE all the same */
+	if (a->op == ST_TX_DELETE)
+		storage_require_privilege(t, ACL_DELETE);
 	for (int attempt = 0; attempt < 100; attempt++)
 	{
 		Jsonb	   *old = storage_get_for_update(t, &a->key, &a->ctid);

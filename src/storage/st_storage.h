@@ -97,6 +97,9 @@ extern Datum storage_key_datum(const Av *value);
 /* No privilege or row security stands in the way of reading the relation directly. */
 extern bool storage_direct_ok(Oid relid, AclMode mode);
 
+/* The user holds the privileges on the relation, or the usual "permission denied" error. */
+extern void storage_require_privilege(StTable *t, AclMode mode);
+
 extern Jsonb *storage_get(StTable *t, const StKey *key);
 extern Jsonb *storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid);
 extern void storage_upsert(StTable *t, Jsonb *item);

@@ -432,6 +432,15 @@ storage_direct_ok(Oid relid, AclMode mode)
 	return pg_class_aclmask(relid, GetUserId(), mode, ACLMASK_ALL) == mode;
 }
 
+void
+storage_require_privilege(StTable *t, AclMode mode)
+{
+	AclResult	res = pg_class_aclcheck(t->relid, GetUserId(), mode);
+
+	if (res != ACLCHECK_OK)
+		aclcheck_error(res, OBJECT_TABLE, t->relname);
+}
+
 /* Are the key index and the item column known (direct reads and writes need both)? */
 static bool
 key_layout_known(StTable *t)
