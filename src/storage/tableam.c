@@ -644,7 +644,7 @@ static Relation lent[ST_MAX_LENT];
 static int	nlent = 0;
 
 static void
-relend_heap_routine(Datum arg, Oid relid)
+lend_again_after_rebuild(Datum arg, Oid relid)
 {
 	for (int i = 0; i < nlent; i++)
 		if (!OidIsValid(relid) || RelationGetRelid(lent[i]) == relid)
@@ -738,7 +738,7 @@ st_tableam_handler(PG_FUNCTION_ARGS)
 		st_routine.index_build_range_scan = st_index_build_range_scan;
 		st_routine.index_validate_scan = st_index_validate_scan;
 		st_routine.relation_toast_am = st_relation_toast_am;
-		CacheRegisterRelcacheCallback(relend_heap_routine, (Datum) 0);
+		CacheRegisterRelcacheCallback(lend_again_after_rebuild, (Datum) 0);
 		heap_routine = heap;
 	}
 	PG_RETURN_POINTER(&st_routine);
