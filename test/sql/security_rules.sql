@@ -59,6 +59,8 @@ SELECT st_transact('[{"Put": {"TableName": "Ruled", "Item": {"PK": {"S": "a"}, "
                       "ConditionExpression": "attribute_exists(PK)"}}]');
 SELECT st_api('UpdateItem', '{"TableName": "Ruled", "Key": {"PK": {"S": "a"}, "SK": {"S": "7"}},
                               "UpdateExpression": "SET v = :v", "ExpressionAttributeValues": {":v": {"S": "new"}}}');
+SELECT st_api('PutItem', '{"TableName": "Ruled", "Item": {"PK": {"S": "a"}, "SK": {"S": "9"}, "v": {"S": "new"}},
+                           "ConditionExpression": "attribute_exists(PK)"}');
 SELECT * FROM ruled_items();
 -- An upsert (INSERT ... ON CONFLICT) is refused on a relation with an
 -- UPDATE (or INSERT) rule, by Postgres, whoever writes it: a Put without a
@@ -85,6 +87,8 @@ SELECT st_transact('[{"Put": {"TableName": "Ruled", "Item": {"PK": {"S": "a"}, "
                       "ConditionExpression": "attribute_exists(PK)"}}]');
 SELECT st_api('UpdateItem', '{"TableName": "Ruled", "Key": {"PK": {"S": "a"}, "SK": {"S": "7"}},
                               "UpdateExpression": "SET v = :v", "ExpressionAttributeValues": {":v": {"S": "new"}}}');
+SELECT st_api('PutItem', '{"TableName": "Ruled", "Item": {"PK": {"S": "a"}, "SK": {"S": "9"}, "v": {"S": "new"}},
+                           "ConditionExpression": "attribute_exists(PK)"}');
 SELECT op, pk, sk, v FROM rule_audit ORDER BY n;
 SELECT * FROM ruled_items();
 DROP RULE audit_update ON stdesign_data."Ruled";
