@@ -56,6 +56,7 @@
 #include "storage/lock.h"
 #include "utils/reltrigger.h"
 
+#include "common/st_common.h"
 #include "item/av.h"
 #include "key_trigger.h"
 #include "row_write.h"
@@ -960,6 +961,9 @@ storage_lock_absent_key(StTable *t, const StKey *key)
 	LOCKTAG		flag;
 	LOCKTAG		tag;
 
+	/* the key index is what says whether a key exists */
+	if (!OidIsValid(t->key_index))
+		st_error(ST_ERR_INTERNAL, "the key index of table %s is missing", t->name);
 	flag_lock_tag(&flag, t);
 	key_lock_tag(&tag, t, key);
 	(void) LockAcquire(&flag, ShareLock, false, false);
