@@ -10,22 +10,28 @@
  *	   that two transactions over the same items can never deadlock, whatever
  *	   order their requests list them in.  An existing item is locked by a
  *	   locking read (as SELECT ... FOR UPDATE would), which in READ
- *	   COMMITTED also returns its latest committed version.  A missing item has no row to lock: a placeholder
- *	   row holding just its key is inserted, so that the unique index makes
- *	   every concurrent writer of that key wait for this transaction; if a
- *	   concurrent writer inserted the key first, the item is read again and
- *	   locked.
+ *	   COMMITTED also returns its latest committed version.  A missing item
+ *	   has no row to lock: its key is held by a lock of the transaction on
+ *	   the key (storage_lock_absent_key), taken once no item with the key
+ *	   exists or is being written, and which every stdesign write that could
+ *	   create the item waits for; if an item with the key was committed
+ *	   meanwhile, it is read again and locked.  Nothing is written to hold a
+ *	   key: a ConditionCheck or a Delete of a missing item writes nothing at
+ *	   all (no trigger fires, logical decoding sees nothing, no INSERT
+ *	   privilege or policy is involved).
  *	2. Evaluate every condition (and every update) against the locked
  *	   versions.  If any fails, raise TransactionCanceledException with one
- *	   CancellationReason per action, in request order; the error undoes the
- *	   placeholders with everything else of the statement.
- *	3. Write: Put and Update replace the row (or the placeholder), Delete
- *	   deletes it, and a ConditionCheck or Delete of a missing item deletes
- *	   its placeholder — whose index entry keeps the key locked until commit,
- *	   so the checked absence holds until then.
+ *	   CancellationReason per action, in request order; the error undoes
+ *	   what was written and releases the locks.
+ *	3. Write: Put and Update replace the locked row, or insert the missing
+ *	   item (whose index entry then holds the key: its lock is let go);
+ *	   Delete deletes the locked row.  A ConditionCheck or Delete of a
+ *	   missing item keeps its key's lock until the transaction ends, so the
+ *	   checked absence holds until then.
  *
- * Row locks and index entries are the only locks taken: nothing piles up in
- * the lock table however many transactions one statement runs.
+ * Row locks, index entries and the key locks of missing items of
+ * ConditionChecks and Deletes are all that is held: writes of many items
+ * pile nothing up in the lock table.
  *
  *-------------------------------------------------------------------------
  */
@@ -79,16 +85,15 @@ ops_transact_prepare(StTxAction *actions, int n)
 /* ---------- phase 1: locks ---------- */
 
 /*
- * Lock one action's item; a missing one gets a placeholder row.  A Put
- * without a condition needs no old version: it is written at once (its row
- * lock or new index entry taken in the same order as every other lock), and
- * if the transaction is cancelled later the error undoes it.
+ * Lock one action's item, or the key of a missing one.  A Put without a
+ * condition needs no old version: it is written at once (its row lock or
+ * new index entry taken in the same order as every other lock), and if the
+ * transaction is cancelled later the error undoes it.
  */
 static void
 lock_item(StTxAction *a, bool need_old)
 {
 	StTable    *t = a->table;
-	Jsonb	   *placeholder = NULL;
 
 	if (a->op == ST_TX_PUT && a->req.condition == NULL && !need_old)
 	{
@@ -96,6 +101,9 @@ lock_item(StTxAction *a, bool need_old)
 		a->written = true;
 		return;
 	}
+	/* a Delete of a missing item deletes nothing, but is a DELETE all the same */
+	if (a->op == ST_TX_DELETE)
+		storage_require_privilege(t, ACL_DELETE);
 	for (int attempt = 0; attempt < 100; attempt++)
 	{
 		Jsonb	   *old = storage_get_for_update(t, &a->key, &a->ctid);
@@ -105,9 +113,7 @@ lock_item(StTxAction *a, bool need_old)
 			a->old_item = av_item_from_stored(old);
 			return;
 		}
-		if (placeholder == NULL)
-			placeholder = av_item_to_jsonb(a->keymap, true);
-		if (storage_insert(t, placeholder, &a->ctid))
+		if (storage_lock_absent_key(t, &a->key))
 		{
 			a->old_item = NULL;	/* the item is absent; its key is ours */
 			return;
@@ -221,6 +227,20 @@ cancel(Reason *reasons, int n, bool typed)
 
 /* ---------- phase 3: writes ---------- */
 
+/* A missing item of a Put or Update: inserted, its key's lock let go. */
+static void
+insert_missing(StTxAction *a)
+{
+	/*
+	 * Only a writer that does not respect key locks (a user's own INSERT)
+	 * can have created the item since its key was locked.
+	 */
+	if (!storage_insert(a->table, av_item_to_jsonb(a->new_item, true), NULL))
+		st_error(ST_ERR_TRANSACTION_CONFLICT,
+				 "Transaction is ongoing for the item; the transaction could not acquire it");
+	storage_unlock_absent_key(a->table, &a->key);
+}
+
 static void
 write_action(StTxAction *a)
 {
@@ -230,15 +250,17 @@ write_action(StTxAction *a)
 	{
 		case ST_TX_PUT:
 		case ST_TX_UPDATE:
-			storage_replace(a->table, &a->ctid, av_item_to_jsonb(a->new_item, true));
+			if (a->old_item == NULL)
+				insert_missing(a);
+			else
+				storage_replace(a->table, &a->ctid, av_item_to_jsonb(a->new_item, true));
 			break;
 		case ST_TX_DELETE:
-			storage_delete_ctid(a->table, &a->ctid);
+			if (a->old_item != NULL)
+				storage_delete_ctid(a->table, &a->ctid);
 			break;
 		case ST_TX_CONDITION_CHECK:
-			/* an existing item stays locked; a placeholder goes, its index entry stays */
-			if (a->old_item == NULL)
-				storage_delete_ctid(a->table, &a->ctid);
+			/* an existing item stays locked, a missing one's key too */
 			break;
 	}
 }

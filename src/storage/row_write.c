@@ -34,7 +34,8 @@
  * Only taken when the statement would do nothing more: the only trigger on
  * the relation is stdesign.set_keys (whose job, keeping pk and sk equal to
  * the item's key, is done here: a replacement never changes the key, and
- * an insertion computes them as the trigger does), no row-level security,
+ * an insertion computes them as the trigger does), no rewrite rule (the
+ * rewriter could replace the statement or add others), no row-level security,
  * no CHECK constraints or generated columns, the user may SELECT and
  * UPDATE (DELETE) the table, and for the upserts no columns besides pk, sk
  * and item, no unique index besides the key, and the INSERT privilege.  Otherwise the caller runs the statement, which
@@ -106,6 +107,9 @@ plain_write_allowed(Relation rel, AclMode mode)
 	bool		others;
 
 	if (constr && (constr->num_check > 0 || constr->has_generated_stored))
+		return false;
+	/* a rewrite rule (DO INSTEAD NOTHING, DO ALSO ...) changes what the statement does */
+	if (rel->rd_rules != NULL)
 		return false;
 	(void) set_keys_trigger(rel, &others);
 	if (others)

@@ -18,8 +18,8 @@
 /*
  * May items of this relation be replaced directly?  False when an UPDATE
  * statement would do more than write the row and its index entries (other
- * triggers, row security, CHECK constraints) or is not permitted: the
- * caller then runs the UPDATE statement.
+ * triggers, rewrite rules, row security, CHECK constraints) or is not
+ * permitted: the caller then runs the UPDATE statement.
  */
 extern bool storage_row_update_allowed(Oid relid);
 

@@ -97,6 +97,9 @@ extern Datum storage_key_datum(const Av *value);
 /* No privilege or row security stands in the way of reading the relation directly. */
 extern bool storage_direct_ok(Oid relid, AclMode mode);
 
+/* The user holds the privileges on the relation, or the usual "permission denied" error. */
+extern void storage_require_privilege(StTable *t, AclMode mode);
+
 extern Jsonb *storage_get(StTable *t, const StKey *key);
 extern Jsonb *storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid);
 extern void storage_upsert(StTable *t, Jsonb *item);
@@ -125,6 +128,26 @@ extern Jsonb *storage_get_latest(StTable *t, const StKey *key, ItemPointer ctid)
 extern bool storage_replace_unlocked(StTable *t, ItemPointer ctid, Jsonb *item);
 extern void storage_delete_ctid(StTable *t, ItemPointer ctid);
 extern Jsonb *storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted);
+
+/*
+ * A transaction's hold on the key of an item that does not exist, until it
+ * ends (see storage.c): true with the key locked when no item has the key
+ * (waiting for a transaction writing it); false when one has (committed, or
+ * written by this transaction): the caller locks its row instead.  In
+ * REPEATABLE READ and SERIALIZABLE, an item committed since the snapshot
+ * is a serialization failure.  storage_unlock_absent_key lets go early, once
+ * the transaction has inserted the item (its index entry holds the key).
+ */
+extern bool storage_lock_absent_key(StTable *t, const StKey *key);
+extern void storage_unlock_absent_key(StTable *t, const StKey *key);
+
+/*
+ * After writing items[0..n-1] (stored form), which may have created them:
+ * wait for any transaction holding one of their keys as absent.  Every
+ * write that may create an item calls it (storage_upsert, _upsert_many
+ * and _insert do).
+ */
+extern void storage_respect_key_locks(StTable *t, Jsonb **items, int n);
 
 /*
  * The SQL a query variant runs ($1 partition key, $2 lower bound, $3 upper

@@ -51,7 +51,14 @@
 #include "utils/acl.h"
 #include "utils/rls.h"
 #include "miscadmin.h"
+#include "common/hashfn.h"
+#include "storage/lmgr.h"
+#include "storage/lock.h"
+#include "utils/reltrigger.h"
 
+#include "common/st_common.h"
+#include "item/av.h"
+#include "key_trigger.h"
 #include "row_write.h"
 #include "st_storage.h"
 
@@ -463,6 +470,15 @@ storage_direct_ok(Oid relid, AclMode mode)
 	return pg_class_aclmask(relid, GetUserId(), mode, ACLMASK_ALL) == mode;
 }
 
+void
+storage_require_privilege(StTable *t, AclMode mode)
+{
+	AclResult	res = pg_class_aclcheck(t->relid, GetUserId(), mode);
+
+	if (res != ACLCHECK_OK)
+		aclcheck_error(res, OBJECT_TABLE, t->relname);
+}
+
 /* Are the key index and the item column known (direct reads and writes need both)? */
 static bool
 key_layout_known(StTable *t)
@@ -658,6 +674,7 @@ storage_upsert(StTable *t, Jsonb *item)
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
 		st_internal_error("put failed");
 	SPI_finish();
+	storage_respect_key_locks(t, &item, 1);
 }
 
 /*
@@ -678,7 +695,10 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 		return;
 	if (key_layout_known(t) &&
 		storage_row_upsert_many(t->relid, t->key_index, t->item_attnum, items, n, probe))
+	{
+		storage_respect_key_locks(t, items, n);
 		return;
+	}
 
 	elems = palloc(sizeof(Datum) * n);
 	for (int i = 0; i < n; i++)
@@ -689,6 +709,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
 		st_internal_error("put of many items failed");
 	SPI_finish();
+	storage_respect_key_locks(t, items, n);
 }
 
 bool
@@ -716,7 +737,24 @@ storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 						ctid);
 	}
 	SPI_finish();
+	if (inserted)
+		storage_respect_key_locks(t, &item, 1);
 	return inserted;
+}
+
+/*
+ * Has the relation rewrite rules?  Then a statement on it may be replaced
+ * (DO INSTEAD) or joined by others (DO ALSO), and what it reports is no
+ * longer the row count of the statement written: it is not checked.
+ */
+static bool
+has_rules(StTable *t)
+{
+	Relation	rel = table_open(t->relid, AccessShareLock);
+	bool		rules = rel->rd_rules != NULL;
+
+	table_close(rel, NoLock);
+	return rules;
 }
 
 void
@@ -735,7 +773,8 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 	plan = CACHED_PLAN(&t->plan_update,
 					psprintf("UPDATE %s SET item = $2 WHERE ctid = $1", t->qualified),
 					2, types);
-	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_UPDATE || SPI_processed != 1)
+	if ((SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_UPDATE || SPI_processed != 1) &&
+		!has_rules(t))
 		st_internal_error("update of a locked item failed");
 	SPI_finish();
 }
@@ -756,9 +795,28 @@ storage_delete_ctid(StTable *t, ItemPointer ctid)
 	plan = CACHED_PLAN(&t->plan_delete,
 					psprintf("DELETE FROM %s WHERE ctid = $1", t->qualified),
 					1, types);
-	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE)
+	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE && !has_rules(t))
 		st_internal_error("delete of a locked item failed");
 	SPI_finish();
+}
+
+static Jsonb *
+delete_under_rules(StTable *t, const StKey *key, bool want_old, bool *deleted)
+{
+	Oid			types[2];
+	Datum		values[2];
+	int			n = key_args(t, key, types, values);
+	Jsonb	   *old = want_old ? read_by_key(t, key, NULL) : NULL;
+	int			res;
+
+	SPI_connect();
+	res = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE %s", t->qualified, key_match_sql(t)),
+								n, types, values, NULL, false, 0);
+	if (res < 0)
+		st_internal_error("delete failed");
+	*deleted = res == SPI_OK_DELETE && SPI_processed > 0;
+	SPI_finish();
+	return old;
 }
 
 Jsonb *
@@ -791,6 +849,15 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 		/* still losing races to other writers: the statement waits its turn */
 	}
 
+	/*
+	 * A DELETE ... RETURNING is refused on a relation with a DO INSTEAD rule
+	 * (unless the rule has a RETURNING clause): the item is read first, and
+	 * the DELETE, which the rules rewrite as they would a user's, returns
+	 * nothing.
+	 */
+	if (has_rules(t))
+		return delete_under_rules(t, key, want_old, deleted);
+
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_delete_returning,
 					psprintf("DELETE FROM %s WHERE %s RETURNING item", t->qualified, key_match_sql(t)),
@@ -801,6 +868,218 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	result = want_old ? first_item(NULL) : NULL;
 	SPI_finish();
 	return result;
+}
+
+/* ---------- locks on keys that have no item ---------- */
+
+/*
+ * A transaction's condition on an item that does not exist (a
+ * ConditionCheck, a Delete, a conditional Put or Update) must hold until the
+ * transaction ends, and there is no row to lock.  The key's absence is held
+ * by an advisory lock of the transaction on (relation, hash of the key),
+ * taken after no item with the key was found and checked again once taken
+ * (storage_lock_absent_key).  Nothing is written: no trigger fires, logical
+ * decoding sees nothing, and neither INSERT privilege nor a row-security
+ * policy is involved.
+ *
+ * Every stdesign write that may create an item respects those locks once it
+ * has written (storage_respect_key_locks): its new index entry is in place,
+ * so a transaction taking a key's lock afterwards finds it (and waits for
+ * its writer); a transaction that took the lock before is waited for.  To
+ * keep that cheap, a transaction holding absent-key locks on a relation also
+ * holds a relation-wide flag lock (ShareLock), and a writer that can take
+ * the flag in RowExclusiveLock mode (conflicting with it, not with other
+ * writers) at once knows that no key of the relation is held: one lock-table
+ * probe per write or per batch of items, and key locks only while some
+ * transaction holds absent keys of the relation.  Writers never hold a key
+ * lock while waiting for anything else.
+ *
+ * Key locks show in pg_locks as advisory locks with objsubid
+ * ST_LOCK_KEY_FIELD4 (classid: the relation, objid: the key's hash); the
+ * flag has ST_LOCK_FLAG_FIELD4.  Advisory locks of SQL's
+ * pg_advisory_lock functions have objsubid 1 or 2: they never collide.
+ */
+#define ST_LOCK_KEY_FIELD4	0x5354
+#define ST_LOCK_FLAG_FIELD4 0x5355
+
+/* The hash of a key as the key index compares it (numbers by value, others by bytes). */
+static uint32
+key_hash(StTable *t, const StKey *key)
+{
+	Datum		pk = partition_value(t->pk.type, key->pk);
+	uint32		h;
+
+	if (t->pk.type == AV_N)
+		h = DatumGetUInt32(DirectFunctionCall1(hash_numeric, pk));
+	else
+	{
+		bytea	   *b = DatumGetByteaPP(pk);
+
+		h = hash_bytes((const unsigned char *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
+	}
+	if (t->sk.name)
+	{
+		uint32		hs;
+
+		if (t->sk.type == AV_N)
+			hs = DatumGetUInt32(DirectFunctionCall1(hash_numeric, key->sk));
+		else
+		{
+			struct varlena *b = PG_DETOAST_DATUM_PACKED(key->sk);
+
+			hs = hash_bytes((const unsigned char *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
+		}
+		h = hash_combine(h, hs);
+	}
+	return h;
+}
+
+static void
+key_lock_tag(LOCKTAG *tag, StTable *t, const StKey *key)
+{
+	SET_LOCKTAG_ADVISORY(*tag, MyDatabaseId, t->relid, key_hash(t, key), ST_LOCK_KEY_FIELD4);
+}
+
+static void
+flag_lock_tag(LOCKTAG *tag, StTable *t)
+{
+	SET_LOCKTAG_ADVISORY(*tag, MyDatabaseId, t->relid, 0, ST_LOCK_FLAG_FIELD4);
+}
+
+typedef enum KeyState
+{
+	KEY_ABSENT,
+	KEY_PRESENT,				/* committed, or written by this transaction */
+	KEY_BEING_WRITTEN			/* by another transaction still running */
+} KeyState;
+
+/*
+ * Is there a row with the key, as a unique index check sees rows (a dirty
+ * snapshot: committed, or being inserted or deleted by a transaction still
+ * running)?  For one being written, *xwait and *spec_token say whom to wait
+ * for.
+ */
+static KeyState
+key_state(StTable *t, const StKey *key, TransactionId *xwait, uint32 *spec_token)
+{
+	Relation	rel = table_open(t->relid, AccessShareLock);
+	Relation	idx = index_open(t->key_index, AccessShareLock);
+	SnapshotData dirty;
+	ScanKeyData keys[2];
+	int			nkeys = key_scan_keys(t, key, keys);
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	KeyState	state = KEY_ABSENT;
+
+	InitDirtySnapshot(dirty);
+	scan = index_beginscan(rel, idx, &dirty, nkeys, 0);
+	index_rescan(scan, keys, nkeys, NULL, 0);
+	slot = table_slot_create(rel, NULL);
+	if (index_getnext_slot(scan, ForwardScanDirection, slot))
+	{
+		*xwait = TransactionIdIsValid(dirty.xmin) ? dirty.xmin : dirty.xmax;
+		*spec_token = dirty.speculativeToken;
+		state = TransactionIdIsValid(*xwait) ? KEY_BEING_WRITTEN : KEY_PRESENT;
+	}
+	ExecDropSingleTupleTableSlot(slot);
+	index_endscan(scan);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	return state;
+}
+
+bool
+storage_lock_absent_key(StTable *t, const StKey *key)
+{
+	LOCKTAG		flag;
+	LOCKTAG		tag;
+
+	/* the key index is what says whether a key exists */
+	if (!OidIsValid(t->key_index))
+		st_error(ST_ERR_INTERNAL, "the key index of table %s is missing", t->name);
+	flag_lock_tag(&flag, t);
+	key_lock_tag(&tag, t, key);
+	(void) LockAcquire(&flag, ShareLock, false, false);
+	for (;;)
+	{
+		TransactionId xwait = InvalidTransactionId;
+		uint32		spec_token = 0;
+		KeyState	state;
+
+		CHECK_FOR_INTERRUPTS();
+		(void) LockAcquire(&tag, ExclusiveLock, false, false);
+		state = key_state(t, key, &xwait, &spec_token);
+		if (state == KEY_ABSENT)
+			return true;
+		/* never wait for a writer while holding what it may wait for */
+		LockRelease(&tag, ExclusiveLock, false);
+		if (state == KEY_PRESENT)
+		{
+			/* committed since this transaction's snapshot was taken */
+			if (IsolationUsesXactSnapshot())
+				ereport(ERROR,
+						(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+						 errmsg("could not serialize access due to concurrent insert")));
+			return false;
+		}
+		if (spec_token)
+			SpeculativeInsertionWait(xwait, spec_token);
+		else
+			XactLockTableWait(xwait, NULL, NULL, XLTW_None);
+	}
+}
+
+void
+storage_unlock_absent_key(StTable *t, const StKey *key)
+{
+	LOCKTAG		tag;
+
+	key_lock_tag(&tag, t, key);
+	LockRelease(&tag, ExclusiveLock, false);
+}
+
+/* The key of a stored item, as the set_keys trigger computes it. */
+static void
+stored_item_key(StTable *t, Jsonb *item, StKey *key)
+{
+	Trigger		trigger;
+	char	   *args[4];
+	Datum		values[2];
+
+	memset(&trigger, 0, sizeof(trigger));
+	args[0] = t->pk.name;
+	args[1] = (char *) av_type_name(t->pk.type);
+	args[2] = t->sk.name;
+	args[3] = t->sk.name ? (char *) av_type_name(t->sk.type) : NULL;
+	trigger.tgnargs = t->sk.name ? 4 : 2;
+	trigger.tgargs = args;
+	storage_set_keys_values(&trigger, item, values);
+	key->pk = values[0];
+	key->sk = t->sk.name ? values[1] : (Datum) 0;
+}
+
+void
+storage_respect_key_locks(StTable *t, Jsonb **items, int n)
+{
+	LOCKTAG		flag;
+
+	flag_lock_tag(&flag, t);
+	if (LockAcquire(&flag, RowExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL)
+	{
+		LockRelease(&flag, RowExclusiveLock, false);
+		return;
+	}
+	/* some transaction holds absent keys of the relation: wait for those of these items */
+	for (int i = 0; i < n; i++)
+	{
+		StKey		key;
+		LOCKTAG		tag;
+
+		stored_item_key(t, items[i], &key);
+		key_lock_tag(&tag, t, &key);
+		(void) LockAcquire(&tag, ShareLock, false, false);
+		LockRelease(&tag, ShareLock, false);
+	}
 }
 
 /* ---------- queries ---------- */

@@ -45,7 +45,8 @@
  *	- the TOAST table must be a heap (relation_toast_am returns heap);
  *	- heap_getnext() refuses any relation whose rd_tableam is not heap's own
  *	  routine, and heap's index build and validate scans use it, so those
- *	  two callbacks run heap's code with heap's routine swapped in;
+ *	  two callbacks run heap's code with heap's routine lent to the
+ *	  relation, lent again after any relcache rebuild of it meanwhile;
  *	- table rewrites that insert row by row (ALTER TABLE ... SET ACCESS
  *	  METHOD, column type changes) go through the insert callbacks with a
  *	  BulkInsertState, whose current buffer heap prefers to the target block:
@@ -69,12 +70,14 @@
 #include "storage/bufpage.h"
 #include "storage/freespace.h"
 #include "utils/datum.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
 #include "utils/snapmgr.h"
 
+#include "common/st_common.h"
 #include "tableam.h"
 
 /* heap's routine, and ours: a copy of it with a few callbacks replaced. */
@@ -624,6 +627,49 @@ st_multi_insert(Relation rel, TupleTableSlot **slots, int nslots,
 
 /* ---------- heap's scans that insist on heap's routine ---------- */
 
+/*
+ * heap_getnext() refuses a relation whose rd_tableam is not heap's own
+ * routine, and heap's index build and validate scans call it: while they
+ * run, the relation is lent heap's routine (only the placement of inserts
+ * differs, and a build inserts nothing into the table).  A relcache
+ * invalidation of the relation meanwhile (a GRANT, a concurrent index
+ * build's catalog updates, a cache reset) rebuilds the entry in place and
+ * with it rd_tableam, from this AM's handler: the relcache callback below
+ * lends heap's routine again, before the scan can read another tuple.  The
+ * relations being scanned are kept on a small stack (scans nest only if an
+ * index expression builds an index).
+ */
+#define ST_MAX_LENT 8
+
+static Relation lent[ST_MAX_LENT];
+static int	nlent = 0;
+
+static void
+lend_again_after_rebuild(Datum arg, Oid relid)
+{
+	for (int i = 0; i < nlent; i++)
+		if (!OidIsValid(relid) || RelationGetRelid(lent[i]) == relid)
+			lent[i]->rd_tableam = heap_routine;
+}
+
+static void
+lend_heap_routine(Relation rel)
+{
+	if (nlent >= ST_MAX_LENT)
+		st_internal_error("too many nested index builds of stdesign tables");
+	lent[nlent++] = rel;
+	rel->rd_tableam = heap_routine;
+}
+
+/* The scan is over (or failed): the relation gets its own routine back. */
+static void
+return_heap_routine(Relation rel)
+{
+	Assert(nlent > 0 && lent[nlent - 1] == rel);
+	nlent--;
+	rel->rd_tableam = &st_routine;
+}
+
 static double
 st_index_build_range_scan(Relation table_rel, Relation index_rel,
 						  struct IndexInfo *index_info, bool allow_sync,
@@ -634,8 +680,7 @@ st_index_build_range_scan(Relation table_rel, Relation index_rel,
 {
 	volatile double result = 0;
 
-	/* heap_getnext() checks rd_tableam: lend heap's routine for the scan */
-	table_rel->rd_tableam = heap_routine;
+	lend_heap_routine(table_rel);
 	PG_TRY();
 	{
 		result = heap_routine->index_build_range_scan(table_rel, index_rel, index_info,
@@ -645,7 +690,7 @@ st_index_build_range_scan(Relation table_rel, Relation index_rel,
 	}
 	PG_FINALLY();
 	{
-		table_rel->rd_tableam = &st_routine;
+		return_heap_routine(table_rel);
 	}
 	PG_END_TRY();
 	return result;
@@ -656,7 +701,7 @@ st_index_validate_scan(Relation table_rel, Relation index_rel,
 					   struct IndexInfo *index_info, Snapshot snapshot,
 					   struct ValidateIndexState *state)
 {
-	table_rel->rd_tableam = heap_routine;
+	lend_heap_routine(table_rel);
 	PG_TRY();
 	{
 		heap_routine->index_validate_scan(table_rel, index_rel, index_info,
@@ -664,7 +709,7 @@ st_index_validate_scan(Relation table_rel, Relation index_rel,
 	}
 	PG_FINALLY();
 	{
-		table_rel->rd_tableam = &st_routine;
+		return_heap_routine(table_rel);
 	}
 	PG_END_TRY();
 }
@@ -694,6 +739,7 @@ st_tableam_handler(PG_FUNCTION_ARGS)
 		st_routine.index_build_range_scan = st_index_build_range_scan;
 		st_routine.index_validate_scan = st_index_validate_scan;
 		st_routine.relation_toast_am = st_relation_toast_am;
+		CacheRegisterRelcacheCallback(lend_again_after_rebuild, (Datum) 0);
 		heap_routine = heap;
 	}
 	PG_RETURN_POINTER(&st_routine);

@@ -139,6 +139,9 @@ tap_passed=$((tap_total > tap_failed ? tap_total - tap_failed : 0))
 [ "$tap_failed" -gt 0 ] && echo "(TAP logs: tmp_check/log/regress_log_*)"
 layer tap "$tap_passed" "$tap_failed" "$min_tap"
 
+echo "== index builds while the relation's cache entry is invalidated"
+script_layer index_build_invalidation 15 bash test/scripts/index_build_invalidation.sh
+
 echo
 printf '%s\n' "${summary[@]}"
 echo "stdesign: $passed passed, $failed failed"

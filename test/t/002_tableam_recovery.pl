@@ -150,6 +150,23 @@ is($sub->safe_psql('postgres', q{SELECT count(*) FROM st_query('C7', NULL, 'Repl
 	'20', 'st_query on the subscriber');
 $sub->safe_psql('postgres', 'DROP SUBSCRIPTION repl');
 
+# ---- logical decoding sees only what a transaction writes ----
+# A ConditionCheck or a Delete of a missing item writes nothing (its key is
+# held by a lock, not by a row inserted and deleted): no change is decoded.
+# A Put of a missing item is one INSERT of the item.
+$pub->safe_psql('postgres', q{SELECT 'cdc' FROM pg_create_logical_replication_slot('cdc', 'test_decoding')});
+$pub->safe_psql('postgres', q{SELECT st_put('{"PK": "C9", "SK": "X"}', 'Repl')});
+$pub->safe_psql('postgres', q{SELECT st_transact('[{"ConditionCheck": {"TableName": "Repl", "Key": {"PK": {"S": "C9"}, "SK": {"S": "Y"}}, "ConditionExpression": "attribute_not_exists(PK)"}},
+	{"Delete": {"TableName": "Repl", "Key": {"PK": {"S": "C9"}, "SK": {"S": "Z"}}}},
+	{"ConditionCheck": {"TableName": "Repl", "Key": {"PK": {"S": "C9"}, "SK": {"S": "X"}}, "ConditionExpression": "attribute_exists(PK)"}}]')});
+$pub->safe_psql('postgres', q{SELECT st_transact('[{"Put": {"TableName": "Repl", "Item": {"PK": {"S": "C9"}, "SK": {"S": "W"}}, "ConditionExpression": "attribute_not_exists(PK)"}}]')});
+is($pub->safe_psql('postgres', q{
+SELECT string_agg(substring(data from ': ([A-Z]+):') || ' ' || substring(data from 'sk\[text\]:''([A-Z])'''), '|' ORDER BY lsn)
+  FROM pg_logical_slot_get_changes('cdc', NULL, NULL, 'skip-empty-xacts', '1') WHERE data LIKE 'table %'}),
+	'INSERT X|INSERT W',
+	'decoded: the INSERT of st_put, nothing for checks and a Delete of missing items, one INSERT for a Put');
+$pub->safe_psql('postgres', q{SELECT pg_drop_replication_slot('cdc')});
+
 # ---- contrib tools (informational: which refuse a non-heap table) ----
 for my $probe (
 	[ 'pgstattuple', 'pgstattuple', q{SELECT * FROM pgstattuple('stdesign_data."Crash"')} ],
