@@ -260,7 +260,7 @@ SELECT st_update('u', 'main', 'SET a = :v' || repeat(' ', 4097 - 10), "values" =
 SELECT st_update('u', 'main', 'SET a' || repeat('.a', 32) || ' = :v', "values" => '{":v": 1}');
 SELECT st_update('u', 'main', 'SET ' || string_agg('a' || i || '=:v+:v', ','), "values" => '{":v": 1}')
   FROM generate_series(1, 301) AS i;
-SELECT st_update('u', 'main', 'SET a = ' || repeat('if_not_exists(a, ', 100) || ':v' || repeat(')', 100),
+SELECT st_update('u', 'main', 'SET a = :v', condition => repeat('NOT ', 300) || 'attribute_exists(a)',
                  "values" => '{":v": 1}');
 SELECT st_get('u', 'main', typed => true) = (SELECT item FROM snapshot) AS unchanged;
 
