@@ -249,6 +249,13 @@ extern bool expr_apply_update(const StExpr *upd, Av *item, const ExprParams *p,
 							  ExprUpdateInfo *info, StErr *err);
 
 /*
+ * Does the update write anything into an item that does not exist?  Only
+ * SET and ADD do: an update that only REMOVEs or DELETEs (an expression,
+ * or AttributeUpdates with DELETE actions) leaves a missing item missing.
+ */
+extern bool expr_update_creates(const StExpr *upd);
+
+/*
  * Does the update touch top-level attribute name (len bytes)?  For the
  * caller's "key attributes cannot be updated" check; e bound with p.
  */

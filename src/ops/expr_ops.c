@@ -614,6 +614,7 @@ expr_request_updater(StExprRequest *req, StTable *t)
 	req->updater.apply = update_apply;
 	req->updater.project_updated = update_project;
 	req->updater.state = req;
+	req->updater.creates_item = expr_update_creates(req->update);
 	return &req->updater;
 }
 

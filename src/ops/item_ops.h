@@ -125,6 +125,8 @@ struct StUpdate
 	/* the attributes the update touched, projected from item (UPDATED_*) */
 	Av		   *(*project_updated) (StUpdate *upd, const Av *item);
 	void	   *state;
+	/* does it write into a missing item (SET, ADD), or leave it missing? */
+	bool		creates_item;
 };
 
 extern Av  *ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond,

@@ -16,7 +16,8 @@ SELECT st_create_table('{"TableName": "Upd",
   "BillingMode": "PAY_PER_REQUEST"}') ->> 'TableName' AS created;
 SET stdesign.default_table = 'Upd';
 
--- A missing item is created from its key (the default return_values is ALL_NEW).
+-- A missing item is created from its key (the default return_values is
+-- ALL_NEW), unless the update only removes: then nothing is written.
 SELECT st_update('u', 'new', 'SET a = :v', "values" => '{":v": "created"}');
 SELECT st_update('u', 'new2', 'REMOVE nothing');
 SELECT st_get('u', 'new2');
