@@ -227,3 +227,9 @@ COMMENT ON FUNCTION st_to_typed(jsonb) IS 'A plain item in typed AttributeValue 
 CREATE FUNCTION st_item_size(item jsonb, typed boolean DEFAULT false) RETURNS integer
 	AS 'MODULE_PATHNAME', 'st_item_size' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION st_item_size(jsonb, boolean) IS 'The size of an item in bytes, by DynamoDB''s rules';
+
+-- TableId --------------------------------------------------------------------
+
+-- TableDescription.TableId: a UUID given to the table when it is created and
+-- kept for its life, as DynamoDB's.
+ALTER TABLE stdesign.tables ADD COLUMN table_id uuid NOT NULL DEFAULT gen_random_uuid();

@@ -46,6 +46,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/acl.h"
@@ -1161,6 +1162,22 @@ scan_sql(StTable *t, StIndex *ix, bool from_start, bool segmented)
 	append_order_by(&sql, first, &rest, false);
 	appendStringInfoString(&sql, " LIMIT $1");
 	return sql.data;
+}
+
+int
+storage_segment_of(StTable *t, Datum pk, int total_segments)
+{
+	Oid			out;
+	bool		varlena;
+	char	   *text;
+	int32		hash;
+
+	/* the scan's own rule: (hashtext(pk::text) & 2147483647) % total */
+	getTypeOutputInfo(storage_key_typoid(t->pk.type), &out, &varlena);
+	text = OidOutputFunctionCall(out, pk);
+	hash = DatumGetInt32(DirectFunctionCall1Coll(hashtext, C_COLLATION_OID,
+												 CStringGetTextDatum(text)));
+	return (hash & 2147483647) % Max(1, total_segments);
 }
 
 void
