@@ -41,6 +41,8 @@ extern Av  *ops_key_value_from_text(const char *text, AvType type, const char *k
  * attributes, right types), as Datums; raises DynamoDB's errors otherwise.
  */
 extern void ops_key_from_map(StTable *t, const Av *keymap, StKey *key);
+/* The checks of ops_key_from_map without raising: false with *err filled. */
+extern bool ops_key_valid(StTable *t, const Av *keymap, StErr *err);
 
 /* The key map {pk, sk} built from text arguments (sk NULL for hash-only). */
 extern Av  *ops_key_map_from_text(StTable *t, const char *pk, const char *sk);
