@@ -1,7 +1,8 @@
 -- TransactWriteItems: an action whose key or item fails validation cancels
 -- the transaction (TransactionCanceledException, ValidationError on that
 -- action, None on the others); request-level errors stay a plain
--- ValidationException; a transaction's items may add up to 4 MB.
+-- ValidationException; a transaction's items may add up to 4 MB.  And
+-- U+0000 in a request.
 -- VERBOSITY default: a cancellation's DETAIL carries the reasons.
 \set VERBOSITY default
 
@@ -49,3 +50,17 @@ SELECT st_transact((SELECT jsonb_agg(jsonb_build_object('Put', jsonb_build_objec
 SELECT count(*) AS big_items FROM st_query('big');
 
 SELECT st_drop_table('TxV');
+
+-- U+0000 cannot be stored (jsonb cannot hold it): a request holding it in a
+-- string or a name is a ValidationException that says so.  An escaped
+-- backslash followed by "u0000" is no NUL.
+\set VERBOSITY terse
+SELECT st_create_table('NulTable') ->> 'TableName' AS created;
+SELECT st_api('PutItem', '{"TableName": "NulTable", "Item": {"PK": {"S": "a\u0000b"}, "SK": {"S": "x"}}}');
+SELECT st_api('PutItem', '{"TableName": "NulTable", "Item": {"PK": {"S": "a"}, "SK": {"S": "x"}, "n\u0000": {"S": "v"}}}');
+SELECT st_api('UpdateItem', '{"TableName": "NulTable", "Key": {"PK": {"S": "a"}, "SK": {"S": "x"}},
+  "UpdateExpression": "SET #a = :v", "ExpressionAttributeNames": {"#a": "x"},
+  "ExpressionAttributeValues": {":v": {"SS": ["ok", "b\u0000"]}}}');
+SELECT st_api('PutItem', '{"TableName": "NulTable", "Item": {"PK": {"S": "a\\u0000"}, "SK": {"S": "x"}}}');
+SELECT st_get('a\u0000', 'x', "table" => 'NulTable');
+SELECT st_drop_table('NulTable');
