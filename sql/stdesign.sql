@@ -227,3 +227,19 @@ COMMENT ON FUNCTION st_to_typed(jsonb) IS 'A plain item in typed AttributeValue 
 CREATE FUNCTION st_item_size(item jsonb, typed boolean DEFAULT false) RETURNS integer
 	AS 'MODULE_PATHNAME', 'st_item_size' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION st_item_size(jsonb, boolean) IS 'The size of an item in bytes, by DynamoDB''s rules';
+
+-- TableId --------------------------------------------------------------------
+
+-- TableDescription.TableId: a UUID given to the table when it is created and
+-- kept for its life, as DynamoDB's.
+ALTER TABLE stdesign.tables ADD COLUMN table_id uuid NOT NULL DEFAULT gen_random_uuid();
+
+-- NUL in requests ---------------------------------------------------------------
+
+-- st_api with the request as JSON text (what a string literal picks): a
+-- request holding \u0000, which jsonb cannot store, is refused with a
+-- ValidationException instead of jsonb's input error.
+CREATE FUNCTION st_api(operation text, request text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_api_text' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_api(text, text) IS
+	'A DynamoDB operation with its exact JSON request as text; returns DynamoDB''s JSON response';

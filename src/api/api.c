@@ -80,6 +80,50 @@ st_api(PG_FUNCTION_ARGS)
 	PG_RETURN_JSONB_P(api_call(api_arg_text(fcinfo, 0), api_arg_jsonb(fcinfo, 1)));
 }
 
+/*
+ * Does JSON text hold the escape \u0000?  Backslashes occur only in JSON
+ * strings, each starting one escape, so skipping the escaped character
+ * keeps "\\u0000" (a backslash, then "u0000") apart from the real one.
+ */
+static bool
+has_nul_escape(const char *text)
+{
+	for (const char *c = text; *c; c++)
+	{
+		if (*c != '\\')
+			continue;
+		if (c[1] == 'u' && strncmp(c + 2, "0000", 4) == 0)
+			return true;
+		if (c[1] != '\0')
+			c++;
+	}
+	return false;
+}
+
+/*
+ * st_api(operation, request text): the request as JSON text, the way an
+ * HTTP endpoint receives it (a string literal argument picks this form).
+ * jsonb cannot hold U+0000, which DynamoDB accepts in strings and names:
+ * such a request is refused with a ValidationException that says why,
+ * instead of jsonb's input error.
+ */
+PG_FUNCTION_INFO_V1(st_api_text);
+Datum
+st_api_text(PG_FUNCTION_ARGS)
+{
+	char	   *text = api_arg_text(fcinfo, 1);
+	LOCAL_FCINFO(call, 2);
+
+	if (text && has_nul_escape(text))
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: the request holds the character U+0000 (\\u0000), which stdesign cannot store");
+	InitFunctionCallInfoData(*call, fcinfo->flinfo, 2, InvalidOid, NULL, NULL);
+	call->args[0] = fcinfo->args[0];
+	call->args[1].value = text ? DirectFunctionCall1(jsonb_in, CStringGetDatum(text)) : (Datum) 0;
+	call->args[1].isnull = text == NULL;
+	return st_api(call);
+}
+
 /* {"RequestItems": items}, or a ValidationException when items is NULL. */
 static Jsonb *
 request_items_request(Jsonb *items)

@@ -269,6 +269,91 @@ check_start_in_partition(Jsonb *request, const StQuerySpec *q)
 				 "The provided starting key is outside query boundaries based on provided conditions");
 }
 
+/*
+ * A Query's ExclusiveStartKey holds the key attributes of what it queries
+ * and nothing else (an attribute outside the key, such as a sort key given
+ * to a hash-only table, does not fit): DynamoDB words this without detail.
+ */
+static void
+check_start_names(Jsonb *request, StTable *t, StIndex *ix)
+{
+	Av		   *start = api_typed_map(request, "ExclusiveStartKey");
+	const StKeyDef *keys[4] = {&t->pk, &t->sk, ix ? &ix->pk : NULL, ix ? &ix->sk : NULL};
+
+	if (start == NULL)
+		return;
+	for (int i = 0; i < start->n; i++)
+	{
+		bool		is_key = false;
+
+		for (int k = 0; k < 4 && !is_key; k++)
+			is_key = keys[k] && keys[k]->name &&
+				strlen(keys[k]->name) == (size_t) start->members[i].name_len &&
+				memcmp(keys[k]->name, start->members[i].name, start->members[i].name_len) == 0;
+		if (!is_key)
+			st_error(ST_ERR_VALIDATION, "The provided starting key is invalid");
+	}
+	for (int k = 0; k < 4; k++)
+		if (keys[k] && keys[k]->name && av_map_get(start, keys[k]->name, strlen(keys[k]->name)) == NULL)
+			st_error(ST_ERR_VALIDATION, "The provided starting key is invalid");
+}
+
+/* Does a sort-key value satisfy the query's sort-key condition? */
+static bool
+sort_matches(const StQuerySpec *q, const Av *v)
+{
+	int			c;
+
+	if (q->sort_op == ST_SORT_NONE)
+		return true;
+	if (v == NULL || q->sort1 == NULL || v->type != q->sort1->type)
+		return false;
+	if (q->sort_op == ST_SORT_BEGINS_WITH)
+		return v->len >= q->sort1->len && memcmp(v->str, q->sort1->str, q->sort1->len) == 0;
+	c = av_compare_scalar(v, q->sort1);
+	switch (q->sort_op)
+	{
+		case ST_SORT_EQ:
+			return c == 0;
+		case ST_SORT_LT:
+			return c < 0;
+		case ST_SORT_LE:
+			return c <= 0;
+		case ST_SORT_GT:
+			return c > 0;
+		case ST_SORT_GE:
+			return c >= 0;
+		case ST_SORT_BETWEEN:
+			return c >= 0 && q->sort2 != NULL && v->type == q->sort2->type &&
+				av_compare_scalar(v, q->sort2) <= 0;
+		default:
+			return true;
+	}
+}
+
+/* A Query's ExclusiveStartKey must satisfy its sort-key condition (DynamoDB). */
+static void
+check_start_in_range(Jsonb *request, const StQuerySpec *q)
+{
+	Av		   *start = api_typed_map(request, "ExclusiveStartKey");
+	const StKeyDef *sk = ops_query_sk(q);
+
+	if (sk->name && !sort_matches(q, av_map_get(start, sk->name, strlen(sk->name))))
+		st_error(ST_ERR_VALIDATION, "The provided starting key does not match the range key predicate");
+}
+
+/* A parallel Scan's ExclusiveStartKey must lie in its segment. */
+static void
+check_start_in_segment(StTable *t, const StScanRange *r)
+{
+	if (r->start == NULL || r->total_segments <= 1 ||
+		ops_segment_of(t, r->start->table_pk, r->total_segments) == r->segment)
+		return;
+	st_error(ST_ERR_VALIDATION,
+			 "The provided starting key is invalid: Invalid ExclusiveStartKey. Please use ExclusiveStartKey with correct Segment. TotalSegments: %d Segment: %d",
+			 r->total_segments, r->segment);
+}
+
 /* ---------- the page ---------- */
 
 /* What index ix holds of an item: its keys, the table's, and INCLUDE's attributes. */
@@ -507,9 +592,13 @@ api_query(Jsonb *request)
 		q.sort1 = kc.sk_value1;
 		q.sort2 = kc.sk_value2;
 	}
+	check_start_names(request, t, ix);
 	q.start = start_position(request, t, ix);
 	if (q.start)
+	{
 		check_start_in_partition(request, &q);
+		check_start_in_range(request, &q);
+	}
 
 	pg.req = &req;
 	pg.table = t;
@@ -590,6 +679,7 @@ api_scan(Jsonb *request)
 	pg.select = request_select(request, ix, req.projection != NULL, projection_param(request), false);
 	check_projection_on_index(&req, t, ix);
 	r.start = start_position(request, t, ix);
+	check_start_in_segment(t, &r);
 
 	pg.req = &req;
 	pg.table = t;

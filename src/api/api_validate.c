@@ -475,7 +475,7 @@ path_push(Walk *w, const char *name, int len, int index, bool member)
 
 	/* the walk's depth limit keeps paths shorter than this */
 	if (w->npath >= API_MAX_PATH)
-		elog(ERROR, "stdesign: request path too deep");
+		st_internal_error("request path too deep");
 	p = &w->path[w->npath++];
 	p->name = name;
 	p->len = len;

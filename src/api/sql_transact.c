@@ -26,6 +26,9 @@
 
 #define ST_TOKEN_MAX 36
 
+/* The aggregate size of a transaction's items, at most (DynamoDB: 4 MB). */
+#define ST_TRANSACT_MAX_BYTES ((int64) 4 * 1024 * 1024)
+
 /*
  * Tables are looked up once per call: a cache entry stays valid for the
  * whole call once looked up, even if an invalidation arrives meanwhile.
@@ -122,26 +125,37 @@ key_of_item(StTable *t, const Av *item)
 	return keymap;
 }
 
-static void
-parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts)
+/*
+ * Parse one action.  A key or item that fails validation does not stop the
+ * request: DynamoDB cancels the transaction with a ValidationError reason
+ * on that action (see api_transact_parse_write), so the error goes to *invalid
+ * (false when the action is valid).  Everything else is refused at once.
+ */
+static bool
+parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts, StErr *invalid)
 {
 	static const char *const ops[] = {"ConditionCheck", "Put", "Delete", "Update"};
 	int			which = 0;
 	Jsonb	   *body = element_operation(el, ops, 4, &which,
 										 "TransactItems can only contain one of Check, Put, Update or Delete");
 	char	   *rv;
+	bool		is_invalid = false;
 
 	a->op = (StTxOp) which;
 	a->table = table_of(ts, api_jreq_member_text(body, "TableName", "TableName"));
 	if (a->op == ST_TX_PUT)
 	{
 		a->item = required_map(body, "Item", psprintf("transactItems.%d.member.put.item", pos), typed);
-		ops_check_item(a->table, a->item);
+		if (!ops_validate_item(a->table, a->item, invalid))
+			is_invalid = true;
 		a->keymap = key_of_item(a->table, a->item);
 	}
 	else
 		a->keymap = required_map(body, "Key", psprintf("transactItems.%d.member.key", pos), typed);
-	ops_key_from_map(a->table, a->keymap, &a->key);
+	if (!is_invalid && !ops_key_valid(a->table, a->keymap, invalid))
+		is_invalid = true;
+	if (!is_invalid)
+		ops_key_from_map(a->table, a->keymap, &a->key);
 
 	ops_expr_init(&a->req, api_jreq_member(body, "ExpressionAttributeNames"),
 					  api_jreq_member(body, "ExpressionAttributeValues"), typed);
@@ -166,6 +180,62 @@ parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts)
 				 "1 validation error detected: Value '%s' at 'transactItems.%d.member.returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must satisfy enum value set: [ALL_OLD, NONE]",
 				 rv, pos);
 	a->return_old_on_failure = rv && strcmp(rv, "ALL_OLD") == 0;
+	return is_invalid;
+}
+
+/*
+ * DynamoDB: "The aggregate size of the items in the transaction cannot
+ * exceed 4 MB" - the items a Put writes and the keys the other actions
+ * name, refused before any item is read.
+ */
+static void
+check_transaction_size(StTxAction *actions, int n)
+{
+	int64		total = 0;
+
+	for (int i = 0; i < n; i++)
+		total += av_item_size(actions[i].op == ST_TX_PUT ? actions[i].item : actions[i].keymap);
+	if (total > ST_TRANSACT_MAX_BYTES)
+		st_error(ST_ERR_VALIDATION, "Transaction request cannot be larger than 4 MB");
+}
+
+/*
+ * Cancel a transaction whose actions failed validation: TransactionCanceled
+ * with reason ValidationError (and its message) on each of them, None on
+ * the others, as DynamoDB answers a key of the wrong type or an invalid item
+ * in one action (its TransactionCanceledException documents "a user error,
+ * such as an invalid data format" among the reasons).
+ */
+static void
+cancel_invalid(const StErr *errs, const bool *invalid, int n)
+{
+	StringInfoData detail;
+	StringInfoData codes;
+	StErr		err;
+
+	initStringInfo(&detail);
+	initStringInfo(&codes);
+	appendStringInfoString(&detail, "{\"CancellationReasons\": [");
+	for (int i = 0; i < n; i++)
+	{
+		const char *code = invalid[i] ? "ValidationError" : "None";
+
+		appendStringInfo(&detail, "%s{\"Code\": \"%s\"", i ? ", " : "", code);
+		appendStringInfo(&codes, "%s%s", i ? ", " : "", code);
+		if (invalid[i])
+		{
+			Jsonb	   *msg = av_value_to_jsonb(av_new_str(AV_S, errs[i].message, strlen(errs[i].message)), false);
+
+			appendStringInfo(&detail, ", \"Message\": %s", JsonbToCString(NULL, &msg->root, VARSIZE(msg)));
+		}
+		appendStringInfoChar(&detail, '}');
+	}
+	appendStringInfoString(&detail, "]}");
+	st_fail(&err, ST_ERR_TRANSACTION_CANCELED,
+			"Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
+			codes.data);
+	err.detail = detail.data;
+	st_raise(&err);
 }
 
 StTxAction *
@@ -173,12 +243,21 @@ api_transact_parse_write(Jsonb *items, bool typed, int *n)
 {
 	TableSet   *ts = palloc0(sizeof(TableSet));
 	StTxAction *actions;
+	StErr	   *errs;
+	bool	   *invalid;
+	bool		any_invalid = false;
 
 	check_item_count(items);
 	*n = api_jreq_array_length(items);
 	actions = palloc0(sizeof(StTxAction) * *n);
+	errs = palloc0(sizeof(StErr) * *n);
+	invalid = palloc0(sizeof(bool) * *n);
 	for (int i = 0; i < *n; i++)
-		parse_write_action(&actions[i], api_jreq_array_element(items, i), i + 1, typed, ts);
+		any_invalid |= invalid[i] =
+			parse_write_action(&actions[i], api_jreq_array_element(items, i), i + 1, typed, ts, &errs[i]);
+	check_transaction_size(actions, *n);
+	if (any_invalid)
+		cancel_invalid(errs, invalid, *n);
 	ops_transact_prepare(actions, *n);
 	return actions;
 }

@@ -45,7 +45,17 @@
 #define EXPR_MAX_IN_OPERANDS 100	/* right-hand side of IN */
 #define EXPR_MAX_OPERATORS 300		/* operators and functions */
 #define EXPR_MAX_PATH_DEPTH 32		/* elements in one document path */
-#define EXPR_MAX_NESTING 64			/* parentheses / NOT / function nesting */
+/*
+ * DynamoDB limits an expression by its operators and its size, not by how
+ * deeply it nests: every nesting level but the first needs an operator of
+ * its own (parentheses that only wrap parentheses are refused as
+ * redundant), so the 300 operators bound the depth.  The parser still keeps
+ * a guard of its own, far above anything DynamoDB accepts, so that its
+ * recursion is bounded whatever the input (and checks the stack in the
+ * backend).
+ */
+#define EXPR_MAX_NESTING 1000		/* parentheses / NOT / function nesting */
+#define EXPR_MAX_LIST_INDEX 2147483647	/* a list index is a 32-bit integer */
 
 typedef enum ExprKind
 {
@@ -237,6 +247,13 @@ typedef struct ExprUpdateInfo
  */
 extern bool expr_apply_update(const StExpr *upd, Av *item, const ExprParams *p,
 							  ExprUpdateInfo *info, StErr *err);
+
+/*
+ * Does the update write anything into an item that does not exist?  Only
+ * SET and ADD do: an update that only REMOVEs or DELETEs (an expression,
+ * or AttributeUpdates with DELETE actions) leaves a missing item missing.
+ */
+extern bool expr_update_creates(const StExpr *upd);
 
 /*
  * Does the update touch top-level attribute name (len bytes)?  For the

@@ -87,48 +87,68 @@ value_of(Binder *b, const ExprNode *n)
 	return n->kind == EXPR_N_VALUE ? expr_param_value(b->p, n->name, n->name_len) : NULL;
 }
 
+/*
+ * The type of an operand as far as it is known without the item: a
+ * :value's, and N for size(); -1 for a path (or anything else), whose type
+ * only the item tells.
+ */
+static int
+static_type(Binder *b, const ExprNode *n)
+{
+	const Av   *v;
+
+	if (n->kind == EXPR_N_SIZE)
+		return AV_N;
+	v = value_of(b, n);
+	return v ? (int) v->type : -1;
+}
+
 static bool
-bad_operand_type(Binder *b, const ExprNode *fn, const Av *v)
+bad_operand_type(Binder *b, const ExprNode *fn, int type)
 {
 	return expr_fail(b->kind, b->err,
 					 "Incorrect operand type for operator or function; operator or function: %s, operand type: %s",
-					 expr_node_name(fn), av_type_name(v->type));
+					 expr_node_name(fn), av_type_name((AvType) type));
 }
 
-/* attribute_type(path, :t): :t must be the S name of one of the ten types. */
+/* Is type one the operand can take (unknown types always can)? */
 static bool
-check_attribute_type(Binder *b, const ExprNode *n)
+type_in(int type, const AvType *ok, int nok)
 {
-	const Av   *t = value_of(b, n->args[1]);
-
-	if (t == NULL)
+	if (type < 0)
 		return true;
-	if (t->type != AV_S)
-		return bad_operand_type(b, n, t);
-	if (av_type_from_name(t->str, t->len) < 0)
-		return expr_fail(b->kind, b->err,
-						 "Invalid attribute type name found; type: %.*s, valid types: { B,NULL,SS,BOOL,L,BS,N,NS,S,M }",
-						 Min(t->len, 100), t->str);
+	for (int i = 0; i < nok; i++)
+		if (type == (int) ok[i])
+			return true;
+	return false;
+}
+
+/*
+ * Every operand of n from args[from] to args[to - 1] must be of one of the
+ * types in ok: a :value (or size()) of another type is refused for the
+ * request, before any item is read (DynamoDB: "Incorrect operand type for
+ * operator or function").  The same type coming from the item only makes
+ * the condition false.
+ */
+static bool
+check_types(Binder *b, const ExprNode *n, int from, int to, const AvType *ok, int nok)
+{
+	for (int i = from; i < to; i++)
+	{
+		int			type = static_type(b, n->args[i]);
+
+		if (!type_in(type, ok, nok))
+			return bad_operand_type(b, n, type);
+	}
 	return true;
 }
 
-/* a BETWEEN :lo AND :hi with both bounds known: DynamoDB refuses lo > hi. */
-static bool
-check_between(Binder *b, const ExprNode *n)
-{
-	const Av   *lo = value_of(b, n->args[1]);
-	const Av   *hi = value_of(b, n->args[2]);
-
-	if (lo == NULL || hi == NULL || lo->type != hi->type ||
-		(lo->type != AV_S && lo->type != AV_N))
-		return true;
-	if (av_compare_scalar(lo, hi) <= 0)
-		return true;
-	return expr_fail(b->kind, b->err,
-					 "The BETWEEN operator requires upper bound to be greater than or equal to lower bound; lower bound operand: AttributeValue: {%s:%.*s}, upper bound operand: AttributeValue: {%s:%.*s}",
-					 av_type_name(lo->type), Min(lo->len, 100), lo->str,
-					 av_type_name(hi->type), Min(hi->len, 100), hi->str);
-}
+/* The types each function or operator takes. */
+static const AvType orderable_types[] = {AV_S, AV_N, AV_B};
+static const AvType prefix_types[] = {AV_S, AV_B};
+static const AvType container_types[] = {AV_S, AV_B, AV_SS, AV_NS, AV_BS, AV_L};
+static const AvType sized_types[] = {AV_S, AV_B, AV_SS, AV_NS, AV_BS, AV_L, AV_M};
+static const AvType type_name_types[] = {AV_S};
 
 /* Are two operands the same document path once #names are substituted? */
 static bool
@@ -161,29 +181,72 @@ check_distinct(Binder *b, const ExprNode *n)
 					 expr_node_name(n), expr_path_text(&rp));
 }
 
-/* Type checks of :value operands that do not need the item. */
+/* attribute_type(path, :t): :t must be the S name of one of the ten types. */
+static bool
+check_attribute_type(Binder *b, const ExprNode *n)
+{
+	const Av   *t = value_of(b, n->args[1]);
+
+	if (!check_distinct(b, n) ||
+		!check_types(b, n, 1, 2, type_name_types, lengthof(type_name_types)))
+		return false;
+	if (t != NULL && av_type_from_name(t->str, t->len) < 0)
+		return expr_fail(b->kind, b->err,
+						 "Invalid attribute type name found; type: %.*s, valid types: { B,NULL,SS,BOOL,L,BS,N,NS,S,M }",
+						 Min(t->len, 100), t->str);
+	return true;
+}
+
+/*
+ * a BETWEEN :lo AND :hi: every operand orderable, and with both bounds
+ * known, of one type and lo <= hi.
+ */
+static bool
+check_between(Binder *b, const ExprNode *n)
+{
+	const Av   *lo = value_of(b, n->args[1]);
+	const Av   *hi = value_of(b, n->args[2]);
+	const char *problem;
+
+	if (!check_types(b, n, 0, 3, orderable_types, lengthof(orderable_types)))
+		return false;
+	if (lo == NULL || hi == NULL)
+		return true;
+	if (lo->type != hi->type)
+		problem = "The BETWEEN operator requires same data type for lower and upper bounds";
+	else if (av_compare_scalar(lo, hi) > 0)
+		problem = "The BETWEEN operator requires upper bound to be greater than or equal to lower bound";
+	else
+		return true;
+	return expr_fail(b->kind, b->err,
+					 "%s; lower bound operand: AttributeValue: {%s:%.*s}, upper bound operand: AttributeValue: {%s:%.*s}",
+					 problem,
+					 av_type_name(lo->type), Min(lo->len, 100), lo->str,
+					 av_type_name(hi->type), Min(hi->len, 100), hi->str);
+}
+
+/* Type checks of operands that do not need the item. */
 static bool
 check_operands(Binder *b, const ExprNode *n)
 {
-	const Av   *v;
-
 	switch (n->kind)
 	{
 		case EXPR_N_ATTR_TYPE:
 			return check_attribute_type(b, n);
 		case EXPR_N_BEGINS_WITH:
-			v = value_of(b, n->args[1]);
-			if (v != NULL && v->type != AV_S && v->type != AV_B)
-				return bad_operand_type(b, n, v);
-			return check_distinct(b, n);
+			return check_distinct(b, n) &&
+				check_types(b, n, 0, 2, prefix_types, lengthof(prefix_types));
 		case EXPR_N_CONTAINS:
+			return check_distinct(b, n) &&
+				check_types(b, n, 0, 1, container_types, lengthof(container_types));
 		case EXPR_N_CMP:
-			return check_distinct(b, n);
+			if (!check_distinct(b, n))
+				return false;
+			if (n->op == EXPR_EQ || n->op == EXPR_NE)
+				return true;
+			return check_types(b, n, 0, 2, orderable_types, lengthof(orderable_types));
 		case EXPR_N_SIZE:
-			v = value_of(b, n->args[0]);
-			if (v != NULL && (v->type == AV_N || v->type == AV_BOOL || v->type == AV_NULL))
-				return bad_operand_type(b, n, v);
-			return true;
+			return check_types(b, n, 0, 1, sized_types, lengthof(sized_types));
 		case EXPR_N_BETWEEN:
 			return check_between(b, n);
 		case EXPR_N_PLUS:
@@ -192,10 +255,10 @@ check_operands(Binder *b, const ExprNode *n)
 			for (int i = 0; i < n->nargs; i++)
 			{
 				AvType		want = n->kind == EXPR_N_LIST_APPEND ? AV_L : AV_N;
+				const Av   *v = value_of(b, n->args[i]);
 
-				v = value_of(b, n->args[i]);
 				if (v != NULL && v->type != want)
-					return bad_operand_type(b, n, v);
+					return bad_operand_type(b, n, v->type);
 			}
 			return true;
 		default:

@@ -45,6 +45,24 @@ check_term_operands(ExprParser *ps, const ExprNode *n)
 	return true;
 }
 
+/*
+ * ":v < sk" is "sk > :v": DynamoDB accepts the value on the left of a
+ * comparison.  The term is turned around while parsing (the tree is still
+ * the parser's own), so that everything after sees the key on the left.
+ */
+static void
+key_on_left(ExprNode *n)
+{
+	static const ExprCmpOp mirror[] = {EXPR_EQ, EXPR_NE, EXPR_GT, EXPR_GE, EXPR_LT, EXPR_LE};
+	ExprNode   *left = n->args[0];
+
+	if (left->kind != EXPR_N_VALUE || n->args[1]->kind != EXPR_N_PATH)
+		return;
+	n->args[0] = n->args[1];
+	n->args[1] = left;
+	n->op = mirror[n->op];
+}
+
 static bool
 check_term(ExprParser *ps, const ExprNode *n)
 {
@@ -53,9 +71,14 @@ check_term(ExprParser *ps, const ExprNode *n)
 		case EXPR_N_CMP:
 			if (n->op == EXPR_NE)
 				return bad_operator(ps, n);
+			key_on_left((ExprNode *) n);
 			return check_term_operands(ps, n);
 		case EXPR_N_BETWEEN:
 		case EXPR_N_BEGINS_WITH:
+			if (n->args[0]->kind == EXPR_N_VALUE)
+				return st_fail(ps->err, ST_ERR_VALIDATION,
+							   "Invalid condition in KeyConditionExpression: %s operator must have the key attribute as its first operand",
+							   expr_node_name(n));
 			return check_term_operands(ps, n);
 		default:
 			return bad_operator(ps, n);

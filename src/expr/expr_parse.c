@@ -16,8 +16,9 @@
  */
 #include "expr_int.h"
 
-/* Indexes longer than this many digits are refused (they cannot be real). */
-#define INDEX_MAX_DIGITS 9
+#ifndef ST_STANDALONE
+#include "miscadmin.h"
+#endif
 
 typedef struct FuncDef
 {
@@ -85,6 +86,9 @@ expr_count_operator(ExprParser *ps)
 bool
 expr_enter(ExprParser *ps)
 {
+#ifndef ST_STANDALONE
+	check_stack_depth();
+#endif
 	if (++ps->depth > EXPR_MAX_NESTING)
 		return expr_fail(ps->kind, ps->err,
 						 "The expression has too many nesting levels; nesting levels: %d",
@@ -130,14 +134,19 @@ static bool
 parse_index_elem(ExprParser *ps, ExprPathElem *el)
 {
 	const ExprToken *t;
-	int			value = 0;
+	int64		value = 0;
 
 	ps->pos++;
 	t = PEEK(ps);
-	if (t->type != TK_NUMBER || t->len > INDEX_MAX_DIGITS)
+	if (t->type != TK_NUMBER)
 		return expr_syntax_error(ps);
-	for (int i = 0; i < t->len; i++)
+	/* DynamoDB: an index past a 32-bit integer is out of range, naming it */
+	for (int i = 0; i < t->len && value <= EXPR_MAX_LIST_INDEX; i++)
 		value = value * 10 + (ps->text[t->start + i] - '0');
+	if (value > EXPR_MAX_LIST_INDEX)
+		return expr_fail(ps->kind, ps->err,
+						 "List index is not within the allowable range; index: [%.*s]",
+						 Min(t->len, 100), ps->text + t->start);
 	ps->pos++;
 	if (PEEK(ps)->type != TK_RBRACKET)
 		return expr_syntax_error(ps);
@@ -145,7 +154,7 @@ parse_index_elem(ExprParser *ps, ExprPathElem *el)
 	el->kind = EXPR_PE_INDEX;
 	el->name = NULL;
 	el->len = 0;
-	el->index = value;
+	el->index = (int) value;
 	return true;
 }
 
@@ -202,15 +211,27 @@ find_function(const ExprParser *ps, const ExprToken *t)
 	return NULL;
 }
 
-/* Is this function usable where an expression of this kind wants a value? */
+/*
+ * May f be called here?  DynamoDB words each refusal: a condition function
+ * or size() in an UpdateExpression, if_not_exists() or list_append() in a
+ * condition, and a condition where a value is wanted (or the reverse).
+ */
 static bool
-function_allowed_as_operand(const ExprParser *ps, const FuncDef *f)
+check_function_place(ExprParser *ps, const FuncDef *f, bool as_condition)
 {
-	if (f->is_condition)
-		return false;
-	if (ps->kind == EXPR_UPDATE)
-		return f->update_only;
-	return !f->update_only;
+	if (ps->kind == EXPR_UPDATE && !f->update_only)
+		return expr_fail(ps->kind, ps->err,
+						 "The function is not allowed in an update expression; function: %s",
+						 f->name);
+	if (ps->kind != EXPR_UPDATE && f->update_only)
+		return expr_fail(ps->kind, ps->err,
+						 "The function is not allowed in a condition expression; function: %s",
+						 f->name);
+	if (as_condition != f->is_condition)
+		return expr_fail(ps->kind, ps->err,
+						 "The function is not allowed to be used this way in an expression; function: %s",
+						 f->name);
+	return true;
 }
 
 /* The comma-separated arguments of a call; the '(' is the current token. */
@@ -267,15 +288,8 @@ expr_parse_call(ExprParser *ps, bool as_condition)
 				  t->len, ps->text + t->start);
 		return NULL;
 	}
-	if (as_condition ? (!f->is_condition || ps->kind == EXPR_UPDATE)
-		: !function_allowed_as_operand(ps, f))
-	{
-		expr_fail(ps->kind, ps->err,
-				  "The function is not allowed to be used this way in an expression; function: %s",
-				  f->name);
-		return NULL;
-	}
-	if (!expr_count_operator(ps) || !expr_enter(ps))
+	if (!check_function_place(ps, f, as_condition) ||
+		!expr_count_operator(ps) || !expr_enter(ps))
 		return NULL;
 	ps->pos++;
 	call = expr_new_node(f->kind, f->nargs);
@@ -285,8 +299,54 @@ expr_parse_call(ExprParser *ps, bool as_condition)
 	return call;
 }
 
+static ExprNode *parse_bare_operand(ExprParser *ps);
+
+/*
+ * '(' operand ')': DynamoDB accepts one pair of parentheses around an
+ * operand ("(a) BETWEEN (:lo) AND (:hi)", "SET a = (b) + (c)").  A second
+ * pair directly around the first is redundant in a condition; in an
+ * UpdateExpression it is a syntax error (except around a whole SET value,
+ * see expr_parse_update.c).
+ */
+static ExprNode *
+parse_paren_operand(ExprParser *ps)
+{
+	int			open = ps->pos;
+	int			close = ps->toks[open].match;
+	ExprNode   *n;
+
+	if (ps->kind != EXPR_UPDATE && close > 0 &&
+		ps->toks[open + 1].type == TK_LPAREN && ps->toks[open + 1].match == close - 1)
+	{
+		expr_fail(ps->kind, ps->err, "The expression has redundant parentheses;");
+		return NULL;
+	}
+	if (!expr_enter(ps))
+		return NULL;
+	ps->pos++;
+	if ((n = parse_bare_operand(ps)) == NULL)
+		return NULL;
+	if (PEEK(ps)->type != TK_RPAREN)
+	{
+		expr_syntax_error(ps);
+		return NULL;
+	}
+	ps->pos++;
+	expr_leave(ps);
+	return n;
+}
+
 ExprNode *
 expr_parse_operand(ExprParser *ps)
+{
+	if (PEEK(ps)->type == TK_LPAREN)
+		return parse_paren_operand(ps);
+	return parse_bare_operand(ps);
+}
+
+/* A :value, a function call or a document path. */
+static ExprNode *
+parse_bare_operand(ExprParser *ps)
 {
 	const ExprToken *t = PEEK(ps);
 	ExprNode   *n;

@@ -33,11 +33,11 @@ binary(ExprNodeKind kind, ExprNode *left, ExprNode *right)
 	return n;
 }
 
-/* The comparator at the current token, or false. */
+/* The comparator at token t, or false. */
 static bool
-comparator(const ExprParser *ps, ExprCmpOp *op)
+comparator_at(const ExprToken *t, ExprCmpOp *op)
 {
-	switch (PEEK(ps)->type)
+	switch (t->type)
 	{
 		case TK_EQ:
 			*op = EXPR_EQ;
@@ -62,14 +62,27 @@ comparator(const ExprParser *ps, ExprCmpOp *op)
 	}
 }
 
+static bool
+comparator(const ExprParser *ps, ExprCmpOp *op)
+{
+	return comparator_at(PEEK(ps), op);
+}
+
+/* Is token t a comparison, BETWEEN or IN? */
+static bool
+is_operator(const ExprParser *ps, const ExprToken *t)
+{
+	ExprCmpOp	op;
+
+	return comparator_at(t, &op) || expr_tok_is_word(ps, t, "BETWEEN") ||
+		expr_tok_is_word(ps, t, "IN");
+}
+
 /* Does a comparison, BETWEEN or IN follow? */
 static bool
 at_operator(const ExprParser *ps)
 {
-	ExprCmpOp	op;
-
-	return comparator(ps, &op) || expr_tok_is_word(ps, PEEK(ps), "BETWEEN") ||
-		expr_tok_is_word(ps, PEEK(ps), "IN");
+	return is_operator(ps, PEEK(ps));
 }
 
 /* operand BETWEEN lo AND hi; the BETWEEN is the current token. */
@@ -233,7 +246,9 @@ parse_primary(ExprParser *ps)
 {
 	ExprNode   *n;
 
-	if (PEEK(ps)->type == TK_LPAREN)
+	/* "(a) = :v": parentheses around the left operand, not a group */
+	if (PEEK(ps)->type == TK_LPAREN &&
+		!(PEEK(ps)->match > 0 && is_operator(ps, &ps->toks[PEEK(ps)->match + 1])))
 		return parse_group(ps);
 	if (!at_condition_function(ps))
 		return parse_comparison(ps);

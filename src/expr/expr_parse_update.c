@@ -8,11 +8,13 @@
  *			| REMOVE path (',' path)*
  *			| ADD path :value (',' path :value)*
  *			| DELETE path :value (',' path :value)*
- *	value  := operand | operand '+' operand | operand '-' operand
+ *	value  := '(' arith ')' | arith
+ *	arith  := operand | operand '+' operand | operand '-' operand
  *
  * Each clause keyword (case-insensitive) may appear once.  Operands are
  * paths, :values, if_not_exists(path, operand) and list_append(operand,
- * operand).
+ * operand), which nest in each other; each operand may stand in one pair
+ * of parentheses.
  *
  *-------------------------------------------------------------------------
  */
@@ -55,9 +57,9 @@ clause_at(const ExprParser *ps)
 	return -1;
 }
 
-/* value := operand [('+' | '-') operand] */
+/* arith := operand [('+' | '-') operand]; each operand may be in parentheses */
 static ExprNode *
-parse_set_value(ExprParser *ps)
+parse_arith(ExprParser *ps)
 {
 	ExprNode   *left = expr_parse_operand(ps);
 	ExprNode   *n;
@@ -72,6 +74,48 @@ parse_set_value(ExprParser *ps)
 	n->args[0] = left;
 	if ((n->args[1] = expr_parse_operand(ps)) == NULL)
 		return NULL;
+	return n;
+}
+
+/* Does the value of a SET action end at token k (end, next action or clause)? */
+static bool
+value_ends_at(const ExprParser *ps, int k)
+{
+	const ExprToken *t = &ps->toks[Min(k, ps->ntoks - 1)];
+
+	if (t->type == TK_EOF || t->type == TK_COMMA)
+		return true;
+	for (int i = 0; i < (int) lengthof(clause_words); i++)
+		if (expr_tok_is_word(ps, t, clause_words[i]))
+			return true;
+	return false;
+}
+
+/*
+ * value := '(' arith ')' | arith.  DynamoDB accepts one pair of
+ * parentheses around the whole value as well as around each operand:
+ * "SET b.c = ((c[1]) + (b.a))".
+ */
+static ExprNode *
+parse_set_value(ExprParser *ps)
+{
+	const ExprToken *t = PEEK(ps);
+	ExprNode   *n;
+
+	if (t->type != TK_LPAREN || t->match < 0 || !value_ends_at(ps, t->match + 1))
+		return parse_arith(ps);
+	if (!expr_enter(ps))
+		return NULL;
+	ps->pos++;
+	if ((n = parse_arith(ps)) == NULL)
+		return NULL;
+	if (PEEK(ps)->type != TK_RPAREN)
+	{
+		expr_syntax_error(ps);
+		return NULL;
+	}
+	ps->pos++;
+	expr_leave(ps);
 	return n;
 }
 

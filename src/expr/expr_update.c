@@ -406,3 +406,12 @@ expr_update_touches_attr(const StExpr *upd, const ExprParams *p, const char *nam
 	}
 	return false;
 }
+
+bool
+expr_update_creates(const StExpr *upd)
+{
+	for (int i = 0; i < upd->nitems; i++)
+		if (upd->items[i].action == EXPR_UPD_SET || upd->items[i].action == EXPR_UPD_ADD)
+			return true;
+	return false;
+}

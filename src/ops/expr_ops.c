@@ -614,6 +614,7 @@ ops_expr_write_update(StExprRequest *req, StTable *t)
 	req->write_update.apply = update_apply;
 	req->write_update.project_updated = update_project;
 	req->write_update.state = req;
+	req->write_update.creates_item = expr_update_creates(req->update);
 	return &req->write_update;
 }
 

@@ -115,8 +115,8 @@ ops_check_key_value(const Av *v, const StKeyDef *def, bool is_partition, const c
 		st_raise(&err);
 }
 
-void
-ops_key_from_map(StTable *t, const Av *keymap, StKey *key)
+bool
+ops_key_valid(StTable *t, const Av *keymap, StErr *err)
 {
 	int			nkeys = t->sk.name ? 2 : 1;
 	Av		   *pk = av_map_get(keymap, t->pk.name, strlen(t->pk.name));
@@ -124,14 +124,23 @@ ops_key_from_map(StTable *t, const Av *keymap, StKey *key)
 
 	if (keymap->n != nkeys || pk == NULL || (t->sk.name && sk == NULL) ||
 		pk->type != t->pk.type || (sk && sk->type != t->sk.type))
-		st_error(ST_ERR_VALIDATION, "The provided key element does not match the schema");
-	ops_check_key_value(pk, &t->pk, true, NULL);
-	key->pk = storage_key_datum(pk);
+		return st_fail(err, ST_ERR_VALIDATION, "The provided key element does not match the schema");
+	return key_value_ok(pk, &t->pk, true, NULL, err) &&
+		(sk == NULL || key_value_ok(sk, &t->sk, false, NULL, err));
+}
+
+void
+ops_key_from_map(StTable *t, const Av *keymap, StKey *key)
+{
+	StErr		err;
+	Av		   *sk;
+
+	if (!ops_key_valid(t, keymap, &err))
+		st_raise(&err);
+	key->pk = storage_key_datum(av_map_get(keymap, t->pk.name, strlen(t->pk.name)));
+	sk = t->sk.name ? av_map_get(keymap, t->sk.name, strlen(t->sk.name)) : NULL;
 	if (sk)
-	{
-		ops_check_key_value(sk, &t->sk, false, NULL);
 		key->sk = storage_key_datum(sk);
-	}
 }
 
 Av *

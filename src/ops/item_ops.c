@@ -218,7 +218,17 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 			ops_condition_failed(old_item, cond->return_item_on_failure);
 		}
 
-		/* an absent item is created from its key, as DynamoDB does */
+		/*
+		 * An absent item is created from its key, as DynamoDB does, unless
+		 * the update only removes: then there is nothing to write, and no
+		 * Attributes to return.
+		 */
+		if (old_item == NULL && upd && !upd->creates_item)
+		{
+			if (res)
+				res->old_item = res->new_item = NULL;
+			return NULL;
+		}
 		new_item = old_item ? av_copy(old_item) : av_copy(keymap);
 		if (upd)
 			upd->apply(upd, new_item);

@@ -41,6 +41,8 @@ extern Av  *ops_key_value_from_text(const char *text, AvType type, const char *k
  * attributes, right types), as Datums; raises DynamoDB's errors otherwise.
  */
 extern void ops_key_from_map(StTable *t, const Av *keymap, StKey *key);
+/* The checks of ops_key_from_map without raising: false with *err filled. */
+extern bool ops_key_valid(StTable *t, const Av *keymap, StErr *err);
 
 /* The key map {pk, sk} built from text arguments (sk NULL for hash-only). */
 extern Av  *ops_key_map_from_text(StTable *t, const char *pk, const char *sk);
@@ -132,6 +134,8 @@ struct StUpdate
 	/* the attributes the update touched, projected from item (UPDATED_*) */
 	Av		   *(*project_updated) (StUpdate *upd, const Av *item);
 	void	   *state;
+	/* does it write into a missing item (SET, ADD), or leave it missing? */
+	bool		creates_item;
 };
 
 extern Av  *ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond,
@@ -183,6 +187,7 @@ extern void ops_scan_range(StTable *t, StIndex *ix, const StScanRange *range,
 
 /* A key attribute k of ExclusiveStartKey as the Datum of a position (StPosition). */
 extern Datum ops_start_key_datum(const Av *start, const StKeyDef *k);
+extern int	ops_segment_of(StTable *t, Datum pk, int total_segments);
 
 /*
  * The SQL a query of that shape runs (storage_query_sql), for

@@ -182,3 +182,10 @@ ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg
 	r.total_segments = 1;
 	storage_scan(t, ix, &r, callback, arg);
 }
+
+/* The segment of a parallel Scan that holds partition key pk. */
+int
+ops_segment_of(StTable *t, Datum pk, int total_segments)
+{
+	return storage_segment_of(t, pk, total_segments);
+}

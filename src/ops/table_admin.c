@@ -671,9 +671,9 @@ projection_value(const StIndex *ix)
 	return p;
 }
 
-/* The stored request of a table, and its creation time as epoch seconds. */
+/* The stored request of a table, its creation time as epoch seconds, and its TableId. */
 static Av  *
-stored_definition(const char *name, char **created)
+stored_definition(const char *name, char **created, char **table_id)
 {
 	Datum		arg = CStringGetTextDatum(name);
 	Oid			type = TEXTOID;
@@ -681,7 +681,7 @@ stored_definition(const char *name, char **created)
 	MemoryContext caller = CurrentMemoryContext;
 
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT definition, round(extract(epoch FROM created_at), 3)::text"
+	if (SPI_execute_with_args("SELECT definition, round(extract(epoch FROM created_at), 3)::text, table_id::text"
 							  " FROM stdesign.tables WHERE table_name = $1",
 							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		st_internal_error("table %s is missing from the catalog", name);
@@ -692,6 +692,7 @@ stored_definition(const char *name, char **created)
 
 		def = av_map_from_jsonb(jb, false, "definition");
 		*created = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
+		*table_id = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
 		MemoryContextSwitchTo(spi);
 	}
 	SPI_finish();
@@ -781,7 +782,8 @@ ops_table_describe(const char *name)
 {
 	StTable    *t = catalog_lookup(name, false);
 	char	   *created;
-	Av		   *definition = stored_definition(t->name, &created);
+	char	   *table_id;
+	Av		   *definition = stored_definition(t->name, &created, &table_id);
 	Av		   *d = av_new(AV_M);
 	char	  **counts = palloc(sizeof(char *) * (t->nindexes + 1));
 	char	  **sizes = palloc(sizeof(char *) * (t->nindexes + 1));
@@ -801,6 +803,7 @@ ops_table_describe(const char *name)
 	put(d, "TableSizeBytes", n_value(sizes[0]));
 	put(d, "ItemCount", n_value(counts[0]));
 	put(d, "TableArn", s_value(arn));
+	put(d, "TableId", s_value(table_id));
 	if (billing && billing->type == AV_S && strcmp(billing->str, "PAY_PER_REQUEST") == 0)
 	{
 		Av		   *bms = av_new(AV_M);
@@ -827,16 +830,40 @@ ops_table_describe(const char *name)
 
 /* ---------- DeleteTable ---------- */
 
+/*
+ * DeleteTable's TableDescription, as DynamoDB answers it: the table's
+ * identity, status DELETING, billing, throughput and size; no key schema,
+ * attribute definitions, creation time or indexes.
+ */
+static Av  *
+deleting_description(const Av *described)
+{
+	static const char *const kept[] = {
+		"TableName", "TableId", "TableArn", "TableStatus", "BillingModeSummary",
+		"ProvisionedThroughput", "TableSizeBytes", "ItemCount"
+	};
+	Av		   *d = av_new(AV_M);
+
+	for (int i = 0; i < (int) lengthof(kept); i++)
+	{
+		const Av   *v = av_map_get(described, kept[i], strlen(kept[i]));
+
+		if (v)
+			put(d, kept[i], av_copy(v));
+	}
+	av_map_set(d, "TableStatus", 11, s_value("DELETING"));
+	return d;
+}
+
 Av *
 ops_table_drop(const char *name)
 {
 	StTable    *t = catalog_lookup(name, false);
-	Av		   *d = ops_table_describe(name);
+	Av		   *d = deleting_description(ops_table_describe(name));
 	char	   *relname = pstrdup(t->relname);
 	Datum		arg = CStringGetTextDatum(name);
 	Oid			type = TEXTOID;
 
-	av_map_set(d, "TableStatus", 11, s_value("DELETING"));
 	storage_drop_relation(relname);
 	SPI_connect();
 	if (SPI_execute_with_args("DELETE FROM stdesign.tables WHERE table_name = $1",
@@ -923,7 +950,8 @@ ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_defini
 {
 	StTable    *t = catalog_lookup(name, false);
 	char	   *created;
-	Av		   *definition = stored_definition(t->name, &created);
+	char	   *table_id;
+	Av		   *definition = stored_definition(t->name, &created, &table_id);
 	const Av   *billing = av_map_get(definition, "BillingMode", 11);
 	bool		provisioned = !(billing && billing->type == AV_S &&
 								strcmp(billing->str, "PAY_PER_REQUEST") == 0);

@@ -159,7 +159,10 @@ check_action(StTxAction *a, Reason *r)
 			return false;
 		}
 	}
-	if (a->op == ST_TX_UPDATE)
+	if (a->op == ST_TX_UPDATE && a->old_item == NULL && a->req.update &&
+		!expr_update_creates(a->req.update))
+		a->new_item = NULL;		/* only removes: a missing item stays missing */
+	else if (a->op == ST_TX_UPDATE)
 	{
 		a->new_item = a->old_item ? av_copy(a->old_item) : av_copy(a->keymap);
 		if (a->req.update &&
@@ -250,6 +253,8 @@ write_action(StTxAction *a)
 	{
 		case ST_TX_PUT:
 		case ST_TX_UPDATE:
+			if (a->old_item == NULL && a->new_item == NULL)
+				break;			/* an update that only removes, of a missing item */
 			if (a->old_item == NULL)
 				insert_missing(a);
 			else

@@ -166,4 +166,7 @@ extern void storage_query(StTable *t, StIndex *ix, const StQueryRange *range,
 extern void storage_scan(StTable *t, StIndex *ix, const StScanRange *range,
 						 StRowCallback callback, void *arg);
 
+/* The segment of total_segments a table partition key (a Datum of its column's type) falls in. */
+extern int	storage_segment_of(StTable *t, Datum pk, int total_segments);
+
 #endif							/* ST_STORAGE_H */

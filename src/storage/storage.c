@@ -46,6 +46,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/acl.h"
@@ -487,8 +488,46 @@ key_layout_known(StTable *t)
 }
 
 /*
+ * A read sees the transaction's own writes, also those made earlier in the
+ * same SQL statement, whose snapshot was taken before them (DynamoDB: a
+ * strongly consistent read reflects every write acknowledged before it).
+ * The earlier writes are closed under a command id of their own
+ * (CommandCounterIncrement: a no-op when nothing was written since the last
+ * one), and the read runs under a copy of the statement's snapshot with the
+ * current command id: it sees those writes and nothing else new, so the
+ * statement's view of other transactions stays what it was, in every
+ * isolation level; a VOLATILE function running its own query would see the
+ * same (and, in READ COMMITTED, also what committed since).  A statement
+ * that wrote nothing reads under its own snapshot, with no copy: the
+ * common path costs one test.  Returns whether a snapshot was pushed;
+ * end_read pops it (an error pops it with the (sub)transaction's abort).
+ */
+static bool
+begin_read(void)
+{
+	CommandCounterIncrement();
+	if (ActiveSnapshotSet())
+	{
+		if (GetActiveSnapshot()->curcid == GetCurrentCommandId(false))
+			return false;
+		PushCopiedSnapshot(GetActiveSnapshot());
+	}
+	else
+		PushActiveSnapshot(GetTransactionSnapshot());
+	UpdateActiveSnapshotCommandId();
+	return true;
+}
+
+static void
+end_read(bool pushed)
+{
+	if (pushed)
+		PopActiveSnapshot();
+}
+
+/*
  * GetItem without SPI: one probe of the key index, under the statement's
- * snapshot.  A point read is the most frequent operation, and starting an
+ * snapshot (see begin_read).  A point read is the most frequent operation, and starting an
  * executor for it costs more than the probe; the plan would be this very
  * index scan anyway.  Falls back to the prepared statement when the index
  * is not known (it is looked up with the table's definition).
@@ -500,7 +539,7 @@ probe_key_index(StTable *t, const StKey *key)
 	Relation	idx = index_open(t->key_index, AccessShareLock);
 	ScanKeyData keys[2];
 	int			nkeys = key_scan_keys(t, key, keys);
-	Snapshot	snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
+	Snapshot	snapshot = GetActiveSnapshot();
 	IndexScanDesc scan;
 	TupleTableSlot *slot;
 	Jsonb	   *result = NULL;
@@ -521,9 +560,15 @@ probe_key_index(StTable *t, const StKey *key)
 Jsonb *
 storage_get(StTable *t, const StKey *key)
 {
+	bool		pushed = begin_read();
+	Jsonb	   *item;
+
 	if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT))
-		return probe_key_index(t, key);
-	return read_by_key(t, key, NULL);
+		item = probe_key_index(t, key);
+	else
+		item = read_by_key(t, key, NULL);
+	end_read(pushed);
+	return item;
 }
 
 /* Equality of two key values of one type (numbers numerically, others by bytes). */
@@ -1260,7 +1305,7 @@ scan_key_space(StTable *t, StIndex *ix, const StQueryRange *r,
 	const StKeyDef *sk = ix ? &ix->sk : &t->sk;
 	Relation	rel = table_open(t->relid, AccessShareLock);
 	Relation	idx = index_open(ix ? ix->index_oid : t->key_index, AccessShareLock);
-	Snapshot	snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
+	Snapshot	snapshot = GetActiveSnapshot();
 	ScanKeyData keys[3];
 	int			nkeys = 0;
 	IndexScanDesc scan;
@@ -1317,11 +1362,14 @@ void
 storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 			  StRowCallback callback, void *arg)
 {
+	bool		pushed = begin_read();
+
 	if (r->start == NULL && OidIsValid(ix ? ix->index_oid : t->key_index) && t->item_attnum > 0 &&
 		storage_direct_ok(t->relid, ACL_SELECT))
 		scan_key_space(t, ix, r, callback, arg);
 	else
 		storage_query_spi(t, ix, r, callback, arg);
+	end_read(pushed);
 }
 
 static void
@@ -1428,6 +1476,22 @@ scan_sql(StTable *t, StIndex *ix, bool from_start, bool segmented)
 	return sql.data;
 }
 
+int
+storage_segment_of(StTable *t, Datum pk, int total_segments)
+{
+	Oid			out;
+	bool		varlena;
+	char	   *text;
+	int32		hash;
+
+	/* the scan's own rule: (hashtext(pk::text) & 2147483647) % total */
+	getTypeOutputInfo(storage_key_typoid(t->pk.type), &out, &varlena);
+	text = OidOutputFunctionCall(out, pk);
+	hash = DatumGetInt32(DirectFunctionCall1Coll(hashtext, C_COLLATION_OID,
+												 CStringGetTextDatum(text)));
+	return (hash & 2147483647) % Max(1, total_segments);
+}
+
 void
 storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callback, void *arg)
 {
@@ -1438,6 +1502,7 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
 	MemoryContext caller = CurrentMemoryContext;
 	bool		segmented = r->total_segments > 1;
 	SPIPlanPtr	plan;
+	bool		pushed;
 
 	types[0] = INT8OID;
 	types[1] = ix ? storage_key_typoid(ix->pk.type) : TEXTOID;
@@ -1467,9 +1532,11 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
 	values[6] = Int32GetDatum(Max(1, r->total_segments));
 	nulls[5] = nulls[6] = ' ';
 
+	pushed = begin_read();
 	SPI_connect();
 	plan = CACHED_PLAN(&ps->scan[r->start ? 1 : 0][segmented ? 1 : 0],
 					scan_sql(t, ix, r->start != NULL, segmented), 7, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
 	SPI_finish();
+	end_read(pushed);
 }

@@ -2,10 +2,11 @@
 -- UpdateTable (GSI create with backfill, delete, throughput, billing) and
 -- DeleteTable, with DynamoDB's request and response JSON and its errors.
 
--- Creation times vary: show them as "<time>".
+-- Creation times and TableIds vary: show them as "<time>" and "<uuid>".
 CREATE FUNCTION masked(j jsonb) RETURNS jsonb LANGUAGE sql AS $$
-  SELECT regexp_replace(j::text,
-           '"(CreationDateTime|LastUpdateToPayPerRequestDateTime)": [0-9.]+', '"\1": "<time>"', 'g')::jsonb
+  SELECT regexp_replace(regexp_replace(j::text,
+           '"(CreationDateTime|LastUpdateToPayPerRequestDateTime)": [0-9.]+', '"\1": "<time>"', 'g'),
+           '"TableId": "[0-9a-f-]{36}"', '"TableId": "<uuid>"', 'g')::jsonb
 $$;
 
 -- A provisioned table with a GSI and an LSI: the whole response.
@@ -192,7 +193,8 @@ SELECT st_api('UpdateTable', '{"TableName": "ApiHash", "GlobalSecondaryIndexUpda
   "AttributeDefinitions": [{"AttributeName": "name", "AttributeType": "S"}]}');
 SELECT st_api('UpdateTable', '{"TableName": "ApiHash", "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}}');
 
--- DeleteTable: the table as it was, DELETING; then it is gone.
+-- DeleteTable: DynamoDB's description of a table being deleted (no key schema,
+-- attribute definitions or creation time); then it is gone.
 SELECT masked(st_api('DeleteTable', '{"TableName": "ApiHash"}')) AS delete_table;
 SELECT st_api('DeleteTable', '{"TableName": "ApiHash"}');
 SELECT st_api('DeleteTable', '{}');

@@ -26,7 +26,7 @@ SELECT st_create_table('{
     }
   ],
   "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}
-}'::jsonb) - 'CreationDateTime' AS description \gset
+}'::jsonb) - 'CreationDateTime' - 'TableId' AS description \gset
 SELECT jsonb_pretty(:'description'::jsonb);
 
 -- The only table is the default table: "table" may be left out.

@@ -36,7 +36,7 @@ SELECT st_create_table('{
     "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["name"]}}],
   "BillingMode": "PAY_PER_REQUEST"
 }'::jsonb) - 'CreationDateTime' - 'BillingModeSummary' - 'AttributeDefinitions'
-           - 'ProvisionedThroughput' - 'TableArn' AS description;
+           - 'ProvisionedThroughput' - 'TableArn' - 'TableId' AS description;
 
 -- A GSI added to a table that holds data is backfilled, and is sparse.
 SELECT st_put('{"PK": "u#1", "SK": "profile", "tenant": "t1", "joined": "2026-01-01"}', 'Short');

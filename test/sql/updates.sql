@@ -16,7 +16,8 @@ SELECT st_create_table('{"TableName": "Upd",
   "BillingMode": "PAY_PER_REQUEST"}') ->> 'TableName' AS created;
 SET stdesign.default_table = 'Upd';
 
--- A missing item is created from its key (the default return_values is ALL_NEW).
+-- A missing item is created from its key (the default return_values is
+-- ALL_NEW), unless the update only removes: then nothing is written.
 SELECT st_update('u', 'new', 'SET a = :v', "values" => '{":v": "created"}');
 SELECT st_update('u', 'new2', 'REMOVE nothing');
 SELECT st_get('u', 'new2');
@@ -260,7 +261,7 @@ SELECT st_update('u', 'main', 'SET a = :v' || repeat(' ', 4097 - 10), "values" =
 SELECT st_update('u', 'main', 'SET a' || repeat('.a', 32) || ' = :v', "values" => '{":v": 1}');
 SELECT st_update('u', 'main', 'SET ' || string_agg('a' || i || '=:v+:v', ','), "values" => '{":v": 1}')
   FROM generate_series(1, 301) AS i;
-SELECT st_update('u', 'main', 'SET a = ' || repeat('if_not_exists(a, ', 100) || ':v' || repeat(')', 100),
+SELECT st_update('u', 'main', 'SET a = :v', condition => repeat('NOT ', 300) || 'attribute_exists(a)',
                  "values" => '{":v": 1}');
 SELECT st_get('u', 'main', typed => true) = (SELECT item FROM snapshot) AS unchanged;
 

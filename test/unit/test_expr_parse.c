@@ -219,8 +219,11 @@ test_syntax_errors(void)
 			  "Invalid ConditionExpression: Syntax error; token: \"x\", near: \"[x]\"");
 	CHECK_STR(perr(EXPR_CONDITION, "a[-1] = :v"),
 			  "Invalid ConditionExpression: Syntax error; token: \"-\", near: \"[-1\"");
-	CHECK_STR(perr(EXPR_CONDITION, "a[1234567890] = :v"),
-			  "Invalid ConditionExpression: Syntax error; token: \"1234567890\", near: \"[1234567890]\"");
+	OKC("a[2147483647] = :v");
+	CHECK_STR(perr(EXPR_CONDITION, "a[2147483648] = :v"),
+			  "Invalid ConditionExpression: List index is not within the allowable range; index: [2147483648]");
+	CHECK_STR(perr(EXPR_PROJECTION, "a[99999999999999999999999]"),
+			  "Invalid ProjectionExpression: List index is not within the allowable range; index: [99999999999999999999999]");
 	CHECK_STR(perr(EXPR_CONDITION, "[0] = :v"),
 			  "Invalid ConditionExpression: Syntax error; token: \"[\", near: \"[0\"");
 	CHECK_STR(perr(EXPR_CONDITION, "a. = :v"),
@@ -290,18 +293,25 @@ test_nesting(void)
 	s = repeat("a = :v AND (", 20, "", "a = :v");
 	s = repeat(")", 20, s, "");
 	CHECK_STR(perr(EXPR_CONDITION, s), "OK");
-	s = repeat("a=:v AND (", 100, "", "a=:v");
-	s = repeat(")", 100, s, "");
+	/* DynamoDB limits operators, not depth: 149 nested ORs are valid */
+	s = repeat("(a=:v OR ", 149, "", "a=:v");
+	s = repeat(")", 149, s, "");
+	CHECK_STR(perr(EXPR_CONDITION, s), "OK");
+	s = repeat("(a=:v OR ", 150, "", "a=:v");
+	s = repeat(")", 150, s, "");
 	CHECK_STR(perr(EXPR_CONDITION, s),
-			  "Invalid ConditionExpression: The expression has too many nesting levels; nesting levels: 65");
+			  "Invalid ConditionExpression: The expression contains too many operators; operator count: 301");
 	/* NOT NOT NOT ... */
-	CHECK_STR(perr(EXPR_CONDITION, repeat("NOT ", 64, "", "a = :v")), "OK");
+	CHECK_STR(perr(EXPR_CONDITION, repeat("NOT ", 299, "", "a = :v")), "OK");
 	CHECK_STR(perr(EXPR_CONDITION, repeat("NOT ", 1000, "", "a = :v")),
-			  "Invalid ConditionExpression: The expression has too many nesting levels; nesting levels: 65");
+			  "Invalid ConditionExpression: The expression contains too many operators; operator count: 301");
 	/* nested functions in an update */
 	s = repeat("list_append(", 100, "SET a = ", ":v");
-	CHECK_STR(perr(EXPR_UPDATE, s),
-			  "Invalid UpdateExpression: The expression has too many nesting levels; nesting levels: 65");
+	s = repeat(", :v)", 100, s, "");
+	CHECK_STR(perr(EXPR_UPDATE, s), "OK");
+	s = repeat("if_not_exists(a,", 200, "SET a = ", ":v");
+	s = repeat(")", 200, s, "");
+	CHECK_STR(perr(EXPR_UPDATE, s), "OK");
 	/* thousands of parentheses within 4 KB: never a crash */
 	CHECK(parse(EXPR_CONDITION, repeat("(", 4000, "", "a=:v")) == NULL);
 	CHECK(parse(EXPR_CONDITION, repeat(")", 4000, "a=:v", "")) == NULL);
@@ -381,13 +391,13 @@ test_functions(void)
 	CHECK_STR(perr(EXPR_CONDITION, ":v = contains(a, :v)"),
 			  "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: contains");
 	CHECK_STR(perr(EXPR_CONDITION, "if_not_exists(a, :v) = :v"),
-			  "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: if_not_exists");
+			  "Invalid ConditionExpression: The function is not allowed in a condition expression; function: if_not_exists");
 	CHECK_STR(perr(EXPR_CONDITION, "a = list_append(a, :v)"),
-			  "Invalid ConditionExpression: The function is not allowed to be used this way in an expression; function: list_append");
+			  "Invalid ConditionExpression: The function is not allowed in a condition expression; function: list_append");
 	CHECK_STR(perr(EXPR_UPDATE, "SET a = size(b)"),
-			  "Invalid UpdateExpression: The function is not allowed to be used this way in an expression; function: size");
+			  "Invalid UpdateExpression: The function is not allowed in an update expression; function: size");
 	CHECK_STR(perr(EXPR_UPDATE, "SET a = attribute_exists(b)"),
-			  "Invalid UpdateExpression: The function is not allowed to be used this way in an expression; function: attribute_exists");
+			  "Invalid UpdateExpression: The function is not allowed in an update expression; function: attribute_exists");
 	CHECK_STR(perr(EXPR_UPDATE, "SET a = if_not_exists(:v, :w)"),
 			  "Invalid UpdateExpression: Operator or function requires a document path; operator or function: if_not_exists");
 	CHECK_STR(perr(EXPR_UPDATE, "SET a = list_append(:v)"),
@@ -474,8 +484,21 @@ test_update_grammar(void)
 			  "Invalid UpdateExpression: Syntax error; token: \"WHERE\", near: \":v WHERE b\"");
 	CHECK_STR(perr(EXPR_UPDATE, "SET :v = a"),
 			  "Invalid UpdateExpression: Syntax error; token: \":v\", near: \"SET :v =\"");
-	CHECK_STR(perr(EXPR_UPDATE, "SET a = (b)"),
-			  "Invalid UpdateExpression: Syntax error; token: \"(\", near: \"= (b\"");
+	/* parentheses: one pair around each operand and one around the value */
+	OKU("SET a = (b)");
+	OKU("SET b.c = ((c[1]) + (b.a))");
+	OKU("SET a = ((b))");
+	OKU("SET a = list_append((b), (:v)), c = (d) - :v");
+	CHECK_STR(perr(EXPR_UPDATE, "SET a = (((b)))"),
+			  "Invalid UpdateExpression: Syntax error; token: \"(\", near: \"((b\"");
+	CHECK_STR(perr(EXPR_UPDATE, "SET a = (b.c).d + e"),
+			  "Invalid UpdateExpression: Syntax error; token: \".\", near: \").d\"");
+	CHECK_STR(perr(EXPR_UPDATE, "SET a = b + c + d"),
+			  "Invalid UpdateExpression: Syntax error; token: \"+\", near: \"c + d\"");
+	OKC("(a) BETWEEN (:lo) AND (:hi)");
+	OKC("((a) = :v) AND (b IN ((c), :v))");
+	CHECK_STR(perr(EXPR_CONDITION, "((a)) = :v"),
+			  "Invalid ConditionExpression: The expression has redundant parentheses;");
 }
 
 static void
@@ -664,8 +687,9 @@ test_key_conditions(void)
 			  "Invalid KeyConditionExpression: Conditions can be of length 1 or 2 only");
 	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk.x = :p"),
 			  "Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested attributes");
-	CHECK_STR(perr(EXPR_KEY_CONDITION, ":p = pk"),
-			  "Invalid KeyConditionExpression: KeyConditionExpressions must compare a key attribute with expression attribute values; operator: =");
+	CHECK_STR(perr(EXPR_KEY_CONDITION, ":p = pk AND :s < sk"), "OK");
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND begins_with(:s, sk)"),
+			  "Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first operand");
 	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = sk"),
 			  "Invalid KeyConditionExpression: KeyConditionExpressions must compare a key attribute with expression attribute values; operator: =");
 }
