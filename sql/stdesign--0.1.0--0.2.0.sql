@@ -5,3 +5,26 @@
 -- Every change to the extension's SQL objects between 0.1.0 and 0.2.0, in
 -- the order it was made; sql/stdesign.sql holds the same objects as a fresh
 -- install creates them.
+
+-- Security -------------------------------------------------------------------
+
+-- The key index's name is recorded (new tables name their relations and
+-- indexes so that no two can clash); 0.1.0 derived it from the relation's.
+ALTER TABLE stdesign.tables ADD COLUMN key_index text COLLATE "C";
+UPDATE stdesign.tables SET key_index = pg_catalog.left(relation_name, 54) OPERATOR(pg_catalog.||) '_key';
+ALTER TABLE stdesign.tables ALTER COLUMN key_index SET NOT NULL;
+
+ALTER FUNCTION st_list_tables() SET search_path = pg_catalog, pg_temp;
+
+-- ClientRequestTokens are kept per role, in a table granted to nobody.
+-- Tokens are transient: those of 0.1.0 are dropped with their table.
+DROP TABLE stdesign.transact_tokens;
+CREATE TABLE stdesign.transact_tokens (
+	role_id oid NOT NULL,			-- the role (pg_authid) that used the token
+	token text COLLATE "C" NOT NULL,
+	request_hash bytea NOT NULL,
+	created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (role_id, token)
+);
+REVOKE ALL ON stdesign.transact_tokens FROM PUBLIC;
+CREATE INDEX transact_tokens_created_at ON stdesign.transact_tokens (created_at);

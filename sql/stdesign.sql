@@ -24,7 +24,8 @@ CREATE TABLE stdesign.tables (
 	sk_name text COLLATE "C",
 	sk_type text CHECK (sk_type IN ('S', 'N', 'B')),
 	definition jsonb NOT NULL,		-- the CreateTable request, normalised
-	created_at timestamptz NOT NULL DEFAULT now()
+	created_at timestamptz NOT NULL DEFAULT now(),
+	key_index text COLLATE "C" NOT NULL	-- the name of the key's btree
 );
 
 CREATE TABLE stdesign.indexes (
@@ -44,14 +45,8 @@ CREATE TABLE stdesign.indexes (
 	PRIMARY KEY (table_name, index_name)
 );
 
--- ClientRequestTokens of st_transact, kept ten minutes (not dumped: transient).
-CREATE TABLE stdesign.transact_tokens (
-	token text COLLATE "C" PRIMARY KEY,
-	request_hash bytea NOT NULL,
-	created_at timestamptz NOT NULL DEFAULT now()
-);
--- Expiry finds the old ones by age.
-CREATE INDEX transact_tokens_created_at ON stdesign.transact_tokens (created_at);
+-- ClientRequestTokens of st_transact, kept ten minutes (not dumped:
+-- transient); see the end of this script.
 
 SELECT pg_catalog.pg_extension_config_dump('stdesign.tables', '');
 SELECT pg_catalog.pg_extension_config_dump('stdesign.indexes', '');
@@ -111,7 +106,8 @@ CREATE FUNCTION st_describe_table(table_name text) RETURNS jsonb
 COMMENT ON FUNCTION st_describe_table(text) IS 'DescribeTable: the DynamoDB TableDescription';
 
 CREATE FUNCTION st_list_tables() RETURNS SETOF text
-	AS $$ SELECT table_name FROM stdesign.tables ORDER BY table_name $$ LANGUAGE sql STABLE;
+	AS $$ SELECT table_name FROM stdesign.tables ORDER BY table_name $$ LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp;
 
 CREATE FUNCTION st_drop_table(table_name text) RETURNS void
 	AS 'MODULE_PATHNAME', 'st_drop_table' LANGUAGE C VOLATILE STRICT;
@@ -227,3 +223,20 @@ COMMENT ON FUNCTION st_to_typed(jsonb) IS 'A plain item in typed AttributeValue 
 CREATE FUNCTION st_item_size(item jsonb, typed boolean DEFAULT false) RETURNS integer
 	AS 'MODULE_PATHNAME', 'st_item_size' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION st_item_size(jsonb, boolean) IS 'The size of an item in bytes, by DynamoDB''s rules';
+
+-- Security -------------------------------------------------------------------
+
+-- ClientRequestTokens of st_transact, per role, kept ten minutes (not
+-- dumped: transient).  Nobody is granted this table: stdesign reads and
+-- writes it as its owner, for the current role only, so that one role can
+-- neither see, remove nor plant another's tokens.
+CREATE TABLE stdesign.transact_tokens (
+	role_id oid NOT NULL,			-- the role (pg_authid) that used the token
+	token text COLLATE "C" NOT NULL,
+	request_hash bytea NOT NULL,
+	created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (role_id, token)
+);
+REVOKE ALL ON stdesign.transact_tokens FROM PUBLIC;
+-- Expiry finds the old ones by age.
+CREATE INDEX transact_tokens_created_at ON stdesign.transact_tokens (created_at);
