@@ -238,5 +238,11 @@ CREATE TABLE stdesign.transact_tokens (
 	PRIMARY KEY (role_id, token)
 );
 REVOKE ALL ON stdesign.transact_tokens FROM PUBLIC;
+-- Even granted (GRANT ... ON ALL TABLES IN SCHEMA stdesign), a role sees and
+-- writes its own tokens only.
+ALTER TABLE stdesign.transact_tokens ENABLE ROW LEVEL SECURITY;
+CREATE POLICY own_tokens ON stdesign.transact_tokens
+	USING (role_id OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r
+										   WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER));
 -- Expiry finds the old ones by age.
 CREATE INDEX transact_tokens_created_at ON stdesign.transact_tokens (created_at);
