@@ -102,7 +102,7 @@ check "committed items survive a crash" "$before" "$(q "$pub_port" "$(digest_sql
 check "uncommitted item is gone after the crash" "0" \
 	"$(q "$pub_port" "SELECT count(*) FROM stdesign_data.\"Crash\" WHERE sk = 'UNCOMMITTED'")"
 check "key index matches the table after recovery" "" \
-	"$(q "$pub_port" "SELECT bt_index_parent_check('stdesign_data.\"Crash_key\"'::regclass, true)")"
+	"$(q "$pub_port" "SELECT bt_index_parent_check('stdesign_data.\"Crash:key\"'::regclass, true)")"
 check "st_query after recovery" "10" \
 	"$(q "$pub_port" "SELECT count(*) FROM st_query('CUST#7', 'ORDER#', 'Crash')")"
 q "$pub_port" "SELECT st_put('{\"PK\": \"CUST#7\", \"SK\": \"NEW\"}', 'Crash')" >/dev/null
@@ -121,6 +121,34 @@ check "restored items are the dumped ones" "$(q "$pub_port" "$(digest_sql Crash)
 	"$(q "$pub_port" "$(digest_sql Crash)" restored)"
 check "st_query on the restored table" "10" \
 	"$(q "$pub_port" "SELECT count(*) FROM st_query('CUST#7', 'ORDER#', 'Crash')" restored)"
+
+# ---- pg_dump --schema-only, and DROP EXTENSION ----
+# The catalog's rows (stdesign.tables, stdesign.indexes) are the extension's
+# configuration data, which pg_dump writes only with data: a schema-only
+# copy adds them with --data-only --table, as the README says.
+pg_dump -h "$work" -p "$pub_port" --schema-only -f "$work/schema.sql" postgres
+pg_dump -h "$work" -p "$pub_port" --data-only --table=stdesign.tables --table=stdesign.indexes \
+	-f "$work/catalog.sql" postgres
+q "$pub_port" "CREATE DATABASE schema_only" >/dev/null
+psql -X -q -v ON_ERROR_STOP=1 -h "$work" -p "$pub_port" -d schema_only \
+	-f "$work/schema.sql" -f "$work/catalog.sql" >"$work/schema_only.log" 2>&1
+check "schema-only dump plus the catalog's rows restores" "0" "$?"
+check "the schema-only copy knows its tables" "Crash" \
+	"$(q "$pub_port" "SELECT string_agg(t, ',') FROM st_list_tables() t" schema_only)"
+check "the schema-only copy is empty" "0" "$(q "$pub_port" "SELECT count(*) FROM st_scan('Crash')" schema_only)"
+q "$pub_port" "SELECT st_put('{\"PK\": \"a\", \"SK\": \"b\"}', 'Crash')" schema_only >/dev/null
+check "the schema-only copy takes items" "1" \
+	"$(q "$pub_port" "SELECT count(*) FROM st_query('a', NULL, 'Crash')" schema_only)"
+# DROP EXTENSION refuses while tables exist, and names what CASCADE drops.
+out=$(q "$pub_port" "DROP EXTENSION stdesign" restored 2>&1)
+check "DROP EXTENSION without CASCADE is refused, naming the tables" "refused" \
+	"$(echo "$out" | grep -q 'cannot drop extension stdesign because other objects depend on it' &&
+		echo "$out" | grep -q 'table stdesign_data."Crash" depends on' && echo refused)"
+check "the refused DROP EXTENSION kept the items" "$(q "$pub_port" "$(digest_sql Crash)")" \
+	"$(q "$pub_port" "$(digest_sql Crash)" restored)"
+q "$pub_port" "DROP EXTENSION stdesign CASCADE" schema_only >/dev/null 2>&1
+check "DROP EXTENSION CASCADE drops the tables and both schemas" "0" \
+	"$(q "$pub_port" "SELECT count(*) FROM pg_namespace WHERE nspname IN ('stdesign', 'stdesign_data')" schema_only)"
 
 # ---- logical replication: stdesign table -> another server's stdesign table ----
 q "$pub_port" "SELECT st_create_table('Repl')" >/dev/null
