@@ -70,10 +70,31 @@ SELECT r.rolname, t.token
   FROM stdesign.transact_tokens t JOIN pg_roles r ON r.oid = t.role_id
  ORDER BY r.rolname, t.token;
 
+-- Table administration is DDL: an ordinary role cannot create a table; a
+-- role granted what the README says for it can create, change and drop one.
+SET ROLE regress_tok_alice;
+SELECT st_create_table('AliceTable');
+RESET ROLE;
+CREATE ROLE regress_tok_admin;
+GRANT USAGE, CREATE ON SCHEMA stdesign_data TO regress_tok_admin;
+GRANT USAGE ON SCHEMA stdesign TO regress_tok_admin;
+GRANT SELECT, INSERT, UPDATE, DELETE ON stdesign.tables, stdesign.indexes TO regress_tok_admin;
+SET ROLE regress_tok_admin;
+SELECT st_create_table('AdminTable') ->> 'TableName' AS created;
+SELECT st_put('{"PK": "a", "SK": "1", "g": "x"}', 'AdminTable') IS NULL AS put;
+SELECT st_create_gsi('AdminTable', 'ByG', 'g') #>> '{GlobalSecondaryIndexes,0,ItemCount}' AS backfilled;
+SELECT st_api('UpdateTable', '{"TableName": "AdminTable", "BillingMode": "PROVISIONED",
+  "ProvisionedThroughput": {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1},
+  "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByG"}}]}') #>> '{TableDescription,ProvisionedThroughput,ReadCapacityUnits}' AS rcu;
+SELECT st_drop_table('AdminTable');
+RESET ROLE;
+
 DELETE FROM stdesign.transact_tokens;
 DROP FUNCTION tok_add(int, text);
 SELECT st_drop_table('TokTable');
 DROP OWNED BY regress_tok_alice;
 DROP OWNED BY regress_tok_bob;
+DROP OWNED BY regress_tok_admin;
 DROP ROLE regress_tok_alice;
 DROP ROLE regress_tok_bob;
+DROP ROLE regress_tok_admin;

@@ -2,6 +2,7 @@
 -- index names ("<relation>_key", recorded in the catalog by the upgrade),
 -- tokens become per role, st_list_tables gets its search_path, and a new
 -- table whose readable name an old index holds takes its hashed name.
+\set test_db :DBNAME
 CREATE DATABASE regress_st_upgrade;
 \c regress_st_upgrade
 CREATE EXTENSION stdesign VERSION '0.1.0';
@@ -35,5 +36,5 @@ SELECT st_get('q', '1', 'Old_key');
 -- Tokens work after the upgrade.
 SELECT st_transact('[{"Put": {"TableName": "Old", "Item": {"PK": {"S": "t"}, "SK": {"S": "1"}}}}]', 'upgraded-token');
 SELECT st_transact('[{"Put": {"TableName": "Old", "Item": {"PK": {"S": "t"}, "SK": {"S": "1"}}}}]', 'upgraded-token');
-\c contrib_regression
+\c :test_db
 DROP DATABASE regress_st_upgrade;
