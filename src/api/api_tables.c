@@ -330,7 +330,11 @@ parse_update_table(Jsonb *request, Av *req)
 
 /* ----- the catalog's copy of the definitions ----- */
 
-/* Run one catalog statement with text/jsonb arguments. */
+/*
+ * Run one catalog statement with text/jsonb arguments.  Statements name
+ * their functions and operators with their schema: they run under the
+ * caller's search_path (see storage.c).
+ */
 static void
 catalog_exec(const char *sql, int nargs, Oid *types, Datum *args)
 {
