@@ -257,6 +257,7 @@ SELECT rolsuper FROM pg_roles WHERE rolname = 'regress_st_planter';
 SELECT public.convert_to('x', 'UTF8') = '\x78'::bytea AS planted_convert_to_works;
 SELECT what FROM public.planted_calls;
 DELETE FROM public.planted_calls;
+DELETE FROM stdesign.transact_tokens WHERE token LIKE 'hostile-%';
 
 DROP FUNCTION hostile_battery();
 DROP FUNCTION hostile_noop();

@@ -68,6 +68,7 @@ REVOKE ALL ON ALL TABLES IN SCHEMA stdesign FROM regress_tok_bob;
 -- What is stored: one token per role and text.
 SELECT r.rolname, t.token
   FROM stdesign.transact_tokens t JOIN pg_roles r ON r.oid = t.role_id
+ WHERE r.rolname LIKE 'regress_tok%'
  ORDER BY r.rolname, t.token;
 
 -- Table administration is DDL: an ordinary role cannot create a table; a
@@ -89,7 +90,8 @@ SELECT st_api('UpdateTable', '{"TableName": "AdminTable", "BillingMode": "PROVIS
 SELECT st_drop_table('AdminTable');
 RESET ROLE;
 
-DELETE FROM stdesign.transact_tokens;
+DELETE FROM stdesign.transact_tokens
+ WHERE role_id IN (SELECT oid FROM pg_roles WHERE rolname LIKE 'regress_tok%');
 DROP FUNCTION tok_add(int, text);
 SELECT st_drop_table('TokTable');
 DROP OWNED BY regress_tok_alice;
