@@ -9,10 +9,10 @@
 -- Security -------------------------------------------------------------------
 
 -- The key index's name is recorded (new tables name their relations and
--- indexes so that no two can clash); 0.1.0 derived it from the relation's.
+-- indexes so that no two can clash); 0.1.0 derived it from the relation's,
+-- which is what NULL still means (the rows of a 0.1.0 dump have none).
 ALTER TABLE stdesign.tables ADD COLUMN key_index text COLLATE "C";
 UPDATE stdesign.tables SET key_index = pg_catalog.left(relation_name, 54) OPERATOR(pg_catalog.||) '_key';
-ALTER TABLE stdesign.tables ALTER COLUMN key_index SET NOT NULL;
 
 ALTER FUNCTION st_list_tables() SET search_path = pg_catalog, pg_temp;
 

@@ -25,7 +25,9 @@ CREATE TABLE stdesign.tables (
 	sk_type text CHECK (sk_type IN ('S', 'N', 'B')),
 	definition jsonb NOT NULL,		-- the CreateTable request, normalised
 	created_at timestamptz NOT NULL DEFAULT now(),
-	key_index text COLLATE "C" NOT NULL	-- the name of the key's btree
+	-- the name of the key's btree; NULL (rows of a 0.1.0 dump) is 0.1.0's
+	-- name, the relation's cut to 54 bytes and "_key"
+	key_index text COLLATE "C"
 );
 
 CREATE TABLE stdesign.indexes (

@@ -300,6 +300,7 @@ load_table(StTable *t)
 	TupleDesc	desc;
 	MemoryContext old;
 	bool		found;
+	char	   *key_index;
 
 	catalog_loads++;
 	args[0] = CStringGetTextDatum(t->name);
@@ -327,7 +328,11 @@ load_table(StTable *t)
 	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
 	if (!OidIsValid(t->relid))
 		st_error(ST_ERR_INTERNAL, "the relation of table %s is missing", t->name);
-	t->key_index = get_relname_relid(spi_text(tup, desc, 6), get_namespace_oid(ST_DATA_SCHEMA, false));
+	key_index = spi_text(tup, desc, 6);
+	/* NULL: a catalog row of a 0.1.0 dump, whose key index 0.1.0 named so */
+	if (key_index == NULL)
+		key_index = psprintf("%.54s_key", t->relname);
+	t->key_index = get_relname_relid(key_index, get_namespace_oid(ST_DATA_SCHEMA, false));
 	t->item_attnum = get_attnum(t->relid, "item");
 	load_indexes(t);
 	for (int i = 0; i < t->nindexes; i++)

@@ -33,6 +33,17 @@ SELECT st_create_table('Old_key') ->> 'TableName' AS created;
 SELECT table_name, relation_name ~ '^Old_key#[0-9a-f]{32}$' AS hashed, key_index FROM stdesign.tables ORDER BY 1;
 SELECT st_put('{"PK": "q", "SK": "1"}', 'Old_key');
 SELECT st_get('q', '1', 'Old_key');
+-- The catalog rows of a 0.1.0 dump, restored into 0.2.0, have no key_index:
+-- NULL stands for 0.1.0's name.
+CREATE TABLE stdesign_data."Dumped" (pk text COLLATE "C" NOT NULL, item jsonb NOT NULL) USING stdesign;
+CREATE TRIGGER set_keys BEFORE INSERT OR UPDATE ON stdesign_data."Dumped"
+  FOR EACH ROW EXECUTE FUNCTION stdesign.set_keys('PK', 'S');
+CREATE UNIQUE INDEX "Dumped_key" ON stdesign_data."Dumped" (stdesign.key_ix(pk));
+INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type, definition)
+  VALUES ('Dumped', 'Dumped', 'PK', 'S', '{"TableName": "Dumped"}');
+SELECT st_put('{"PK": "d", "v": 1}', 'Dumped');
+SELECT st_put('{"PK": "d", "v": 2}', 'Dumped', return_values => 'ALL_OLD');
+SELECT st_get('d', NULL, 'Dumped');
 -- Tokens work after the upgrade.
 SELECT st_transact('[{"Put": {"TableName": "Old", "Item": {"PK": {"S": "t"}, "SK": {"S": "1"}}}}]', 'upgraded-token');
 SELECT st_transact('[{"Put": {"TableName": "Old", "Item": {"PK": {"S": "t"}, "SK": {"S": "1"}}}}]', 'upgraded-token');
