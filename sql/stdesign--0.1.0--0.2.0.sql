@@ -6,11 +6,40 @@
 -- the order it was made; sql/stdesign.sql holds the same objects as a fresh
 -- install creates them.
 
+-- Security -------------------------------------------------------------------
+
+-- The key index's name is recorded (new tables name their relations and
+-- indexes so that no two can clash); 0.1.0 derived it from the relation's,
+-- which is what NULL still means (the rows of a 0.1.0 dump have none).
+ALTER TABLE stdesign.tables ADD COLUMN key_index text COLLATE "C";
+UPDATE stdesign.tables SET key_index = pg_catalog.left(relation_name, 54) OPERATOR(pg_catalog.||) '_key';
+
+ALTER FUNCTION st_list_tables() SET search_path = pg_catalog, pg_temp;
+
+-- ClientRequestTokens are kept per role, in a table granted to nobody.
+-- Tokens are transient: those of 0.1.0 are dropped with their table.
+DROP TABLE stdesign.transact_tokens;
+CREATE TABLE stdesign.transact_tokens (
+	role_id oid NOT NULL,			-- the role (pg_authid) that used the token
+	token text COLLATE "C" NOT NULL,
+	request_hash bytea NOT NULL,
+	created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (role_id, token)
+);
+REVOKE ALL ON stdesign.transact_tokens FROM PUBLIC;
+-- Even granted (GRANT ... ON ALL TABLES IN SCHEMA stdesign), a role sees and
+-- writes its own tokens only.
+ALTER TABLE stdesign.transact_tokens ENABLE ROW LEVEL SECURITY;
+CREATE POLICY own_tokens ON stdesign.transact_tokens
+	USING (role_id OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r
+										   WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER));
+CREATE INDEX transact_tokens_created_at ON stdesign.transact_tokens (created_at);
+
 -- TableId --------------------------------------------------------------------
 
 -- TableDescription.TableId: a UUID kept for the table's life; tables created
 -- before the upgrade get one now.
-ALTER TABLE stdesign.tables ADD COLUMN table_id uuid NOT NULL DEFAULT gen_random_uuid();
+ALTER TABLE stdesign.tables ADD COLUMN table_id uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid();
 
 -- NUL in requests ---------------------------------------------------------------
 

@@ -24,7 +24,10 @@ CREATE TABLE stdesign.tables (
 	sk_name text COLLATE "C",
 	sk_type text CHECK (sk_type IN ('S', 'N', 'B')),
 	definition jsonb NOT NULL,		-- the CreateTable request, normalised
-	created_at timestamptz NOT NULL DEFAULT now()
+	created_at timestamptz NOT NULL DEFAULT now(),
+	-- the name of the key's btree; NULL (rows of a 0.1.0 dump) is 0.1.0's
+	-- name, the relation's cut to 54 bytes and "_key"
+	key_index text COLLATE "C"
 );
 
 CREATE TABLE stdesign.indexes (
@@ -44,14 +47,8 @@ CREATE TABLE stdesign.indexes (
 	PRIMARY KEY (table_name, index_name)
 );
 
--- ClientRequestTokens of st_transact, kept ten minutes (not dumped: transient).
-CREATE TABLE stdesign.transact_tokens (
-	token text COLLATE "C" PRIMARY KEY,
-	request_hash bytea NOT NULL,
-	created_at timestamptz NOT NULL DEFAULT now()
-);
--- Expiry finds the old ones by age.
-CREATE INDEX transact_tokens_created_at ON stdesign.transact_tokens (created_at);
+-- ClientRequestTokens of st_transact, kept ten minutes (not dumped:
+-- transient); see the end of this script.
 
 SELECT pg_catalog.pg_extension_config_dump('stdesign.tables', '');
 SELECT pg_catalog.pg_extension_config_dump('stdesign.indexes', '');
@@ -111,7 +108,8 @@ CREATE FUNCTION st_describe_table(table_name text) RETURNS jsonb
 COMMENT ON FUNCTION st_describe_table(text) IS 'DescribeTable: the DynamoDB TableDescription';
 
 CREATE FUNCTION st_list_tables() RETURNS SETOF text
-	AS $$ SELECT table_name FROM stdesign.tables ORDER BY table_name $$ LANGUAGE sql STABLE;
+	AS $$ SELECT table_name FROM stdesign.tables ORDER BY table_name $$ LANGUAGE sql STABLE
+	SET search_path = pg_catalog, pg_temp;
 
 CREATE FUNCTION st_drop_table(table_name text) RETURNS void
 	AS 'MODULE_PATHNAME', 'st_drop_table' LANGUAGE C VOLATILE STRICT;
@@ -228,11 +226,34 @@ CREATE FUNCTION st_item_size(item jsonb, typed boolean DEFAULT false) RETURNS in
 	AS 'MODULE_PATHNAME', 'st_item_size' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION st_item_size(jsonb, boolean) IS 'The size of an item in bytes, by DynamoDB''s rules';
 
+-- Security -------------------------------------------------------------------
+
+-- ClientRequestTokens of st_transact, per role, kept ten minutes (not
+-- dumped: transient).  Nobody is granted this table: stdesign reads and
+-- writes it as its owner, for the current role only, so that one role can
+-- neither see, remove nor plant another's tokens.
+CREATE TABLE stdesign.transact_tokens (
+	role_id oid NOT NULL,			-- the role (pg_authid) that used the token
+	token text COLLATE "C" NOT NULL,
+	request_hash bytea NOT NULL,
+	created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	PRIMARY KEY (role_id, token)
+);
+REVOKE ALL ON stdesign.transact_tokens FROM PUBLIC;
+-- Even granted (GRANT ... ON ALL TABLES IN SCHEMA stdesign), a role sees and
+-- writes its own tokens only.
+ALTER TABLE stdesign.transact_tokens ENABLE ROW LEVEL SECURITY;
+CREATE POLICY own_tokens ON stdesign.transact_tokens
+	USING (role_id OPERATOR(pg_catalog.=) (SELECT r.oid FROM pg_catalog.pg_roles r
+										   WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER));
+-- Expiry finds the old ones by age.
+CREATE INDEX transact_tokens_created_at ON stdesign.transact_tokens (created_at);
+
 -- TableId --------------------------------------------------------------------
 
 -- TableDescription.TableId: a UUID given to the table when it is created and
 -- kept for its life, as DynamoDB's.
-ALTER TABLE stdesign.tables ADD COLUMN table_id uuid NOT NULL DEFAULT gen_random_uuid();
+ALTER TABLE stdesign.tables ADD COLUMN table_id uuid NOT NULL DEFAULT pg_catalog.gen_random_uuid();
 
 -- NUL in requests ---------------------------------------------------------------
 

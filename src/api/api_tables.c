@@ -104,7 +104,8 @@ table_names_after(const char *start, int limit)
 	args[1] = Int32GetDatum(limit + 1);
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT table_name FROM stdesign.tables"
-							  " WHERE $1 IS NULL OR table_name > $1 ORDER BY table_name LIMIT $2",
+							  " WHERE $1 IS NULL OR table_name OPERATOR(pg_catalog.>) $1"
+							  " ORDER BY table_name LIMIT $2",
 							  2, types, args, nulls, true, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.tables");
 	for (uint64 i = 0; i < SPI_processed; i++)
@@ -327,7 +328,11 @@ parse_update_table(Jsonb *request, Av *req)
 
 /* ----- the catalog's copy of the definitions ----- */
 
-/* Run one catalog statement with text/jsonb arguments. */
+/*
+ * Run one catalog statement with text/jsonb arguments.  Statements name
+ * their functions and operators with their schema: they run under the
+ * caller's search_path (see storage.c).
+ */
 static void
 catalog_exec(const char *sql, int nargs, Oid *types, Datum *args)
 {
@@ -361,8 +366,10 @@ store_index_throughput(const char *table, const char *index, const Av *pt)
 	args[0] = CStringGetTextDatum(table);
 	args[1] = CStringGetTextDatum(index);
 	args[2] = av_datum(pt);
-	catalog_exec("UPDATE stdesign.indexes SET definition = jsonb_set(definition, '{ProvisionedThroughput}', $3)"
-				 " WHERE table_name = $1 AND index_name = $2", 3, types, args);
+	catalog_exec("UPDATE stdesign.indexes SET definition = pg_catalog.jsonb_set(definition,"
+				 " '{ProvisionedThroughput}'::pg_catalog.text[], $3)"
+				 " WHERE table_name OPERATOR(pg_catalog.=) $1 AND index_name OPERATOR(pg_catalog.=) $2",
+				 3, types, args);
 }
 
 /* The throughput in force is what is stored: same values are an error, as in DynamoDB. */
@@ -408,11 +415,15 @@ apply_billing(TableUpdate *tu, const Av *description)
 	args[0] = CStringGetTextDatum(tu->table);
 	args[1] = av_datum(patch);
 	catalog_exec(to_on_demand
-				 ? "UPDATE stdesign.tables SET definition = (definition - 'ProvisionedThroughput') || $2 WHERE table_name = $1"
-				 : "UPDATE stdesign.tables SET definition = definition || $2 WHERE table_name = $1",
+				 ? "UPDATE stdesign.tables SET definition = (definition OPERATOR(pg_catalog.-)"
+				 " 'ProvisionedThroughput'::pg_catalog.text) OPERATOR(pg_catalog.||) $2"
+				 " WHERE table_name OPERATOR(pg_catalog.=) $1"
+				 : "UPDATE stdesign.tables SET definition = definition OPERATOR(pg_catalog.||) $2"
+				 " WHERE table_name OPERATOR(pg_catalog.=) $1",
 				 2, types, args);
 	if (to_on_demand)
-		catalog_exec("UPDATE stdesign.indexes SET definition = definition - 'ProvisionedThroughput' WHERE table_name = $1",
+		catalog_exec("UPDATE stdesign.indexes SET definition = definition OPERATOR(pg_catalog.-)"
+					 " 'ProvisionedThroughput'::pg_catalog.text WHERE table_name OPERATOR(pg_catalog.=) $1",
 					 1, types, args);
 }
 

@@ -11,7 +11,13 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
@@ -28,6 +34,10 @@
 
 /* The aggregate size of a transaction's items, at most (DynamoDB: 4 MB). */
 #define ST_TRANSACT_MAX_BYTES ((int64) 4 * 1024 * 1024)
+
+/* A token is kept ten minutes; requests are compared by a hash of their text. */
+#define TOKEN_EXPIRY_SQL "(pg_catalog.now() OPERATOR(pg_catalog.-) '10 minutes'::pg_catalog.interval)"
+#define TOKEN_HASH_SQL "pg_catalog.sha256(pg_catalog.convert_to($3::pg_catalog.text, 'UTF8'::pg_catalog.name))"
 
 /*
  * Tables are looked up once per call: a cache entry stays valid for the
@@ -264,58 +274,96 @@ api_transact_parse_write(Jsonb *items, bool typed, int *n)
 
 /*
  * ClientRequestToken: true when this token was already used, within ten
- * minutes, by the same request (the caller then applies nothing again);
- * IdempotentParameterMismatchException when by a different one.  Otherwise
- * the token is recorded in the caller's transaction, so that a rollback
- * forgets it.  A request whose token is in use by a transaction still
- * running waits for that transaction's outcome.
+ * minutes, by the same request of the same role (the caller then applies
+ * nothing again); IdempotentParameterMismatchException when by a different
+ * one.  Otherwise the token is recorded in the caller's transaction, so that
+ * a rollback forgets it.  A request whose token is in use by a transaction
+ * still running waits for that transaction's outcome.
+ *
+ * Tokens are kept per role (the current user): one role's token never
+ * answers, blocks or reveals another's.  stdesign.transact_tokens is not
+ * granted to anyone: it is read and written here as its owner, as
+ * Postgres's referential-integrity triggers act as the table owner, so that
+ * a role needs no privilege on it and cannot read, delete or plant tokens
+ * with plain SQL.  The statements name every function and operator with its
+ * schema (they run as the owner, under the caller's search_path).
  *
  * Expired tokens are cleared on the way, but only those no other
  * transaction is clearing (SKIP LOCKED), a bounded number at a time:
  * requests under different tokens must never wait for each other.  A token
  * that expired and was not cleared yet is simply taken over.
  */
+/* The owner of stdesign.transact_tokens, who alone reads and writes it. */
+static Oid
+token_table_owner(void)
+{
+	Oid			relid = get_relname_relid("transact_tokens", get_namespace_oid("stdesign", false));
+	HeapTuple	tup;
+	Oid			owner;
+
+	if (!OidIsValid(relid))
+		st_internal_error("table stdesign.transact_tokens is missing");
+	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tup))
+		st_internal_error("cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
 bool
 api_transact_token_seen(const char *token, Jsonb *request)
 {
-	Oid			types[2] = {TEXTOID, JSONBOID};
-	Datum		values[2];
+	Oid			types[3] = {OIDOID, TEXTOID, JSONBOID};
+	Datum		values[3];
 	bool		seen = false;
+	bool		same = false;
+	Oid			save_userid;
+	int			save_sec_context;
 
 	if (strlen(token) < 1 || strlen(token) > ST_TOKEN_MAX)
 		st_error(ST_ERR_VALIDATION,
 				 "1 validation error detected: Value '%s' at 'clientRequestToken' failed to satisfy constraint: Member must have length %s",
 				 token, strlen(token) < 1 ? "greater than or equal to 1" : "less than or equal to 36");
-	values[0] = CStringGetTextDatum(token);
-	values[1] = JsonbPGetDatum(request);
+	values[0] = ObjectIdGetDatum(GetUserId());
+	values[1] = CStringGetTextDatum(token);
+	values[2] = JsonbPGetDatum(request);
+
+	/* an error on the way restores the user with the (sub)transaction's abort */
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(token_table_owner(), save_sec_context |
+						   SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 	SPI_connect();
-	if (SPI_execute("DELETE FROM stdesign.transact_tokens WHERE ctid = ANY (ARRAY("
+	if (SPI_execute("DELETE FROM stdesign.transact_tokens WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
 					"SELECT ctid FROM stdesign.transact_tokens"
-					" WHERE created_at < now() - interval '10 minutes'"
+					" WHERE created_at OPERATOR(pg_catalog.<) " TOKEN_EXPIRY_SQL
 					" LIMIT 100 FOR UPDATE SKIP LOCKED))",
 					false, 0) != SPI_OK_DELETE)
 		st_internal_error("could not expire transaction tokens");
-	if (SPI_execute_with_args("INSERT INTO stdesign.transact_tokens AS t (token, request_hash)"
-							  " VALUES ($1, sha256(convert_to($2::text, 'UTF8')))"
-							  " ON CONFLICT (token) DO UPDATE"
-							  " SET request_hash = excluded.request_hash, created_at = now()"
-							  " WHERE t.created_at < now() - interval '10 minutes'",
-							  2, types, values, NULL, false, 0) != SPI_OK_INSERT)
+	if (SPI_execute_with_args("INSERT INTO stdesign.transact_tokens AS t (role_id, token, request_hash)"
+							  " VALUES ($1, $2, " TOKEN_HASH_SQL ")"
+							  " ON CONFLICT (role_id, token) DO UPDATE"
+							  " SET request_hash = excluded.request_hash, created_at = pg_catalog.now()"
+							  " WHERE t.created_at OPERATOR(pg_catalog.<) " TOKEN_EXPIRY_SQL,
+							  3, types, values, NULL, false, 0) != SPI_OK_INSERT)
 		st_internal_error("could not record a transaction token");
 	if (SPI_processed == 0)
 	{
 		bool		isnull;
 
-		if (SPI_execute_with_args("SELECT request_hash = sha256(convert_to($2::text, 'UTF8'))"
-								  " FROM stdesign.transact_tokens WHERE token = $1",
-								  2, types, values, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
+		if (SPI_execute_with_args("SELECT request_hash OPERATOR(pg_catalog.=) " TOKEN_HASH_SQL
+								  " FROM stdesign.transact_tokens"
+								  " WHERE role_id OPERATOR(pg_catalog.=) $1 AND token OPERATOR(pg_catalog.=) $2",
+								  3, types, values, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
 			st_internal_error("could not read a transaction token");
-		if (!DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull)))
-			st_error(ST_ERR_IDEMPOTENT_MISMATCH,
-					 "The request uses the same client token as a previous, but non-identical request.");
 		seen = true;
+		same = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	}
 	SPI_finish();
+	SetUserIdAndSecContext(save_userid, save_sec_context);
+	if (seen && !same)
+		st_error(ST_ERR_IDEMPOTENT_MISMATCH,
+				 "The request uses the same client token as a previous, but non-identical request.");
 	return seen;
 }
 

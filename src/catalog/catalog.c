@@ -17,7 +17,9 @@
 #include "postgres.h"
 
 #include "catalog/namespace.h"
+#include "common/cryptohash.h"
 #include "common/hashfn.h"
+#include "common/sha2.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
@@ -163,20 +165,51 @@ catalog_check_name(const char *name, const char *what, int maxlen)
 }
 
 /*
- * DynamoDB names are at most 255 characters, Postgres identifiers 63 bytes:
- * a name that fits is used as is (quoted, so case is kept); a longer one is
- * cut to 50 characters and given the hex of a hash of the whole name.
+ * Names in schema stdesign_data.  Relations and indexes share one namespace
+ * there, so each kind of object gets its own readable form that no other
+ * kind can take: a table's is its name ([A-Za-z0-9_.-] only), its key
+ * index's the name followed by ":key", a secondary index's the table's and
+ * the index's names joined by "/".  A readable form that fits in a Postgres
+ * identifier (63 bytes) is used as is; a longer one is cut to 30 bytes and
+ * followed by "#" and 32 hex digits of the SHA-256 of the whole form, so
+ * that two forms share a name only if their SHA-256 share 128 bits.  The
+ * hashed form is also the way out when the readable one is taken (by a
+ * relation of an older version of stdesign, or one restored without its
+ * catalog rows): no readable form contains "#".  The names chosen are
+ * recorded in the catalog and never derived again, so tables created by
+ * older versions keep theirs.
  */
 char *
-catalog_relation_name(const char *table_name)
+catalog_pg_name(const char *readable, bool hashed)
 {
-	int			len = strlen(table_name);
+	int			len = strlen(readable);
+	uint8		digest[PG_SHA256_DIGEST_LENGTH];
+	char		hex[33];
+	pg_cryptohash_ctx *ctx;
 
-	if (len < NAMEDATALEN)
-		return pstrdup(table_name);
-	return psprintf("%.50s_%08x%04x", table_name,
-					hash_bytes((const unsigned char *) table_name, len),
-					hash_bytes((const unsigned char *) table_name, len / 2) & 0xffff);
+	if (!hashed && len < NAMEDATALEN)
+		return pstrdup(readable);
+	ctx = pg_cryptohash_create(PG_SHA256);
+	if (pg_cryptohash_init(ctx) < 0 ||
+		pg_cryptohash_update(ctx, (const uint8 *) readable, len) < 0 ||
+		pg_cryptohash_final(ctx, digest, sizeof(digest)) < 0)
+		st_internal_error("could not compute SHA-256: %s", pg_cryptohash_error(ctx));
+	pg_cryptohash_free(ctx);
+	hex_encode((const char *) digest, 16, hex);
+	hex[32] = '\0';
+	return psprintf("%.30s#%s", readable, hex);
+}
+
+char *
+catalog_key_index_form(const char *table_name)
+{
+	return psprintf("%s:key", table_name);
+}
+
+char *
+catalog_index_form(const char *table_name, const char *index_name)
+{
+	return psprintf("%s/%s", table_name, index_name);
 }
 
 /* ---------- loading ---------- */
@@ -211,8 +244,9 @@ load_indexes(StTable *t)
 
 	args[0] = CStringGetTextDatum(t->name);
 	if (SPI_execute_with_args("SELECT index_name, is_local, pk_name, pk_type, sk_name, sk_type,"
-							  " projection_type, non_key_attributes::text[], pg_index"
-							  " FROM stdesign.indexes WHERE table_name = $1 ORDER BY created_at, index_name",
+							  " projection_type, non_key_attributes::pg_catalog.text[], pg_index"
+							  " FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"
+							  " ORDER BY created_at, index_name",
 							  1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.indexes");
 
@@ -266,11 +300,12 @@ load_table(StTable *t)
 	TupleDesc	desc;
 	MemoryContext old;
 	bool		found;
+	char	   *key_index;
 
 	catalog_loads++;
 	args[0] = CStringGetTextDatum(t->name);
-	if (SPI_execute_with_args("SELECT relation_name, pk_name, pk_type, sk_name, sk_type"
-							  " FROM stdesign.tables WHERE table_name = $1",
+	if (SPI_execute_with_args("SELECT relation_name, pk_name, pk_type, sk_name, sk_type, key_index"
+							  " FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
 							  1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.tables");
 	found = SPI_processed == 1;
@@ -293,8 +328,11 @@ load_table(StTable *t)
 	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
 	if (!OidIsValid(t->relid))
 		st_internal_error("the relation of table %s is missing", t->name);
-	t->key_index = get_relname_relid(psprintf("%.54s_key", t->relname),
-									 get_namespace_oid(ST_DATA_SCHEMA, false));
+	key_index = spi_text(tup, desc, 6);
+	/* NULL: a catalog row of a 0.1.0 dump, whose key index 0.1.0 named so */
+	if (key_index == NULL)
+		key_index = psprintf("%.54s_key", t->relname);
+	t->key_index = get_relname_relid(key_index, get_namespace_oid(ST_DATA_SCHEMA, false));
 	t->item_attnum = get_attnum(t->relid, "item");
 	load_indexes(t);
 	for (int i = 0; i < t->nindexes; i++)

@@ -110,8 +110,14 @@ extern const char *catalog_default_table_name(void);
 /* Check a table or index name against DynamoDB's rules, or raise ValidationException. */
 extern void catalog_check_name(const char *name, const char *what, int maxlen);
 
-/* The relation name a DynamoDB table name maps to (deterministic). */
-extern char *catalog_relation_name(const char *table_name);
+/*
+ * Names of relations and indexes in the data schema: the readable form of a
+ * table (its name), of its key index and of a secondary index, and the
+ * Postgres name of a form (hashed: the form that is never readable).
+ */
+extern char *catalog_key_index_form(const char *table_name);
+extern char *catalog_index_form(const char *table_name, const char *index_name);
+extern char *catalog_pg_name(const char *readable, bool hashed);
 
 /* Tell every backend (this one included) that the set of tables changed. */
 extern void catalog_invalidate_all(void);

@@ -15,10 +15,12 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
 #include "catalog/st_catalog.h"
@@ -407,19 +409,25 @@ insert_index_row(const char *table, const IndexDef *ix, const char *pg_index)
 	SPI_connect();
 	if (SPI_execute_with_args("INSERT INTO stdesign.indexes (table_name, index_name, is_local, pk_name, pk_type,"
 							  " sk_name, sk_type, projection_type, non_key_attributes, definition, pg_index)"
-							  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::text[], $10, $11)",
+							  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::pg_catalog.text[], $10, $11)",
 							  11, types, values, nulls, false, 0) != SPI_OK_INSERT)
 		st_internal_error("could not record index %s", ix->name);
 	SPI_finish();
 }
 
-static void
-insert_table_row(const char *name, const char *relname, const StKeyDef *pk,
-				 const StKeyDef *sk, const Av *req)
+/*
+ * The table's catalog row, first of all it creates: false when a table of
+ * that name exists, or was created by a transaction that committed while
+ * this one waited for it (ResourceInUseException for the caller).
+ */
+static bool
+insert_table_row(const char *name, const char *relname, const char *key_index,
+				 const StKeyDef *pk, const StKeyDef *sk, const Av *req)
 {
-	Oid			types[7] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID};
-	Datum		values[7];
-	char		nulls[8] = "       ";
+	Oid			types[8] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, TEXTOID};
+	Datum		values[8];
+	char		nulls[9] = "        ";
+	bool		inserted;
 
 	values[0] = CStringGetTextDatum(name);
 	values[1] = CStringGetTextDatum(relname);
@@ -428,27 +436,45 @@ insert_table_row(const char *name, const char *relname, const StKeyDef *pk,
 	values[4] = text_or_null(sk->name, &nulls[4]);
 	values[5] = text_or_null(sk->name ? av_type_name(sk->type) : NULL, &nulls[5]);
 	values[6] = JsonbPGetDatum(av_item_to_jsonb(req, false));
+	values[7] = CStringGetTextDatum(key_index);
 
 	SPI_connect();
 	if (SPI_execute_with_args("INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
-							  " sk_name, sk_type, definition) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-							  7, types, values, nulls, false, 0) != SPI_OK_INSERT)
+							  " sk_name, sk_type, definition, key_index)"
+							  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (table_name) DO NOTHING",
+							  8, types, values, nulls, false, 0) != SPI_OK_INSERT)
 		st_internal_error("could not record table %s", name);
+	inserted = SPI_processed == 1;
 	SPI_finish();
+	return inserted;
 }
 
-/* The btree name of an index: the relation's name and the index's, cut to fit. */
+/*
+ * The name in the data schema of a readable form (see catalog_pg_name): the
+ * form itself, or its hashed name when a relation already has that name;
+ * NULL when both are taken.
+ */
 static char *
-index_relname(const char *relname, const char *index_name)
+free_pg_name(const char *readable)
 {
-	return catalog_relation_name(psprintf("%s.%s", relname, index_name));
+	Oid			nsp = get_namespace_oid(ST_DATA_SCHEMA, false);
+	char	   *name = catalog_pg_name(readable, false);
+
+	if (OidIsValid(get_relname_relid(name, nsp)))
+		name = catalog_pg_name(readable, true);
+	if (OidIsValid(get_relname_relid(name, nsp)))
+		return NULL;
+	return name;
 }
 
 static void
 create_index(const char *table, const char *relname, const IndexDef *ix,
 			 const StKeyDef *table_pk, const StKeyDef *table_sk)
 {
-	char	   *pg_index = index_relname(relname, ix->name);
+	char	   *pg_index = free_pg_name(catalog_index_form(table, ix->name));
+
+	if (pg_index == NULL)
+		st_error(ST_ERR_VALIDATION, "Attempting to create an index which already exists");
 
 	storage_create_index(relname, pg_index, &ix->pk, &ix->sk, table_pk, table_sk);
 	insert_index_row(table, ix, pg_index);
@@ -529,6 +555,7 @@ ops_table_create(const Av *request_in)
 	StKeyDef	pk,
 				sk;
 	char	   *relname;
+	char	   *key_index;
 
 	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
 	check_attribute_definitions(defs);
@@ -560,9 +587,12 @@ ops_table_create(const Av *request_in)
 	if (catalog_lookup(name, true) != NULL)
 		st_error(ST_ERR_RESOURCE_IN_USE, "Table already exists: %s", name);
 
-	relname = catalog_relation_name(name);
-	storage_create_relation(relname, &pk, &sk);
-	insert_table_row(name, relname, &pk, &sk, req);
+	relname = free_pg_name(name);
+	key_index = free_pg_name(catalog_key_index_form(name));
+	if (relname == NULL || key_index == NULL ||
+		!insert_table_row(name, relname, key_index, &pk, &sk, req))
+		st_error(ST_ERR_RESOURCE_IN_USE, "Table already exists: %s", name);
+	storage_create_relation(relname, key_index, &pk, &sk);
 	for (int i = 0; i < ngsi + nlsi; i++)
 		create_index(name, relname, &ixs[i], &pk, &sk);
 	catalog_invalidate_all();
@@ -681,8 +711,9 @@ stored_definition(const char *name, char **created, char **table_id)
 	MemoryContext caller = CurrentMemoryContext;
 
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT definition, round(extract(epoch FROM created_at), 3)::text, table_id::text"
-							  " FROM stdesign.tables WHERE table_name = $1",
+	if (SPI_execute_with_args("SELECT definition,"
+							  " pg_catalog.round(EXTRACT(epoch FROM created_at), 3)::pg_catalog.text, table_id::pg_catalog.text"
+							  " FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
 							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		st_internal_error("table %s is missing from the catalog", name);
 	{
@@ -707,12 +738,14 @@ table_stats(StTable *t, char **counts, char **sizes)
 	MemoryContext caller = CurrentMemoryContext;
 
 	initStringInfo(&sql);
-	appendStringInfoString(&sql, "SELECT count(*)::text, coalesce(sum(stdesign.item_size(item)), 0)::text");
+	appendStringInfoString(&sql, "SELECT pg_catalog.count(*)::pg_catalog.text,"
+						   " COALESCE(pg_catalog.sum(stdesign.item_size(item)), 0)::pg_catalog.text");
 	for (int i = 0; i < t->nindexes; i++)
 	{
 		char	   *pred = storage_index_predicate(&t->indexes[i].pk, &t->indexes[i].sk);
 
-		appendStringInfo(&sql, ", (count(*) FILTER (WHERE %s))::text, coalesce(sum(stdesign.item_size(item)) FILTER (WHERE %s), 0)::text",
+		appendStringInfo(&sql, ", (pg_catalog.count(*) FILTER (WHERE %s))::pg_catalog.text,"
+						 " COALESCE(pg_catalog.sum(stdesign.item_size(item)) FILTER (WHERE %s), 0)::pg_catalog.text",
 						 pred, pred);
 	}
 	appendStringInfo(&sql, " FROM %s", t->qualified);
@@ -740,7 +773,8 @@ index_definitions(const char *name)
 	MemoryContext caller = CurrentMemoryContext;
 
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT index_name, definition FROM stdesign.indexes WHERE table_name = $1",
+	if (SPI_execute_with_args("SELECT index_name, definition FROM stdesign.indexes"
+							  " WHERE table_name OPERATOR(pg_catalog.=) $1",
 							  1, &type, &arg, NULL, false, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.indexes");
 	for (uint64 i = 0; i < SPI_processed; i++)
@@ -866,7 +900,7 @@ ops_table_drop(const char *name)
 
 	storage_drop_relation(relname);
 	SPI_connect();
-	if (SPI_execute_with_args("DELETE FROM stdesign.tables WHERE table_name = $1",
+	if (SPI_execute_with_args("DELETE FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
 							  1, &type, &arg, NULL, false, 0) != SPI_OK_DELETE)
 		st_internal_error("could not remove table %s from the catalog", name);
 	SPI_finish();
@@ -1008,7 +1042,8 @@ ops_table_drop_gsi(const char *name, const char *index_name)
 	args[0] = CStringGetTextDatum(name);
 	args[1] = CStringGetTextDatum(index_name);
 	SPI_connect();
-	if (SPI_execute_with_args("DELETE FROM stdesign.indexes WHERE table_name = $1 AND index_name = $2",
+	if (SPI_execute_with_args("DELETE FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"
+							  " AND index_name OPERATOR(pg_catalog.=) $2",
 							  2, types, args, NULL, false, 0) != SPI_OK_DELETE)
 		st_internal_error("could not remove index %s from the catalog", index_name);
 	SPI_finish();

@@ -77,7 +77,8 @@ typedef bool (*StRowCallback) (Jsonb *item, void *arg);
 extern bytea *st_key_ix(const char *data, int len);
 
 /* DDL: the relation of a new table, a secondary index, and dropping them. */
-extern void storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef *sk);
+extern void storage_create_relation(const char *relname, const char *key_index,
+									const StKeyDef *pk, const StKeyDef *sk);
 extern void storage_create_index(const char *relname, const char *index_relname,
 								 const StKeyDef *pk, const StKeyDef *sk,
 								 const StKeyDef *table_pk, const StKeyDef *table_sk);

@@ -68,6 +68,17 @@
 
 /* ---------- SQL text of key expressions ---------- */
 
+/*
+ * Every statement below names each function, operator, type and collation
+ * with its schema, as Postgres's own catalog code does: it runs with the
+ * caller's search_path, where another role may have put a function or
+ * operator that an unqualified name would resolve to (a better match for
+ * an unknown-typed literal, or an exact one for a polymorphic built-in).
+ * The index and predicate expressions parse to the same trees as the
+ * unqualified ones of older tables, so the planner still matches them.
+ */
+#define OP(o) "OPERATOR(pg_catalog." o ")"
+
 /* The key value of attribute `name` read from item, typed per the key type. */
 static char *
 attr_value_sql(const char *name, AvType type)
@@ -77,11 +88,11 @@ attr_value_sql(const char *name, AvType type)
 	switch (type)
 	{
 		case AV_N:
-			return psprintf("(((item -> %s) ->> 'N')::numeric)", lit);
+			return psprintf("(((item " OP("->") " %s) " OP("->>") " 'N')::pg_catalog.numeric)", lit);
 		case AV_B:
-			return psprintf("decode((item -> %s) ->> 'B', 'base64')", lit);
+			return psprintf("pg_catalog.decode((item " OP("->") " %s) " OP("->>") " 'B', 'base64')", lit);
 		default:
-			return psprintf("((item -> %s) ->> 'S')", lit);
+			return psprintf("((item " OP("->") " %s) " OP("->>") " 'S')", lit);
 	}
 }
 
@@ -101,7 +112,7 @@ index_sort_expr(const StKeyDef *sk)
 	char	   *v = attr_value_sql(sk->name, sk->type);
 
 	if (sk->type == AV_S)
-		return psprintf("(%s COLLATE \"C\")", v);
+		return psprintf("(%s COLLATE pg_catalog.\"C\")", v);
 	return v;
 }
 
@@ -124,16 +135,21 @@ index_key_ok_sql(const StKeyDef *k, int max)
 {
 	char	   *lit = quote_literal_cstr(k->name);
 
+	/* no BETWEEN: it would look its operators up in the search_path */
 	switch (k->type)
 	{
 		case AV_N:
-			return psprintf("item ? %s AND (item -> %s) ? 'N'", lit, lit);
+			return psprintf("item " OP("?") " %s AND (item " OP("->") " %s) " OP("?") " 'N'", lit, lit);
 		case AV_B:
-			return psprintf("item ? %s AND octet_length(decode((item -> %s) ->> 'B', 'base64')) BETWEEN 1 AND %d",
-							lit, lit, max);
+			return psprintf("item " OP("?") " %s AND pg_catalog.octet_length(pg_catalog.decode((item " OP("->") " %s) "
+							OP("->>") " 'B', 'base64')) " OP(">=") " 1 AND pg_catalog.octet_length(pg_catalog.decode((item "
+							OP("->") " %s) " OP("->>") " 'B', 'base64')) " OP("<=") " %d",
+							lit, lit, lit, max);
 		default:
-			return psprintf("item ? %s AND octet_length((item -> %s) ->> 'S') BETWEEN 1 AND %d",
-							lit, lit, max);
+			return psprintf("item " OP("?") " %s AND pg_catalog.octet_length((item " OP("->") " %s) " OP("->>") " 'S') "
+							OP(">=") " 1 AND pg_catalog.octet_length((item " OP("->") " %s) " OP("->>") " 'S') "
+							OP("<=") " %d",
+							lit, lit, lit, max);
 	}
 }
 
@@ -210,11 +226,11 @@ column_type_sql(AvType type)
 	switch (type)
 	{
 		case AV_N:
-			return "numeric";
+			return "pg_catalog.numeric";
 		case AV_B:
-			return "bytea";
+			return "pg_catalog.bytea";
 		default:
-			return "text COLLATE \"C\"";
+			return "pg_catalog.text COLLATE pg_catalog.\"C\"";
 	}
 }
 
@@ -224,7 +240,8 @@ column_type_sql(AvType type)
  * key_trigger.c), and the unique key index.
  */
 void
-storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef *sk)
+storage_create_relation(const char *relname, const char *key_index,
+						const StKeyDef *pk, const StKeyDef *sk)
 {
 	StringInfoData sql;
 	char	   *rel = qualified(relname);
@@ -233,7 +250,7 @@ storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef 
 	appendStringInfo(&sql, "CREATE TABLE %s (pk %s NOT NULL", rel, column_type_sql(pk->type));
 	if (sk->name)
 		appendStringInfo(&sql, ", sk %s NOT NULL", column_type_sql(sk->type));
-	appendStringInfoString(&sql, ", item jsonb NOT NULL) USING stdesign");
+	appendStringInfoString(&sql, ", item pg_catalog.jsonb NOT NULL) USING stdesign");
 	exec_ddl(sql.data);
 
 	resetStringInfo(&sql);
@@ -248,7 +265,7 @@ storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef 
 
 	resetStringInfo(&sql);
 	appendStringInfo(&sql, "CREATE UNIQUE INDEX %s ON %s (%s%s)",
-					 quote_identifier(psprintf("%.54s_key", relname)), rel,
+					 quote_identifier(key_index), rel,
 					 partition_expr("pk", pk->type), sk->name ? ", sk" : "");
 	exec_ddl(sql.data);
 }
@@ -331,8 +348,8 @@ key_match_sql(StTable *t)
 	char	   *param = t->pk.type == AV_N ? "$1" : "stdesign.key_ix($1)";
 
 	if (t->sk.name)
-		return psprintf("%s = %s AND sk = $2", partition_expr("pk", t->pk.type), param);
-	return psprintf("%s = %s", partition_expr("pk", t->pk.type), param);
+		return psprintf("%s " OP("=") " %s AND sk " OP("=") " $2", partition_expr("pk", t->pk.type), param);
+	return psprintf("%s " OP("=") " %s", partition_expr("pk", t->pk.type), param);
 }
 
 static int
@@ -750,7 +767,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 		elems[i] = PointerGetDatum(items[i]);
 	values[0] = PointerGetDatum(construct_array(elems, n, JSONBOID, -1, false, TYPALIGN_INT));
 	SPI_connect();
-	plan = CACHED_PLAN(&t->plan_upsert_many, upsert_sql(t, "SELECT unnest($1)"), 1, types);
+	plan = CACHED_PLAN(&t->plan_upsert_many, upsert_sql(t, "SELECT pg_catalog.unnest($1)"), 1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
 		st_internal_error("put of many items failed");
 	SPI_finish();
@@ -816,7 +833,7 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 	}
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_update,
-					psprintf("UPDATE %s SET item = $2 WHERE ctid = $1", t->qualified),
+					psprintf("UPDATE %s SET item = $2 WHERE ctid " OP("=") " $1", t->qualified),
 					2, types);
 	if ((SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_UPDATE || SPI_processed != 1) &&
 		!has_rules(t))
@@ -838,7 +855,7 @@ storage_delete_ctid(StTable *t, ItemPointer ctid)
 	}
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_delete,
-					psprintf("DELETE FROM %s WHERE ctid = $1", t->qualified),
+					psprintf("DELETE FROM %s WHERE ctid " OP("=") " $1", t->qualified),
 					1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE && !has_rules(t))
 		st_internal_error("delete of a locked item failed");
@@ -1041,7 +1058,7 @@ storage_lock_absent_key(StTable *t, const StKey *key)
 
 	/* the key index is what says whether a key exists */
 	if (!OidIsValid(t->key_index))
-		st_error(ST_ERR_INTERNAL, "the key index of table %s is missing", t->name);
+		st_internal_error("the key index of table %s is missing", t->name);
 	flag_lock_tag(&flag, t);
 	key_lock_tag(&tag, t, key);
 	(void) LockAcquire(&flag, ShareLock, false, false);
@@ -1133,8 +1150,8 @@ static const char *
 bound_op(StBoundKind kind, bool lower)
 {
 	if (kind == ST_BOUND_INCLUSIVE)
-		return lower ? ">=" : "<=";
-	return lower ? ">" : "<";
+		return lower ? OP(">=") : OP("<=");
+	return lower ? OP(">") : OP("<");
 }
 
 /* The key param expression of a key type: key_ix for S and B. */
@@ -1188,7 +1205,7 @@ append_after(StringInfo sql, const OrderCols *oc, int from, bool backward)
 	appendStringInfoString(sql, " AND (");
 	for (int i = from; i < oc->n; i++)
 		appendStringInfo(sql, "%s%s", i > from ? ", " : "", oc->col[i]);
-	appendStringInfo(sql, ") %s (", backward ? "<" : ">");
+	appendStringInfo(sql, ") %s (", backward ? OP("<") : OP(">"));
 	for (int i = from; i < oc->n; i++)
 		appendStringInfo(sql, "%s%s", i > from ? ", " : "", oc->param[i]);
 	appendStringInfoChar(sql, ')');
@@ -1232,7 +1249,7 @@ storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
 	order_cols(t, ix, "$5", "$6", "$7", &oc);
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT item FROM %s WHERE %s = %s", t->qualified, pexpr,
+	appendStringInfo(&sql, "SELECT item FROM %s WHERE %s " OP("=") " %s", t->qualified, pexpr,
 					 param_key(pk->type, "$1"));
 	if (ix)
 		appendStringInfo(&sql, " AND %s", storage_index_predicate(pk, sk));
@@ -1470,7 +1487,8 @@ scan_sql(StTable *t, StIndex *ix, bool from_start, bool segmented)
 		cond = "AND";
 	}
 	if (segmented)
-		appendStringInfo(&sql, " %s (hashtext(pk::text) & 2147483647) %% $7 = $6", cond);
+		appendStringInfo(&sql, " %s (pg_catalog.hashtext(pk::pg_catalog.text) " OP("&")
+						 " 2147483647) " OP("%%") " $7 " OP("=") " $6", cond);
 	append_order_by(&sql, first, &rest, false);
 	appendStringInfoString(&sql, " LIMIT $1");
 	return sql.data;

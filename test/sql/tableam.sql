@@ -135,7 +135,7 @@ SELECT count(*) FILTER (WHERE ((item -> 'total') ->> 'N') IS NOT NULL) AS with_t
 SELECT pg_temp.same();
 VACUUM FULL stdesign_data."AmPlaced";
 SELECT pg_temp.same();
-CLUSTER stdesign_data."AmPlaced" USING "AmPlaced_key";
+CLUSTER stdesign_data."AmPlaced" USING "AmPlaced:key";
 SELECT pg_temp.same();
 -- After CLUSTER a customer's items are contiguous: at most 2 pages.
 SELECT max(pages) <= 2 AS clustered

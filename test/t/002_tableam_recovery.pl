@@ -73,10 +73,10 @@ is($pub->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."Crash" WHER
 # (its output, a void, is empty either way).
 is($pub->safe_psql('postgres', q{
 SELECT count(*) FROM pg_index WHERE indrelid = 'stdesign_data."Crash"'::regclass
-   AND indexrelid = 'stdesign_data."Crash_key"'::regclass}),
+   AND indexrelid = 'stdesign_data."Crash:key"'::regclass}),
 	'1', 'the key index checked is the table\'s');
 my ($rc, $out, $err) = $pub->psql('postgres',
-	q{SELECT 'checked' FROM (SELECT bt_index_parent_check('stdesign_data."Crash_key"'::regclass, true)) AS c});
+	q{SELECT 'checked' FROM (SELECT bt_index_parent_check('stdesign_data."Crash:key"'::regclass, true)) AS c});
 is("$rc|$out|$err", '0|checked|', 'the key index matches the table after recovery (amcheck, heapallindexed)');
 is($pub->safe_psql('postgres', q{SELECT count(*) FROM st_query('CUST#7', 'ORDER#', 'Crash')}),
 	'10', 'st_query after recovery');
@@ -105,6 +105,37 @@ like($dumped, qr/^2401 /, 'the dumped table has its 2401 items');
 is($pub->safe_psql('restored', digest_sql('Crash')), $dumped, 'the restored items are the dumped ones');
 is($pub->safe_psql('restored', q{SELECT count(*) FROM st_query('CUST#7', 'ORDER#', 'Crash')}),
 	'10', 'st_query on the restored table');
+
+# ---- pg_dump --schema-only, and DROP EXTENSION ----
+# The catalog's rows (stdesign.tables, stdesign.indexes) are the extension's
+# configuration data, which pg_dump writes only with data: a schema-only
+# copy adds them with --data-only --table, as the README says.
+my $schema = $pub->basedir . '/schema.sql';
+my $catalog = $pub->basedir . '/catalog.sql';
+command_ok([ 'pg_dump', '-h', $pub->host, '-p', $pub->port, '--schema-only', '-f', $schema, 'postgres' ],
+	'pg_dump --schema-only');
+command_ok([ 'pg_dump', '-h', $pub->host, '-p', $pub->port, '--data-only', '--table=stdesign.tables',
+		'--table=stdesign.indexes', '-f', $catalog, 'postgres' ],
+	'pg_dump --data-only of the catalog\'s rows');
+$pub->safe_psql('postgres', 'CREATE DATABASE schema_only');
+command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', $pub->host, '-p', $pub->port,
+		'-d', 'schema_only', '-f', $schema, '-f', $catalog ],
+	'a schema-only dump plus the catalog\'s rows restores');
+is($pub->safe_psql('schema_only', q{SELECT string_agg(t, ',') FROM st_list_tables() t}),
+	'Crash', 'the schema-only copy knows its tables');
+is($pub->safe_psql('schema_only', q{SELECT count(*) FROM st_scan('Crash')}), '0', 'the schema-only copy is empty');
+$pub->safe_psql('schema_only', q{SELECT st_put('{"PK": "a", "SK": "b"}', 'Crash')});
+is($pub->safe_psql('schema_only', q{SELECT count(*) FROM st_query('a', NULL, 'Crash')}), '1',
+	'the schema-only copy takes items');
+# DROP EXTENSION refuses while tables exist, and names what CASCADE drops.
+my ($drc, $dout, $derr) = $pub->psql('restored', 'DROP EXTENSION stdesign');
+ok($drc != 0 && $derr =~ /cannot drop extension stdesign because other objects depend on it/
+	  && $derr =~ /table stdesign_data."Crash" depends on/,
+	'DROP EXTENSION without CASCADE is refused, naming the tables') or diag($derr);
+is($pub->safe_psql('restored', digest_sql('Crash')), $dumped, 'the refused DROP EXTENSION kept the items');
+$pub->safe_psql('schema_only', 'DROP EXTENSION stdesign CASCADE');
+is($pub->safe_psql('schema_only', q{SELECT count(*) FROM pg_namespace WHERE nspname IN ('stdesign', 'stdesign_data')}),
+	'0', 'DROP EXTENSION CASCADE drops the tables and both schemas');
 
 # ---- logical replication: stdesign table -> another server's stdesign table ----
 # Without a primary key constraint (the key index is on expressions), UPDATE
