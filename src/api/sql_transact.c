@@ -316,6 +316,7 @@ api_transact_token_seen(const char *token, Jsonb *request)
 {
 	Oid			types[3] = {OIDOID, TEXTOID, JSONBOID};
 	Datum		values[3];
+	bool		old_catalog = catalog_sql_is_0_1_0();
 	bool		seen = false;
 	bool		same = false;
 	Oid			save_userid;
@@ -340,7 +341,14 @@ api_transact_token_seen(const char *token, Jsonb *request)
 					" LIMIT 100 FOR UPDATE SKIP LOCKED))",
 					false, 0) != SPI_OK_DELETE)
 		st_internal_error("could not expire transaction tokens");
-	if (SPI_execute_with_args("INSERT INTO stdesign.transact_tokens AS t (role_id, token, request_hash)"
+	/* a 0.1.0 catalog (before ALTER EXTENSION UPDATE) keeps tokens without a role */
+	if (SPI_execute_with_args(old_catalog
+							  ? "INSERT INTO stdesign.transact_tokens AS t (token, request_hash)"
+							  " VALUES ($2, " TOKEN_HASH_SQL ")"
+							  " ON CONFLICT (token) DO UPDATE"
+							  " SET request_hash = excluded.request_hash, created_at = pg_catalog.now()"
+							  " WHERE t.created_at OPERATOR(pg_catalog.<) " TOKEN_EXPIRY_SQL
+							  : "INSERT INTO stdesign.transact_tokens AS t (role_id, token, request_hash)"
 							  " VALUES ($1, $2, " TOKEN_HASH_SQL ")"
 							  " ON CONFLICT (role_id, token) DO UPDATE"
 							  " SET request_hash = excluded.request_hash, created_at = pg_catalog.now()"
@@ -351,9 +359,12 @@ api_transact_token_seen(const char *token, Jsonb *request)
 	{
 		bool		isnull;
 
-		if (SPI_execute_with_args("SELECT request_hash OPERATOR(pg_catalog.=) " TOKEN_HASH_SQL
-								  " FROM stdesign.transact_tokens"
-								  " WHERE role_id OPERATOR(pg_catalog.=) $1 AND token OPERATOR(pg_catalog.=) $2",
+		if (SPI_execute_with_args(old_catalog
+								  ? "SELECT request_hash OPERATOR(pg_catalog.=) " TOKEN_HASH_SQL
+								  " FROM stdesign.transact_tokens WHERE token OPERATOR(pg_catalog.=) $2"
+								  : "SELECT request_hash OPERATOR(pg_catalog.=) " TOKEN_HASH_SQL
+								  " FROM stdesign.transact_tokens WHERE token OPERATOR(pg_catalog.=) $2"
+								  " AND role_id OPERATOR(pg_catalog.=) $1",
 								  3, types, values, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
 			st_internal_error("could not read a transaction token");
 		seen = true;

@@ -290,6 +290,21 @@ load_indexes(StTable *t)
 	MemoryContextSwitchTo(old);
 }
 
+/*
+ * Whether the extension's SQL objects are still those of 0.1.0: between
+ * installing a new library and ALTER EXTENSION stdesign UPDATE, the old
+ * catalog tables are read and written as 0.1.0 did (no key_index, no
+ * table_id, tokens without a role), so that nothing breaks meanwhile.
+ */
+bool
+catalog_sql_is_0_1_0(void)
+{
+	Oid			nsp = get_namespace_oid("stdesign", true);
+	Oid			relid = OidIsValid(nsp) ? get_relname_relid("tables", nsp) : InvalidOid;
+
+	return OidIsValid(relid) && get_attnum(relid, "key_index") == InvalidAttrNumber;
+}
+
 /* Fill entry t from the catalog; false when the table does not exist. */
 static bool
 load_table(StTable *t)
@@ -304,7 +319,10 @@ load_table(StTable *t)
 
 	catalog_loads++;
 	args[0] = CStringGetTextDatum(t->name);
-	if (SPI_execute_with_args("SELECT relation_name, pk_name, pk_type, sk_name, sk_type, key_index"
+	if (SPI_execute_with_args(catalog_sql_is_0_1_0()
+							  ? "SELECT relation_name, pk_name, pk_type, sk_name, sk_type, NULL::pg_catalog.text"
+							  " FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1"
+							  : "SELECT relation_name, pk_name, pk_type, sk_name, sk_type, key_index"
 							  " FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
 							  1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.tables");

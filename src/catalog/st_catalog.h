@@ -122,6 +122,9 @@ extern char *catalog_pg_name(const char *readable, bool hashed);
 /* Tell every backend (this one included) that the set of tables changed. */
 extern void catalog_invalidate_all(void);
 
+/* The catalog tables are still 0.1.0's (ALTER EXTENSION UPDATE not run yet). */
+extern bool catalog_sql_is_0_1_0(void);
+
 /* How many times this backend read a table's definition from the catalog. */
 extern int64 catalog_load_count(void);
 

@@ -439,10 +439,14 @@ insert_table_row(const char *name, const char *relname, const char *key_index,
 	values[7] = CStringGetTextDatum(key_index);
 
 	SPI_connect();
-	if (SPI_execute_with_args("INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
+	if (SPI_execute_with_args(catalog_sql_is_0_1_0()
+							  ? "INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
+							  " sk_name, sk_type, definition)"
+							  " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (table_name) DO NOTHING"
+							  : "INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
 							  " sk_name, sk_type, definition, key_index)"
 							  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (table_name) DO NOTHING",
-							  8, types, values, nulls, false, 0) != SPI_OK_INSERT)
+							  catalog_sql_is_0_1_0() ? 7 : 8, types, values, nulls, false, 0) != SPI_OK_INSERT)
 		st_internal_error("could not record table %s", name);
 	inserted = SPI_processed == 1;
 	SPI_finish();
@@ -588,7 +592,10 @@ ops_table_create(const Av *request_in)
 		st_error(ST_ERR_RESOURCE_IN_USE, "Table already exists: %s", name);
 
 	relname = free_pg_name(name);
-	key_index = free_pg_name(catalog_key_index_form(name));
+	/* a 0.1.0 catalog has no key_index column: the key index is named as 0.1.0 named it */
+	key_index = catalog_sql_is_0_1_0() && relname
+		? free_pg_name(psprintf("%.54s_key", relname))
+		: free_pg_name(catalog_key_index_form(name));
 	if (relname == NULL || key_index == NULL ||
 		!insert_table_row(name, relname, key_index, &pk, &sk, req))
 		st_error(ST_ERR_RESOURCE_IN_USE, "Table already exists: %s", name);
@@ -712,18 +719,22 @@ stored_definition(const char *name, char **created, char **table_id)
 
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT definition,"
-							  " pg_catalog.round(EXTRACT(epoch FROM created_at), 3)::pg_catalog.text, table_id::pg_catalog.text"
-							  " FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
+							  " pg_catalog.round(EXTRACT(epoch FROM created_at), 3)::pg_catalog.text,"
+							  " pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.->>) 'table_id'"
+							  " FROM stdesign.tables t WHERE table_name OPERATOR(pg_catalog.=) $1",
 							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		st_internal_error("table %s is missing from the catalog", name);
 	{
 		bool		isnull;
 		Jsonb	   *jb = DatumGetJsonbP(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		char	   *id = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
 		MemoryContext spi = MemoryContextSwitchTo(caller);
 
 		def = av_map_from_jsonb(jb, false, "definition");
 		*created = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
-		*table_id = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3));
+
+		/* NULL in a 0.1.0 catalog, until ALTER EXTENSION stdesign UPDATE */
+		*table_id = id ? pstrdup(id) : NULL;
 		MemoryContextSwitchTo(spi);
 	}
 	SPI_finish();
@@ -837,7 +848,8 @@ ops_table_describe(const char *name)
 	put(d, "TableSizeBytes", n_value(sizes[0]));
 	put(d, "ItemCount", n_value(counts[0]));
 	put(d, "TableArn", s_value(arn));
-	put(d, "TableId", s_value(table_id));
+	if (table_id)
+		put(d, "TableId", s_value(table_id));
 	if (billing && billing->type == AV_S && strcmp(billing->str, "PAY_PER_REQUEST") == 0)
 	{
 		Av		   *bms = av_new(AV_M);
