@@ -44,8 +44,8 @@ static const ApiOperation operations[] = {
  * The operation may be given bare ("PutItem") or as the X-Amz-Target header
  * carries it ("DynamoDB_20120810.PutItem").
  */
-static ApiHandler
-find_operation(const char *op)
+ApiHandler
+api_find_operation(const char *op)
 {
 	const char *dot = strrchr(op, '.');
 
@@ -66,7 +66,7 @@ st_api(PG_FUNCTION_ARGS)
 	Jsonb	   *request = arg_jsonb(fcinfo, 1);
 	ApiHandler	handler;
 
-	if (op == NULL || (handler = find_operation(op)) == NULL)
+	if (op == NULL || (handler = api_find_operation(op)) == NULL)
 		st_error(ST_ERR_UNKNOWN_OPERATION, "An unknown operation was requested: %s", op ? op : "null");
 	if (request == NULL)
 		request = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}")));

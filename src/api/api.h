@@ -24,6 +24,12 @@
 /* A handler: request in, response out (a jsonb object). */
 typedef Jsonb *(*ApiHandler) (Jsonb *request);
 
+/*
+ * The handler of an operation ("PutItem" or "DynamoDB_20120810.PutItem"),
+ * or NULL: what st_api dispatches to (the HTTP endpoint calls it too).
+ */
+extern ApiHandler api_find_operation(const char *op);
+
 /* The handlers (api_items.c, api_query.c, api_batch.c, api_tables.c, api_transact.c). */
 extern Jsonb *api_put_item(Jsonb *request);
 extern Jsonb *api_get_item(Jsonb *request);

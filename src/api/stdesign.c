@@ -14,6 +14,7 @@
 #include "utils/guc.h"
 
 #include "catalog/st_catalog.h"
+#include "http/http_server.h"
 #include "ops/expr_ops.h"
 
 PG_MODULE_MAGIC;
@@ -31,6 +32,7 @@ _PG_init(void)
 							   PGC_USERSET,
 							   0,
 							   NULL, NULL, NULL);
+	http_init();
 	MarkGUCPrefixReserved("stdesign");
 	catalog_init();
 }

@@ -4,11 +4,15 @@
 # something is missing.
 set -euo pipefail
 
-packages=(postgresql-15 postgresql-server-dev-15 postgresql-contrib make gcc clang libclang-rt-14-dev)
+packages=(postgresql-15 postgresql-server-dev-15 postgresql-contrib make gcc clang libclang-rt-14-dev
+	libmicrohttpd-dev zlib1g-dev awscli python3-boto3 curl)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The HTTP endpoint's tests run the JavaScript SDK: Debian's node and npm
+# unless a node with its own npm is there already.
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "stdesign: installing ${missing[*]}"
