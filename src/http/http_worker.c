@@ -36,6 +36,7 @@
 #include "port/atomics.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/interrupt.h"
+#include "replication/logicallauncher.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/lwlock.h"
@@ -185,28 +186,28 @@ define_settings(void)
 
 /*
  * The workers take slots of max_worker_processes, which other features
- * (parallel query, logical replication) share: say plainly when they cannot
- * all start, rather than leaving Postgres's generic message alone.
+ * share (the logical replication launcher is registered before the
+ * libraries' workers, parallel query takes what is left): say plainly when
+ * they cannot all start, rather than leave Postgres's generic message alone.
  */
 static void
 register_workers(void)
 {
 	BackgroundWorker worker;
-	int			n = http_workers;
+	int			avail = max_worker_processes - (max_logical_replication_workers > 0 ? 1 : 0);
+	int			n = Min(http_workers, Max(avail, 0));
 
-	if (n > max_worker_processes)
-	{
+	if (n < http_workers)
 		ereport(LOG,
 				(errmsg("stdesign: stdesign.http_workers = %d but max_worker_processes = %d: starting %d HTTP workers",
-						http_workers, max_worker_processes, max_worker_processes),
+						http_workers, max_worker_processes, n),
+				 errdetail("The logical replication launcher takes one of max_worker_processes."),
 				 errhint("Raise max_worker_processes to at least stdesign.http_workers plus the workers other features need.")));
-		n = max_worker_processes;
-	}
-	else if (n == max_worker_processes)
+	else if (n == avail)
 		ereport(LOG,
-				(errmsg("stdesign: stdesign.http_workers = %d takes every one of max_worker_processes = %d",
+				(errmsg("stdesign: stdesign.http_workers = %d takes every free one of max_worker_processes = %d",
 						http_workers, max_worker_processes),
-				 errhint("Parallel query and logical replication need workers too: raise max_worker_processes.")));
+				 errhint("Parallel query needs workers too: raise max_worker_processes.")));
 
 	for (int i = 0; i < n; i++)
 	{

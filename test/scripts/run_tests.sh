@@ -51,6 +51,12 @@ failed=$((failed + ${bad:-0}))
 echo "== access method: crash recovery, dump/restore, logical replication"; bash test/scripts/tableam_recovery.sh; count tableam_recovery $?
 echo "== st_transact under load: stress, then kill -9 and recovery"; bash test/scripts/stress_crash.sh; count stress_crash $?
 echo "== direct writes while the relation's cache entries are invalidated"; bash test/scripts/invalidation_stress.sh; count invalidation_stress $?
+echo "== HTTP endpoint: aws-cli, boto3, the JavaScript SDK, dynamodb-admin, raw HTTP, SigV4, resilience"
+out=$(bash test/scripts/http_tests.sh 2>&1); rc=$?
+echo "$out"
+p=$(echo "$out" | sed -n 's/^http: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+f=$(echo "$out" | sed -n 's/^http: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+if [ "$rc" -eq 0 ]; then passed=$((passed + ${p:-0})); else failed=$((failed + ${f:-1})); [ "${f:-0}" -eq 0 ] && failed=$((failed + 1)); fi
 
 echo
 echo "stdesign: $passed passed, $failed failed"
