@@ -267,16 +267,19 @@ def raw_protocol_tests():
     chunk = b"%x\r\n%s\r\n" % (1 << 20, b" " * (1 << 20))
     head = b""
     try:
-        for _ in range(18):
+        # 17 MB, then wait for the answer (sending more after the server has
+        # closed would reset the connection and lose the answer)
+        for _ in range(17):
             s.sendall(chunk)
-    except OSError:
-        pass
-    try:
         head = s.recv(4096)
-    except OSError:
-        pass
+    except OSError as e:
+        head = str(e).encode()
     s.close()
-    check("raw: chunked body over 16 MB: 413", head.startswith(b"HTTP/1.1 413"), head[:60])
+    # closing with unread data resets the connection, which may destroy the
+    # 413 before the client reads it: either is a refusal
+    r, _ = raw(None, "", method="GET", auth=False)
+    check("raw: chunked body over 16 MB: refused (413 or reset), the server unharmed",
+          (head.startswith(b"HTTP/1.1 413") or b"reset" in head) and r.status == 200, head[:60])
 
     # truncated body: the client goes away; the server carries on
     s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
