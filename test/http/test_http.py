@@ -386,6 +386,23 @@ def sigv4_tests(key, secret, rkey, rsecret):
     check("sigv4: nothing written by the unprivileged role",
           sql("SELECT st_get('s', '2', 'SignedTable') IS NULL") == "t")
 
+    # a role granted the table's privileges reads and writes through its key
+    rel = sql("SELECT relation_name FROM stdesign.tables WHERE table_name = 'SignedTable'")
+    sql("CREATE ROLE stdesign_http_writer; "
+        "GRANT USAGE ON SCHEMA stdesign, stdesign_data TO stdesign_http_writer; "
+        "GRANT SELECT ON stdesign.tables, stdesign.indexes TO stdesign_http_writer; "
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON stdesign_data.\"%s\" TO stdesign_http_writer" % rel)
+    wkey, wsecret = sql("SELECT access_key_id || ' ' || secret_access_key "
+                        "FROM st_create_access_key('stdesign_http_writer')").split()
+    wc = client(wkey, wsecret)
+    code, _ = error_code(lambda: wc.put_item(TableName="SignedTable", Item={"PK": {"S": "w"}, "SK": {"S": "1"}}))
+    got = wc.get_item(TableName="SignedTable", Key={"PK": {"S": "w"}, "SK": {"S": "1"}}) if code is None else {}
+    check("sigv4: a role with the table's privileges writes and reads", code is None and "Item" in got, code)
+    code, _ = error_code(lambda: wc.create_table(
+        TableName="NotAllowed", AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}], BillingMode="PAY_PER_REQUEST"))
+    check("sigv4: the same role cannot create a table: AccessDeniedException", code == "AccessDeniedException", code)
+
     sql("SELECT st_disable_access_key('%s')" % rkey)
     code, _ = error_code(lambda: rc.list_tables())
     check("sigv4: disabled key: UnrecognizedClientException", code == "UnrecognizedClientException", code)

@@ -200,7 +200,7 @@ fi
 
 # ---------- 5. sigv4 ----------
 
-q <<'SQL'
+q >/dev/null <<'SQL'
 ALTER SYSTEM SET stdesign.http_auth = 'sigv4';
 SELECT pg_reload_conf();
 CREATE ROLE stdesign_http_reader;
@@ -223,7 +223,7 @@ passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 q -c "SELECT st_drop_access_key(access_key_id) FROM st_list_access_keys() WHERE role = 'stdesign_http_reader'" >/dev/null
 n=$(q -c "SELECT count(*) FROM st_list_access_keys()")
-check "st_drop_access_key ($n left)" $([ "$n" = 1 ]; echo $?)
+check "st_drop_access_key ($n left)" $([ "$n" = 2 ]; echo $?)
 grep -qE "$(echo "$keys" | cut -d' ' -f2)|Authorization: AWS4" "$log"
 check "no secret nor Authorization header in the server log" $([ $? -ne 0 ]; echo $?)
 q -c "ALTER SYSTEM SET stdesign.http_auth = 'trust'" -c "SELECT pg_reload_conf()" >/dev/null
