@@ -90,6 +90,12 @@ bench: deps
 bench-emulator:
 	@bash bench/emulator/run.sh
 
+# The HTTP endpoint under wrk against pgbench's st_api and dynalite
+# (bench/http/run.sh; needs wrk)
+.PHONY: bench-http
+bench-http:
+	@bash bench/http/run.sh
+
 # pg_regress against a server running under valgrind (never part of make
 # test: about five minutes); VALGRIND_TESTS="items bulk" for a few files.
 .PHONY: valgrind
