@@ -50,6 +50,12 @@ http_random_string(int len, const char *alphabet)
 	return out;
 }
 
+/*
+ * The lookup's plan, prepared once per worker (the plan cache replans it
+ * when the table changes, e.g. after DROP and CREATE EXTENSION).
+ */
+static SPIPlanPtr key_plan = NULL;
+
 bool
 http_key_lookup(const char *key_id, char **secret, char **role)
 {
@@ -60,9 +66,17 @@ http_key_lookup(const char *key_id, char **secret, char **role)
 
 	values[0] = CStringGetTextDatum(key_id);
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT secret, role_name::text FROM stdesign.access_keys "
-							  "WHERE key_id OPERATOR(pg_catalog.=) $1 AND enabled",
-							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+	if (key_plan == NULL)
+	{
+		SPIPlanPtr	plan = SPI_prepare("SELECT secret, role_name::pg_catalog.text FROM stdesign.access_keys "
+									   "WHERE key_id OPERATOR(pg_catalog.=) $1 AND enabled",
+									   1, types);
+
+		if (plan == NULL || SPI_keepplan(plan) != 0)
+			elog(ERROR, "stdesign: could not prepare the access key lookup");
+		key_plan = plan;
+	}
+	if (SPI_execute_plan(key_plan, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "stdesign: could not read stdesign.access_keys");
 	if (SPI_processed == 1)
 	{

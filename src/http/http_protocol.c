@@ -281,7 +281,7 @@ decode_body(HttpCall *call, HttpResult *r)
 	initStringInfo(&out);
 	zs.next_in = (Bytef *) call->raw;
 	zs.avail_in = call->raw_len;
-	do
+	for (;;)
 	{
 		enlargeStringInfo(&out, 65536);
 		zs.next_out = (Bytef *) out.data + out.len;
@@ -295,16 +295,15 @@ decode_body(HttpCall *call, HttpResult *r)
 							  "Request must be smaller than 16777216 bytes once decompressed");
 			return false;
 		}
-	} while (rc == Z_OK && zs.avail_in > 0);
-	inflateEnd(&zs);
-	if (rc != Z_STREAM_END && !(rc == Z_OK && zs.avail_in == 0) && rc != Z_BUF_ERROR)
-	{
-		*r = error_result(400, NS_SERVICE "SerializationException", "The gzip request body is invalid");
-		return false;
+		if (rc != Z_OK)
+			break;
 	}
+	inflateEnd(&zs);
+	/* Z_BUF_ERROR: no progress possible, the stream ended early */
 	if (rc != Z_STREAM_END)
 	{
-		*r = error_result(400, NS_SERVICE "SerializationException", "The gzip request body is truncated");
+		*r = error_result(400, NS_SERVICE "SerializationException",
+						  rc == Z_BUF_ERROR ? "The gzip request body is truncated" : "The gzip request body is invalid");
 		return false;
 	}
 	out.data[out.len] = '\0';
@@ -618,6 +617,8 @@ run_request(HttpCall *call)
 		pg_usleep(1000L * (attempt + 1));
 	}
 	pgstat_report_activity(STATE_IDLE, NULL);
+	/* table and function statistics of the request (rate-limited inside) */
+	pgstat_report_stat(false);
 	return r;
 }
 

@@ -21,6 +21,7 @@
 #include "common/hmac.h"
 #include "common/sha2.h"
 #include "lib/stringinfo.h"
+#include "utils/memutils.h"
 
 #include "http_server.h"
 
@@ -359,6 +360,41 @@ canonical_request(const SigV4Request *req, const char *signed_headers)
 	return s.data;
 }
 
+/*
+ * The signing key of a secret, date and region: four HMACs, which clients
+ * repeat on every request of a day; the last one derived is kept (in this
+ * worker's memory only, like the secret it comes from).
+ */
+static void
+signing_key(const char *secret, const char *date, const char *region, uint8 *k)
+{
+	static char *last_scope = NULL;
+	static uint8 last_key[PG_SHA256_DIGEST_LENGTH];
+	char	   *scope = psprintf("%s/%s/%s", date, region, secret);
+	char	   *key;
+
+	if (last_scope != NULL && strcmp(last_scope, scope) == 0)
+	{
+		memcpy(k, last_key, PG_SHA256_DIGEST_LENGTH);
+		explicit_bzero(scope, strlen(scope));
+		return;
+	}
+	key = psprintf("AWS4%s", secret);
+	hmac((const uint8 *) key, strlen(key), date, k);
+	hmac(k, PG_SHA256_DIGEST_LENGTH, region, k);
+	hmac(k, PG_SHA256_DIGEST_LENGTH, "dynamodb", k);
+	hmac(k, PG_SHA256_DIGEST_LENGTH, "aws4_request", k);
+	explicit_bzero(key, strlen(key));
+	if (last_scope != NULL)
+	{
+		explicit_bzero(last_scope, strlen(last_scope));
+		pfree(last_scope);
+	}
+	last_scope = MemoryContextStrdup(TopMemoryContext, scope);
+	memcpy(last_key, k, PG_SHA256_DIGEST_LENGTH);
+	explicit_bzero(scope, strlen(scope));
+}
+
 /* Equal strings, in time that depends on their length only. */
 static bool
 equal_constant_time(const char *a, const char *b)
@@ -384,7 +420,6 @@ sigv4_verify(const SigV4Request *req, const char *secret, HttpAuthError *err)
 	uint8		k[PG_SHA256_DIGEST_LENGTH];
 	uint8		sig[PG_SHA256_DIGEST_LENGTH];
 	char		sig_hex[2 * PG_SHA256_DIGEST_LENGTH + 1];
-	char	   *key;
 	char	   *date;
 	char	   *region;
 	char	   *p;
@@ -406,14 +441,9 @@ sigv4_verify(const SigV4Request *req, const char *secret, HttpAuthError *err)
 	sha256_hex(creq, strlen(creq), creq_hash);
 	to_sign = psprintf("%s\n%s\n%s\n%s", SIGV4_ALGORITHM, a.amz_date, scope, creq_hash);
 
-	key = psprintf("AWS4%s", secret);
-	hmac((const uint8 *) key, strlen(key), date, k);
-	hmac(k, sizeof(k), region, k);
-	hmac(k, sizeof(k), "dynamodb", k);
-	hmac(k, sizeof(k), "aws4_request", k);
+	signing_key(secret, date, region, k);
 	hmac(k, sizeof(k), to_sign, sig);
 	hex(sig, sizeof(sig), sig_hex);
-	explicit_bzero(key, strlen(key));
 	explicit_bzero(k, sizeof(k));
 	if (!equal_constant_time(sig_hex, a.signature))
 		return fail(err, NS_SERVICE "InvalidSignatureException",

@@ -143,27 +143,34 @@ http_shmem_startup(void)
 	LWLockRelease(AddinShmemInitLock);
 }
 
+/*
+ * The settings.  Those read only at server start exist only when the library
+ * is preloaded (Postgres refuses to create them later); the others always.
+ */
 static void
 define_settings(void)
 {
-	DefineCustomIntVariable("stdesign.http_port",
-							"TCP port of the DynamoDB HTTP endpoint (0: off).",
-							"Needs stdesign in shared_preload_libraries.",
-							&http_port, 0, 0, 65535, PGC_POSTMASTER, 0,
-							NULL, NULL, NULL);
-	DefineCustomIntVariable("stdesign.http_workers",
-							"Number of background workers answering HTTP requests.",
-							"Each takes one of max_worker_processes.",
-							&http_workers, 2, 1, HTTP_MAX_WORKERS, PGC_POSTMASTER, 0,
-							NULL, NULL, NULL);
-	DefineCustomStringVariable("stdesign.http_listen_addresses",
-							   "Addresses the HTTP endpoint listens on (comma-separated; * for all).",
-							   NULL, &http_listen_addresses, "127.0.0.1, ::1",
-							   PGC_POSTMASTER, GUC_LIST_INPUT, NULL, NULL, NULL);
-	DefineCustomStringVariable("stdesign.http_database",
-							   "The database the HTTP endpoint serves.",
-							   NULL, &http_database, "postgres",
-							   PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	if (process_shared_preload_libraries_in_progress)
+	{
+		DefineCustomIntVariable("stdesign.http_port",
+								"TCP port of the DynamoDB HTTP endpoint (0: off).",
+								"Needs stdesign in shared_preload_libraries.",
+								&http_port, 0, 0, 65535, PGC_POSTMASTER, 0,
+								NULL, NULL, NULL);
+		DefineCustomIntVariable("stdesign.http_workers",
+								"Number of background workers answering HTTP requests.",
+								"Each takes one of max_worker_processes.",
+								&http_workers, 2, 1, HTTP_MAX_WORKERS, PGC_POSTMASTER, 0,
+								NULL, NULL, NULL);
+		DefineCustomStringVariable("stdesign.http_listen_addresses",
+								   "Addresses the HTTP endpoint listens on (comma-separated; * for all).",
+								   NULL, &http_listen_addresses, "127.0.0.1, ::1",
+								   PGC_POSTMASTER, GUC_LIST_INPUT, NULL, NULL, NULL);
+		DefineCustomStringVariable("stdesign.http_database",
+								   "The database the HTTP endpoint serves.",
+								   NULL, &http_database, "postgres",
+								   PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	}
 	DefineCustomEnumVariable("stdesign.http_auth",
 							 "How HTTP requests are authenticated: trust or sigv4.",
 							 "trust accepts any credentials and serves loopback addresses only.",

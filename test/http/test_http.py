@@ -214,6 +214,9 @@ def raw_protocol_tests():
     check("raw: truncated gzip body: SerializationException", r.status == 400 and
           err_type(data) == "com.amazon.coral.service#SerializationException", data)
 
+    r, data = raw("PutItem", gzip.compress(b" " * (17 << 20)), {"Content-Encoding": "gzip"})
+    check("raw: gzip body over 16 MB once decompressed: 413", r.status == 413, r.status)
+
     r, data = raw(None, body)
     check("raw: no target: UnknownOperationException", r.status == 400 and
           err_type(data) == "com.amazon.coral.service#UnknownOperationException", data)
