@@ -167,6 +167,17 @@ f=$(sed -n 's/^http trust: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 
+# serialization failures under repeatable read: retried, then a conflict
+q -c "ALTER SYSTEM SET default_transaction_isolation = 'repeatable read'" -c "SELECT pg_reload_conf()" >/dev/null
+sleep 1
+"$python" test/http/test_http.py "$port" conflict > "$work/py.out" 2>&1
+cat "$work/py.out"
+p=$(sed -n 's/^http conflict: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py.out")
+f=$(sed -n 's/^http conflict: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+q -c "ALTER SYSTEM RESET default_transaction_isolation" -c "SELECT pg_reload_conf()" >/dev/null
+
 # ---------- 4. the JavaScript SDK and dynamodb-admin ----------
 
 if (cd test/http && npm ci --no-audit --no-fund --silent >"$work/npm.out" 2>&1); then
