@@ -15,7 +15,7 @@ DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
 
 SRCS = $(wildcard src/common/*.c src/item/*.c src/expr/*.c src/catalog/*.c \
-	src/storage/*.c src/ops/*.c src/api/*.c)
+	src/storage/*.c src/ops/*.c src/api/*.c src/http/*.c src/init/*.c)
 OBJS = $(SRCS:.c=.o)
 # The project's own headers: internal, never installed (PGXS installs what
 # is named HEADERS, so this list has another name).
@@ -49,6 +49,10 @@ PG_CFLAGS += -Wextra -Wno-unused-parameter -Wno-sign-compare \
 ifeq ($(WERROR),1)
 PG_CFLAGS += -Werror
 endif
+
+# The HTTP endpoint: libmicrohttpd (Debian libmicrohttpd-dev) serves HTTP,
+# zlib undoes gzip bodies and computes x-amz-crc32.
+SHLIB_LINK += -lmicrohttpd -lz
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
@@ -102,6 +106,12 @@ bench: deps
 .PHONY: bench-emulator
 bench-emulator:
 	@bash bench/emulator/run.sh
+
+# The HTTP endpoint under wrk against pgbench's st_api and dynalite
+# (bench/http/run.sh; needs wrk)
+.PHONY: bench-http
+bench-http:
+	@bash bench/http/run.sh
 
 # pg_regress against a server running under valgrind (never part of make
 # test: about five minutes); VALGRIND_TESTS="items bulk" for a few files.

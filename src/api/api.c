@@ -57,6 +57,14 @@ find_operation(const char *op)
 	return NULL;
 }
 
+ApiHandler
+api_find_operation(const char *op)
+{
+	const ApiOperation *operation = find_operation(op);
+
+	return operation ? operation->handler : NULL;
+}
+
 Jsonb *
 api_call(const char *op, Jsonb *request)
 {

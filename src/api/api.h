@@ -27,10 +27,19 @@ typedef Jsonb *(*ApiHandler) (Jsonb *request);
 /*
  * One DynamoDB call, as st_api makes it: the operation by name (bare or
  * "DynamoDB_20120810.PutItem"), the request checked against DynamoDB's
- * model, then its handler.  A NULL request is {}.  Every entry to the JSON
- * API (SQL, HTTP) goes through here, so that all are validated alike.
+ * model, then its handler.  A NULL request is {}.  st_api goes through
+ * here; the HTTP endpoint finds the handler itself (it serves a few more
+ * operations) and runs the same checks (api_check_request,
+ * api_validate_request) before it, so that all are validated alike.
  */
 extern Jsonb *api_call(const char *operation, Jsonb *request);
+
+/*
+ * The handler of an operation ("PutItem" or "DynamoDB_20120810.PutItem"),
+ * or NULL: what st_api dispatches to (the HTTP endpoint calls it too,
+ * after api_check_request and api_validate_request).
+ */
+extern ApiHandler api_find_operation(const char *op);
 
 /* The handlers (api_items.c, api_query.c, api_batch.c, api_tables.c, api_transact.c). */
 extern Jsonb *api_put_item(Jsonb *request);

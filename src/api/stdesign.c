@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * stdesign.c
- *		Module entry: the GUCs and the cache statistics.
+ *		The cache statistics of a backend (the module's entry, _PG_init, is
+ *		src/init/init.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -9,29 +10,9 @@
 
 #include "fmgr.h"
 #include "utils/builtins.h"
-#include "utils/guc.h"
 
 #include "catalog/st_catalog.h"
 #include "ops/expr_ops.h"
-
-PG_MODULE_MAGIC;
-
-void		_PG_init(void);
-
-void
-_PG_init(void)
-{
-	DefineCustomStringVariable("stdesign.default_table",
-							   "The table st_* functions use when \"table\" is not given.",
-							   "When unset and exactly one table exists, that table is used.",
-							   &st_default_table_guc,
-							   NULL,
-							   PGC_USERSET,
-							   0,
-							   NULL, NULL, NULL);
-	MarkGUCPrefixReserved("stdesign");
-	catalog_init();
-}
 
 /*
  * stdesign.cache_stats(): how often this backend read the catalog and parsed

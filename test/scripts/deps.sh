@@ -5,13 +5,17 @@
 set -euo pipefail
 
 # perl (prove, Test::More) and libipc-run-perl: the TAP tests
-# (PostgreSQL::Test::Cluster runs its commands through IPC::Run).
+# (PostgreSQL::Test::Cluster runs its commands through IPC::Run);
+# libmicrohttpd and zlib: the HTTP endpoint; awscli, boto3, curl: its tests.
 packages=(postgresql-15 postgresql-server-dev-15 postgresql-contrib make gcc clang libclang-rt-14-dev
-	perl libipc-run-perl)
+	perl libipc-run-perl libmicrohttpd-dev zlib1g-dev awscli python3-boto3 curl)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# The HTTP endpoint's tests run the JavaScript SDK: Debian's node and npm
+# unless a node with its own npm is there already.
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "stdesign: installing ${missing[*]}"

@@ -142,6 +142,9 @@ layer tap "$tap_passed" "$tap_failed" "$min_tap"
 echo "== index builds while the relation's cache entry is invalidated"
 script_layer index_build_invalidation 15 bash test/scripts/index_build_invalidation.sh
 
+echo "== HTTP endpoint: aws-cli, boto3, the JavaScript SDK, dynamodb-admin, raw HTTP, SigV4, resilience"
+script_layer http 120 bash test/scripts/http_tests.sh
+
 echo
 printf '%s\n' "${summary[@]}"
 echo "stdesign: $passed passed, $failed failed"

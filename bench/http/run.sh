@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The HTTP endpoint under load (make bench-http): wrk sending prepared
+# requests over keep-alive, 2 connections, against the endpoint (trust and
+# sigv4), against pgbench calling st_api with the same requests (the
+# in-database ceiling), and against dynalite (bench/emulator's copy).
+#
+#   bench/http/run.sh [--no-install] [--seconds S]
+#
+# A benchmark, not a test: prints a table (see bench/RESULTS.md).
+set -euo pipefail
+here=$(dirname "$(realpath "$0")")
+root=$(realpath "$here/../..")
+install=1
+seconds=10
+while [ $# -gt 0 ]; do
+	case "$1" in
+		--no-install) install=0; shift ;;
+		--seconds) seconds=$2; shift 2 ;;
+		*) sed -n '7p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+	esac
+done
+command -v wrk >/dev/null || { echo "run.sh: needs wrk (apt-get install wrk)" >&2; exit 1; }
+if [ ! -d "$root/bench/emulator/node_modules/dynalite" ]; then
+	(cd "$root/bench/emulator" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+if [ "$install" = 1 ]; then
+	make -C "$root" -s >/dev/null
+	make -C "$root" -s install >/dev/null
+fi
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cd "$here"
+exec pg_virtualenv -t -o shared_preload_libraries=stdesign -o stdesign.http_port="$port" \
+	-o stdesign.http_workers=2 -o shared_buffers=256MB -o synchronous_commit=on \
+	/usr/bin/python3 bench.py "$port" "$seconds" "$root/bench/emulator/dynalite_server.js"

@@ -1,0 +1,824 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_protocol.c
+ *		DynamoDB's JSON 1.0 protocol over HTTP: one request in, one
+ *		transaction, one response out.
+ *
+ * libmicrohttpd parses HTTP and calls answer_request() on the worker's own
+ * thread once a request's body has arrived.  What DynamoDB checks, in its
+ * order (as DynamoDB answers; dynalite documents the same order): body size
+ * (413), CORS preflight, GET (health), method and content type (404), the
+ * JSON (SerializationException), the target (UnknownOperationException),
+ * the credentials, then the operation.
+ *
+ * Each request runs in its own transaction as the role its credentials map
+ * to, with SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION so
+ * that nothing it runs can SET ROLE its way out; the transaction commits
+ * before the response is queued.  Errors are caught here and turned into
+ * DynamoDB's error bodies; no error escapes into libmicrohttpd.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <microhttpd.h>
+#include <zlib.h>
+
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_authid.h"
+#include "commands/extension.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "tcop/tcopprot.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/timeout.h"
+
+#include "common/st_common.h"
+#include "http_server.h"
+
+#define NS_DYNAMODB "com.amazonaws.dynamodb.v20120810#"
+#define NS_SERVICE	"com.amazon.coral.service#"
+#define NS_VALIDATE "com.amazon.coral.validate#"
+#define JSON_CT		"application/x-amz-json-1.0"
+
+/* Serialization failures and deadlocks are retried this many times. */
+#define HTTP_RETRIES 5
+
+const char *http_request_host = NULL;
+
+/* Per request (libmicrohttpd's con_cls): the body as it arrives. */
+typedef struct HttpUpload
+{
+	char	   *data;
+	size_t		len;
+	size_t		cap;
+} HttpUpload;
+
+/* A response being built. */
+typedef struct HttpResult
+{
+	int			status;
+	const char *type;			/* error: the full __type; NULL on success */
+	char	   *message;		/* error message (NULL: none) */
+	const char *message_key;	/* "message" or "Message" */
+	char	   *detail;			/* error: a JSON object whose members are added */
+	char	   *body;			/* success: the JSON body */
+} HttpResult;
+
+/* What one request carries, gathered once. */
+typedef struct HttpCall
+{
+	struct MHD_Connection *conn;
+	bool		loopback;
+	const char *request_id;
+	const char *method;
+	const char *url;
+	HttpHeader *headers;
+	int			nheaders;
+	HttpHeader *query;
+	int			nquery;
+	const char *raw;			/* body as received */
+	size_t		raw_len;
+	char	   *json;			/* body as text (gzip undone), NUL-terminated */
+	const char *op;				/* operation name, once known */
+} HttpCall;
+
+static MemoryContext request_context = NULL;
+
+/* ---------- small helpers ---------- */
+
+static const char *
+header(HttpCall *call, const char *name)
+{
+	for (int i = 0; i < call->nheaders; i++)
+		if (pg_strcasecmp(call->headers[i].name, name) == 0)
+			return call->headers[i].value;
+	return NULL;
+}
+
+typedef struct HeaderList
+{
+	HttpHeader *items;
+	int			n;
+	int			cap;
+} HeaderList;
+
+static enum MHD_Result
+collect_value(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	HeaderList *l = cls;
+
+	if (l->n == l->cap)
+	{
+		l->cap = l->cap ? l->cap * 2 : 16;
+		l->items = l->items ? repalloc(l->items, l->cap * sizeof(HttpHeader))
+			: palloc(l->cap * sizeof(HttpHeader));
+	}
+	l->items[l->n].name = pstrdup(key ? key : "");
+	l->items[l->n].value = pstrdup(value ? value : "");
+	l->n++;
+	return MHD_YES;
+}
+
+static void
+collect(struct MHD_Connection *conn, enum MHD_ValueKind kind, HttpHeader **out, int *n)
+{
+	HeaderList	l = {0};
+
+	MHD_get_connection_values(conn, kind, collect_value, &l);
+	*out = l.items;
+	*n = l.n;
+}
+
+static HttpResult
+error_result(int status, const char *type, const char *message)
+{
+	HttpResult	r = {0};
+
+	r.status = status;
+	r.type = type;
+	r.message = message ? pstrdup(message) : NULL;
+	r.message_key = "message";
+	return r;
+}
+
+static char *
+error_body(const HttpResult *r)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	appendStringInfoString(&s, "{\"__type\": ");
+	escape_json(&s, r->type);
+	if (r->message)
+	{
+		appendStringInfo(&s, ", \"%s\": ", r->message_key ? r->message_key : "message");
+		escape_json(&s, r->message);
+	}
+	if (r->detail)
+	{
+		/* our own JSON object: its members join the error object */
+		const char *d = r->detail;
+		size_t		len = strlen(d);
+
+		while (len > 0 && (d[len - 1] == ' ' || d[len - 1] == '\n'))
+			len--;
+		if (len > 2 && d[0] == '{' && d[len - 1] == '}')
+			appendStringInfo(&s, ", %.*s", (int) (len - 2), d + 1);
+	}
+	appendStringInfoChar(&s, '}');
+	return s.data;
+}
+
+/* ---------- sending ---------- */
+
+static bool
+cors_allowed(HttpCall *call, const char **allow)
+{
+	const char *origin = header(call, "Origin");
+
+	if (origin == NULL || http_cors_origin == NULL || http_cors_origin[0] == '\0')
+		return false;
+	if (strcmp(http_cors_origin, "*") == 0)
+		*allow = "*";
+	else if (strcmp(http_cors_origin, origin) == 0)
+		*allow = origin;
+	else
+		return false;
+	return true;
+}
+
+/*
+ * Queue a response: every one carries the request id, the CRC-32 of the
+ * exact bytes sent, and DynamoDB's content type.
+ */
+static enum MHD_Result
+send_response(HttpCall *call, int status, const char *body, size_t len,
+			  const char *content_type, bool preflight)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	char		crc[16];
+	const char *allow;
+
+	resp = MHD_create_response_from_buffer(len, (void *) body, MHD_RESPMEM_MUST_COPY);
+	if (resp == NULL)
+		return MHD_NO;
+	snprintf(crc, sizeof(crc), "%lu", (unsigned long) crc32(crc32(0L, Z_NULL, 0), (const Bytef *) body, len));
+	MHD_add_response_header(resp, "x-amzn-RequestId", call->request_id);
+	MHD_add_response_header(resp, "x-amz-crc32", crc);
+	MHD_add_response_header(resp, "Content-Type", content_type);
+	if (cors_allowed(call, &allow))
+	{
+		MHD_add_response_header(resp, "Access-Control-Allow-Origin", allow);
+		if (preflight)
+		{
+			const char *h = header(call, "Access-Control-Request-Headers");
+			const char *m = header(call, "Access-Control-Request-Method");
+
+			if (h)
+				MHD_add_response_header(resp, "Access-Control-Allow-Headers", h);
+			MHD_add_response_header(resp, "Access-Control-Allow-Methods", m ? m : "POST, GET, OPTIONS");
+			MHD_add_response_header(resp, "Access-Control-Max-Age", "172800");
+		}
+		else
+			MHD_add_response_header(resp, "Access-Control-Expose-Headers",
+									"x-amzn-RequestId, x-amz-crc32");
+	}
+	ret = MHD_queue_response(call->conn, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+static enum MHD_Result
+send_result(HttpCall *call, const HttpResult *r)
+{
+	char	   *body = r->type ? error_body(r) : r->body;
+
+	http_stats_request(call->op, r->status == 200);
+	return send_response(call, r->status, body, strlen(body), JSON_CT, false);
+}
+
+/* ---------- the request body ---------- */
+
+/* Undo Content-Encoding: gzip; false with *r set when it cannot be. */
+static bool
+decode_body(HttpCall *call, HttpResult *r)
+{
+	const char *enc = header(call, "Content-Encoding");
+	z_stream	zs = {0};
+	StringInfoData out;
+	int			rc;
+
+	if (enc == NULL || pg_strcasecmp(enc, "identity") == 0 || enc[0] == '\0')
+	{
+		call->json = palloc(call->raw_len + 1);
+		memcpy(call->json, call->raw, call->raw_len);
+		call->json[call->raw_len] = '\0';
+		if (memchr(call->raw, '\0', call->raw_len) != NULL)
+		{
+			*r = error_result(400, NS_SERVICE "SerializationException", NULL);
+			return false;
+		}
+		return true;
+	}
+	if (pg_strcasecmp(enc, "gzip") != 0)
+	{
+		*r = error_result(400, NS_SERVICE "SerializationException",
+						  psprintf("Unsupported Content-Encoding: %s", enc));
+		return false;
+	}
+	if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK)
+	{
+		*r = error_result(500, NS_DYNAMODB "InternalServerError", "Internal server error");
+		return false;
+	}
+	initStringInfo(&out);
+	zs.next_in = (Bytef *) call->raw;
+	zs.avail_in = call->raw_len;
+	for (;;)
+	{
+		enlargeStringInfo(&out, 65536);
+		zs.next_out = (Bytef *) out.data + out.len;
+		zs.avail_out = out.maxlen - out.len - 1;
+		rc = inflate(&zs, Z_NO_FLUSH);
+		out.len = out.maxlen - 1 - zs.avail_out;
+		if (out.len > HTTP_MAX_BODY)
+		{
+			inflateEnd(&zs);
+			*r = error_result(413, NS_DYNAMODB "RequestEntityTooLarge",
+							  "Request must be smaller than 16777216 bytes once decompressed");
+			return false;
+		}
+		if (rc != Z_OK)
+			break;
+	}
+	inflateEnd(&zs);
+	/* Z_BUF_ERROR: no progress possible, the stream ended early */
+	if (rc != Z_STREAM_END)
+	{
+		*r = error_result(400, NS_SERVICE "SerializationException",
+						  rc == Z_BUF_ERROR ? "The gzip request body is truncated" : "The gzip request body is invalid");
+		return false;
+	}
+	out.data[out.len] = '\0';
+	if (memchr(out.data, '\0', out.len) != NULL)
+	{
+		*r = error_result(400, NS_SERVICE "SerializationException", NULL);
+		return false;
+	}
+	call->json = out.data;
+	return true;
+}
+
+/* ---------- credentials ---------- */
+
+/*
+ * Check the credentials and find the role the request runs as: InvalidOid
+ * with *r set when they do not pass.  Runs in the request's transaction,
+ * as the worker's own role.
+ */
+static Oid
+authenticate(HttpCall *call, HttpResult *r)
+{
+	const char *auth = header(call, "Authorization");
+	SigV4Request sv = {0};
+	HttpAuthError err = {0};
+	char	   *key_id = NULL;
+	char	   *secret = NULL;
+	char	   *role = NULL;
+	Oid			roleid;
+
+	if (auth == NULL || strncmp(auth + strspn(auth, " "), "AWS4-", 5) != 0)
+	{
+		*r = error_result(400, NS_SERVICE "MissingAuthenticationTokenException",
+						  "Request is missing Authentication Token");
+		return InvalidOid;
+	}
+	if (http_auth == HTTP_AUTH_TRUST)
+	{
+		if (!call->loopback)
+		{
+			*r = error_result(403, NS_SERVICE "AccessDeniedException",
+							  "stdesign.http_auth = trust serves loopback addresses only");
+			return InvalidOid;
+		}
+		if (http_trust_role == NULL || http_trust_role[0] == '\0')
+			return BOOTSTRAP_SUPERUSERID;
+		roleid = get_role_oid(http_trust_role, true);
+		if (!OidIsValid(roleid))
+		{
+			ereport(LOG,
+					(errmsg("stdesign http: request %s: stdesign.http_trust_role \"%s\" does not exist",
+							call->request_id, http_trust_role)));
+			*r = error_result(500, NS_DYNAMODB "InternalServerError", "Internal server error");
+		}
+		return roleid;
+	}
+
+	sv.method = call->method;
+	sv.path = call->url;
+	sv.query = call->query;
+	sv.nquery = call->nquery;
+	sv.headers = call->headers;
+	sv.nheaders = call->nheaders;
+	sv.body = call->raw;
+	sv.body_len = call->raw_len;
+	sv.authorization = auth;
+	if (!http_sigv4_parse(&sv, &key_id, &err))
+	{
+		*r = error_result(400, err.type, err.message);
+		return InvalidOid;
+	}
+	if (!http_key_lookup(key_id, &secret, &role) ||
+		!OidIsValid(roleid = get_role_oid(role, true)))
+	{
+		*r = error_result(400, NS_SERVICE "UnrecognizedClientException",
+						  "The security token included in the request is invalid.");
+		return InvalidOid;
+	}
+	if (!http_sigv4_verify(&sv, secret, &err))
+	{
+		*r = error_result(400, err.type, err.message);
+		return InvalidOid;
+	}
+	return roleid;
+}
+
+/* ---------- errors ---------- */
+
+/* The exception of an stdesign SQLSTATE (class SD), or ST_OK. */
+static StErrCode
+exception_of(int sqlerrcode)
+{
+	const char *state = unpack_sql_state(sqlerrcode);
+
+	for (int c = ST_OK + 1; c < ST_ERR__COUNT; c++)
+		if (strcmp(st_exception_sqlstate((StErrCode) c), state) == 0)
+			return (StErrCode) c;
+	return ST_OK;
+}
+
+/* DynamoDB's namespace of an exception's __type. */
+static const char *
+namespaced(const char *name)
+{
+	if (strcmp(name, "ValidationException") == 0)
+		return psprintf(NS_VALIDATE "%s", name);
+	if (strcmp(name, "SerializationException") == 0 ||
+		strcmp(name, "UnknownOperationException") == 0)
+		return psprintf(NS_SERVICE "%s", name);
+	return psprintf(NS_DYNAMODB "%s", name);
+}
+
+/* A generic 500; the cause goes to the server log under the request id. */
+static HttpResult
+internal_error(HttpCall *call, ErrorData *edata)
+{
+	ereport(LOG,
+			(errmsg("stdesign http: request %s (%s) failed: %s (SQLSTATE %s)",
+					call->request_id, call->op ? call->op : "?",
+					edata->message ? edata->message : "?",
+					unpack_sql_state(edata->sqlerrcode))));
+	return error_result(500, NS_DYNAMODB "InternalServerError", "Internal server error");
+}
+
+/* DynamoDB's answer to an error the operation raised. */
+static HttpResult
+map_error(HttpCall *call, ErrorData *edata, bool parsing, const char *role)
+{
+	StErrCode	code = exception_of(edata->sqlerrcode);
+	HttpResult	r;
+
+	if (code != ST_OK && code != ST_ERR_INTERNAL)
+	{
+		const char *name = st_exception_name(code);
+		const char *msg = edata->message ? edata->message : "";
+		size_t		nlen = strlen(name);
+
+		if (strncmp(msg, name, nlen) == 0 && msg[nlen] == ':')
+			msg += nlen + 1 + (msg[nlen + 1] == ' ');
+		r = error_result(400, namespaced(name), msg);
+		if (code == ST_ERR_TRANSACTION_CANCELED)
+			r.message_key = "Message";
+		if (edata->detail)
+			r.detail = pstrdup(edata->detail);
+		return r;
+	}
+	switch (edata->sqlerrcode)
+	{
+		case ERRCODE_INSUFFICIENT_PRIVILEGE:
+			return error_result(400, NS_SERVICE "AccessDeniedException",
+								psprintf("User: %s is not authorized to perform: dynamodb:%s (%s)",
+										 role ? role : "?", call->op ? call->op : "?",
+										 edata->message ? edata->message : ""));
+		case ERRCODE_UNTRANSLATABLE_CHARACTER:
+		case ERRCODE_CHARACTER_NOT_IN_REPERTOIRE:
+		case ERRCODE_PROGRAM_LIMIT_EXCEEDED:
+			return error_result(400, NS_VALIDATE "ValidationException", edata->message);
+		default:
+			break;
+	}
+	if (parsing)
+		return error_result(400, NS_SERVICE "SerializationException", NULL);
+	return internal_error(call, edata);
+}
+
+/* After too many serialization failures: what DynamoDB says to a conflict. */
+static HttpResult
+conflict_result(HttpCall *call, Jsonb *request)
+{
+	HttpResult	r;
+
+	if (call->op && strcmp(call->op, "TransactWriteItems") == 0)
+	{
+		StringInfoData d;
+		int			n = 1;
+		JsonbValue *items = NULL;
+
+		if (request && JB_ROOT_IS_OBJECT(request))
+			items = getKeyJsonValueFromContainer(&request->root, "TransactItems", 13, NULL);
+		if (items && items->type == jbvBinary && JsonContainerIsArray(items->val.binary.data))
+			n = Max(1, JsonContainerSize(items->val.binary.data));
+		initStringInfo(&d);
+		appendStringInfoString(&d, "{\"CancellationReasons\": [");
+		for (int i = 0; i < n; i++)
+			appendStringInfo(&d, "%s{\"Code\": \"TransactionConflict\", \"Message\": \"Transaction is ongoing for the item\"}",
+							 i ? ", " : "");
+		appendStringInfoString(&d, "]}");
+		r = error_result(400, NS_DYNAMODB "TransactionCanceledException",
+						 psprintf("Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
+								  n == 1 ? "TransactionConflict" : "TransactionConflict, ..."));
+		r.message_key = "Message";
+		r.detail = d.data;
+		return r;
+	}
+	return error_result(400, NS_DYNAMODB "TransactionConflictException",
+						"Transaction is ongoing for the item");
+}
+
+/* ---------- running the operation ---------- */
+
+/*
+ * One attempt: a transaction that parses, authenticates, and runs the
+ * operation as the request's role.  *retry is set on a serialization
+ * failure or deadlock (the transaction is then rolled back).
+ */
+static HttpResult
+run_once(HttpCall *call, bool *retry)
+{
+	MemoryContext ctx = CurrentMemoryContext;
+	Oid			save_uid;
+	int			save_sec;
+	volatile bool parsing = true;
+	volatile bool switched = false;
+	volatile Oid roleid = InvalidOid;
+	Jsonb	   *volatile request = NULL;
+	HttpResult	r = {0};
+
+	*retry = false;
+	GetUserIdAndSecContext(&save_uid, &save_sec);
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	PG_TRY();
+	{
+		ApiHandler	handler = NULL;
+
+		if (!OidIsValid(get_extension_oid("stdesign", true)))
+			r = error_result(503, NS_DYNAMODB "ServiceUnavailableException",
+							 psprintf("stdesign is not installed in database \"%s\" yet", http_database));
+		else
+		{
+			request = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(call->json)));
+			parsing = false;
+			if (call->op == NULL || (handler = http_find_operation(call->op)) == NULL)
+				r = error_result(400, NS_SERVICE "UnknownOperationException", NULL);
+			else
+				roleid = authenticate(call, &r);
+		}
+		if (r.type == NULL)
+		{
+			Jsonb	   *out;
+
+			api_check_request(request);
+			/* DynamoDB's model checks, as st_api makes them (api_call) */
+			api_validate_request(strrchr(call->op, '.') ? strrchr(call->op, '.') + 1 : call->op, request);
+			pgstat_report_activity(STATE_RUNNING, psprintf("DynamoDB_20120810.%s", call->op));
+			SetUserIdAndSecContext(roleid, SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+			switched = true;
+			if (http_request_timeout > 0)
+				enable_timeout_after(STATEMENT_TIMEOUT, http_request_timeout);
+			out = handler(request);
+			r.body = MemoryContextStrdup(ctx, JsonbToCString(NULL, &out->root, VARSIZE(out)));
+			r.status = 200;
+			if (http_request_timeout > 0)
+				disable_timeout(STATEMENT_TIMEOUT, false);
+			SetUserIdAndSecContext(save_uid, save_sec);
+			switched = false;
+		}
+		else
+			r.message = r.message ? MemoryContextStrdup(ctx, r.message) : NULL;
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		char	   *role;
+
+		MemoryContextSwitchTo(ctx);
+		edata = CopyErrorData();
+		FlushErrorState();
+		if (http_request_timeout > 0)
+			disable_timeout(STATEMENT_TIMEOUT, false);
+		if (edata->sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE ||
+			edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED)
+		{
+			/* the request (transaction memory) is read before the abort */
+			r = conflict_result(call, request);
+			AbortCurrentTransaction();
+			SetUserIdAndSecContext(save_uid, save_sec);
+			*retry = true;
+			return r;
+		}
+		AbortCurrentTransaction();
+		SetUserIdAndSecContext(save_uid, save_sec);
+		role = NULL;
+		if (switched && OidIsValid(roleid))
+		{
+			/* the role's name for the message: a fresh, short transaction */
+			StartTransactionCommand();
+			role = GetUserNameFromId(roleid, true);
+			role = role ? MemoryContextStrdup(ctx, role) : NULL;
+			CommitTransactionCommand();
+		}
+		r = map_error(call, edata, parsing, role);
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(ctx);
+	return r;
+}
+
+static HttpResult
+run_request(HttpCall *call)
+{
+	HttpResult	r = {0};
+	bool		retry = false;
+
+	for (int attempt = 0; attempt <= HTTP_RETRIES; attempt++)
+	{
+		r = run_once(call, &retry);
+		if (!retry)
+			break;
+		pg_usleep(1000L * (attempt + 1));
+	}
+	pgstat_report_activity(STATE_IDLE, NULL);
+	/* table and function statistics of the request (rate-limited inside) */
+	pgstat_report_stat(false);
+	return r;
+}
+
+/* The operation named by X-Amz-Target, or NULL. */
+static const char *
+target_operation(HttpCall *call)
+{
+	const char *t = header(call, "X-Amz-Target");
+	const char *prefix = "DynamoDB_20120810.";
+
+	if (t == NULL || strncmp(t, prefix, strlen(prefix)) != 0)
+		return NULL;
+	t += strlen(prefix);
+	if (*t == '\0' || strchr(t, '.') != NULL || strlen(t) > 64)
+		return NULL;
+	return pstrdup(t);
+}
+
+/* ---------- libmicrohttpd's callbacks ---------- */
+
+static enum MHD_Result
+answer_request(HttpCall *call)
+{
+	const char *ct;
+	HttpResult	r = {0};
+
+	if (strcmp(call->method, "OPTIONS") == 0 && header(call, "Origin"))
+	{
+		const char *allow;
+
+		if (cors_allowed(call, &allow))
+			return send_response(call, 200, "", 0, JSON_CT, true);
+	}
+	if (strcmp(call->method, "GET") == 0)
+	{
+		const char *host = header(call, "Host");
+		char	   *body = psprintf("healthy: %s ", host ? host : "localhost");
+
+		return send_response(call, 200, body, strlen(body), JSON_CT, false);
+	}
+	ct = header(call, "Content-Type");
+	if (strcmp(call->method, "POST") != 0 ||
+		(call->raw_len > 0 && (ct == NULL ||
+							   (strncmp(ct, JSON_CT, strlen(JSON_CT)) != 0 &&
+								strncmp(ct, "application/json", 16) != 0))))
+	{
+		const char *body = "<UnknownOperationException/>\n";
+
+		return send_response(call, 404, body, strlen(body), JSON_CT, false);
+	}
+	call->op = target_operation(call);
+	http_request_host = header(call, "Host");
+	if (!decode_body(call, &r))
+		return send_result(call, &r);
+	if (call->json[0] == '\0')
+		r = error_result(400, NS_SERVICE "SerializationException", NULL);
+	else
+		r = run_request(call);
+	return send_result(call, &r);
+}
+
+/* DynamoDB's request ids: 52 upper-case letters and digits. */
+static char *
+request_id(void)
+{
+	return http_random_string(52, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+}
+
+static enum MHD_Result
+send_too_large(struct MHD_Connection *conn)
+{
+	HttpCall	call = {0};
+
+	call.conn = conn;
+	call.request_id = request_id();
+	http_stats_request(NULL, false);
+	return send_response(&call, 413, "", 0, JSON_CT, false);
+}
+
+static enum MHD_Result
+access_handler(void *cls, struct MHD_Connection *conn, const char *url,
+			   const char *method, const char *version, const char *upload_data,
+			   size_t *upload_data_size, void **con_cls)
+{
+	HttpUpload *up = *con_cls;
+	HttpCall	call = {0};
+	MemoryContext old;
+	enum MHD_Result ret;
+
+	if (up == NULL)
+	{
+		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
+
+		up = calloc(1, sizeof(HttpUpload));
+		if (up == NULL)
+			return MHD_NO;
+		*con_cls = up;
+		if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY)
+		{
+			MemoryContextReset(request_context);
+			old = MemoryContextSwitchTo(request_context);
+			ret = send_too_large(conn);
+			MemoryContextSwitchTo(old);
+			return ret;
+		}
+		return MHD_YES;
+	}
+	if (*upload_data_size > 0)
+	{
+		size_t		n = *upload_data_size;
+
+		*upload_data_size = 0;
+		if (up->len + n > HTTP_MAX_BODY)
+		{
+			MemoryContextReset(request_context);
+			old = MemoryContextSwitchTo(request_context);
+			ret = send_too_large(conn);
+			MemoryContextSwitchTo(old);
+			return ret;
+		}
+		if (up->len + n > up->cap)
+		{
+			size_t		cap = Max(up->cap * 2, up->len + n);
+			char	   *d = realloc(up->data, cap);
+
+			if (d == NULL)
+				return MHD_NO;
+			up->data = d;
+			up->cap = cap;
+		}
+		memcpy(up->data + up->len, upload_data, n);
+		up->len += n;
+		return MHD_YES;
+	}
+
+	MemoryContextReset(request_context);
+	old = MemoryContextSwitchTo(request_context);
+	call.conn = conn;
+	call.loopback = (bool) (intptr_t) cls;
+	call.request_id = request_id();
+	call.method = method;
+	call.url = url;
+	call.raw = up->data ? up->data : "";
+	call.raw_len = up->len;
+	collect(conn, MHD_HEADER_KIND, &call.headers, &call.nheaders);
+	collect(conn, MHD_GET_ARGUMENT_KIND, &call.query, &call.nquery);
+	ret = answer_request(&call);
+	http_request_host = NULL;
+	MemoryContextSwitchTo(old);
+	return ret;
+}
+
+static void
+request_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+				  enum MHD_RequestTerminationCode toe)
+{
+	HttpUpload *up = *con_cls;
+
+	if (up)
+	{
+		free(up->data);
+		free(up);
+		*con_cls = NULL;
+	}
+}
+
+static void
+connection_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+				  enum MHD_ConnectionNotificationCode toe)
+{
+	http_stats_connection(toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+}
+
+/* libmicrohttpd's own messages (never request contents) at DEBUG1. */
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	char		buf[512];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	ereport(DEBUG1, (errmsg_internal("stdesign http: libmicrohttpd: %s", buf)));
+}
+
+struct MHD_Daemon *
+http_start_daemon(int listen_fd, bool loopback)
+{
+	if (request_context == NULL)
+		request_context = AllocSetContextCreate(TopMemoryContext, "stdesign http request",
+												ALLOCSET_DEFAULT_SIZES);
+	return MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG,
+							0, NULL, NULL,
+							access_handler, (void *) (intptr_t) loopback,
+							MHD_OPTION_LISTEN_SOCKET, listen_fd,
+							MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 120,
+							MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 10000,
+							MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL,
+							MHD_OPTION_NOTIFY_CONNECTION, connection_notify, NULL,
+							MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+							MHD_OPTION_SIGPIPE_HANDLED_BY_APP, (int) 1,
+							MHD_OPTION_END);
+}

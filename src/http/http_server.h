@@ -1,0 +1,133 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_server.h
+ *		DynamoDB's HTTP API served by background workers of the extension:
+ *		the settings, the worker, the wire protocol, SigV4 and access keys.
+ *
+ * Clients (the AWS SDKs, aws-cli, dynamodb-admin) speak DynamoDB's JSON 1.0
+ * protocol over HTTP/1.1.  Each worker runs libmicrohttpd from its own
+ * wait loop (no threads), answers each request in its own transaction, as
+ * the Postgres role its credentials map to, through the same handlers as
+ * st_api (src/api).  Workers are started only when the library is in
+ * shared_preload_libraries and stdesign.http_port is set.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ST_HTTP_SERVER_H
+#define ST_HTTP_SERVER_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#include "api/api.h"
+
+/* DynamoDB's request size limit: larger bodies get 413 before being read. */
+#define HTTP_MAX_BODY		(16 * 1024 * 1024)
+
+/* Most workers one server can have (their statistics live in shared memory). */
+#define HTTP_MAX_WORKERS	64
+
+/* ---------- settings (http_worker.c) ---------- */
+
+typedef enum HttpAuthMode
+{
+	HTTP_AUTH_TRUST,
+	HTTP_AUTH_SIGV4
+} HttpAuthMode;
+
+extern int	http_port;
+extern int	http_workers;
+extern char *http_listen_addresses;
+extern char *http_database;
+extern int	http_auth;
+extern char *http_trust_role;
+extern char *http_cors_origin;
+extern int	http_request_timeout;
+
+/* Define the settings; register the workers when preloaded (from _PG_init). */
+extern void http_init(void);
+
+/* The worker's entry point (named in its BackgroundWorker). */
+extern PGDLLEXPORT void http_worker_main(Datum arg);
+
+/* ---------- statistics in shared memory (http_worker.c) ---------- */
+
+/* A connection opened (+1) or closed (-1) on this worker. */
+extern void http_stats_connection(int delta);
+
+/* A request of operation op (NULL: none recognised) answered; ok: 2xx. */
+extern void http_stats_request(const char *op, bool ok);
+
+/* ---------- the protocol (http_protocol.c) ---------- */
+
+struct MHD_Daemon;
+
+/*
+ * Start a daemon (no threads of its own) on a listening socket; loopback
+ * says whether the socket's address is a loopback one (trust mode serves
+ * only those).
+ */
+extern struct MHD_Daemon *http_start_daemon(int listen_fd, bool loopback);
+
+/* ---------- operations the HTTP API has beyond st_api's (http_ops.c) ---------- */
+
+/* The handler of op: st_api's first, then the ones tools call on connect. */
+extern ApiHandler http_find_operation(const char *op);
+
+/* The Host header of the request being answered (DescribeEndpoints). */
+extern const char *http_request_host;
+
+/* ---------- Signature Version 4 (http_sigv4.c) ---------- */
+
+/* One request header, as received. */
+typedef struct HttpHeader
+{
+	const char *name;
+	const char *value;
+} HttpHeader;
+
+/* What a request gives to be verified. */
+typedef struct SigV4Request
+{
+	const char *method;
+	const char *path;
+	HttpHeader *query;			/* query arguments, decoded */
+	int			nquery;
+	HttpHeader *headers;
+	int			nheaders;
+	const char *body;			/* as received (before gzip is undone) */
+	size_t		body_len;
+	const char *authorization;	/* the Authorization header */
+} SigV4Request;
+
+/* The outcome of a check: ok, or DynamoDB's exception and message. */
+typedef struct HttpAuthError
+{
+	const char *type;			/* full __type, e.g. com.amazon.coral.service#... */
+	char	   *message;
+} HttpAuthError;
+
+/*
+ * Parse the Authorization header and check the date: fills key_id; false
+ * with *err set when the header is incomplete, the algorithm or scope is
+ * wrong or the date out of the 15 minutes' skew.
+ */
+extern bool http_sigv4_parse(const SigV4Request *req, char **key_id, HttpAuthError *err);
+
+/* Verify the signature with the key's secret (constant-time comparison). */
+extern bool http_sigv4_verify(const SigV4Request *req, const char *secret, HttpAuthError *err);
+
+/* ---------- access keys (http_keys.c) ---------- */
+
+/*
+ * The secret and role of an enabled access key; false when the key does not
+ * exist or is disabled.  Needs a transaction; runs as the worker's own
+ * (superuser) role.
+ */
+extern bool http_key_lookup(const char *key_id, char **secret, char **role);
+
+/* An alphanumeric random string of len characters from a strong source. */
+extern char *http_random_string(int len, const char *alphabet);
+
+#endif							/* ST_HTTP_SERVER_H */

@@ -1,0 +1,453 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_sigv4.c
+ *		AWS Signature Version 4, as the SDKs sign DynamoDB requests.
+ *
+ * The server rebuilds the canonical request from exactly the headers the
+ * client says it signed, the string to sign from the credential scope, and
+ * the signature from the access key's secret, then compares in constant
+ * time.  The checks and their messages follow the order DynamoDB applies
+ * (documented in AWS's "Create a signed AWS API request" and observed by
+ * dynalite): incomplete header, date format, expiry (15 minutes either
+ * way), Host signed, algorithm, credential scope, key, signature.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <time.h>
+
+#include "common/cryptohash.h"
+#include "common/hmac.h"
+#include "common/sha2.h"
+#include "lib/stringinfo.h"
+#include "utils/memutils.h"
+
+#include "http_server.h"
+
+#define SIGV4_ALGORITHM "AWS4-HMAC-SHA256"
+#define SKEW_SECONDS (15 * 60)
+#define NS_SERVICE "com.amazon.coral.service#"
+
+/* What the Authorization header says. */
+typedef struct SigV4Auth
+{
+	char	   *algorithm;
+	char	   *credential;
+	char	   *signed_headers;
+	char	   *signature;
+	char	   *amz_date;
+} SigV4Auth;
+
+static bool
+fail(HttpAuthError *err, const char *type, char *message)
+{
+	err->type = type;
+	err->message = message;
+	return false;
+}
+
+static const char *
+find_header(const SigV4Request *req, const char *name)
+{
+	for (int i = 0; i < req->nheaders; i++)
+		if (pg_strcasecmp(req->headers[i].name, name) == 0)
+			return req->headers[i].value;
+	return NULL;
+}
+
+/* Split "ALG Credential=..., SignedHeaders=..., Signature=..." into *a. */
+static void
+split_authorization(const char *header, SigV4Auth *a)
+{
+	char	   *copy = pstrdup(header);
+	char	   *save = NULL;
+	char	   *tok;
+
+	copy += strspn(copy, " ");
+	tok = strtok_r(copy, " ,", &save);
+	a->algorithm = tok ? pstrdup(tok) : pstrdup("");
+	while ((tok = strtok_r(NULL, " ,", &save)) != NULL)
+	{
+		char	   *eq = strchr(tok, '=');
+
+		if (eq == NULL)
+			continue;
+		*eq = '\0';
+		if (strcmp(tok, "Credential") == 0)
+			a->credential = pstrdup(eq + 1);
+		else if (strcmp(tok, "SignedHeaders") == 0)
+			a->signed_headers = pstrdup(eq + 1);
+		else if (strcmp(tok, "Signature") == 0)
+			a->signature = pstrdup(eq + 1);
+	}
+}
+
+/* "20130609T095204Z" -> seconds since the epoch, or -1. */
+static int64
+parse_amz_date(const char *s)
+{
+	struct tm	tm = {0};
+
+	if (strlen(s) != 16 || s[8] != 'T' || s[15] != 'Z')
+		return -1;
+	for (int i = 0; i < 15; i++)
+		if (i != 8 && (s[i] < '0' || s[i] > '9'))
+			return -1;
+	tm.tm_year = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0') - 1900;
+	tm.tm_mon = (s[4] - '0') * 10 + (s[5] - '0') - 1;
+	tm.tm_mday = (s[6] - '0') * 10 + (s[7] - '0');
+	tm.tm_hour = (s[9] - '0') * 10 + (s[10] - '0');
+	tm.tm_min = (s[11] - '0') * 10 + (s[12] - '0');
+	tm.tm_sec = (s[13] - '0') * 10 + (s[14] - '0');
+	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 ||
+		tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+		return -1;
+	return (int64) timegm(&tm);
+}
+
+static char *
+format_amz_date(int64 t)
+{
+	time_t		tt = (time_t) t;
+	struct tm	tm;
+	char		buf[32];
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, sizeof(buf), "%Y%m%dT%H%M%SZ", &tm);
+	return pstrdup(buf);
+}
+
+/* Is name one of the ';'-separated signed headers (case-insensitively)? */
+static bool
+header_signed(const char *signed_headers, const char *name)
+{
+	size_t		n = strlen(name);
+	const char *p = signed_headers;
+
+	while (*p)
+	{
+		const char *end = strchr(p, ';');
+		size_t		len = end ? (size_t) (end - p) : strlen(p);
+
+		if (len == n && pg_strncasecmp(p, name, n) == 0)
+			return true;
+		if (end == NULL)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+bool
+http_sigv4_parse(const SigV4Request *req, char **key_id, HttpAuthError *err)
+{
+	SigV4Auth	a = {0};
+	StringInfoData msg;
+	int64		t;
+	int64		now = (int64) time(NULL);
+	char	   *parts[6];
+	int			nparts = 0;
+	char	   *cred;
+	char	   *slash;
+
+	split_authorization(req->authorization, &a);
+	a.amz_date = (char *) find_header(req, "X-Amz-Date");
+
+	initStringInfo(&msg);
+	if (a.credential == NULL)
+		appendStringInfoString(&msg, "Authorization header requires 'Credential' parameter. ");
+	if (a.signature == NULL)
+		appendStringInfoString(&msg, "Authorization header requires 'Signature' parameter. ");
+	if (a.signed_headers == NULL)
+		appendStringInfoString(&msg, "Authorization header requires 'SignedHeaders' parameter. ");
+	if (a.amz_date == NULL && find_header(req, "Date") == NULL)
+		appendStringInfoString(&msg, "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ");
+	if (msg.len > 0)
+	{
+		appendStringInfo(&msg, "Authorization=%s", req->authorization);
+		return fail(err, NS_SERVICE "IncompleteSignatureException", msg.data);
+	}
+	if (a.amz_date == NULL || (t = parse_amz_date(a.amz_date)) < 0)
+		return fail(err, NS_SERVICE "IncompleteSignatureException",
+					psprintf("Date must be in ISO-8601 'basic format'. Got '%s'. See http://en.wikipedia.org/wiki/ISO_8601",
+							 a.amz_date ? a.amz_date : find_header(req, "Date")));
+	if (t < now - SKEW_SECONDS)
+		return fail(err, NS_SERVICE "InvalidSignatureException",
+					psprintf("Signature expired: %s is now earlier than %s (%s - 15 min.)",
+							 a.amz_date, format_amz_date(now - SKEW_SECONDS), format_amz_date(now)));
+	if (t > now + SKEW_SECONDS)
+		return fail(err, NS_SERVICE "InvalidSignatureException",
+					psprintf("Signature not yet current: %s is still later than %s (%s + 15 min.)",
+							 a.amz_date, format_amz_date(now + SKEW_SECONDS), format_amz_date(now)));
+	if (!header_signed(a.signed_headers, "host"))
+		return fail(err, NS_SERVICE "InvalidSignatureException",
+					"'Host' must be a 'SignedHeader' in the AWS Authorization.");
+	if (strcmp(a.algorithm, SIGV4_ALGORITHM) != 0)
+		return fail(err, NS_SERVICE "IncompleteSignatureException",
+					psprintf("Unsupported AWS 'algorithm': '%s' (only AWS4-HMAC-SHA256 for now). ", a.algorithm));
+
+	/* keyid/date/region/service/aws4_request (trailing slashes ignored) */
+	cred = pstrdup(a.credential);
+	while (strlen(cred) > 0 && cred[strlen(cred) - 1] == '/')
+		cred[strlen(cred) - 1] = '\0';
+	for (char *p = cred; nparts < 6; p = slash + 1)
+	{
+		parts[nparts++] = p;
+		if ((slash = strchr(p, '/')) == NULL)
+			break;
+		*slash = '\0';
+	}
+	if (nparts != 5)
+		return fail(err, NS_SERVICE "IncompleteSignatureException",
+					psprintf("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '%s'",
+							 a.credential));
+	resetStringInfo(&msg);
+	if (parts[2][0] == '\0')
+		appendStringInfo(&msg, "Credential should be scoped to a valid region, not '%s'. ", parts[2]);
+	if (strcmp(parts[3], "dynamodb") != 0)
+		appendStringInfoString(&msg, "Credential should be scoped to correct service: 'dynamodb'. ");
+	if (strcmp(parts[4], "aws4_request") != 0)
+		appendStringInfo(&msg, "Credential should be scoped with a valid terminator: 'aws4_request', not '%s'. ", parts[4]);
+	if (strncmp(parts[1], a.amz_date, 8) != 0 || strlen(parts[1]) != 8)
+		appendStringInfo(&msg, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '%s' != '%.8s', from '%s'.",
+						 parts[1], a.amz_date, a.amz_date);
+	if (msg.len > 0)
+	{
+		while (msg.len > 0 && msg.data[msg.len - 1] == ' ')
+			msg.data[--msg.len] = '\0';
+		return fail(err, NS_SERVICE "InvalidSignatureException", msg.data);
+	}
+	*key_id = pstrdup(parts[0]);
+	return true;
+}
+
+/* ---------- the signature ---------- */
+
+static void
+hex(const uint8 *bytes, int n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (int i = 0; i < n; i++)
+	{
+		out[2 * i] = digits[bytes[i] >> 4];
+		out[2 * i + 1] = digits[bytes[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
+static void
+sha256_hex(const char *data, size_t len, char *out)
+{
+	pg_cryptohash_ctx *ctx = pg_cryptohash_create(PG_SHA256);
+	uint8		digest[PG_SHA256_DIGEST_LENGTH];
+
+	if (pg_cryptohash_init(ctx) < 0 ||
+		pg_cryptohash_update(ctx, (const uint8 *) data, len) < 0 ||
+		pg_cryptohash_final(ctx, digest, sizeof(digest)) < 0)
+		st_internal_error("could not compute SHA-256: %s", pg_cryptohash_error(ctx));
+	pg_cryptohash_free(ctx);
+	hex(digest, sizeof(digest), out);
+}
+
+/* out may be key: the result is written once the key has been used. */
+static void
+hmac(const uint8 *key, size_t keylen, const char *data, uint8 *out)
+{
+	pg_hmac_ctx *ctx = pg_hmac_create(PG_SHA256);
+	uint8		result[PG_SHA256_DIGEST_LENGTH];
+
+	if (ctx == NULL || pg_hmac_init(ctx, key, keylen) < 0 ||
+		pg_hmac_update(ctx, (const uint8 *) data, strlen(data)) < 0 ||
+		pg_hmac_final(ctx, result, sizeof(result)) < 0)
+		st_internal_error("could not compute HMAC-SHA256");
+	pg_hmac_free(ctx);
+	memcpy(out, result, sizeof(result));
+}
+
+/* RFC 3986 percent-encoding; '/' kept when slash_ok (paths). */
+static void
+uri_encode(StringInfo s, const char *v, bool slash_ok)
+{
+	for (const unsigned char *p = (const unsigned char *) v; *p; p++)
+	{
+		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+			*p == '-' || *p == '_' || *p == '.' || *p == '~' || (slash_ok && *p == '/'))
+			appendStringInfoChar(s, (char) *p);
+		else
+			appendStringInfo(s, "%%%02X", *p);
+	}
+}
+
+static int
+cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* The header's value(s) as canonical: trimmed, spaces folded, joined by ','. */
+static void
+canonical_header_value(StringInfo s, const SigV4Request *req, const char *name)
+{
+	bool		first = true;
+
+	for (int i = 0; i < req->nheaders; i++)
+	{
+		const char *v = req->headers[i].value;
+		bool		space = false;
+
+		if (pg_strcasecmp(req->headers[i].name, name) != 0)
+			continue;
+		if (!first)
+			appendStringInfoChar(s, ',');
+		first = false;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		for (; *v; v++)
+		{
+			if (*v == ' ' || *v == '\t')
+				space = true;
+			else
+			{
+				if (space)
+					appendStringInfoChar(s, ' ');
+				space = false;
+				appendStringInfoChar(s, *v);
+			}
+		}
+	}
+}
+
+static char *
+canonical_request(const SigV4Request *req, const char *signed_headers)
+{
+	StringInfoData s;
+	char	  **q = palloc(sizeof(char *) * (req->nquery + 1));
+	char		payload[2 * PG_SHA256_DIGEST_LENGTH + 1];
+	char	   *names = pstrdup(signed_headers);
+	char	   *save = NULL;
+
+	initStringInfo(&s);
+	appendStringInfo(&s, "%s\n", req->method);
+	uri_encode(&s, req->path && req->path[0] ? req->path : "/", true);
+	appendStringInfoChar(&s, '\n');
+	for (int i = 0; i < req->nquery; i++)
+	{
+		StringInfoData kv;
+
+		initStringInfo(&kv);
+		uri_encode(&kv, req->query[i].name, false);
+		appendStringInfoChar(&kv, '=');
+		uri_encode(&kv, req->query[i].value, false);
+		q[i] = kv.data;
+	}
+	qsort(q, req->nquery, sizeof(char *), cmp_cstr);
+	for (int i = 0; i < req->nquery; i++)
+		appendStringInfo(&s, "%s%s", i ? "&" : "", q[i]);
+	appendStringInfoChar(&s, '\n');
+	for (char *h = strtok_r(names, ";", &save); h; h = strtok_r(NULL, ";", &save))
+	{
+		for (char *c = h; *c; c++)
+			*c = pg_tolower((unsigned char) *c);
+		appendStringInfo(&s, "%s:", h);
+		canonical_header_value(&s, req, h);
+		appendStringInfoChar(&s, '\n');
+	}
+	appendStringInfo(&s, "\n%s\n", signed_headers);
+	sha256_hex(req->body, req->body_len, payload);
+	appendStringInfoString(&s, payload);
+	return s.data;
+}
+
+/*
+ * The signing key of a secret, date and region: four HMACs, which clients
+ * repeat on every request of a day; the last one derived is kept (in this
+ * worker's memory only, like the secret it comes from).
+ */
+static void
+signing_key(const char *secret, const char *date, const char *region, uint8 *k)
+{
+	static char *last_scope = NULL;
+	static uint8 last_key[PG_SHA256_DIGEST_LENGTH];
+	char	   *scope = psprintf("%s/%s/%s", date, region, secret);
+	char	   *key;
+
+	if (last_scope != NULL && strcmp(last_scope, scope) == 0)
+	{
+		memcpy(k, last_key, PG_SHA256_DIGEST_LENGTH);
+		explicit_bzero(scope, strlen(scope));
+		return;
+	}
+	key = psprintf("AWS4%s", secret);
+	hmac((const uint8 *) key, strlen(key), date, k);
+	hmac(k, PG_SHA256_DIGEST_LENGTH, region, k);
+	hmac(k, PG_SHA256_DIGEST_LENGTH, "dynamodb", k);
+	hmac(k, PG_SHA256_DIGEST_LENGTH, "aws4_request", k);
+	explicit_bzero(key, strlen(key));
+	if (last_scope != NULL)
+	{
+		explicit_bzero(last_scope, strlen(last_scope));
+		pfree(last_scope);
+	}
+	last_scope = MemoryContextStrdup(TopMemoryContext, scope);
+	memcpy(last_key, k, PG_SHA256_DIGEST_LENGTH);
+	explicit_bzero(scope, strlen(scope));
+}
+
+/* Equal strings, in time that depends on their length only. */
+static bool
+equal_constant_time(const char *a, const char *b)
+{
+	size_t		la = strlen(a);
+	size_t		lb = strlen(b);
+	unsigned char diff = (la != lb);
+
+	for (size_t i = 0; i < la && i < lb; i++)
+		diff |= (unsigned char) (a[i] ^ b[i]);
+	return diff == 0;
+}
+
+bool
+http_sigv4_verify(const SigV4Request *req, const char *secret, HttpAuthError *err)
+{
+	SigV4Auth	a = {0};
+	char	   *scope;
+	char	   *cred_scope;
+	char		creq_hash[2 * PG_SHA256_DIGEST_LENGTH + 1];
+	char	   *creq;
+	char	   *to_sign;
+	uint8		k[PG_SHA256_DIGEST_LENGTH];
+	uint8		sig[PG_SHA256_DIGEST_LENGTH];
+	char		sig_hex[2 * PG_SHA256_DIGEST_LENGTH + 1];
+	char	   *date;
+	char	   *region;
+	char	   *p;
+
+	split_authorization(req->authorization, &a);
+	a.amz_date = (char *) find_header(req, "X-Amz-Date");
+	/* http_sigv4_parse checked the form: keyid/date/region/service/term */
+	cred_scope = strchr(a.credential, '/') + 1;
+	scope = pstrdup(cred_scope);
+	while (strlen(scope) > 0 && scope[strlen(scope) - 1] == '/')
+		scope[strlen(scope) - 1] = '\0';
+	date = pstrdup(scope);
+	p = strchr(date, '/');
+	*p = '\0';
+	region = pstrdup(p + 1);
+	*strchr(region, '/') = '\0';
+
+	creq = canonical_request(req, a.signed_headers);
+	sha256_hex(creq, strlen(creq), creq_hash);
+	to_sign = psprintf("%s\n%s\n%s\n%s", SIGV4_ALGORITHM, a.amz_date, scope, creq_hash);
+
+	signing_key(secret, date, region, k);
+	hmac(k, sizeof(k), to_sign, sig);
+	hex(sig, sizeof(sig), sig_hex);
+	explicit_bzero(k, sizeof(k));
+	if (!equal_constant_time(sig_hex, a.signature))
+		return fail(err, NS_SERVICE "InvalidSignatureException",
+					"The request signature we calculated does not match the signature you provided. "
+					"Check your AWS Secret Access Key and signing method. Consult the service documentation for details.");
+	return true;
+}

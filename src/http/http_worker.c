@@ -1,0 +1,559 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_worker.c
+ *		The HTTP endpoint's background workers: settings, registration,
+ *		listening sockets, the wait loop, and the statistics that
+ *		stdesign.http_status() shows.
+ *
+ * Every worker opens its own listening sockets on the same port with
+ * SO_REUSEPORT, so that the kernel spreads new connections over the workers
+ * and a worker busy with one request does not hold up the others'.  A port
+ * that another program holds makes bind() fail: the worker says so in the
+ * server log and exits, to be restarted (and to say so again) later; it
+ * never listens elsewhere.
+ *
+ * libmicrohttpd runs without threads of its own: the worker waits on its
+ * epoll descriptors, its latch and the postmaster with a WaitEventSet, then
+ * lets libmicrohttpd do what is ready.  Requests are answered from inside
+ * that call, on the worker's only thread.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <microhttpd.h>
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "port/atomics.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "replication/logicallauncher.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/jsonb.h"
+#include "utils/varlena.h"
+
+#include "http_server.h"
+
+int			http_port = 0;
+int			http_workers = 2;
+char	   *http_listen_addresses = NULL;
+char	   *http_database = NULL;
+int			http_auth = HTTP_AUTH_TRUST;
+char	   *http_trust_role = NULL;
+char	   *http_cors_origin = NULL;
+int			http_request_timeout = 60000;
+
+static const struct config_enum_entry auth_options[] = {
+	{"trust", HTTP_AUTH_TRUST, false},
+	{"sigv4", HTTP_AUTH_SIGV4, false},
+	{NULL, 0, false}
+};
+
+/*
+ * The operations counted apart in the statistics; any other is counted
+ * under the last name.
+ */
+static const char *const counted_ops[] = {
+	"PutItem", "GetItem", "UpdateItem", "DeleteItem", "Query", "Scan",
+	"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems",
+	"CreateTable", "DeleteTable", "DescribeTable", "ListTables", "UpdateTable",
+	"DescribeTimeToLive", "ListTagsOfResource", "DescribeEndpoints",
+	"DescribeLimits", "DescribeContinuousBackups", "(other)"
+};
+
+#define HTTP_NOPS lengthof(counted_ops)
+
+/* One worker's slot: written by that worker only, read by http_status(). */
+typedef struct HttpWorkerSlot
+{
+	pg_atomic_uint32 pid;
+	pg_atomic_uint32 connections;
+	pg_atomic_uint64 served[HTTP_NOPS];
+	pg_atomic_uint64 failed[HTTP_NOPS];
+	char		listening[256];	/* the addresses bound, "a, b" */
+} HttpWorkerSlot;
+
+typedef struct HttpShared
+{
+	int			nworkers;
+	HttpWorkerSlot slots[FLEXIBLE_ARRAY_MEMBER];
+} HttpShared;
+
+static HttpShared *http_shared = NULL;
+static HttpWorkerSlot *my_slot = NULL;
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+static Size
+http_shmem_size(void)
+{
+	return add_size(offsetof(HttpShared, slots),
+					mul_size(sizeof(HttpWorkerSlot), http_workers));
+}
+
+static void
+http_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	RequestAddinShmemSpace(http_shmem_size());
+}
+
+static void
+http_shmem_startup(void)
+{
+	bool		found;
+
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	http_shared = ShmemInitStruct("stdesign http", http_shmem_size(), &found);
+	if (!found)
+	{
+		http_shared->nworkers = http_workers;
+		for (int i = 0; i < http_workers; i++)
+		{
+			HttpWorkerSlot *s = &http_shared->slots[i];
+
+			pg_atomic_init_u32(&s->pid, 0);
+			pg_atomic_init_u32(&s->connections, 0);
+			for (int j = 0; j < (int) HTTP_NOPS; j++)
+			{
+				pg_atomic_init_u64(&s->served[j], 0);
+				pg_atomic_init_u64(&s->failed[j], 0);
+			}
+			s->listening[0] = '\0';
+		}
+	}
+	LWLockRelease(AddinShmemInitLock);
+}
+
+/*
+ * The settings.  Those read only at server start exist only when the library
+ * is preloaded (Postgres refuses to create them later); the others always.
+ */
+static void
+define_settings(void)
+{
+	if (process_shared_preload_libraries_in_progress)
+	{
+		DefineCustomIntVariable("stdesign.http_port",
+								"TCP port of the DynamoDB HTTP endpoint (0: off).",
+								"Needs stdesign in shared_preload_libraries.",
+								&http_port, 0, 0, 65535, PGC_POSTMASTER, 0,
+								NULL, NULL, NULL);
+		DefineCustomIntVariable("stdesign.http_workers",
+								"Number of background workers answering HTTP requests.",
+								"Each takes one of max_worker_processes.",
+								&http_workers, 2, 1, HTTP_MAX_WORKERS, PGC_POSTMASTER, 0,
+								NULL, NULL, NULL);
+		DefineCustomStringVariable("stdesign.http_listen_addresses",
+								   "Addresses the HTTP endpoint listens on (comma-separated; * for all).",
+								   NULL, &http_listen_addresses, "127.0.0.1, ::1",
+								   PGC_POSTMASTER, GUC_LIST_INPUT, NULL, NULL, NULL);
+		DefineCustomStringVariable("stdesign.http_database",
+								   "The database the HTTP endpoint serves.",
+								   NULL, &http_database, "postgres",
+								   PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	}
+	DefineCustomEnumVariable("stdesign.http_auth",
+							 "How HTTP requests are authenticated: trust or sigv4.",
+							 "trust accepts any credentials and serves loopback addresses only.",
+							 &http_auth, HTTP_AUTH_TRUST, auth_options,
+							 PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("stdesign.http_trust_role",
+							   "The role HTTP requests run as when stdesign.http_auth is trust.",
+							   "Empty: the bootstrap superuser.",
+							   &http_trust_role, "",
+							   PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("stdesign.http_cors_origin",
+							   "Origin allowed by CORS (empty: no CORS headers; * for any).",
+							   NULL, &http_cors_origin, "",
+							   PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("stdesign.http_request_timeout",
+							"Longest time one HTTP request may run (0: no limit).",
+							NULL, &http_request_timeout, 60000, 0, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
+}
+
+/*
+ * The workers take slots of max_worker_processes, which other features
+ * share (the logical replication launcher is registered before the
+ * libraries' workers, parallel query takes what is left): say plainly when
+ * they cannot all start, rather than leave Postgres's generic message alone.
+ */
+static void
+register_workers(void)
+{
+	BackgroundWorker worker;
+	int			avail = max_worker_processes - (max_logical_replication_workers > 0 ? 1 : 0);
+	int			n = Min(http_workers, Max(avail, 0));
+
+	if (n < http_workers)
+		ereport(LOG,
+				(errmsg("stdesign: stdesign.http_workers = %d but max_worker_processes = %d: starting %d HTTP workers",
+						http_workers, max_worker_processes, n),
+				 errdetail("The logical replication launcher takes one of max_worker_processes."),
+				 errhint("Raise max_worker_processes to at least stdesign.http_workers plus the workers other features need.")));
+	else if (n == avail)
+		ereport(LOG,
+				(errmsg("stdesign: stdesign.http_workers = %d takes every free one of max_worker_processes = %d",
+						http_workers, max_worker_processes),
+				 errhint("Parallel query needs workers too: raise max_worker_processes.")));
+
+	for (int i = 0; i < n; i++)
+	{
+		memset(&worker, 0, sizeof(worker));
+		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+		worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+		worker.bgw_restart_time = 5;
+		snprintf(worker.bgw_library_name, BGW_MAXLEN, "stdesign");
+		snprintf(worker.bgw_function_name, BGW_MAXLEN, "http_worker_main");
+		snprintf(worker.bgw_name, BGW_MAXLEN, "stdesign http worker %d", i + 1);
+		snprintf(worker.bgw_type, BGW_MAXLEN, "stdesign http worker");
+		worker.bgw_main_arg = Int32GetDatum(i);
+		RegisterBackgroundWorker(&worker);
+	}
+}
+
+void
+http_init(void)
+{
+	define_settings();
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = http_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = http_shmem_startup;
+	if (http_port != 0)
+		register_workers();
+}
+
+/* ---------- statistics ---------- */
+
+void
+http_stats_connection(int delta)
+{
+	if (my_slot == NULL)
+		return;
+	if (delta > 0)
+		pg_atomic_fetch_add_u32(&my_slot->connections, 1);
+	else
+		pg_atomic_fetch_sub_u32(&my_slot->connections, 1);
+}
+
+void
+http_stats_request(const char *op, bool ok)
+{
+	int			i = HTTP_NOPS - 1;
+
+	if (my_slot == NULL)
+		return;
+	for (int j = 0; op && j < (int) HTTP_NOPS - 1; j++)
+		if (strcmp(counted_ops[j], op) == 0)
+			i = j;
+	if (ok)
+		pg_atomic_fetch_add_u64(&my_slot->served[i], 1);
+	else
+		pg_atomic_fetch_add_u64(&my_slot->failed[i], 1);
+}
+
+/*
+ * stdesign.http_status(): one row per worker: its process, the addresses
+ * it listens on, its open connections, and the requests it served and that
+ * failed, in all and by operation.  No rows when the library is not
+ * preloaded.
+ */
+PG_FUNCTION_INFO_V1(st_http_status);
+Datum
+st_http_status(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (http_shared == NULL)
+		return (Datum) 0;
+	for (int i = 0; i < http_shared->nworkers; i++)
+	{
+		HttpWorkerSlot *s = &http_shared->slots[i];
+		Datum		values[8];
+		bool		nulls[8] = {0};
+		uint32		pid = pg_atomic_read_u32(&s->pid);
+		int64		served = 0;
+		int64		failed = 0;
+		StringInfoData ops;
+
+		initStringInfo(&ops);
+		appendStringInfoChar(&ops, '{');
+		for (int j = 0; j < (int) HTTP_NOPS; j++)
+		{
+			uint64		sv = pg_atomic_read_u64(&s->served[j]);
+			uint64		fl = pg_atomic_read_u64(&s->failed[j]);
+
+			if (sv == 0 && fl == 0)
+				continue;
+			appendStringInfo(&ops, "%s\"%s\": {\"served\": " UINT64_FORMAT ", \"failed\": " UINT64_FORMAT "}",
+							 ops.len > 1 ? ", " : "", counted_ops[j], sv, fl);
+			served += sv;
+			failed += fl;
+		}
+		appendStringInfoChar(&ops, '}');
+		values[0] = Int32GetDatum(i + 1);
+		values[1] = Int32GetDatum((int32) pid);
+		nulls[1] = (pid == 0);
+		values[2] = CStringGetTextDatum(s->listening);
+		values[3] = Int32GetDatum(http_port);
+		values[4] = Int32GetDatum((int32) pg_atomic_read_u32(&s->connections));
+		values[5] = Int64GetDatum(served);
+		values[6] = Int64GetDatum(failed);
+		values[7] = DirectFunctionCall1(jsonb_in, CStringGetDatum(ops.data));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/* ---------- listening ---------- */
+
+#define HTTP_MAX_SOCKETS 16
+
+typedef struct HttpListener
+{
+	int			fd;
+	bool		loopback;
+	struct MHD_Daemon *daemon;
+	int			epoll_fd;
+} HttpListener;
+
+static bool
+address_is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *) sa)->sin_addr.s_addr) >> 24) == 127;
+	if (sa->sa_family == AF_INET6)
+		return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *) sa)->sin6_addr);
+	return false;
+}
+
+/*
+ * A listening socket on one resolved address, or -1 (logged).  A port in
+ * use is fatal to the worker: it must never serve silently on fewer
+ * addresses than asked, nor elsewhere.
+ */
+static int
+open_listener(const struct addrinfo *ai, const char *host)
+{
+	int			fd;
+	int			one = 1;
+	char		shown[NI_MAXHOST];
+
+	if (getnameinfo(ai->ai_addr, ai->ai_addrlen, shown, sizeof(shown), NULL, 0, NI_NUMERICHOST) != 0)
+		strlcpy(shown, host, sizeof(shown));
+	fd = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (fd < 0)
+	{
+		ereport(WARNING,
+				(errmsg("stdesign: could not create a socket for HTTP address \"%s\": %m", shown)));
+		return -1;
+	}
+	(void) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) < 0)
+		ereport(WARNING, (errmsg("stdesign: SO_REUSEPORT not available: %m")));
+	if (ai->ai_family == AF_INET6)
+		(void) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) < 0)
+	{
+		int			save = errno;
+
+		close(fd);
+		errno = save;
+		if (save == EADDRINUSE)
+			ereport(ERROR,
+					(errcode_for_socket_access(),
+					 errmsg("stdesign: could not bind the HTTP endpoint to %s port %d: %m", shown, http_port),
+					 errhint("Another program listens on that port: stop it or change stdesign.http_port.")));
+		ereport(WARNING,
+				(errcode_for_socket_access(),
+				 errmsg("stdesign: could not bind the HTTP endpoint to %s port %d: %m", shown, http_port)));
+		return -1;
+	}
+	if (listen(fd, 1024) < 0 || fcntl(fd, F_SETFL, O_NONBLOCK) < 0 ||
+		fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+	{
+		ereport(WARNING, (errmsg("stdesign: could not listen on %s port %d: %m", shown, http_port)));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Open every address of stdesign.http_listen_addresses. */
+static int
+open_listeners(HttpListener *out)
+{
+	char	   *raw = pstrdup(http_listen_addresses);
+	List	   *hosts;
+	ListCell   *lc;
+	int			n = 0;
+	char		port[16];
+	StringInfoData shown;
+
+	if (!SplitGUCList(raw, ',', &hosts))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("stdesign: invalid list syntax in stdesign.http_listen_addresses")));
+	snprintf(port, sizeof(port), "%d", http_port);
+	initStringInfo(&shown);
+	foreach(lc, hosts)
+	{
+		char	   *host = lfirst(lc);
+		struct addrinfo hints = {0};
+		struct addrinfo *res;
+		int			rc;
+
+		hints.ai_family = AF_UNSPEC;
+		hints.ai_socktype = SOCK_STREAM;
+		hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+		rc = getaddrinfo(strcmp(host, "*") == 0 ? NULL : host, port, &hints, &res);
+		if (rc != 0)
+		{
+			ereport(WARNING,
+					(errmsg("stdesign: could not resolve HTTP address \"%s\": %s", host, gai_strerror(rc))));
+			continue;
+		}
+		for (struct addrinfo *ai = res; ai && n < HTTP_MAX_SOCKETS; ai = ai->ai_next)
+		{
+			bool		loopback = address_is_loopback(ai->ai_addr);
+			int			fd;
+
+			if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
+				continue;
+			if (http_auth == HTTP_AUTH_TRUST && !loopback)
+			{
+				ereport(WARNING,
+						(errmsg("stdesign: not listening on \"%s\": stdesign.http_auth = trust serves loopback addresses only", host),
+						 errhint("Set stdesign.http_auth = sigv4 to serve other addresses.")));
+				continue;
+			}
+			fd = open_listener(ai, host);
+			if (fd < 0)
+				continue;
+			out[n].fd = fd;
+			out[n].loopback = loopback;
+			n++;
+			appendStringInfo(&shown, "%s%s", shown.len ? ", " : "", host);
+		}
+		freeaddrinfo(res);
+	}
+	if (my_slot)
+		strlcpy(my_slot->listening, shown.data, sizeof(my_slot->listening));
+	return n;
+}
+
+/* ---------- the worker ---------- */
+
+static void
+http_worker_exit(int code, Datum arg)
+{
+	if (my_slot)
+	{
+		pg_atomic_write_u32(&my_slot->pid, 0);
+		pg_atomic_write_u32(&my_slot->connections, 0);
+	}
+}
+
+void
+http_worker_main(Datum arg)
+{
+	int			index = DatumGetInt32(arg);
+	HttpListener listeners[HTTP_MAX_SOCKETS];
+	int			n;
+	WaitEventSet *set;
+	WaitEvent	events[HTTP_MAX_SOCKETS + 2];
+
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	pqsignal(SIGPIPE, SIG_IGN);
+	BackgroundWorkerUnblockSignals();
+
+	if (http_shared && index >= 0 && index < http_shared->nworkers)
+	{
+		my_slot = &http_shared->slots[index];
+		pg_atomic_write_u32(&my_slot->pid, (uint32) MyProcPid);
+		pg_atomic_write_u32(&my_slot->connections, 0);
+		on_shmem_exit(http_worker_exit, (Datum) 0);
+	}
+
+	BackgroundWorkerInitializeConnection(http_database, NULL, 0);
+	pgstat_report_appname("stdesign http");
+
+	n = open_listeners(listeners);
+	if (n == 0)
+		ereport(ERROR,
+				(errmsg("stdesign: the HTTP endpoint has no address to listen on (stdesign.http_listen_addresses = '%s', port %d)",
+						http_listen_addresses, http_port)));
+	set = CreateWaitEventSet(TopMemoryContext, n + 2);
+	AddWaitEventToSet(set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	for (int i = 0; i < n; i++)
+	{
+		const union MHD_DaemonInfo *info;
+
+		listeners[i].daemon = http_start_daemon(listeners[i].fd, listeners[i].loopback);
+		if (listeners[i].daemon == NULL)
+			ereport(ERROR, (errmsg("stdesign: could not start the HTTP daemon")));
+		info = MHD_get_daemon_info(listeners[i].daemon, MHD_DAEMON_INFO_EPOLL_FD);
+		if (info == NULL)
+			ereport(ERROR, (errmsg("stdesign: the HTTP daemon has no epoll descriptor")));
+		listeners[i].epoll_fd = info->epoll_fd;
+		AddWaitEventToSet(set, WL_SOCKET_READABLE, listeners[i].epoll_fd, NULL, NULL);
+	}
+	ereport(LOG,
+			(errmsg("stdesign: HTTP worker %d listening on %s port %d (database \"%s\", auth %s)",
+					index + 1, my_slot ? my_slot->listening : http_listen_addresses, http_port,
+					http_database, http_auth == HTTP_AUTH_SIGV4 ? "sigv4" : "trust")));
+	pgstat_report_activity(STATE_IDLE, NULL);
+
+	for (;;)
+	{
+		long		timeout = 1000;
+
+		/*
+		 * A cancel that arrives between requests has nothing to cancel;
+		 * termination (die) is acted on here.
+		 */
+		QueryCancelPending = false;
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		for (int i = 0; i < n; i++)
+		{
+			MHD_UNSIGNED_LONG_LONG t;
+
+			if (MHD_get_timeout(listeners[i].daemon, &t) == MHD_YES && (long) t < timeout)
+				timeout = (long) t;
+		}
+		(void) WaitEventSetWait(set, timeout, events, lengthof(events), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		for (int i = 0; i < n; i++)
+			MHD_run(listeners[i].daemon);
+	}
+}

@@ -1,0 +1,451 @@
+#!/usr/bin/python3
+"""stdesign's HTTP endpoint seen by boto3 and by raw HTTP.
+
+    test_http.py PORT trust
+    test_http.py PORT sigv4 KEY SECRET READER_KEY READER_SECRET
+
+Run by test/scripts/http_tests.sh against a server whose workers listen on
+127.0.0.1:PORT.  Prints one line per check and ends with
+"http <mode>: N passed, N failed" (exit status 1 on any failure).
+"""
+import datetime
+import gzip
+import hashlib
+import hmac
+import http.client
+import json
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import zlib
+
+import boto3
+import botocore.config
+import botocore.exceptions
+
+PORT = int(sys.argv[1])
+MODE = sys.argv[2]
+ENDPOINT = "http://127.0.0.1:%d" % PORT
+passed = 0
+failed = 0
+
+
+def check(name, ok, info=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok      %s" % name)
+    else:
+        failed += 1
+        print("FAILED  %s %s" % (name, info))
+
+
+def client(key="AKIDEXAMPLE", secret="secret"):
+    return boto3.client(
+        "dynamodb", endpoint_url=ENDPOINT, region_name="us-east-1",
+        aws_access_key_id=key, aws_secret_access_key=secret,
+        config=botocore.config.Config(retries={"max_attempts": 1}))
+
+
+def error_code(fn):
+    try:
+        fn()
+    except botocore.exceptions.ClientError as e:
+        return e.response["Error"]["Code"], e.response
+    return None, None
+
+
+def sql(query):
+    return subprocess.run(["psql", "-X", "-At", "-c", query], capture_output=True,
+                          text=True).stdout.strip()
+
+
+def sign(headers, body, key, secret, amz_date=None):
+    """SigV4 as the SDKs compute it (for requests the SDKs cannot send)."""
+    now = amz_date or datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
+    headers = dict(headers)
+    headers["X-Amz-Date"] = now
+    headers["Host"] = "127.0.0.1:%d" % PORT
+    names = sorted(h.lower() for h in headers)
+    canon = "".join("%s:%s\n" % (n, [v for k, v in headers.items() if k.lower() == n][0].strip())
+                    for n in names)
+    signed = ";".join(names)
+    creq = "POST\n/\n\n%s\n%s\n%s" % (canon, signed, hashlib.sha256(body).hexdigest())
+    scope = "%s/us-east-1/dynamodb/aws4_request" % now[:8]
+    sts = "AWS4-HMAC-SHA256\n%s\n%s\n%s" % (now, scope, hashlib.sha256(creq.encode()).hexdigest())
+    k = ("AWS4" + secret).encode()
+    for part in (now[:8], "us-east-1", "dynamodb", "aws4_request"):
+        k = hmac.new(k, part.encode(), hashlib.sha256).digest()
+    sig = hmac.new(k, sts.encode(), hashlib.sha256).hexdigest()
+    headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=%s/%s, SignedHeaders=%s, Signature=%s" % (
+        key, scope, signed, sig)
+    return headers
+
+
+FAKE_AUTH = "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00"
+
+
+def raw(op, body, headers=None, conn=None, method="POST", auth=True):
+    h = {"Content-Type": "application/x-amz-json-1.0"}
+    if op:
+        h["X-Amz-Target"] = "DynamoDB_20120810." + op
+    if auth:
+        h["Authorization"] = FAKE_AUTH
+    h.update(headers or {})
+    if isinstance(body, str):
+        body = body.encode()
+    c = conn or http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    c.request(method, "/", body=body, headers=h)
+    r = c.getresponse()
+    data = r.read()
+    if conn is None:
+        c.close()
+    return r, data
+
+
+def err_type(data):
+    try:
+        return json.loads(data).get("__type")
+    except Exception:
+        return None
+
+
+def make_table(c, name):
+    try:
+        c.create_table(TableName=name,
+                       AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"},
+                                             {"AttributeName": "SK", "AttributeType": "S"}],
+                       KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"},
+                                  {"AttributeName": "SK", "KeyType": "RANGE"}],
+                       BillingMode="PAY_PER_REQUEST")
+    except botocore.exceptions.ClientError as e:
+        if e.response["Error"]["Code"] != "ResourceInUseException":
+            raise
+
+
+# ---------------------------------------------------------------- trust mode
+
+def trust_tests():
+    c = client()
+    make_table(c, "BotoTable")
+    c.put_item(TableName="BotoTable", Item={"PK": {"S": "u#1"}, "SK": {"S": "p"}, "n": {"N": "1"}})
+    got = c.get_item(TableName="BotoTable", Key={"PK": {"S": "u#1"}, "SK": {"S": "p"}})
+    check("boto3: put then get", got.get("Item", {}).get("n") == {"N": "1"}, got)
+    check("boto3: what HTTP wrote is visible in SQL",
+          sql("""SELECT st_get('u#1', 'p', 'BotoTable')->>'n'""") == "1")
+    sql("""SELECT st_put('{"PK": "u#2", "SK": "p", "from": "sql"}', 'BotoTable')""")
+    got = c.get_item(TableName="BotoTable", Key={"PK": {"S": "u#2"}, "SK": {"S": "p"}})
+    check("boto3: what SQL wrote is visible over HTTP", got.get("Item", {}).get("from") == {"S": "sql"})
+
+    code, _ = error_code(lambda: c.get_item(TableName="NoSuchTable", Key={"PK": {"S": "x"}}))
+    check("boto3: ResourceNotFoundException", code == "ResourceNotFoundException", code)
+    code, _ = error_code(lambda: c.put_item(TableName="BotoTable", Item={"PK": {"S": "u#1"}, "SK": {"S": "p"}},
+                                            ConditionExpression="attribute_not_exists(PK)"))
+    check("boto3: ConditionalCheckFailedException", code == "ConditionalCheckFailedException", code)
+    # (this boto3 predates ReturnValuesOnConditionCheckFailure: sent raw)
+    r, data = raw("PutItem", json.dumps({"TableName": "BotoTable", "Item": {"PK": {"S": "u#1"}, "SK": {"S": "p"}},
+                                         "ConditionExpression": "attribute_not_exists(PK)",
+                                         "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}))
+    check("raw: ConditionalCheckFailed returns the item when asked",
+          r.status == 400 and json.loads(data).get("Item", {}).get("n") == {"N": "1"}, data)
+    code, _ = error_code(lambda: c.get_item(TableName="BotoTable", Key={"PK": {"S": "x"}}))
+    check("boto3: ValidationException", code == "ValidationException", code)
+    code, resp = error_code(lambda: c.transact_write_items(TransactItems=[
+        {"ConditionCheck": {"TableName": "BotoTable", "Key": {"PK": {"S": "u#1"}, "SK": {"S": "p"}},
+                            "ConditionExpression": "n = :two", "ExpressionAttributeValues": {":two": {"N": "2"}}}},
+        {"Put": {"TableName": "BotoTable", "Item": {"PK": {"S": "u#3"}, "SK": {"S": "p"}}}}]))
+    reasons = [r.get("Code") for r in (resp or {}).get("CancellationReasons", [])]
+    check("boto3: TransactionCanceledException with CancellationReasons",
+          code == "TransactionCanceledException" and reasons == ["ConditionalCheckFailed", "None"], resp)
+    got = c.get_item(TableName="BotoTable", Key={"PK": {"S": "u#3"}, "SK": {"S": "p"}})
+    check("boto3: the cancelled transaction wrote nothing", "Item" not in got)
+
+    # paging
+    for i in range(25):
+        c.put_item(TableName="BotoTable", Item={"PK": {"S": "page"}, "SK": {"S": "%03d" % i}})
+    pages = list(c.get_paginator("query").paginate(
+        TableName="BotoTable", KeyConditionExpression="PK = :p",
+        ExpressionAttributeValues={":p": {"S": "page"}}, PaginationConfig={"PageSize": 10}))
+    check("boto3: query pages of 10 (paginator)",
+          [p["Count"] for p in pages][:3] == [10, 10, 5] and
+          sum(p["Count"] for p in pages) == 25, [p["Count"] for p in pages])
+
+    # the operations tools call on connect
+    ttl = c.describe_time_to_live(TableName="BotoTable")
+    check("DescribeTimeToLive: DISABLED", ttl["TimeToLiveDescription"]["TimeToLiveStatus"] == "DISABLED")
+    code, _ = error_code(lambda: c.describe_time_to_live(TableName="NoSuchTable"))
+    check("DescribeTimeToLive of a missing table: ResourceNotFoundException", code == "ResourceNotFoundException")
+    arn = c.describe_table(TableName="BotoTable")["Table"]["TableArn"]
+    check("ListTagsOfResource: no tags", c.list_tags_of_resource(ResourceArn=arn)["Tags"] == [])
+    code, _ = error_code(lambda: c.list_tags_of_resource(ResourceArn=arn.replace("BotoTable", "NoSuchTable")))
+    check("ListTagsOfResource of a missing table: ResourceNotFoundException", code == "ResourceNotFoundException")
+    code, _ = error_code(lambda: c.list_tags_of_resource(ResourceArn="nonsense"))
+    check("ListTagsOfResource of a bad ARN: ValidationException", code == "ValidationException")
+    cb = c.describe_continuous_backups(TableName="BotoTable")["ContinuousBackupsDescription"]
+    check("DescribeContinuousBackups: DISABLED",
+          cb["ContinuousBackupsStatus"] == "DISABLED" and
+          cb["PointInTimeRecoveryDescription"]["PointInTimeRecoveryStatus"] == "DISABLED")
+    code, _ = error_code(lambda: c.describe_continuous_backups(TableName="NoSuchTable"))
+    check("DescribeContinuousBackups of a missing table: TableNotFoundException", code == "TableNotFoundException")
+    lim = c.describe_limits()
+    check("DescribeLimits", lim["TableMaxReadCapacityUnits"] == 40000 and lim["AccountMaxWriteCapacityUnits"] == 80000)
+    ep = c.describe_endpoints()["Endpoints"]
+    check("DescribeEndpoints: this server", ep[0]["Address"] == "127.0.0.1:%d" % PORT, ep)
+
+    raw_protocol_tests()
+
+
+def raw_protocol_tests():
+    body = json.dumps({"TableName": "BotoTable", "Key": {"PK": {"S": "u#1"}, "SK": {"S": "p"}}})
+    r, data = raw("GetItem", body)
+    check("raw: 200 and DynamoDB's content type", r.status == 200 and
+          r.getheader("Content-Type") == "application/x-amz-json-1.0")
+    check("raw: x-amz-crc32 is zlib.crc32 of the body", int(r.getheader("x-amz-crc32")) == zlib.crc32(data))
+    check("raw: request id of 52 upper-case letters and digits",
+          re.fullmatch(r"[A-Z0-9]{52}", r.getheader("x-amzn-RequestId") or "") is not None)
+
+    r, data = raw("GetItem", gzip.compress(body.encode()), {"Content-Encoding": "gzip"})
+    check("raw: gzip request body", r.status == 200 and json.loads(data).get("Item", {}).get("n") == {"N": "1"},
+          data)
+    r, data = raw("GetItem", gzip.compress(body.encode())[:20], {"Content-Encoding": "gzip"})
+    check("raw: truncated gzip body: SerializationException", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#SerializationException", data)
+
+    r, data = raw("PutItem", gzip.compress(b" " * (17 << 20)), {"Content-Encoding": "gzip"})
+    check("raw: gzip body over 16 MB once decompressed: 413", r.status == 413, r.status)
+
+    r, data = raw(None, body)
+    check("raw: no target: UnknownOperationException", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#UnknownOperationException", data)
+    r, data = raw("NoSuchOperation", body)
+    check("raw: unknown target: UnknownOperationException", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#UnknownOperationException", data)
+    r, data = raw("GetItem", "{not json")
+    check("raw: bad JSON: SerializationException", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#SerializationException" and
+          r.getheader("Content-Type") == "application/x-amz-json-1.0", data)
+    r, data = raw("GetItem", "[1, 2]")
+    check("raw: JSON not an object: SerializationException", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#SerializationException", data)
+    r, data = raw("GetItem", "")
+    check("raw: empty body: SerializationException", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#SerializationException", data)
+    r, data = raw("PutItem", '{"TableName": "BotoTable", "Item": {"PK": {"S": "a\\u0000b"}, "SK": {"S": "x"}}}')
+    check("raw: NUL in a string: ValidationException", r.status == 400 and
+          err_type(data) == "com.amazon.coral.validate#ValidationException", data)
+    r, data = raw("GetItem", b'{"TableName": "Bot\x00oTable"}')
+    check("raw: NUL byte in the body: SerializationException", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#SerializationException", data)
+    r, data = raw("GetItem", body, auth=False)
+    check("raw: no Authorization: MissingAuthenticationTokenException", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#MissingAuthenticationTokenException" and
+          json.loads(data).get("message") == "Request is missing Authentication Token", data)
+    r, data = raw("GetItem", body, {"Content-Type": "text/plain"})
+    check("raw: wrong content type: 404", r.status == 404 and data == b"<UnknownOperationException/>\n", data)
+    r, data = raw("GetItem", body, method="PUT")
+    check("raw: PUT: 404", r.status == 404, r.status)
+    r, data = raw(None, "", method="GET", auth=False)
+    check("raw: GET /: healthy", r.status == 200 and data.startswith(b"healthy: "), data)
+    r, data = raw("ListTables", "{}", {"Origin": "http://admin.example"}, method="OPTIONS")
+    check("raw: CORS preflight", r.status == 200 and
+          r.getheader("Access-Control-Allow-Origin") == "http://admin.example", r.getheaders())
+    r, data = raw("ListTables", "{}", {"Origin": "http://evil.example"}, method="OPTIONS")
+    check("raw: CORS preflight from another origin: no CORS header",
+          r.getheader("Access-Control-Allow-Origin") is None, r.getheaders())
+
+    # oversize: 413 from the Content-Length alone, before the body is sent
+    s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
+    s.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\n"
+              b"Content-Type: application/x-amz-json-1.0\r\nContent-Length: 16777217\r\n\r\n")
+    head = s.recv(4096)
+    s.close()
+    check("raw: body over 16 MB: 413 before it is read", head.startswith(b"HTTP/1.1 413"), head[:60])
+    # 16 MB of chunked body with no Content-Length: 413 once past the limit
+    s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
+    s.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\n"
+              b"Content-Type: application/x-amz-json-1.0\r\nTransfer-Encoding: chunked\r\n\r\n")
+    chunk = b"%x\r\n%s\r\n" % (1 << 20, b" " * (1 << 20))
+    head = b""
+    try:
+        # 17 MB, then wait for the answer (sending more after the server has
+        # closed would reset the connection and lose the answer)
+        for _ in range(17):
+            s.sendall(chunk)
+        head = s.recv(4096)
+    except OSError as e:
+        head = str(e).encode()
+    s.close()
+    # closing with unread data resets the connection, which may destroy the
+    # 413 before the client reads it: either is a refusal
+    r, _ = raw(None, "", method="GET", auth=False)
+    check("raw: chunked body over 16 MB: refused (413 or reset), the server unharmed",
+          (head.startswith(b"HTTP/1.1 413") or b"reset" in head) and r.status == 200, head[:60])
+
+    # truncated body: the client goes away; the server carries on
+    s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
+    s.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\n"
+              b"Content-Type: application/x-amz-json-1.0\r\nContent-Length: 100\r\n\r\n{\"TableName\"")
+    s.close()
+    r, _ = raw(None, "", method="GET", auth=False)
+    check("raw: truncated body, then the server still answers", r.status == 200)
+
+    # slow client: half a request sent, another client is not held up
+    slow = socket.create_connection(("127.0.0.1", PORT), timeout=10)
+    slow.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Tar")
+    t0 = time.time()
+    for _ in range(10):
+        r, _ = raw("GetItem", body)
+    check("raw: a slow client holds nobody up", r.status == 200 and time.time() - t0 < 5, time.time() - t0)
+    slow.sendall(b"get: DynamoDB_20120810.ListTables\r\nContent-Type: application/x-amz-json-1.0\r\n"
+                 b"Authorization: " + FAKE_AUTH.encode() + b"\r\nContent-Length: 2\r\n\r\n{}")
+    resp = slow.recv(4096)
+    slow.close()
+    check("raw: the slow client is answered in the end", resp.startswith(b"HTTP/1.1 200"), resp[:60])
+
+    # keep-alive: one connection, many requests
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10)
+    conn.connect()
+    sock = conn.sock
+    ok = True
+    for _ in range(5):
+        r, data = raw("GetItem", body, conn=conn)
+        ok = ok and r.status == 200 and conn.sock is sock
+    check("raw: keep-alive: five requests on one connection", ok)
+    r, data = raw("GetItem", body, {"Connection": "close"}, conn=conn)
+    check("raw: Connection: close is honoured", r.status == 200 and
+          (r.getheader("Connection") or "").lower() == "close" and (conn.sock is None or r.will_close))
+    conn.close()
+
+    # boto3 reuses its connections
+    c = client()
+    for _ in range(3):
+        c.get_item(TableName="BotoTable", Key={"PK": {"S": "u#1"}, "SK": {"S": "p"}})
+    pool = list(c._endpoint.http_session._manager.connection_from_url(ENDPOINT).pool.queue)
+    check("boto3: keep-alive connection reused", sum(1 for x in pool if x is not None) == 1, pool)
+
+    # 500 idle connections, then a request still answered and counted
+    idle = []
+    for _ in range(500):
+        idle.append(socket.create_connection(("127.0.0.1", PORT), timeout=10))
+    time.sleep(0.5)
+    r, _ = raw("GetItem", body)
+    opened = sql("SELECT sum(open_connections) FROM stdesign.http_status()")
+    check("raw: 500 idle connections open, a request still answered",
+          r.status == 200 and int(opened or 0) >= 500, opened)
+    for s in idle[:5]:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    check("raw: idle connections answered too", all(s.recv(64).startswith(b"HTTP/1.1 200") for s in idle[:5]))
+    for s in idle:
+        s.close()
+
+    st = sql("SELECT sum(requests_served) > 0 AND sum(requests_failed) > 0 AND "
+             "bool_or(by_operation ? 'GetItem') FROM stdesign.http_status()")
+    check("http_status: requests served and failed by operation", st == "t", st)
+
+
+# ---------------------------------------------------------------- sigv4 mode
+
+def sigv4_tests(key, secret, rkey, rsecret):
+    c = client(key, secret)
+    make_table(c, "SignedTable")
+    c.put_item(TableName="SignedTable", Item={"PK": {"S": "s"}, "SK": {"S": "1"}})
+    got = c.get_item(TableName="SignedTable", Key={"PK": {"S": "s"}, "SK": {"S": "1"}})
+    check("sigv4: boto3 with a valid key", "Item" in got)
+    code, resp = error_code(lambda: client(key, secret + "x").list_tables())
+    check("sigv4: wrong secret: InvalidSignatureException", code == "InvalidSignatureException", code)
+    code, _ = error_code(lambda: client("STDKNOSUCHKEY0000000", secret).list_tables())
+    check("sigv4: unknown key: UnrecognizedClientException", code == "UnrecognizedClientException", code)
+
+    body = json.dumps({"TableName": "SignedTable", "Key": {"PK": {"S": "s"}, "SK": {"S": "1"}}}).encode()
+    base = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.GetItem"}
+    h = sign(base, body, key, secret)
+    r, data = raw(None, body, h, auth=False)
+    check("sigv4: own signer agrees", r.status == 200, data)
+    h = sign(base, body, key, secret)
+    r, data = raw(None, body + b" ", h, auth=False)
+    check("sigv4: body changed after signing: InvalidSignatureException", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#InvalidSignatureException", data)
+    old = (datetime.datetime.utcnow() - datetime.timedelta(minutes=20)).strftime("%Y%m%dT%H%M%SZ")
+    r, data = raw(None, body, sign(base, body, key, secret, old), auth=False)
+    check("sigv4: expired signature", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#InvalidSignatureException" and
+          json.loads(data)["message"].startswith("Signature expired: " + old), data)
+    r, data = raw(None, body, base, auth=False)
+    check("sigv4: missing signature: MissingAuthenticationTokenException",
+          err_type(data) == "com.amazon.coral.service#MissingAuthenticationTokenException", data)
+    r, data = raw(None, body, dict(base, Authorization="AWS4-HMAC-SHA256 Credential=x"), auth=False)
+    check("sigv4: incomplete Authorization: IncompleteSignatureException",
+          err_type(data) == "com.amazon.coral.service#IncompleteSignatureException", data)
+
+    # a key of a role without privileges on the table
+    rc = client(rkey, rsecret)
+    code, _ = error_code(lambda: rc.get_item(TableName="SignedTable", Key={"PK": {"S": "s"}, "SK": {"S": "1"}}))
+    check("sigv4: unprivileged role cannot read: AccessDeniedException", code == "AccessDeniedException", code)
+    code, _ = error_code(lambda: rc.put_item(TableName="SignedTable", Item={"PK": {"S": "s"}, "SK": {"S": "2"}}))
+    check("sigv4: unprivileged role cannot write: AccessDeniedException", code == "AccessDeniedException", code)
+    check("sigv4: nothing written by the unprivileged role",
+          sql("SELECT st_get('s', '2', 'SignedTable') IS NULL") == "t")
+
+    # a role granted the table's privileges reads and writes through its key
+    rel = sql("SELECT relation_name FROM stdesign.tables WHERE table_name = 'SignedTable'")
+    sql("CREATE ROLE stdesign_http_writer; "
+        "GRANT USAGE ON SCHEMA stdesign, stdesign_data TO stdesign_http_writer; "
+        "GRANT SELECT ON stdesign.tables, stdesign.indexes TO stdesign_http_writer; "
+        "GRANT SELECT, INSERT, UPDATE, DELETE ON stdesign_data.\"%s\" TO stdesign_http_writer" % rel)
+    wkey, wsecret = sql("SELECT access_key_id || ' ' || secret_access_key "
+                        "FROM st_create_access_key('stdesign_http_writer')").split()
+    wc = client(wkey, wsecret)
+    code, _ = error_code(lambda: wc.put_item(TableName="SignedTable", Item={"PK": {"S": "w"}, "SK": {"S": "1"}}))
+    got = wc.get_item(TableName="SignedTable", Key={"PK": {"S": "w"}, "SK": {"S": "1"}}) if code is None else {}
+    check("sigv4: a role with the table's privileges writes and reads", code is None and "Item" in got, code)
+    code, _ = error_code(lambda: wc.create_table(
+        TableName="NotAllowed", AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}], BillingMode="PAY_PER_REQUEST"))
+    check("sigv4: the same role cannot create a table: AccessDeniedException", code == "AccessDeniedException", code)
+
+    sql("SELECT st_disable_access_key('%s')" % rkey)
+    code, _ = error_code(lambda: rc.list_tables())
+    check("sigv4: disabled key: UnrecognizedClientException", code == "UnrecognizedClientException", code)
+
+
+def conflict_tests():
+    """Run under default_transaction_isolation = repeatable read: concurrent
+    updates of one item fail to serialize; the endpoint retries them, and
+    what is still in conflict after that is a TransactionConflictException,
+    never a 500, and never a lost update."""
+    make_table(client(), "BotoTable")
+    client().put_item(TableName="BotoTable", Item={"PK": {"S": "hot"}, "SK": {"S": "c"}, "n": {"N": "0"}})
+    results = []
+
+    def worker():
+        c = client()
+        for _ in range(25):
+            code, _ = error_code(lambda: c.update_item(
+                TableName="BotoTable", Key={"PK": {"S": "hot"}, "SK": {"S": "c"}},
+                UpdateExpression="ADD n :one", ExpressionAttributeValues={":one": {"N": "1"}}))
+            results.append(code)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    ok = results.count(None)
+    other = set(results) - {None, "TransactionConflictException"}
+    n = int(client().get_item(TableName="BotoTable", Key={"PK": {"S": "hot"}, "SK": {"S": "c"}})["Item"]["n"]["N"])
+    check("conflicts: only successes and TransactionConflictException (%d ok of %d)" % (ok, len(results)),
+          not other and ok > 0, other)
+    check("conflicts: every success counted, nothing lost or doubled (%d)" % n, n == ok, (n, ok))
+
+
+if MODE == "trust":
+    trust_tests()
+elif MODE == "conflict":
+    conflict_tests()
+else:
+    sigv4_tests(*sys.argv[3:7])
+print("http %s: %d passed, %d failed" % (MODE, passed, failed))
+sys.exit(1 if failed else 0)

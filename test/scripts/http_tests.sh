@@ -1,0 +1,340 @@
+#!/usr/bin/env bash
+# The HTTP endpoint against real clients, in a throwaway cluster of its own
+# with stdesign in shared_preload_libraries and the workers on a free port
+# of 127.0.0.1:
+#
+#   1. 503 until CREATE EXTENSION, then served without a restart
+#   2. aws-cli: create-table, wait table-exists, put/get/query/scan with
+#      paging, update with conditions, a cancelled transact-write-items
+#   3. boto3 and raw HTTP (test/http/test_http.py trust)
+#   4. the JavaScript SDK (DocumentClient) running the seeds' e-commerce
+#      access patterns, and dynamodb-admin's table page (test/http/)
+#   5. sigv4: access keys, bad/expired/missing signatures, a role without
+#      privileges (test/http/test_http.py sigv4)
+#   6. cancel, per-request timeout and reload, kill -9 of a worker in the
+#      middle of a request, fast shutdown during a request, a port taken,
+#      too few max_worker_processes
+#
+# Needs the extension installed (make install).  Ends with one
+# "http: N passed, N failed" line; exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+if [ -z "${HTTP_TESTS_INSIDE:-}" ]; then
+	port=$(free_port)
+	HTTP_TESTS_INSIDE=1 HTTP_PORT=$port exec pg_virtualenv -t \
+		-o shared_preload_libraries=stdesign -o stdesign.http_port="$port" \
+		-o stdesign.http_workers=2 -o stdesign.http_cors_origin=http://admin.example \
+		-o max_connections=60 bash "$0" "$@"
+fi
+
+. test/scripts/checks.sh
+port=$HTTP_PORT
+endpoint="http://127.0.0.1:$port"
+work=$(mktemp -d)
+chmod 777 "$work"
+admin_pid=""
+trap '[ -n "$admin_pid" ] && kill "$admin_pid" 2>/dev/null; rm -rf "$work"' EXIT
+q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
+log=$(pg_lsclusters --no-header | awk '$2 == "regress" { print $7 }')
+export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=secret AWS_DEFAULT_REGION=us-east-1
+export AWS_PAGER="" AWS_MAX_ATTEMPTS=1
+aws=/usr/bin/aws
+[ -x "$aws" ] || aws=aws
+ddb() { "$aws" dynamodb --endpoint-url "$endpoint" --output json "$@"; }
+python=/usr/bin/python3
+auth='AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00'
+
+# post OP BODY [curl args]: the HTTP status, the body in $work/body
+post() {
+	local op=$1 body=$2
+	shift 2
+	curl -s -o "$work/body" -w '%{http_code}' -X POST "$endpoint/" \
+		-H "X-Amz-Target: DynamoDB_20120810.$op" -H 'Content-Type: application/x-amz-json-1.0' \
+		-H "Authorization: $auth" --data-binary "$body" "$@"
+}
+
+# wait_for CMD...: up to 30 s for the command to succeed
+wait_for() {
+	for _ in $(seq 1 60); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.5
+	done
+	return 1
+}
+workers_up() { [ "$(q -c "SELECT count(*) FROM stdesign.http_status() WHERE pid IS NOT NULL AND pid IN (SELECT pid FROM pg_stat_activity)" 2>/dev/null)" = "${1:-2}" ]; }
+served() { [ "$(post ListTables '{}')" = 200 ]; }
+
+# ---------- 1. before and after CREATE EXTENSION ----------
+
+wait_for curl -s "$endpoint/"
+code=$(post ListTables '{}')
+check "503 before CREATE EXTENSION ($code)" $([ "$code" = 503 ] && grep -q ServiceUnavailable "$work/body"; echo $?)
+q -c "CREATE EXTENSION stdesign"
+code=$(post ListTables '{}')
+check "served once the extension exists, without a restart ($code)" $([ "$code" = 200 ]; echo $?)
+n=$(q -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker'")
+check "two workers in pg_stat_activity ($n)" $([ "$n" = 2 ]; echo $?)
+grep -q "HTTP worker 1 listening on 127.0.0.1, ::1 port $port" "$log" || grep -q "HTTP worker 1 listening on 127.0.0.1 port $port" "$log"
+check "the workers log where they listen" $?
+
+# ---------- 2. aws-cli ----------
+
+cat > "$work/table.json" <<'JSON'
+{
+  "TableName": "ECommerceTable",
+  "AttributeDefinitions": [
+    {"AttributeName": "PK", "AttributeType": "S"},
+    {"AttributeName": "SK", "AttributeType": "S"},
+    {"AttributeName": "GSI1PK", "AttributeType": "S"},
+    {"AttributeName": "GSI1SK", "AttributeType": "S"}
+  ],
+  "KeySchema": [
+    {"AttributeName": "PK", "KeyType": "HASH"},
+    {"AttributeName": "SK", "KeyType": "RANGE"}
+  ],
+  "GlobalSecondaryIndexes": [
+    {"IndexName": "GSI1",
+     "KeySchema": [{"AttributeName": "GSI1PK", "KeyType": "HASH"}, {"AttributeName": "GSI1SK", "KeyType": "RANGE"}],
+     "Projection": {"ProjectionType": "ALL"}}
+  ],
+  "BillingMode": "PAY_PER_REQUEST"
+}
+JSON
+ddb create-table --cli-input-json "file://$work/table.json" > "$work/out" 2>&1
+check "aws-cli: create-table" $(grep -q '"TableStatus": "ACTIVE"' "$work/out"; echo $?)
+timeout 60 "$aws" dynamodb wait table-exists --endpoint-url "$endpoint" --table-name ECommerceTable
+check "aws-cli: wait table-exists" $?
+ok=0
+for i in $(seq 1 12); do
+	ddb put-item --table-name ECommerceTable \
+		--item "{\"PK\": {\"S\": \"CUST#123\"}, \"SK\": {\"S\": \"ORDER#2026-07-$(printf %02d "$i")\"}, \"total\": {\"N\": \"$i\"}, \"status\": {\"S\": \"pending\"}}" || ok=1
+done
+check "aws-cli: put-item" $ok
+ddb get-item --table-name ECommerceTable --key '{"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-03"}}' > "$work/out"
+check "aws-cli: get-item" $(python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["Item"]["total"] != {"N": "3"})' "$work/out"; echo $?)
+ddb query --table-name ECommerceTable --key-condition-expression 'PK = :c' \
+	--expression-attribute-values '{":c": {"S": "CUST#123"}}' --page-size 5 > "$work/out"
+check "aws-cli: query with paging (pages of 5, 12 items)" $(python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); sys.exit(d["Count"] != 12 or len(d["Items"]) != 12)' "$work/out"; echo $?)
+ddb query --table-name ECommerceTable --key-condition-expression 'PK = :c' \
+	--expression-attribute-values '{":c": {"S": "CUST#123"}}' --max-items 5 > "$work/out"
+token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("NextToken", ""))' "$work/out")
+ddb query --table-name ECommerceTable --key-condition-expression 'PK = :c' \
+	--expression-attribute-values '{":c": {"S": "CUST#123"}}' --max-items 5 --starting-token "$token" > "$work/out2"
+check "aws-cli: query --max-items / --starting-token" $(python3 -c '
+import json,sys
+a = json.load(open(sys.argv[1]))["Items"]; b = json.load(open(sys.argv[2]))["Items"]
+sys.exit(len(a) != 5 or len(b) != 5 or a[-1]["SK"]["S"] >= b[0]["SK"]["S"])' "$work/out" "$work/out2"; echo $?)
+ddb scan --table-name ECommerceTable --page-size 4 > "$work/out"
+check "aws-cli: scan with paging" $(python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["Count"] != 12)' "$work/out"; echo $?)
+ddb update-item --table-name ECommerceTable --key '{"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-01"}}' \
+	--update-expression 'SET #s = :shipped' --condition-expression '#s = :pending' \
+	--expression-attribute-names '{"#s": "status"}' \
+	--expression-attribute-values '{":shipped": {"S": "shipped"}, ":pending": {"S": "pending"}}' \
+	--return-values ALL_NEW > "$work/out"
+check "aws-cli: update-item with a condition that holds" $(grep -q '"shipped"' "$work/out"; echo $?)
+ddb update-item --table-name ECommerceTable --key '{"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-01"}}' \
+	--update-expression 'SET #s = :shipped' --condition-expression '#s = :pending' \
+	--expression-attribute-names '{"#s": "status"}' \
+	--expression-attribute-values '{":shipped": {"S": "shipped"}, ":pending": {"S": "pending"}}' > "$work/out" 2>&1
+check "aws-cli: update-item with a failing condition: ConditionalCheckFailedException" $(grep -q ConditionalCheckFailedException "$work/out"; echo $?)
+cat > "$work/tx.json" <<'JSON'
+[
+  {"Put": {"TableName": "ECommerceTable", "Item": {"PK": {"S": "CUST#999"}, "SK": {"S": "CUST#999"}}}},
+  {"ConditionCheck": {"TableName": "ECommerceTable", "Key": {"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-02"}},
+                      "ConditionExpression": "attribute_not_exists(PK)"}}
+]
+JSON
+ddb transact-write-items --transact-items "file://$work/tx.json" > "$work/out" 2>&1
+check "aws-cli: transact-write-items cancelled: TransactionCanceledException [None, ConditionalCheckFailed]" \
+	$(grep -q 'TransactionCanceledException' "$work/out" && grep -q 'None, ConditionalCheckFailed' "$work/out"; echo $?)
+n=$(q -c "SELECT count(*) FROM st_query('CUST#999', NULL, 'ECommerceTable')")
+check "aws-cli: the cancelled transaction wrote nothing ($n)" $([ "$n" = 0 ]; echo $?)
+n=$(q -c "SELECT st_get('CUST#123', 'ORDER#2026-07-01', 'ECommerceTable')->>'status'")
+check "aws-cli: the update is visible in SQL ($n)" $([ "$n" = shipped ]; echo $?)
+ddb delete-table --table-name NoSuchTable > "$work/out" 2>&1
+check "aws-cli: delete-table of a missing table: ResourceNotFoundException" $(grep -q ResourceNotFoundException "$work/out"; echo $?)
+
+# ---------- 3. boto3 and raw HTTP ----------
+
+"$python" test/http/test_http.py "$port" trust > "$work/py.out" 2>&1
+cat "$work/py.out"
+p=$(sed -n 's/^http trust: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py.out")
+f=$(sed -n 's/^http trust: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+
+# serialization failures under repeatable read: retried, then a conflict
+q -c "ALTER SYSTEM SET default_transaction_isolation = 'repeatable read'" -c "SELECT pg_reload_conf()" >/dev/null
+sleep 1
+"$python" test/http/test_http.py "$port" conflict > "$work/py.out" 2>&1
+cat "$work/py.out"
+p=$(sed -n 's/^http conflict: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py.out")
+f=$(sed -n 's/^http conflict: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+q -c "ALTER SYSTEM RESET default_transaction_isolation" -c "SELECT pg_reload_conf()" >/dev/null
+
+# ---------- 4. the JavaScript SDK and dynamodb-admin ----------
+
+if (cd test/http && npm ci --no-audit --no-fund --silent >"$work/npm.out" 2>&1); then
+	node test/http/sdk_test.mjs "$endpoint" > "$work/js.out" 2>&1
+	cat "$work/js.out"
+	p=$(sed -n 's/^http js: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/js.out")
+	f=$(sed -n 's/^http js: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/js.out")
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-1}))
+
+	admin_port=$(free_port)
+	node test/http/node_modules/dynamodb-admin/dist/dynamodb-admin.js --host 127.0.0.1 \
+		--port "$admin_port" --dynamo-endpoint "$endpoint" > "$work/admin.out" 2>&1 &
+	admin_pid=$!
+	wait_for curl -sf "http://127.0.0.1:$admin_port/"
+	curl -s "http://127.0.0.1:$admin_port/" > "$work/admin_index.html"
+	check "dynamodb-admin: the table list names ECommerceTable" $(grep -q ECommerceTable "$work/admin_index.html"; echo $?)
+	code=$(curl -s -o "$work/admin_table.html" -w '%{http_code}' "http://127.0.0.1:$admin_port/tables/ECommerceTable")
+	check "dynamodb-admin: the table page ($code)" $([ "$code" = 200 ] && grep -q "ECommerceTable" "$work/admin_table.html"; echo $?)
+	code=$(curl -s -o "$work/admin_items.json" -w '%{http_code}' "http://127.0.0.1:$admin_port/tables/ECommerceTable/items")
+	check "dynamodb-admin: the table's items ($code)" $([ "$code" = 200 ] && grep -q "CUST#123" "$work/admin_items.json"; echo $?)
+	code=$(curl -s -o "$work/admin_ttl.html" -w '%{http_code}' "http://127.0.0.1:$admin_port/tables/ECommerceTable/ttl")
+	check "dynamodb-admin: the table's TTL page (DescribeTimeToLive) ($code)" $([ "$code" = 200 ]; echo $?)
+	kill "$admin_pid" 2>/dev/null
+	wait "$admin_pid" 2>/dev/null
+	admin_pid=""
+else
+	cat "$work/npm.out"
+	check "npm ci in test/http" 1
+fi
+
+# ---------- 5. sigv4 ----------
+
+q >/dev/null <<'SQL'
+ALTER SYSTEM SET stdesign.http_auth = 'sigv4';
+SELECT pg_reload_conf();
+CREATE ROLE stdesign_http_reader;
+SQL
+sleep 1
+keys=$(q -F ' ' -c "SELECT access_key_id, secret_access_key FROM st_create_access_key(current_user::regrole)")
+rkeys=$(q -F ' ' -c "SELECT access_key_id, secret_access_key FROM st_create_access_key('stdesign_http_reader')")
+n=$(q -c "SELECT count(*) FROM st_list_access_keys() WHERE enabled")
+check "st_create_access_key / st_list_access_keys ($n keys)" $([ "$n" = 2 ] && [[ "$keys" =~ ^STDK[A-Z0-9]{16}\ [A-Za-z0-9]{40}$ ]]; echo $?)
+n=$(q -c "SET ROLE stdesign_http_reader; SELECT count(*) FROM stdesign.access_keys" 2>&1)
+check "the key table is not readable by other roles" $([[ "$n" == *"permission denied"* ]]; echo $?)
+code=$(post ListTables '{}')
+check "sigv4: the fake signature is refused after the reload ($code)" $([ "$code" = 400 ] && grep -q IncompleteSignatureException "$work/body"; echo $?)
+# shellcheck disable=SC2086
+"$python" test/http/test_http.py "$port" sigv4 $keys $rkeys > "$work/py.out" 2>&1
+cat "$work/py.out"
+p=$(sed -n 's/^http sigv4: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py.out")
+f=$(sed -n 's/^http sigv4: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+q -c "SELECT st_drop_access_key(access_key_id) FROM st_list_access_keys() WHERE role = 'stdesign_http_reader'" >/dev/null
+n=$(q -c "SELECT count(*) FROM st_list_access_keys()")
+check "st_drop_access_key ($n left)" $([ "$n" = 2 ]; echo $?)
+grep -qE "$(echo "$keys" | cut -d' ' -f2)|Authorization: AWS4" "$log"
+check "no secret nor Authorization header in the server log" $([ $? -ne 0 ]; echo $?)
+q -c "ALTER SYSTEM SET stdesign.http_auth = 'trust'" -c "SELECT pg_reload_conf()" >/dev/null
+sleep 1
+
+# ---------- 6. resilience ----------
+
+# A request that waits: a session holds the table's relation locked.
+relation=$(q -c "SELECT relation_name FROM stdesign.tables WHERE table_name = 'ECommerceTable'")
+hold_lock() {
+	psql -X -q -c "BEGIN" -c "LOCK TABLE stdesign_data.\"$relation\" IN ACCESS EXCLUSIVE MODE" -c "SELECT pg_sleep($1)" >/dev/null 2>&1 &
+	sleep 1
+}
+blocked_put() {
+	post PutItem '{"TableName": "ECommerceTable", "Item": {"PK": {"S": "BLOCKED"}, "SK": {"S": "'"$1"'"}}}' > "$work/code.$1"
+}
+active_worker() { q -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'stdesign http worker' AND state = 'active' AND query LIKE '%PutItem%'"; }
+
+hold_lock 30
+blocked_put cancel &
+cpid=$!
+wait_for test -n "$(active_worker)"
+wpid=$(active_worker)
+check "a running request shows in pg_stat_activity (pid $wpid)" $([ -n "$wpid" ]; echo $?)
+q -c "SELECT pg_cancel_backend($wpid)" >/dev/null
+wait $cpid
+check "pg_cancel_backend: the request ends with 500 ($(cat "$work/code.cancel"))" $([ "$(cat "$work/code.cancel")" = 500 ]; echo $?)
+code=$(post ListTables '{}')
+check "pg_cancel_backend: the worker carries on" $([ "$code" = 200 ] && workers_up; echo $?)
+q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep%' AND pid <> pg_backend_pid()" >/dev/null
+sleep 0.5
+
+q -c "ALTER SYSTEM SET stdesign.http_request_timeout = '1s'" -c "SELECT pg_reload_conf()" >/dev/null
+sleep 1
+hold_lock 30
+start=$(date +%s)
+blocked_put timeout
+took=$(($(date +%s) - start))
+check "reload: stdesign.http_request_timeout = 1s ends a blocked request (500 after ${took}s)" \
+	$([ "$(cat "$work/code.timeout")" = 500 ] && [ "$took" -le 5 ]; echo $?)
+q -c "ALTER SYSTEM RESET stdesign.http_request_timeout" -c "SELECT pg_reload_conf()" >/dev/null
+q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep%' AND pid <> pg_backend_pid()" >/dev/null
+sleep 1
+
+# kill -9 of the worker in the middle of a request
+hold_lock 30
+blocked_put kill &
+kpid=$!
+wait_for test -n "$(active_worker)"
+wpid=$(active_worker)
+kill -9 "$wpid"
+wait $kpid
+check "kill -9 of a worker mid-request: the client sees the connection fail ($(cat "$work/code.kill"))" \
+	$([ "$(cat "$work/code.kill")" != 200 ]; echo $?)
+wait_for q -c "SELECT 1"
+wait_for workers_up
+check "kill -9: the workers come back (crash restart)" $?
+wait_for served
+check "kill -9: requests are served again" $?
+n=$(q -c "SELECT count(*) FROM st_query('BLOCKED', NULL, 'ECommerceTable')")
+check "kill -9: nothing of the killed request was written ($n)" $([ "$n" = 0 ]; echo $?)
+
+# fast shutdown while a request waits
+hold_lock 60
+blocked_put shutdown &
+spid=$!
+wait_for test -n "$(active_worker)"
+timeout 60 pg_ctlcluster "$PGVERSION" regress stop -m fast
+check "fast shutdown during a request: the server stops" $?
+wait $spid
+pg_ctlcluster "$PGVERSION" regress start
+wait_for workers_up
+check "after the restart the workers are back" $?
+n=$(q -c "SELECT count(*) FROM st_query('BLOCKED', NULL, 'ECommerceTable')")
+check "fast shutdown: the interrupted request wrote nothing ($n)" $([ "$n" = 0 ]; echo $?)
+
+# a port that another program holds: a loud error, never another port
+taken=$(free_port)
+python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(60)' "$taken" &
+holder=$!
+sleep 0.5
+q -c "ALTER SYSTEM SET stdesign.http_port = $taken" >/dev/null
+pg_ctlcluster "$PGVERSION" regress restart
+wait_for grep -q "could not bind the HTTP endpoint to 127.0.0.1 port $taken" "$log"
+check "port taken: the server log says so" $?
+n=$(q -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker'")
+check "port taken: no worker serves ($n)" $([ "$n" = 0 ]; echo $?)
+kill "$holder"
+wait "$holder" 2>/dev/null
+
+# too few max_worker_processes
+q -c "ALTER SYSTEM SET stdesign.http_port = $port" -c "ALTER SYSTEM SET max_worker_processes = 2" >/dev/null
+pg_ctlcluster "$PGVERSION" regress restart
+grep -q "stdesign.http_workers = 2 but max_worker_processes = 2: starting 1 HTTP workers" "$log"
+check "too few max_worker_processes: a clear log message" $?
+wait_for served
+check "too few max_worker_processes: the one worker that fits serves" $?
+q -c "ALTER SYSTEM RESET max_worker_processes" >/dev/null
+
+[ "$failed" -eq 0 ] || tail -n 60 "$log"
+echo "http: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
