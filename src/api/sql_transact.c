@@ -219,33 +219,14 @@ check_transaction_size(StTxAction *actions, int n)
 static void
 cancel_invalid(const StErr *errs, const bool *invalid, int n)
 {
-	StringInfoData detail;
-	StringInfoData codes;
-	StErr		err;
+	StTxReason *reasons = palloc0(sizeof(StTxReason) * n);
 
-	initStringInfo(&detail);
-	initStringInfo(&codes);
-	appendStringInfoString(&detail, "{\"CancellationReasons\": [");
 	for (int i = 0; i < n; i++)
 	{
-		const char *code = invalid[i] ? "ValidationError" : "None";
-
-		appendStringInfo(&detail, "%s{\"Code\": \"%s\"", i ? ", " : "", code);
-		appendStringInfo(&codes, "%s%s", i ? ", " : "", code);
-		if (invalid[i])
-		{
-			Jsonb	   *msg = av_value_to_jsonb(av_new_str(AV_S, errs[i].message, strlen(errs[i].message)), false);
-
-			appendStringInfo(&detail, ", \"Message\": %s", JsonbToCString(NULL, &msg->root, VARSIZE(msg)));
-		}
-		appendStringInfoChar(&detail, '}');
+		reasons[i].code = invalid[i] ? "ValidationError" : "None";
+		reasons[i].message = invalid[i] ? pstrdup(errs[i].message) : NULL;
 	}
-	appendStringInfoString(&detail, "]}");
-	st_fail(&err, ST_ERR_TRANSACTION_CANCELED,
-			"Transaction cancelled, please refer cancellation reasons for specific reasons [%s]",
-			codes.data);
-	err.detail = detail.data;
-	st_raise(&err);
+	ops_transact_cancel(reasons, n, true);
 }
 
 StTxAction *

@@ -79,6 +79,9 @@ extern bool expr_count_operator(ExprParser *ps);
 extern bool expr_enter(ExprParser *ps);
 #define expr_leave(ps) ((ps)->depth--)
 
+/* What inner parses, inside the parentheses at the current token. */
+extern ExprNode *expr_parse_parenthesised(ExprParser *ps, ExprNode *(*inner) (ExprParser *ps));
+
 extern ExprPath *expr_parse_path(ExprParser *ps);
 extern ExprNode *expr_parse_operand(ExprParser *ps);
 extern ExprNode *expr_parse_call(ExprParser *ps, bool as_condition);

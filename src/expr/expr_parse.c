@@ -96,6 +96,30 @@ expr_enter(ExprParser *ps)
 	return true;
 }
 
+/*
+ * What inner parses, between the parentheses at the current token: one
+ * nesting level, and the closing parenthesis required.
+ */
+ExprNode *
+expr_parse_parenthesised(ExprParser *ps, ExprNode *(*inner) (ExprParser *ps))
+{
+	ExprNode   *n;
+
+	if (!expr_enter(ps))
+		return NULL;
+	ps->pos++;
+	if ((n = inner(ps)) == NULL)
+		return NULL;
+	if (PEEK(ps)->type != TK_RPAREN)
+	{
+		expr_syntax_error(ps);
+		return NULL;
+	}
+	ps->pos++;
+	expr_leave(ps);
+	return n;
+}
+
 /* The words of the condition grammar: never attribute names, and a syntax error where one is expected. */
 static bool
 is_grammar_word(const ExprParser *ps, const ExprToken *t)
@@ -313,7 +337,6 @@ parse_paren_operand(ExprParser *ps)
 {
 	int			open = ps->pos;
 	int			close = ps->toks[open].match;
-	ExprNode   *n;
 
 	if (ps->kind != EXPR_UPDATE && close > 0 &&
 		ps->toks[open + 1].type == TK_LPAREN && ps->toks[open + 1].match == close - 1)
@@ -321,19 +344,7 @@ parse_paren_operand(ExprParser *ps)
 		expr_fail(ps->kind, ps->err, "The expression has redundant parentheses;");
 		return NULL;
 	}
-	if (!expr_enter(ps))
-		return NULL;
-	ps->pos++;
-	if ((n = parse_bare_operand(ps)) == NULL)
-		return NULL;
-	if (PEEK(ps)->type != TK_RPAREN)
-	{
-		expr_syntax_error(ps);
-		return NULL;
-	}
-	ps->pos++;
-	expr_leave(ps);
-	return n;
+	return expr_parse_parenthesised(ps, parse_bare_operand);
 }
 
 ExprNode *

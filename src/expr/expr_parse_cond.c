@@ -218,7 +218,6 @@ parse_group(ExprParser *ps)
 {
 	int			open = ps->pos;
 	int			close = ps->toks[open].match;
-	ExprNode   *inner;
 
 	if (close > 0 && ps->toks[open + 1].type == TK_LPAREN &&
 		ps->toks[open + 1].match == close - 1)
@@ -226,19 +225,7 @@ parse_group(ExprParser *ps)
 		expr_fail(ps->kind, ps->err, "The expression has redundant parentheses;");
 		return NULL;
 	}
-	if (!expr_enter(ps))
-		return NULL;
-	ps->pos++;
-	if ((inner = parse_or(ps)) == NULL)
-		return NULL;
-	if (PEEK(ps)->type != TK_RPAREN)
-	{
-		expr_syntax_error(ps);
-		return NULL;
-	}
-	ps->pos++;
-	expr_leave(ps);
-	return inner;
+	return expr_parse_parenthesised(ps, parse_or);
 }
 
 static ExprNode *

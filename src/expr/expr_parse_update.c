@@ -100,23 +100,10 @@ static ExprNode *
 parse_set_value(ExprParser *ps)
 {
 	const ExprToken *t = PEEK(ps);
-	ExprNode   *n;
 
 	if (t->type != TK_LPAREN || t->match < 0 || !value_ends_at(ps, t->match + 1))
 		return parse_arith(ps);
-	if (!expr_enter(ps))
-		return NULL;
-	ps->pos++;
-	if ((n = parse_arith(ps)) == NULL)
-		return NULL;
-	if (PEEK(ps)->type != TK_RPAREN)
-	{
-		expr_syntax_error(ps);
-		return NULL;
-	}
-	ps->pos++;
-	expr_leave(ps);
-	return n;
+	return expr_parse_parenthesised(ps, parse_arith);
 }
 
 /* One action of a clause into it. */

@@ -126,16 +126,9 @@ lock_item(StTxAction *a, bool need_old)
 
 /* ---------- phase 2: conditions ---------- */
 
-typedef struct Reason
-{
-	const char *code;			/* None, ConditionalCheckFailed, ValidationError */
-	char	   *message;
-	const Av   *item;
-} Reason;
-
 /* Evaluate one action; false (with *r filled) when it cancels the transaction. */
 static bool
-check_action(StTxAction *a, Reason *r)
+check_action(StTxAction *a, StTxReason *r)
 {
 	StErr		err;
 	const ExprParams *p = ops_expr_params(&a->req);
@@ -192,9 +185,8 @@ append_json_string(StringInfo buf, const char *s)
 	appendStringInfoString(buf, JsonbToCString(NULL, &jb->root, VARSIZE(jb)));
 }
 
-/* Raise TransactionCanceledException with the reasons as DETAIL. */
-static void
-cancel(Reason *reasons, int n, bool typed)
+void
+ops_transact_cancel(const StTxReason *reasons, int n, bool typed)
 {
 	StringInfoData detail;
 	StringInfoData codes;
@@ -274,7 +266,7 @@ void
 ops_transact_write(StTxAction *actions, int n, bool typed, bool need_old)
 {
 	StTxAction **order = palloc(sizeof(StTxAction *) * Max(1, n));
-	Reason	   *reasons = palloc0(sizeof(Reason) * Max(1, n));
+	StTxReason	   *reasons = palloc0(sizeof(StTxReason) * Max(1, n));
 	bool		cancelled = false;
 
 	for (int i = 0; i < n; i++)
@@ -287,7 +279,7 @@ ops_transact_write(StTxAction *actions, int n, bool typed, bool need_old)
 		if (!check_action(&actions[i], &reasons[i]))
 			cancelled = true;
 	if (cancelled)
-		cancel(reasons, n, typed);
+		ops_transact_cancel(reasons, n, typed);
 
 	for (int i = 0; i < n; i++)
 		write_action(&actions[i]);

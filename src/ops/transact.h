@@ -59,4 +59,18 @@ extern void ops_transact_prepare(StTxAction *actions, int n);
  */
 extern void ops_transact_write(StTxAction *actions, int n, bool typed, bool need_old);
 
+/* One action's CancellationReason. */
+typedef struct StTxReason
+{
+	const char *code;			/* None, ConditionalCheckFailed, ValidationError */
+	char	   *message;
+	const Av   *item;
+} StTxReason;
+
+/*
+ * Raise TransactionCanceledException with one reason per action, in request
+ * order, as DETAIL ({"CancellationReasons": [...]}; items typed or plain).
+ */
+extern void ops_transact_cancel(const StTxReason *reasons, int n, bool typed) pg_attribute_noreturn();
+
 #endif							/* ST_TRANSACT_H */
