@@ -9,13 +9,18 @@
  * data relation marks its entry invalid (an index was added or dropped, or
  * the table was dropped); an invalidation of stdesign.tables, which
  * st_create_table and st_drop_table send, marks every entry invalid and
- * forgets the default table.  Invalid entries are rebuilt on next use, and
- * their prepared plans freed.
+ * forgets the default table.  Invalid entries are rebuilt on next use,
+ * their relation's layout checked again (storage_layout_problem), and the
+ * old definition with its prepared plans freed once no caller holds it:
+ * catalog_lookup pins a definition for as long as the caller's memory
+ * context lives, because a user trigger on the table may call st_* on it
+ * while an outer call is still executing the old definition's plans.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"
@@ -24,13 +29,34 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
+#include "storage/lmgr.h"
+#include "access/table.h"
+#include "utils/rel.h"
 
 #include "st_catalog.h"
 #include "common/st_common.h"
+#include "storage/st_layout.h"
 
 char	   *st_default_table_guc = NULL;
 
+/* A hash slot: a DynamoDB table name and its current definition. */
+typedef struct CacheSlot
+{
+	char		name[ST_TABLE_NAME_MAX + 1];	/* hash key */
+	StTable    *table;			/* NULL until loaded */
+} CacheSlot;
+
+/* A pin of a definition by a caller's memory context (see pin_table). */
+typedef struct TablePin
+{
+	MemoryContextCallback cb;
+	StTable    *table;
+	MemoryContext cxt;
+} TablePin;
+
 static HTAB *table_cache = NULL;
+static StTable *retired_tables = NULL;	/* replaced, still pinned */
 static char *cached_default = NULL;	/* in CacheMemoryContext */
 static bool default_valid = false;
 static Oid	catalog_relid = InvalidOid;	/* stdesign.tables, once known */
@@ -56,9 +82,9 @@ free_planset(StPlanSet *ps)
 					free_plan(ps->query[i][j][k][l]);
 }
 
-/* Release what an entry holds (its plans and its memory), keeping the hash slot. */
+/* Free a definition no one uses any more: its plans, then its memory (itself included). */
 static void
-release_entry(StTable *t)
+free_table(StTable *t)
 {
 	free_plan(t->plan_get);
 	free_plan(t->plan_get_for_update);
@@ -71,43 +97,123 @@ release_entry(StTable *t)
 	free_planset(&t->plans);
 	for (int i = 0; i < t->nindexes; i++)
 		free_planset(&t->indexes[i].plans);
-	if (t->cxt)
-		MemoryContextDelete(t->cxt);
-	t->cxt = NULL;
-	t->nindexes = 0;
-	t->indexes = NULL;
-	t->plan_get = t->plan_get_for_update = t->plan_upsert = t->plan_insert = NULL;
-	t->plan_upsert_many = NULL;
-	t->plan_update = t->plan_delete = t->plan_delete_returning = NULL;
-	memset(&t->plans, 0, sizeof(t->plans));
+	MemoryContextDelete(t->cxt);
+}
+
+/*
+ * A definition replaced by a newer one: freed now if no caller holds it,
+ * else when the last one lets go.  A user trigger on a table can call st_*
+ * on that same table while an outer call on it is executing one of its
+ * plans: if an invalidation arrived in between, the nested call loads a
+ * new definition, and the outer one must still find its plans and memory
+ * where they were.
+ */
+static void
+retire_table(StTable *t)
+{
 	t->valid = false;
+	if (t->pins == 0)
+	{
+		free_table(t);
+		return;
+	}
+	t->retired = true;
+	t->next_retired = retired_tables;
+	retired_tables = t;
+}
+
+/*
+ * Free the retired definitions no one holds any more.  Not done from the
+ * memory-context callbacks that unpin them: those run while contexts are
+ * being reset, error recovery included, where freeing plans is no place
+ * to be.
+ */
+static void
+free_unpinned(void)
+{
+	StTable   **link = &retired_tables;
+
+	while (*link)
+	{
+		StTable    *t = *link;
+
+		if (t->pins > 0)
+		{
+			link = &t->next_retired;
+			continue;
+		}
+		*link = t->next_retired;
+		free_table(t);
+	}
+}
+
+static void
+unpin_table(void *arg)
+{
+	TablePin   *pin = (TablePin *) arg;
+
+	pin->table->pins--;
+	if (pin->table->pin_cxt == pin->cxt)
+		pin->table->pin_cxt = NULL;
+}
+
+/*
+ * Hold t for as long as the caller's current memory context lives: every
+ * caller uses a definition within the call that looked it up, and its
+ * context is reset only after that call returns.  One pin per context is
+ * enough (a statement calling st_get a million times pins once per row,
+ * in the row's context).
+ */
+static void
+pin_table(StTable *t)
+{
+	TablePin   *pin;
+
+	if (t->pin_cxt == CurrentMemoryContext)
+		return;
+	pin = MemoryContextAlloc(CurrentMemoryContext, sizeof(TablePin));
+	pin->table = t;
+	pin->cxt = CurrentMemoryContext;
+	pin->cb.func = unpin_table;
+	pin->cb.arg = pin;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &pin->cb);
+	t->pins++;
+	t->pin_cxt = CurrentMemoryContext;
+}
+
+static void
+catalog_xact_callback(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		event == XACT_EVENT_PREPARE)
+		free_unpinned();
 }
 
 static void
 relcache_callback(Datum arg, Oid relid)
 {
 	HASH_SEQ_STATUS status;
-	StTable    *t;
+	CacheSlot  *slot;
+	bool		all;
 
 	if (table_cache == NULL)
 		return;
+	all = relid == InvalidOid || relid == catalog_relid;
+	if (all)
+	{
+		default_valid = false;
+		catalog_relid = InvalidOid;
+	}
+
 	/*
 	 * Only mark entries invalid here: freeing plans inside an invalidation
 	 * callback is not safe, since one may be executing.
 	 */
 	hash_seq_init(&status, table_cache);
-	while ((t = hash_seq_search(&status)) != NULL)
+	while ((slot = hash_seq_search(&status)) != NULL)
 	{
-		if (relid == InvalidOid || t->relid == relid)
-			t->valid = false;
-	}
-	if (relid == InvalidOid || relid == catalog_relid)
-	{
-		default_valid = false;
-		catalog_relid = InvalidOid;
-		hash_seq_init(&status, table_cache);
-		while ((t = hash_seq_search(&status)) != NULL)
-			t->valid = false;
+		if (slot->table && (all || slot->table->relid == relid))
+			slot->table->valid = false;
 	}
 }
 
@@ -118,11 +224,12 @@ catalog_init(void)
 
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.keysize = ST_TABLE_NAME_MAX + 1;
-	ctl.entrysize = sizeof(StTable);
+	ctl.entrysize = sizeof(CacheSlot);
 	ctl.hcxt = CacheMemoryContext;
 	table_cache = hash_create("stdesign table cache", 16, &ctl,
 							  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
 	CacheRegisterRelcacheCallback(relcache_callback, (Datum) 0);
+	RegisterXactCallback(catalog_xact_callback, NULL);
 }
 
 void
@@ -256,32 +363,58 @@ load_indexes(StTable *t)
 	MemoryContextSwitchTo(old);
 }
 
-/* Fill entry t from the catalog; false when the table does not exist. */
+/* A new, empty definition in a memory context of its own. */
+static StTable *
+new_table(MemoryContext parent)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "stdesign table",
+											  ALLOCSET_SMALL_SIZES);
+	StTable    *t = MemoryContextAllocZero(cxt, sizeof(StTable));
+
+	t->cxt = cxt;
+	return t;
+}
+
+/*
+ * Lock a table's relation as a reader, then see that it still exists: a
+ * session that waited here for a DROP TABLE (st_drop_table, DeleteTable)
+ * to commit finds it gone, and the table with it.
+ */
 static bool
-load_table(StTable *t)
+lock_relation(Oid relid)
+{
+	LockRelationOid(relid, AccessShareLock);
+	return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid));
+}
+
+/*
+ * Fill t from the catalog row whose `key_column` (table_name or
+ * relation_name) is `key`; false when there is none, or its relation is
+ * gone.  The relation is locked.
+ */
+static bool
+load_definition(StTable *t, const char *key_column, const char *key)
 {
 	Oid			argtypes[1] = {TEXTOID};
 	Datum		args[1];
 	HeapTuple	tup;
 	TupleDesc	desc;
 	MemoryContext old;
-	bool		found;
 
 	catalog_loads++;
-	args[0] = CStringGetTextDatum(t->name);
-	if (SPI_execute_with_args("SELECT relation_name, pk_name, pk_type, sk_name, sk_type"
-							  " FROM stdesign.tables WHERE table_name = $1",
+	args[0] = CStringGetTextDatum(key);
+	if (SPI_execute_with_args(psprintf("SELECT relation_name, pk_name, pk_type, sk_name, sk_type, table_name"
+									   " FROM stdesign.tables WHERE %s OPERATOR(pg_catalog.=) $1",
+									   key_column),
 							  1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "stdesign: could not read stdesign.tables");
-	found = SPI_processed == 1;
-	if (!found)
+	if (SPI_processed != 1)
 		return false;
 
-	t->cxt = AllocSetContextCreate(CacheMemoryContext, "stdesign table",
-								   ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(t->cxt);
 	tup = SPI_tuptable->vals[0];
 	desc = SPI_tuptable->tupdesc;
+	strlcpy(t->name, spi_text(tup, desc, 6), sizeof(t->name));
 	t->relname = spi_text(tup, desc, 1);
 	t->qualified = psprintf("%s.%s", ST_DATA_SCHEMA, quote_identifier(t->relname));
 	t->pk.name = spi_text(tup, desc, 2);
@@ -291,28 +424,44 @@ load_table(StTable *t)
 	MemoryContextSwitchTo(old);
 
 	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
-	if (!OidIsValid(t->relid))
-		st_error(ST_ERR_INTERNAL, "the relation of table %s is missing", t->name);
-	t->key_index = get_relname_relid(psprintf("%.54s_key", t->relname),
-									 get_namespace_oid(ST_DATA_SCHEMA, false));
-	t->item_attnum = get_attnum(t->relid, "item");
+	if (!OidIsValid(t->relid) || !lock_relation(t->relid))
+		return false;
 	load_indexes(t);
-	for (int i = 0; i < t->nindexes; i++)
-		t->indexes[i].index_oid = get_relname_relid(t->indexes[i].pg_index,
-													get_namespace_oid(ST_DATA_SCHEMA, false));
+	return true;
+}
+
+/*
+ * Fill t, named t->name, from the catalog and check its relation's layout;
+ * false when the table does not exist.
+ */
+static bool
+load_table(StTable *t)
+{
+	char	   *problem;
+
+	if (!load_definition(t, "table_name", t->name))
+		return false;
+	problem = storage_layout_problem(t, true);
+	if (problem)
+		st_error(ST_ERR_INTERNAL,
+				 "The relation %s of table %s no longer has the layout stdesign gave it: %s",
+				 t->qualified, t->name, problem);
 	t->valid = true;
 	return true;
 }
 
 /*
- * Run fn inside a SPI connection of its own; SPI_connect nests, so this
- * works whether or not the caller is connected.
+ * A definition of table `name` read from the catalog, or NULL.  Inside a
+ * SPI connection of its own (SPI_connect nests, so this works whether or
+ * not the caller is connected); freed again on error.
  */
-static bool
-load_table_spi(StTable *t)
+static StTable *
+read_table(const char *name)
 {
+	StTable    *volatile t = new_table(CacheMemoryContext);
 	bool		found;
 
+	strlcpy(t->name, name, sizeof(t->name));
 	SPI_connect();
 	PG_TRY();
 	{
@@ -320,12 +469,73 @@ load_table_spi(StTable *t)
 	}
 	PG_CATCH();
 	{
-		release_entry(t);
+		MemoryContextDelete(t->cxt);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
 	SPI_finish();
-	return found;
+	if (!found)
+	{
+		MemoryContextDelete(t->cxt);
+		return NULL;
+	}
+	return t;
+}
+
+/*
+ * The DDL guard's check of a relation some DDL statement touched (see
+ * st_catalog.h).
+ */
+void
+catalog_guard_relation(Oid relid)
+{
+	Relation	rel;
+	bool		in_data_schema;
+	bool		has_set_keys = false;
+	Oid			set_keys = storage_set_keys_oid();
+	char	   *relname;
+	StTable    *t;
+	char	   *problem;
+
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)) ||
+		get_rel_relkind(relid) != RELKIND_RELATION)
+		return;
+	rel = table_open(relid, AccessShareLock);
+	relname = pstrdup(RelationGetRelationName(rel));
+	in_data_schema = RelationGetNamespace(rel) == get_namespace_oid(ST_DATA_SCHEMA, true);
+	for (int i = 0; rel->trigdesc && i < rel->trigdesc->numtriggers; i++)
+		has_set_keys |= rel->trigdesc->triggers[i].tgfoid == set_keys;
+	table_close(rel, NoLock);
+	if (!in_data_schema && !has_set_keys)
+		return;
+
+	t = new_table(CurrentMemoryContext);
+	SPI_connect();
+	if (!in_data_schema || !load_definition(t, "relation_name", relname))
+	{
+		SPI_finish();
+		if (has_set_keys)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("relation \"%s\" has the trigger stdesign.set_keys() but is not the relation of a table in stdesign.tables",
+							relname),
+					 errdetail("A table's relation keeps its name and stays in schema %s.", ST_DATA_SCHEMA),
+					 errhint("Tables are created with st_create_table and dropped with st_drop_table.")));
+		return;
+	}
+	/*
+	 * Once the set_keys trigger exists every piece must: a restore creates
+	 * the trigger after the indexes, and a renamed key index is a missing one.
+	 */
+	problem = storage_layout_problem(t, has_set_keys);
+	SPI_finish();
+	if (problem)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("cannot change the layout of relation %s of stdesign table %s", t->qualified, t->name),
+				 errdetail("After this statement %s.", problem),
+				 errhint("stdesign reads and writes the relation by this layout: change a table through stdesign (UpdateTable, st_create_gsi, st_drop_gsi, st_drop_table).")));
+	MemoryContextDelete(t->cxt);
 }
 
 static const char *
@@ -370,6 +580,7 @@ catalog_default_table_name(void)
 StTable *
 catalog_lookup(const char *name, bool missing_ok)
 {
+	CacheSlot  *slot;
 	StTable    *t;
 	bool		found;
 
@@ -385,16 +596,27 @@ catalog_lookup(const char *name, bool missing_ok)
 			return NULL;
 		catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
 	}
+	free_unpinned();
 
-	t = hash_search(table_cache, name, HASH_ENTER, &found);
-	if (!found)
+	/*
+	 * Until a valid definition's relation is locked: taking the lock can
+	 * process invalidations (the relation altered, or dropped by the
+	 * session this one waited for), which send us back to the catalog.
+	 */
+	for (int attempt = 0;; attempt++)
 	{
-		memset(((char *) t) + sizeof(t->name), 0, sizeof(StTable) - sizeof(t->name));
-	}
-	if (!t->valid)
-	{
-		release_entry(t);
-		if (!load_table_spi(t))
+		slot = hash_search(table_cache, name, HASH_ENTER, &found);
+		if (!found)
+			slot->table = NULL;
+		if (slot->table && !slot->table->valid)
+		{
+			retire_table(slot->table);
+			slot->table = NULL;
+		}
+		if (slot->table == NULL)
+			slot->table = read_table(name);
+		t = slot->table;
+		if (t == NULL)
 		{
 			hash_search(table_cache, name, HASH_REMOVE, NULL);
 			if (missing_ok)
@@ -402,7 +624,13 @@ catalog_lookup(const char *name, bool missing_ok)
 			st_error(ST_ERR_RESOURCE_NOT_FOUND,
 					 "Requested resource not found: Table: %s not found", name);
 		}
+		if (lock_relation(t->relid) && t->valid)
+			break;
+		t->valid = false;
+		if (attempt >= 10)
+			st_error(ST_ERR_INTERNAL, "the definition of table %s keeps changing", name);
 	}
+	pin_table(t);
 	return t;
 }
 

@@ -52,7 +52,11 @@
 #include "utils/rls.h"
 #include "miscadmin.h"
 
+#include "catalog/pg_proc.h"
+#include "utils/syscache.h"
+
 #include "row_write.h"
+#include "st_layout.h"
 #include "st_storage.h"
 
 /* Reads and deletes of an item that other writers keep changing, before the statement runs. */
@@ -144,13 +148,71 @@ storage_key_datum(const Av *value)
 
 /* ---------- DDL ---------- */
 
+/* How deep this backend is in DDL statements of stdesign's own (see storage_in_own_ddl). */
+static int	own_ddl_depth = 0;
+
+bool
+storage_in_own_ddl(void)
+{
+	return own_ddl_depth > 0;
+}
+
+/*
+ * Run one of stdesign's own DDL statements.  The layout guard (the DDL
+ * event trigger) lets these through: they build or drop a layout a piece
+ * at a time.
+ */
 static void
 exec_ddl(const char *sql)
 {
-	SPI_connect();
-	if (SPI_execute(sql, false, 0) < 0)
-		elog(ERROR, "stdesign: could not execute: %s", sql);
-	SPI_finish();
+	own_ddl_depth++;
+	PG_TRY();
+	{
+		SPI_connect();
+		if (SPI_execute(sql, false, 0) < 0)
+			elog(ERROR, "stdesign: could not execute: %s", sql);
+		SPI_finish();
+	}
+	PG_FINALLY();
+	{
+		own_ddl_depth--;
+	}
+	PG_END_TRY();
+}
+
+/*
+ * The set_keys trigger is attached as the owner of stdesign.set_keys():
+ * EXECUTE on it is revoked from PUBLIC, so that no one else can attach it
+ * to a relation of their own (Postgres checks that privilege when a
+ * trigger is created, not when it fires).  The statement names everything
+ * with its schema.
+ */
+static void
+exec_ddl_as_set_keys_owner(const char *sql)
+{
+	Oid			fn = storage_set_keys_oid();
+	HeapTuple	tup;
+	Oid			owner;
+	Oid			saved_user;
+	int			saved_sec;
+
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "stdesign: function stdesign.set_keys() is missing");
+	owner = ((Form_pg_proc) GETSTRUCT(tup))->proowner;
+	ReleaseSysCache(tup);
+
+	GetUserIdAndSecContext(&saved_user, &saved_sec);
+	SetUserIdAndSecContext(owner, saved_sec | SECURITY_LOCAL_USERID_CHANGE);
+	PG_TRY();
+	{
+		exec_ddl(sql);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(saved_user, saved_sec);
+	}
+	PG_END_TRY();
 }
 
 static char *
@@ -199,11 +261,11 @@ storage_create_relation(const char *relname, const StKeyDef *pk, const StKeyDef 
 		appendStringInfo(&sql, ", %s, %s", quote_literal_cstr(sk->name),
 						 quote_literal_cstr(av_type_name(sk->type)));
 	appendStringInfoChar(&sql, ')');
-	exec_ddl(sql.data);
+	exec_ddl_as_set_keys_owner(sql.data);
 
 	resetStringInfo(&sql);
 	appendStringInfo(&sql, "CREATE UNIQUE INDEX %s ON %s (%s%s)",
-					 quote_identifier(psprintf("%.54s_key", relname)), rel,
+					 quote_identifier(storage_key_index_name(relname)), rel,
 					 partition_expr("pk", pk->type), sk->name ? ", sk" : "");
 	exec_ddl(sql.data);
 }
