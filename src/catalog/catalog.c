@@ -61,6 +61,7 @@ static char *cached_default = NULL;	/* in CacheMemoryContext */
 static bool default_valid = false;
 static Oid	catalog_relid = InvalidOid;	/* stdesign.tables, once known */
 static int64 catalog_loads = 0;	/* catalog reads by this backend, for tests */
+static int64 kept_in_use = 0;	/* definitions replaced while in use, for tests */
 
 static void
 free_plan(SPIPlanPtr plan)
@@ -117,6 +118,7 @@ retire_table(StTable *t)
 		free_table(t);
 		return;
 	}
+	kept_in_use++;
 	t->retired = true;
 	t->next_retired = retired_tables;
 	retired_tables = t;
@@ -649,4 +651,10 @@ int64
 catalog_load_count(void)
 {
 	return catalog_loads;
+}
+
+int64
+catalog_kept_in_use_count(void)
+{
+	return kept_in_use;
 }

@@ -133,6 +133,13 @@ extern void catalog_invalidate_all(void);
 extern int64 catalog_load_count(void);
 
 /*
+ * How many times a definition was replaced by a newer one while a caller
+ * still held it (its plans freed only later): a nested call on a table
+ * after an invalidation, which tests show happening.
+ */
+extern int64 catalog_kept_in_use_count(void);
+
+/*
  * The layout guard (DDL event trigger): raise if DDL left relation relid,
  * when it is a table's relation, without the layout stdesign gave it, or
  * left a relation with the set_keys trigger that is no table's relation
