@@ -529,8 +529,8 @@ catalog_guard_relation(Oid relid)
 	 * Once the set_keys trigger exists every piece must: a restore creates
 	 * the trigger after the indexes, and a renamed key index is a missing one.
 	 */
-	problem = storage_layout_problem(t, has_set_keys);
 	SPI_finish();
+	problem = storage_layout_problem(t, has_set_keys);
 	if (problem)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
