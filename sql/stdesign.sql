@@ -339,3 +339,86 @@ CREATE FUNCTION stdesign.http_status()
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION stdesign.http_status() IS
 	'the HTTP endpoint''s workers (no rows unless stdesign is in shared_preload_libraries)';
+
+-- Layout protection --------------------------------------------------------
+-- (README, "Layout protection".)  stdesign.set_keys() may only be attached
+-- by stdesign itself (st_create_table creates the trigger as the function's
+-- owner); Postgres checks EXECUTE on a trigger function when the trigger is
+-- created, not when it fires, so existing tables keep working.
+REVOKE EXECUTE ON FUNCTION stdesign.set_keys() FROM PUBLIC;
+
+-- Is a DDL statement of stdesign's own running?
+CREATE FUNCTION stdesign.own_ddl() RETURNS boolean
+	AS 'MODULE_PATHNAME', 'st_own_ddl' LANGUAGE C VOLATILE;
+-- Raise if DDL left a table's relation without the layout stdesign gave it.
+CREATE FUNCTION stdesign.check_layout(relid oid) RETURNS void
+	AS 'MODULE_PATHNAME', 'st_check_layout' LANGUAGE C VOLATILE STRICT;
+REVOKE EXECUTE ON FUNCTION stdesign.own_ddl(), stdesign.check_layout(oid) FROM PUBLIC;
+
+-- After any DDL: every relation it touched (a table, the table of an index
+-- or of a trigger) that is a table's relation must keep its layout.
+CREATE FUNCTION stdesign.guard_ddl() RETURNS event_trigger
+	LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	rel oid;
+BEGIN
+	IF stdesign.own_ddl() THEN
+		RETURN;
+	END IF;
+	FOR rel IN
+		SELECT DISTINCT coalesce(i.indrelid, tg.tgrelid, c.objid)
+		  FROM pg_catalog.pg_event_trigger_ddl_commands() AS c
+		  LEFT JOIN pg_catalog.pg_index AS i
+			ON c.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+		   AND i.indexrelid OPERATOR(pg_catalog.=) c.objid
+		  LEFT JOIN pg_catalog.pg_trigger AS tg
+			ON c.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_trigger'::pg_catalog.regclass
+		   AND tg.oid OPERATOR(pg_catalog.=) c.objid
+		 WHERE c.classid OPERATOR(pg_catalog.=) ANY (ARRAY['pg_catalog.pg_class'::pg_catalog.regclass,
+														   'pg_catalog.pg_trigger'::pg_catalog.regclass])
+	LOOP
+		PERFORM stdesign.check_layout(rel);
+	END LOOP;
+END $$;
+
+-- A DROP of a table's relation, its key index, a GSI's btree or its
+-- set_keys trigger, other than by stdesign (st_drop_table, st_drop_gsi) or
+-- by DROP EXTENSION, is refused.
+CREATE FUNCTION stdesign.guard_drop() RETURNS event_trigger
+	LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	what text;
+BEGIN
+	IF stdesign.own_ddl() OR EXISTS (
+		SELECT FROM pg_catalog.pg_event_trigger_dropped_objects() AS d
+		 WHERE d.object_type OPERATOR(pg_catalog.=) 'extension'
+		   AND d.object_name OPERATOR(pg_catalog.=) 'stdesign') THEN
+		RETURN;
+	END IF;
+	SELECT d.object_identity INTO what
+	  FROM pg_catalog.pg_event_trigger_dropped_objects() AS d
+	 WHERE (d.schema_name OPERATOR(pg_catalog.=) 'stdesign_data'
+			AND ((d.object_type OPERATOR(pg_catalog.=) 'table'
+				  AND EXISTS (SELECT FROM stdesign.tables AS t
+							   WHERE t.relation_name OPERATOR(pg_catalog.=) d.object_name))
+				 OR (d.object_type OPERATOR(pg_catalog.=) 'index'
+					 AND (EXISTS (SELECT FROM stdesign.indexes AS i
+								   WHERE i.pg_index OPERATOR(pg_catalog.=) d.object_name)
+						  OR EXISTS (SELECT FROM stdesign.tables AS t
+									  WHERE COALESCE(t.key_index,
+													 pg_catalog.left(t.relation_name, 54) OPERATOR(pg_catalog.||) '_key')
+											OPERATOR(pg_catalog.=) d.object_name)))))
+		OR (d.object_type OPERATOR(pg_catalog.=) 'trigger'
+			AND pg_catalog.starts_with(d.object_identity, 'set_keys on stdesign_data.'))
+	 LIMIT 1;
+	IF what IS NOT NULL THEN
+		RAISE EXCEPTION 'cannot drop %: it is part of a stdesign table', what
+			USING ERRCODE = 'dependent_objects_still_exist',
+				  HINT = 'Drop a table with st_drop_table (DeleteTable), a GSI with st_drop_gsi (UpdateTable).';
+	END IF;
+END $$;
+
+CREATE EVENT TRIGGER stdesign_layout_ddl ON ddl_command_end
+	EXECUTE FUNCTION stdesign.guard_ddl();
+CREATE EVENT TRIGGER stdesign_layout_drop ON sql_drop
+	EXECUTE FUNCTION stdesign.guard_drop();

@@ -17,6 +17,7 @@
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
@@ -275,22 +276,28 @@ static void
 parse_gsi_updates(TableUpdate *tu, const Av *list)
 {
 	int			online = 0;
+	const char **names;
+	int			dup;
 
 	if (list->type != AV_L)
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for GlobalSecondaryIndexUpdates: expected a list");
 	tu->nupdates = list->n;
 	tu->updates = palloc0(sizeof(GsiUpdate) * Max(1, list->n));
+	names = palloc(sizeof(char *) * Max(1, list->n));
 	for (int i = 0; i < list->n; i++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		parse_gsi_update(&tu->updates[i], list->items[i], i + 1);
-		for (int j = 0; j < i; j++)
-			if (strcmp(tu->updates[i].index_name, tu->updates[j].index_name) == 0)
-				st_error(ST_ERR_VALIDATION,
-						 "One or more parameter values were invalid: Only one global secondary index update per index is allowed simultaneously. Index: %s",
-						 tu->updates[i].index_name);
+		names[i] = tu->updates[i].index_name;
 		if (tu->updates[i].action != GSI_UPDATE)
 			online++;
 	}
+	/* as long as the request makes it: sorted, not pairwise */
+	dup = st_first_duplicate(names, list->n);
+	if (dup >= 0)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Only one global secondary index update per index is allowed simultaneously. Index: %s",
+				 names[dup]);
 	/* DynamoDB builds or drops one index at a time per table */
 	if (online > 1)
 		st_error(ST_ERR_LIMIT_EXCEEDED,

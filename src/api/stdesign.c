@@ -16,14 +16,16 @@
 
 /*
  * stdesign.cache_stats(): how often this backend read the catalog and parsed
- * an expression, so that tests can show that repeated calls do neither.
+ * an expression, so that tests can show that repeated calls do neither; and
+ * how often a table's definition was replaced while still in use.
  */
 PG_FUNCTION_INFO_V1(st_cache_stats);
 Datum
 st_cache_stats(PG_FUNCTION_ARGS)
 {
-	char	   *json = psprintf("{\"catalog_loads\": " INT64_FORMAT ", \"expression_parses\": " INT64_FORMAT "}",
-								catalog_load_count(), ops_expr_parse_count());
+	char	   *json = psprintf("{\"catalog_loads\": " INT64_FORMAT ", \"expression_parses\": " INT64_FORMAT
+								", \"definitions_kept_in_use\": " INT64_FORMAT "}",
+								catalog_load_count(), ops_expr_parse_count(), catalog_kept_in_use_count());
 
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(json)));
 }

@@ -9,13 +9,18 @@
  * data relation marks its entry invalid (an index was added or dropped, or
  * the table was dropped); an invalidation of stdesign.tables, which
  * st_create_table and st_drop_table send, marks every entry invalid and
- * forgets the default table.  Invalid entries are rebuilt on next use, and
- * their prepared plans freed.
+ * forgets the default table.  Invalid entries are rebuilt on next use,
+ * their relation's layout checked again (catalog_layout_problem), and the
+ * old definition with its prepared plans freed once no caller holds it:
+ * catalog_lookup pins a definition for as long as the caller's memory
+ * context lives, because a user trigger on the table may call st_* on it
+ * while an outer call is still executing the old definition's plans.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "catalog/namespace.h"
 #include "common/cryptohash.h"
 #include "common/hashfn.h"
@@ -26,17 +31,39 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/syscache.h"
+#include "storage/lmgr.h"
+#include "access/table.h"
+#include "utils/rel.h"
 
 #include "st_catalog.h"
 #include "common/st_common.h"
+#include "st_layout.h"
 
 char	   *st_default_table_guc = NULL;
 
+/* A hash slot: a DynamoDB table name and its current definition. */
+typedef struct CacheSlot
+{
+	char		name[ST_TABLE_NAME_MAX + 1];	/* hash key */
+	StTable    *table;			/* NULL until loaded */
+} CacheSlot;
+
+/* A pin of a definition by a caller's memory context (see pin_table). */
+typedef struct TablePin
+{
+	MemoryContextCallback cb;
+	StTable    *table;
+	MemoryContext cxt;
+} TablePin;
+
 static HTAB *table_cache = NULL;
+static StTable *retired_tables = NULL;	/* replaced, still pinned */
 static char *cached_default = NULL;	/* in CacheMemoryContext */
 static bool default_valid = false;
 static Oid	catalog_relid = InvalidOid;	/* stdesign.tables, once known */
 static int64 catalog_loads = 0;	/* catalog reads by this backend, for tests */
+static int64 kept_in_use = 0;	/* definitions replaced while in use, for tests */
 
 static void
 free_plan(SPIPlanPtr plan)
@@ -58,9 +85,9 @@ free_planset(StPlanSet *ps)
 					free_plan(ps->query[i][j][k][l]);
 }
 
-/* Release what an entry holds (its plans and its memory), keeping the hash slot. */
+/* Free a definition no one uses any more: its plans, then its memory (itself included). */
 static void
-release_entry(StTable *t)
+free_table(StTable *t)
 {
 	free_plan(t->plan_get);
 	free_plan(t->plan_get_for_update);
@@ -73,43 +100,124 @@ release_entry(StTable *t)
 	free_planset(&t->plans);
 	for (int i = 0; i < t->nindexes; i++)
 		free_planset(&t->indexes[i].plans);
-	if (t->cxt)
-		MemoryContextDelete(t->cxt);
-	t->cxt = NULL;
-	t->nindexes = 0;
-	t->indexes = NULL;
-	t->plan_get = t->plan_get_for_update = t->plan_upsert = t->plan_insert = NULL;
-	t->plan_upsert_many = NULL;
-	t->plan_update = t->plan_delete = t->plan_delete_returning = NULL;
-	memset(&t->plans, 0, sizeof(t->plans));
+	MemoryContextDelete(t->cxt);
+}
+
+/*
+ * A definition replaced by a newer one: freed now if no caller holds it,
+ * else when the last one lets go.  A user trigger on a table can call st_*
+ * on that same table while an outer call on it is executing one of its
+ * plans: if an invalidation arrived in between, the nested call loads a
+ * new definition, and the outer one must still find its plans and memory
+ * where they were.
+ */
+static void
+retire_table(StTable *t)
+{
 	t->valid = false;
+	if (t->pins == 0)
+	{
+		free_table(t);
+		return;
+	}
+	kept_in_use++;
+	t->retired = true;
+	t->next_retired = retired_tables;
+	retired_tables = t;
+}
+
+/*
+ * Free the retired definitions no one holds any more.  Not done from the
+ * memory-context callbacks that unpin them: those run while contexts are
+ * being reset, error recovery included, where freeing plans is no place
+ * to be.
+ */
+static void
+free_unpinned(void)
+{
+	StTable   **link = &retired_tables;
+
+	while (*link)
+	{
+		StTable    *t = *link;
+
+		if (t->pins > 0)
+		{
+			link = &t->next_retired;
+			continue;
+		}
+		*link = t->next_retired;
+		free_table(t);
+	}
+}
+
+static void
+unpin_table(void *arg)
+{
+	TablePin   *pin = (TablePin *) arg;
+
+	pin->table->pins--;
+	if (pin->table->pin_cxt == pin->cxt)
+		pin->table->pin_cxt = NULL;
+}
+
+/*
+ * Hold t for as long as the caller's current memory context lives: every
+ * caller uses a definition within the call that looked it up, and its
+ * context is reset only after that call returns.  One pin per context is
+ * enough (a statement calling st_get a million times pins once per row,
+ * in the row's context).
+ */
+static void
+pin_table(StTable *t)
+{
+	TablePin   *pin;
+
+	if (t->pin_cxt == CurrentMemoryContext)
+		return;
+	pin = MemoryContextAlloc(CurrentMemoryContext, sizeof(TablePin));
+	pin->table = t;
+	pin->cxt = CurrentMemoryContext;
+	pin->cb.func = unpin_table;
+	pin->cb.arg = pin;
+	MemoryContextRegisterResetCallback(CurrentMemoryContext, &pin->cb);
+	t->pins++;
+	t->pin_cxt = CurrentMemoryContext;
+}
+
+static void
+catalog_xact_callback(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		event == XACT_EVENT_PREPARE)
+		free_unpinned();
 }
 
 static void
 relcache_callback(Datum arg, Oid relid)
 {
 	HASH_SEQ_STATUS status;
-	StTable    *t;
+	CacheSlot  *slot;
+	bool		all;
 
 	if (table_cache == NULL)
 		return;
+	all = relid == InvalidOid || relid == catalog_relid;
+	if (all)
+	{
+		default_valid = false;
+		catalog_relid = InvalidOid;
+	}
+
 	/*
 	 * Only mark entries invalid here: freeing plans inside an invalidation
 	 * callback is not safe, since one may be executing.
 	 */
 	hash_seq_init(&status, table_cache);
-	while ((t = hash_seq_search(&status)) != NULL)
+	while ((slot = hash_seq_search(&status)) != NULL)
 	{
-		if (relid == InvalidOid || t->relid == relid)
-			t->valid = false;
-	}
-	if (relid == InvalidOid || relid == catalog_relid)
-	{
-		default_valid = false;
-		catalog_relid = InvalidOid;
-		hash_seq_init(&status, table_cache);
-		while ((t = hash_seq_search(&status)) != NULL)
-			t->valid = false;
+		if (slot->table && (all || slot->table->relid == relid))
+			slot->table->valid = false;
 	}
 }
 
@@ -120,11 +228,12 @@ catalog_init(void)
 
 	memset(&ctl, 0, sizeof(ctl));
 	ctl.keysize = ST_TABLE_NAME_MAX + 1;
-	ctl.entrysize = sizeof(StTable);
+	ctl.entrysize = sizeof(CacheSlot);
 	ctl.hcxt = CacheMemoryContext;
 	table_cache = hash_create("stdesign table cache", 16, &ctl,
 							  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
 	CacheRegisterRelcacheCallback(relcache_callback, (Datum) 0);
+	RegisterXactCallback(catalog_xact_callback, NULL);
 }
 
 void
@@ -305,70 +414,110 @@ catalog_sql_is_0_1_0(void)
 	return OidIsValid(relid) && get_attnum(relid, "key_index") == InvalidAttrNumber;
 }
 
-/* Fill entry t from the catalog; false when the table does not exist. */
+/* A new, empty definition in a memory context of its own. */
+static StTable *
+new_table(MemoryContext parent)
+{
+	MemoryContext cxt = AllocSetContextCreate(parent, "stdesign table",
+											  ALLOCSET_SMALL_SIZES);
+	StTable    *t = MemoryContextAllocZero(cxt, sizeof(StTable));
+
+	t->cxt = cxt;
+	return t;
+}
+
+/*
+ * Lock a table's relation as a reader, then see that it still exists: a
+ * session that waited here for a DROP TABLE (st_drop_table, DeleteTable)
+ * to commit finds it gone, and the table with it.
+ */
 static bool
-load_table(StTable *t)
+lock_relation(Oid relid)
+{
+	LockRelationOid(relid, AccessShareLock);
+	return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid));
+}
+
+/*
+ * Fill t from the catalog row whose `key_column` (table_name or
+ * relation_name) is `key`; false when there is none, or its relation is
+ * gone.  The relation is locked.
+ */
+static bool
+load_definition(StTable *t, const char *key_column, const char *key)
 {
 	Oid			argtypes[1] = {TEXTOID};
 	Datum		args[1];
 	HeapTuple	tup;
 	TupleDesc	desc;
 	MemoryContext old;
-	bool		found;
 	char	   *key_index;
 
 	catalog_loads++;
-	args[0] = CStringGetTextDatum(t->name);
-	if (SPI_execute_with_args(catalog_sql_is_0_1_0()
-							  ? "SELECT relation_name, pk_name, pk_type, sk_name, sk_type, NULL::pg_catalog.text"
-							  " FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1"
-							  : "SELECT relation_name, pk_name, pk_type, sk_name, sk_type, key_index"
-							  " FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
+	args[0] = CStringGetTextDatum(key);
+	/* a 0.1.0 catalog has no key_index: its key index has 0.1.0's name */
+	if (SPI_execute_with_args(psprintf("SELECT relation_name, pk_name, pk_type, sk_name, sk_type, table_name, %s"
+									   " FROM stdesign.tables WHERE %s OPERATOR(pg_catalog.=) $1",
+									   catalog_sql_is_0_1_0() ? "NULL::pg_catalog.text" : "key_index",
+									   key_column),
 							  1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.tables");
-	found = SPI_processed == 1;
-	if (!found)
+	if (SPI_processed != 1)
 		return false;
 
-	t->cxt = AllocSetContextCreate(CacheMemoryContext, "stdesign table",
-								   ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(t->cxt);
 	tup = SPI_tuptable->vals[0];
 	desc = SPI_tuptable->tupdesc;
+	strlcpy(t->name, spi_text(tup, desc, 6), sizeof(t->name));
 	t->relname = spi_text(tup, desc, 1);
 	t->qualified = psprintf("%s.%s", ST_DATA_SCHEMA, quote_identifier(t->relname));
 	t->pk.name = spi_text(tup, desc, 2);
 	t->pk.type = key_type(spi_text(tup, desc, 3));
 	t->sk.name = spi_text(tup, desc, 4);
 	t->sk.type = key_type(spi_text(tup, desc, 5));
+	key_index = spi_text(tup, desc, 7);
+	/* NULL: a 0.1.0 catalog or a row of a 0.1.0 dump, whose key index 0.1.0 named so */
+	t->key_index_name = key_index ? key_index : psprintf("%.54s_key", t->relname);
 	MemoryContextSwitchTo(old);
 
 	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
-	if (!OidIsValid(t->relid))
-		st_internal_error("the relation of table %s is missing", t->name);
-	key_index = spi_text(tup, desc, 6);
-	/* NULL: a catalog row of a 0.1.0 dump, whose key index 0.1.0 named so */
-	if (key_index == NULL)
-		key_index = psprintf("%.54s_key", t->relname);
-	t->key_index = get_relname_relid(key_index, get_namespace_oid(ST_DATA_SCHEMA, false));
-	t->item_attnum = get_attnum(t->relid, "item");
+	if (!OidIsValid(t->relid) || !lock_relation(t->relid))
+		return false;
 	load_indexes(t);
-	for (int i = 0; i < t->nindexes; i++)
-		t->indexes[i].index_oid = get_relname_relid(t->indexes[i].pg_index,
-													get_namespace_oid(ST_DATA_SCHEMA, false));
+	return true;
+}
+
+/*
+ * Fill t, named t->name, from the catalog and check its relation's layout;
+ * false when the table does not exist.
+ */
+static bool
+load_table(StTable *t)
+{
+	char	   *problem;
+
+	if (!load_definition(t, "table_name", t->name))
+		return false;
+	problem = catalog_layout_problem(t, true);
+	if (problem)
+		st_internal_error("The relation %s of table %s no longer has the layout stdesign gave it: %s",
+						  t->qualified, t->name, problem);
 	t->valid = true;
 	return true;
 }
 
 /*
- * Run fn inside a SPI connection of its own; SPI_connect nests, so this
- * works whether or not the caller is connected.
+ * A definition of table `name` read from the catalog, or NULL.  Inside a
+ * SPI connection of its own (SPI_connect nests, so this works whether or
+ * not the caller is connected); freed again on error.
  */
-static bool
-load_table_spi(StTable *t)
+static StTable *
+read_table(const char *name)
 {
+	StTable    *volatile t = new_table(CacheMemoryContext);
 	bool		found;
 
+	strlcpy(t->name, name, sizeof(t->name));
 	SPI_connect();
 	PG_TRY();
 	{
@@ -376,12 +525,73 @@ load_table_spi(StTable *t)
 	}
 	PG_CATCH();
 	{
-		release_entry(t);
+		MemoryContextDelete(t->cxt);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
 	SPI_finish();
-	return found;
+	if (!found)
+	{
+		MemoryContextDelete(t->cxt);
+		return NULL;
+	}
+	return t;
+}
+
+/*
+ * The DDL guard's check of a relation some DDL statement touched (see
+ * st_catalog.h).
+ */
+void
+catalog_guard_relation(Oid relid)
+{
+	Relation	rel;
+	bool		in_data_schema;
+	bool		has_set_keys = false;
+	Oid			set_keys = catalog_set_keys_oid();
+	char	   *relname;
+	StTable    *t;
+	char	   *problem;
+
+	if (!SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid)) ||
+		get_rel_relkind(relid) != RELKIND_RELATION)
+		return;
+	rel = table_open(relid, AccessShareLock);
+	relname = pstrdup(RelationGetRelationName(rel));
+	in_data_schema = RelationGetNamespace(rel) == get_namespace_oid(ST_DATA_SCHEMA, true);
+	for (int i = 0; rel->trigdesc && i < rel->trigdesc->numtriggers; i++)
+		has_set_keys |= rel->trigdesc->triggers[i].tgfoid == set_keys;
+	table_close(rel, NoLock);
+	if (!in_data_schema && !has_set_keys)
+		return;
+
+	t = new_table(CurrentMemoryContext);
+	SPI_connect();
+	if (!in_data_schema || !load_definition(t, "relation_name", relname))
+	{
+		SPI_finish();
+		if (has_set_keys)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("relation \"%s\" has the trigger stdesign.set_keys() but is not the relation of a table in stdesign.tables",
+							relname),
+					 errdetail("A table's relation keeps its name and stays in schema %s.", ST_DATA_SCHEMA),
+					 errhint("Tables are created with st_create_table and dropped with st_drop_table.")));
+		return;
+	}
+	/*
+	 * Once the set_keys trigger exists every piece must: a restore creates
+	 * the trigger after the indexes, and a renamed key index is a missing one.
+	 */
+	SPI_finish();
+	problem = catalog_layout_problem(t, has_set_keys);
+	if (problem)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("cannot change the layout of relation %s of stdesign table %s", t->qualified, t->name),
+				 errdetail("After this statement %s.", problem),
+				 errhint("stdesign reads and writes the relation by this layout: change a table through stdesign (UpdateTable, st_create_gsi, st_drop_gsi, st_drop_table).")));
+	MemoryContextDelete(t->cxt);
 }
 
 static const char *
@@ -427,6 +637,8 @@ catalog_default_table_name(void)
 StTable *
 catalog_lookup(const char *name, bool missing_ok)
 {
+	char		key[ST_TABLE_NAME_MAX + 1];
+	CacheSlot  *slot;
 	StTable    *t;
 	bool		found;
 
@@ -442,16 +654,30 @@ catalog_lookup(const char *name, bool missing_ok)
 			return NULL;
 		catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
 	}
+	/* name may be an older definition's own, which the loop below may free */
+	strlcpy(key, name, sizeof(key));
+	name = key;
+	free_unpinned();
 
-	t = hash_search(table_cache, name, HASH_ENTER, &found);
-	if (!found)
+	/*
+	 * Until a valid definition's relation is locked: taking the lock can
+	 * process invalidations (the relation altered, or dropped by the
+	 * session this one waited for), which send us back to the catalog.
+	 */
+	for (int attempt = 0;; attempt++)
 	{
-		memset(((char *) t) + sizeof(t->name), 0, sizeof(StTable) - sizeof(t->name));
-	}
-	if (!t->valid)
-	{
-		release_entry(t);
-		if (!load_table_spi(t))
+		slot = hash_search(table_cache, name, HASH_ENTER, &found);
+		if (!found)
+			slot->table = NULL;
+		if (slot->table && !slot->table->valid)
+		{
+			retire_table(slot->table);
+			slot->table = NULL;
+		}
+		if (slot->table == NULL)
+			slot->table = read_table(name);
+		t = slot->table;
+		if (t == NULL)
 		{
 			hash_search(table_cache, name, HASH_REMOVE, NULL);
 			if (missing_ok)
@@ -459,7 +685,13 @@ catalog_lookup(const char *name, bool missing_ok)
 			st_error(ST_ERR_RESOURCE_NOT_FOUND,
 					 "Requested resource not found: Table: %s not found", name);
 		}
+		if (lock_relation(t->relid) && t->valid)
+			break;
+		t->valid = false;
+		if (attempt >= 10)
+			st_internal_error("the definition of table %s keeps changing", name);
 	}
+	pin_table(t);
 	return t;
 }
 
@@ -478,4 +710,10 @@ int64
 catalog_load_count(void)
 {
 	return catalog_loads;
+}
+
+int64
+catalog_kept_in_use_count(void)
+{
+	return kept_in_use;
 }

@@ -69,6 +69,7 @@ typedef struct StTable
 	bool		valid;
 	Oid			relid;
 	Oid			key_index;		/* the unique btree on (key_ix(pk), sk) */
+	char	   *key_index_name; /* its name in the data schema, as recorded */
 	AttrNumber	item_attnum;	/* the item column */
 	char	   *relname;		/* the relation's own name (unquoted) */
 	char	   *qualified;		/* schema-qualified and quoted, for SQL text */
@@ -88,6 +89,16 @@ typedef struct StTable
 	SPIPlanPtr	plan_delete;
 	SPIPlanPtr	plan_delete_returning;
 	StPlanSet	plans;			/* queries on the table itself */
+
+	/*
+	 * In use: how many memory contexts of callers hold this definition (see
+	 * catalog_lookup).  A definition replaced by a newer one is kept, plans
+	 * and all, until none does.
+	 */
+	int			pins;
+	MemoryContext pin_cxt;		/* the last context that pinned it */
+	bool		retired;		/* replaced: freed once unpinned */
+	struct StTable *next_retired;
 } StTable;
 
 /* The schema that holds the data relations. */
@@ -95,9 +106,12 @@ typedef struct StTable
 
 /*
  * The table named `name` (or the default table when name is NULL), from the
- * cache.  Raises ResourceNotFoundException when there is none, unless
- * missing_ok.  The returned pointer stays valid until the next invalidation
- * is processed: use it within one operation.
+ * cache, its relation locked (AccessShareLock) and checked to have the
+ * layout stdesign gave it (InternalServerError when it does not).  Raises
+ * ResourceNotFoundException when there is none, unless missing_ok.  The
+ * definition and its plans stay valid until the caller's current memory
+ * context is reset or deleted, even when an invalidation makes a nested
+ * call load a newer one: use it within one operation.
  */
 extern StTable *catalog_lookup(const char *name, bool missing_ok);
 
@@ -127,6 +141,21 @@ extern bool catalog_sql_is_0_1_0(void);
 
 /* How many times this backend read a table's definition from the catalog. */
 extern int64 catalog_load_count(void);
+
+/*
+ * How many times a definition was replaced by a newer one while a caller
+ * still held it (its plans freed only later): a nested call on a table
+ * after an invalidation, which tests show happening.
+ */
+extern int64 catalog_kept_in_use_count(void);
+
+/*
+ * The layout guard (DDL event trigger): raise if DDL left relation relid,
+ * when it is a table's relation, without the layout stdesign gave it, or
+ * left a relation with the set_keys trigger that is no table's relation
+ * (renamed, moved to another schema).
+ */
+extern void catalog_guard_relation(Oid relid);
 
 /* Register the invalidation callbacks (from _PG_init). */
 extern void catalog_init(void);

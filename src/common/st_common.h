@@ -99,6 +99,12 @@ extern const char *st_exception_name(StErrCode code);
 extern const char *st_exception_sqlstate(StErrCode code);
 
 #ifndef ST_STANDALONE
+/*
+ * The position of the first of names[0..n-1] that repeats an earlier one,
+ * or -1; O(n log n), for request lists of any length.
+ */
+extern int	st_first_duplicate(const char *const *names, int n);
+
 /* Raise *err as a Postgres ERROR: "<ExceptionName>: <message>". Never returns. */
 extern void st_raise(const StErr *err) pg_attribute_noreturn();
 

@@ -364,6 +364,22 @@ string_jbv(JsonbValue *jv, const char *s, int len)
 }
 
 /*
+ * A number about to become a JSON number: only a DynamoDB number may (a row
+ * written by plain SQL can hold "NaN", which numeric would take and JSON
+ * cannot carry; valid numbers were made canonical when written).
+ */
+static void
+stored_number_check(const Av *v)
+{
+	StNum		n;
+	StErr		err;
+
+	if (!st_num_parse(v->str, v->len, &n, &err))
+		st_internal_error("An item holds a number that is not a DynamoDB number (written by plain SQL?): %.*s",
+						  Min(v->len, 100), v->str);
+}
+
+/*
  * A scalar as a JsonbValue: plain form (S string, N number, B base64 string,
  * BOOL, NULL) or, with typed_text, the text DynamoDB sends under the type
  * descriptor (S as is, N canonical text, B base64).
@@ -382,6 +398,7 @@ scalar_jbv(const Av *v, bool typed_text, JsonbValue *jv)
 				string_jbv(jv, v->str, v->len);
 				return;
 			}
+			stored_number_check(v);
 			jv->type = jbvNumeric;
 			jv->val.numeric = DatumGetNumeric(DirectFunctionCall3(numeric_in,
 																  CStringGetDatum(v->str),
@@ -668,4 +685,90 @@ av_stored_item_size(Jsonb *jb)
 	if (!JB_ROOT_IS_OBJECT(jb))
 		return 0;
 	return stored_map_size(&jb->root, false);
+}
+
+/* ---------- numbers of stored items ---------- */
+
+static bool stored_value_numbers_ok(const JsonbContainer *typed, StErr *err);
+
+static bool
+stored_number_ok(const JsonbRaw *v, StErr *err)
+{
+	StNum		n;
+
+	/* another JSON type under N is refused by the readers themselves */
+	return v->type != JENTRY_ISSTRING || st_num_parse(v->data, (int) v->len, &n, err);
+}
+
+/* The members of a map (or of the item itself): name -> typed value. */
+static bool
+stored_map_numbers_ok(const JsonbContainer *jc, StErr *err)
+{
+	JsonbRawIter it;
+	JsonbRaw	k,
+				v;
+
+	st_jsonb_raw_begin(&it, jc);
+	while (st_jsonb_raw_next_member(&it, &k, &v))
+		if (v.type == JENTRY_ISCONTAINER &&
+			!stored_value_numbers_ok((const JsonbContainer *) v.data, err))
+			return false;
+	return true;
+}
+
+/* The elements of L (typed values) or of NS (number strings). */
+static bool
+stored_array_numbers_ok(const JsonbContainer *jc, bool is_list, StErr *err)
+{
+	JsonbRawIter it;
+	JsonbRaw	v;
+
+	st_jsonb_raw_begin(&it, jc);
+	while (st_jsonb_raw_next_elem(&it, &v))
+	{
+		if (is_list ? (v.type == JENTRY_ISCONTAINER &&
+					   !stored_value_numbers_ok((const JsonbContainer *) v.data, err))
+			: !stored_number_ok(&v, err))
+			return false;
+	}
+	return true;
+}
+
+/* One typed value {"T": payload}: its numbers, and those of what it contains. */
+static bool
+stored_value_numbers_ok(const JsonbContainer *typed, StErr *err)
+{
+	JsonbRawIter it;
+	JsonbRaw	k,
+				v;
+
+	check_stack_depth();
+	if (!JsonContainerIsObject(typed))
+		return true;
+	st_jsonb_raw_begin(&it, typed);
+	while (st_jsonb_raw_next_member(&it, &k, &v))
+	{
+		bool		container = v.type == JENTRY_ISCONTAINER;
+		bool		ok = true;
+
+		if (k.len == 1 && k.data[0] == 'N')
+			ok = stored_number_ok(&v, err);
+		else if (k.len == 2 && memcmp(k.data, "NS", 2) == 0 && container)
+			ok = stored_array_numbers_ok((const JsonbContainer *) v.data, false, err);
+		else if (k.len == 1 && k.data[0] == 'L' && container)
+			ok = stored_array_numbers_ok((const JsonbContainer *) v.data, true, err);
+		else if (k.len == 1 && k.data[0] == 'M' && container)
+			ok = stored_map_numbers_ok((const JsonbContainer *) v.data, err);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+bool
+av_stored_numbers_ok(Jsonb *jb, StErr *err)
+{
+	if (!JB_ROOT_IS_OBJECT(jb) || JB_ROOT_IS_SCALAR(jb))
+		return true;
+	return stored_map_numbers_ok(&jb->root, err);
 }

@@ -49,6 +49,14 @@ extern int64 av_stored_item_size(Jsonb *jb);
 /* Stored typed jsonb straight to the plain form (no tree). */
 extern Jsonb *av_stored_to_plain(Jsonb *jb);
 
+/*
+ * Are the numbers of a stored (typed) item, at any depth (N, NS, in L and
+ * M), DynamoDB numbers?  A row written by plain SQL may hold "NaN" or
+ * "Infinity", which Postgres's numeric accepts but JSON cannot carry.
+ * False, with DynamoDB's message in *err, at the first that is not.
+ */
+extern bool av_stored_numbers_ok(Jsonb *jb, StErr *err);
+
 /* ExpressionAttributeNames {"#n": "name"} to an AV_M of S values. */
 extern Av  *av_names_from_jsonb(Jsonb *jb);
 

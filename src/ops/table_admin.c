@@ -18,6 +18,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -163,27 +164,29 @@ defined_type(const Av *defs, const char *name)
 static void
 check_attribute_definitions(const Av *defs)
 {
+	const char **names = palloc(sizeof(char *) * Max(1, defs->n));
+	int			dup;
+
 	for (int i = 0; i < defs->n; i++)
 	{
 		const Av   *d = defs->items[i];
-		const char *name;
 		const char *type;
-		char	   *path = psprintf("attributeDefinitions.%d.member", i + 1);
+		char		path[64];
 
+		CHECK_FOR_INTERRUPTS();
+		snprintf(path, sizeof(path), "attributeDefinitions.%d.member", i + 1);
 		if (d->type != AV_M)
 			wrong_type("AttributeDefinition", "an object");
-		name = field_str(d, "AttributeName", psprintf("%s.attributeName", path), true);
+		names[i] = field_str(d, "AttributeName", psprintf("%s.attributeName", path), true);
 		type = field_str(d, "AttributeType", psprintf("%s.attributeType", path), true);
 		if (strcmp(type, "S") != 0 && strcmp(type, "N") != 0 && strcmp(type, "B") != 0)
 			enum_error(type, psprintf("%s.attributeType", path), "B, N, S");
-		for (int j = 0; j < i; j++)
-		{
-			Av		   *other = av_map_get(defs->items[j], "AttributeName", 13);
-
-			if (other && other->type == AV_S && strcmp(other->str, name) == 0)
-				st_error(ST_ERR_VALIDATION, "Attribute Name is duplicated: %s", name);
-		}
 	}
+	/* the list is as long as the request makes it: sorted, not pairwise */
+	dup = st_first_duplicate(names, defs->n);
+	if (dup >= 0)
+		st_error(ST_ERR_VALIDATION, "Attribute Name is duplicated: %s", names[dup]);
+	pfree(names);
 }
 
 /* Give a key its type from AttributeDefinitions; collect undefined names. */

@@ -13,7 +13,18 @@
  *
  * Trigger arguments: pk name, pk type (S, N or B), then sk name and sk type
  * for a table with a sort key.  A row whose item lacks a key attribute, or
- * has it with the wrong type, is refused with DynamoDB's message.
+ * has it with the wrong type, is refused with DynamoDB's message, and so is
+ * one holding a number DynamoDB does not have ("NaN", "Infinity"), which
+ * could not be read back as JSON.
+ *
+ * The function reads the relation it fires on as a table's relation: it
+ * takes item to be jsonb, and writes the key columns as text, numeric or
+ * bytea.  Before the first row of a relation it checks that this is so: the
+ * relation is in stdesign_data, registered in stdesign.tables with the key
+ * of the trigger's arguments, and has the columns pk[, sk], item of their
+ * types; anything else (someone's own table with the trigger attached) is
+ * refused.  The verdict is kept per relation until a relcache invalidation
+ * of it (any ALTER) says to look again.
  *
  *-------------------------------------------------------------------------
  */
@@ -25,9 +36,27 @@
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
+#include "access/genam.h"
+#include "access/table.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_collation_d.h"
+#include "utils/fmgroids.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+
 #include "common/st_common.h"
 #include "item/av.h"
+#include "item/av_jsonb.h"
+#include "item/number.h"
 #include "key_trigger.h"
+#include "catalog/st_layout.h"
+#include "st_storage.h"
+
+/* Relations (by OID) this backend found to be tables' relations, until invalidated. */
+static HTAB *verified_relations = NULL;
 
 /* The key column's value of attribute `name` (type letter `type`) of item. */
 static Datum
@@ -51,6 +80,14 @@ key_value(Jsonb *item, const char *name, const char *type)
 	switch (type[0])
 	{
 		case 'N':
+			{
+				StNum		n;
+				StErr		err;
+
+				/* numeric_in would take "NaN" and "Infinity" */
+				if (!st_num_parse(scalar->val.string.val, scalar->val.string.len, &n, &err))
+					st_raise(&err);
+			}
 			return DirectFunctionCall3(numeric_in,
 									   CStringGetDatum(pnstrdup(scalar->val.string.val, scalar->val.string.len)),
 									   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
@@ -82,6 +119,137 @@ storage_set_keys_values(const Trigger *trigger, Jsonb *item, Datum *values)
 		values[k] = key_value(item, trigger->tgargs[2 * k], trigger->tgargs[2 * k + 1]);
 }
 
+static void
+verified_invalidate(Datum arg, Oid relid)
+{
+	HASH_SEQ_STATUS status;
+	Oid		   *entry;
+
+	if (verified_relations == NULL)
+		return;
+	if (OidIsValid(relid))
+	{
+		hash_search(verified_relations, &relid, HASH_REMOVE, NULL);
+		return;
+	}
+	hash_seq_init(&status, verified_relations);
+	while ((entry = hash_seq_search(&status)) != NULL)
+		hash_search(verified_relations, entry, HASH_REMOVE, NULL);
+}
+
+/* A key definition from the trigger's arguments k*2, k*2+1; false when they are not one. */
+static bool
+trigger_key(const Trigger *trigger, int k, StKeyDef *key)
+{
+	const char *type = trigger->tgargs[2 * k + 1];
+
+	key->name = trigger->tgargs[2 * k];
+	if (strcmp(type, "S") != 0 && strcmp(type, "N") != 0 && strcmp(type, "B") != 0)
+		return false;
+	key->type = av_type_from_name(type, 1);
+	return true;
+}
+
+static bool
+same_text(Datum d, bool isnull, const char *s)
+{
+	if (isnull || s == NULL)
+		return isnull && s == NULL;
+	return strcmp(TextDatumGetCString(d), s) == 0;
+}
+
+/*
+ * Is relname (a copy: reading the catalog can rebuild the relation's cache
+ * entry, and free the name it held) registered in stdesign.tables with
+ * this key?  Read as
+ * Postgres reads its own catalogs (through the unique index on
+ * relation_name), so that a role writing the relation with plain SQL needs
+ * no privilege on stdesign.tables.
+ */
+static bool
+registered_with_key(const char *relname, const StKeyDef *pk, const StKeyDef *sk)
+{
+	Oid			nsp = get_namespace_oid("stdesign", false);
+	Oid			tables = get_relname_relid("tables", nsp);
+	Oid			by_relname = get_relname_relid("tables_relation_name_key", nsp);
+	Relation	rel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	HeapTuple	tup;
+	bool		match = false;
+
+	if (!OidIsValid(tables) || !OidIsValid(by_relname))
+		st_internal_error("the catalog table stdesign.tables or its index is missing");
+	rel = table_open(tables, AccessShareLock);
+	ScanKeyInit(&key, 2, BTEqualStrategyNumber, F_TEXTEQ, CStringGetTextDatum(relname));
+	key.sk_collation = C_COLLATION_OID;
+	scan = systable_beginscan(rel, by_relname, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		TupleDesc	desc = RelationGetDescr(rel);
+		bool		isnull[4];
+		Datum		d[4];
+
+		/* relation_name is column 2; pk_name, pk_type, sk_name, sk_type 3 to 6 */
+		for (int i = 0; i < 4; i++)
+			d[i] = heap_getattr(tup, 3 + i, desc, &isnull[i]);
+		match = same_text(d[0], isnull[0], pk->name) &&
+			same_text(d[1], isnull[1], av_type_name(pk->type)) &&
+			same_text(d[2], isnull[2], sk->name) &&
+			same_text(d[3], isnull[3], sk->name ? av_type_name(sk->type) : NULL);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return match;
+}
+
+static void
+refuse(Relation rel, const char *why)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("stdesign.set_keys() refuses to write relation \"%s\"", RelationGetRelationName(rel)),
+			 errdetail("%s", why),
+			 errhint("The trigger belongs to the relations of stdesign's tables (st_create_table).")));
+}
+
+/* Is the relation a table's relation with the trigger's key (see the banner)? Raises if not. */
+static void
+verify_relation(Relation rel, const Trigger *trigger)
+{
+	Oid			relid = RelationGetRelid(rel);
+	StKeyDef	pk = {0};
+	StKeyDef	sk = {0};
+	char	   *problem;
+
+	if (verified_relations && hash_search(verified_relations, &relid, HASH_FIND, NULL))
+		return;
+	if ((trigger->tgnargs != 2 && trigger->tgnargs != 4) || !trigger_key(trigger, 0, &pk) ||
+		(trigger->tgnargs == 4 && !trigger_key(trigger, 1, &sk)))
+		refuse(rel, "Its arguments must be the key's attribute names and types (S, N or B).");
+	if (RelationGetNamespace(rel) != get_namespace_oid(ST_DATA_SCHEMA, true))
+		refuse(rel, "It is not in schema " ST_DATA_SCHEMA ".");
+	problem = catalog_columns_problem(RelationGetDescr(rel), &pk, &sk);
+	if (problem)
+		refuse(rel, psprintf("Its columns are not those of a table of its key: %s.", problem));
+	if (!registered_with_key(pstrdup(RelationGetRelationName(rel)), &pk, &sk))
+		refuse(rel, "It is not the relation of a table in stdesign.tables with the key of the trigger's arguments.");
+
+	if (verified_relations == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(Oid);
+		ctl.hcxt = CacheMemoryContext;
+		verified_relations = hash_create("stdesign set_keys relations", 16, &ctl,
+										 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+		CacheRegisterRelcacheCallback(verified_invalidate, (Datum) 0);
+	}
+	hash_search(verified_relations, &relid, HASH_ENTER, NULL);
+}
+
 PG_FUNCTION_INFO_V1(st_set_keys);
 Datum
 st_set_keys(PG_FUNCTION_ARGS)
@@ -95,6 +263,8 @@ st_set_keys(PG_FUNCTION_ARGS)
 	bool		nulls[2] = {false, false};
 	bool		isnull;
 	Datum		item;
+	Jsonb	   *jb;
+	StErr		err;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_BEFORE(td->tg_event) ||
 		!TRIGGER_FIRED_FOR_ROW(td->tg_event))
@@ -106,6 +276,12 @@ st_set_keys(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("stdesign.set_keys() takes the key names and types")));
 
+	if (!TRIGGER_FIRED_BY_INSERT(td->tg_event) && !TRIGGER_FIRED_BY_UPDATE(td->tg_event))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("stdesign.set_keys() must be an INSERT or UPDATE trigger")));
+	verify_relation(td->tg_relation, td->tg_trigger);
+
 	desc = RelationGetDescr(td->tg_relation);
 	tuple = TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? td->tg_newtuple : td->tg_trigtuple;
 	nkeys = td->tg_trigger->tgnargs / 2;
@@ -114,6 +290,9 @@ st_set_keys(PG_FUNCTION_ARGS)
 	item = heap_getattr(tuple, nkeys + 1, desc, &isnull);
 	if (isnull)
 		st_validation_null("item");
-	storage_set_keys_values(td->tg_trigger, DatumGetJsonbP(item), values);
+	jb = DatumGetJsonbP(item);
+	storage_set_keys_values(td->tg_trigger, jb, values);
+	if (!av_stored_numbers_ok(jb, &err))
+		st_raise(&err);
 	return PointerGetDatum(heap_modify_tuple_by_cols(tuple, desc, nkeys, cols, values, nulls));
 }

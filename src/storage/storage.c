@@ -57,6 +57,10 @@
 #include "storage/lock.h"
 #include "utils/reltrigger.h"
 
+#include "catalog/pg_proc.h"
+#include "utils/syscache.h"
+
+#include "catalog/st_layout.h"
 #include "common/st_common.h"
 #include "item/av.h"
 #include "key_trigger.h"
@@ -168,18 +172,11 @@ storage_index_predicate(const StKeyDef *pk, const StKeyDef *sk)
 	return psprintf("(%s)", index_key_ok_sql(pk, INDEX_PK_MAX_BYTES));
 }
 
+/* The layout check knows the key columns' types too: one definition of them. */
 Oid
 storage_key_typoid(AvType type)
 {
-	switch (type)
-	{
-		case AV_N:
-			return NUMERICOID;
-		case AV_B:
-			return BYTEAOID;
-		default:
-			return TEXTOID;
-	}
+	return catalog_key_typoid(type);
 }
 
 Datum
@@ -205,13 +202,62 @@ storage_key_datum(const Av *value)
 
 /* ---------- DDL ---------- */
 
+/*
+ * Run one of stdesign's own DDL statements.  The layout guard (the DDL
+ * event trigger) lets these through: they build or drop a layout a piece
+ * at a time.
+ */
 static void
 exec_ddl(const char *sql)
 {
-	SPI_connect();
-	if (SPI_execute(sql, false, 0) < 0)
-		st_internal_error("could not execute: %s", sql);
-	SPI_finish();
+	catalog_own_ddl_enter();
+	PG_TRY();
+	{
+		SPI_connect();
+		if (SPI_execute(sql, false, 0) < 0)
+			st_internal_error("could not execute: %s", sql);
+		SPI_finish();
+	}
+	PG_FINALLY();
+	{
+		catalog_own_ddl_leave();
+	}
+	PG_END_TRY();
+}
+
+/*
+ * The set_keys trigger is attached as the owner of stdesign.set_keys():
+ * EXECUTE on it is revoked from PUBLIC, so that no one else can attach it
+ * to a relation of their own (Postgres checks that privilege when a
+ * trigger is created, not when it fires).  The statement names everything
+ * with its schema.
+ */
+static void
+exec_ddl_as_set_keys_owner(const char *sql)
+{
+	Oid			fn = catalog_set_keys_oid();
+	HeapTuple	tup;
+	Oid			owner;
+	Oid			saved_user;
+	int			saved_sec;
+
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
+	if (!HeapTupleIsValid(tup))
+		st_internal_error("function stdesign.set_keys() is missing");
+	owner = ((Form_pg_proc) GETSTRUCT(tup))->proowner;
+	ReleaseSysCache(tup);
+
+	GetUserIdAndSecContext(&saved_user, &saved_sec);
+	SetUserIdAndSecContext(owner, saved_sec | SECURITY_LOCAL_USERID_CHANGE);
+	PG_TRY();
+	{
+		exec_ddl(sql);
+	}
+	PG_FINALLY();
+	{
+		SetUserIdAndSecContext(saved_user, saved_sec);
+	}
+	PG_END_TRY();
 }
 
 static char *
@@ -261,7 +307,7 @@ storage_create_relation(const char *relname, const char *key_index,
 		appendStringInfo(&sql, ", %s, %s", quote_literal_cstr(sk->name),
 						 quote_literal_cstr(av_type_name(sk->type)));
 	appendStringInfoChar(&sql, ')');
-	exec_ddl(sql.data);
+	exec_ddl_as_set_keys_owner(sql.data);
 
 	resetStringInfo(&sql);
 	appendStringInfo(&sql, "CREATE UNIQUE INDEX %s ON %s (%s%s)",

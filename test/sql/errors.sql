@@ -44,6 +44,10 @@ SELECT pg_temp.raised($$SELECT st_transact(NULL)$$);
 SELECT pg_temp.raised($$SELECT st_api('TransactWriteItems', '{"TransactItems": [{"Put": {"Item": {"PK": {"S": "a"}, "SK": {"S": "b"}}}}]}')$$);
 
 -- The key trigger only works BEFORE ... FOR EACH ROW, with the key names and types.
+-- (The layout guard refuses it on a relation of no table, see
+-- security_crash; a superuser can disable the guard, and the function
+-- itself still refuses to run outside that protocol.)
+ALTER EVENT TRIGGER stdesign_layout_ddl DISABLE;
 CREATE TABLE errors_rows (pk text, sk text, item jsonb);
 CREATE TRIGGER keys_after AFTER INSERT ON errors_rows
 	FOR EACH ROW EXECUTE FUNCTION stdesign.set_keys('PK', 'S');
@@ -53,6 +57,7 @@ CREATE TRIGGER keys_args BEFORE INSERT ON errors_rows
 	FOR EACH ROW EXECUTE FUNCTION stdesign.set_keys('PK');
 SELECT pg_temp.raised($$INSERT INTO errors_rows VALUES (NULL, NULL, '{"PK": {"S": "a"}}')$$);
 DROP TABLE errors_rows;
+ALTER EVENT TRIGGER stdesign_layout_ddl ENABLE;
 
 SELECT st_drop_table('ErrOne');
 SELECT st_drop_table('ErrTwo');

@@ -1,0 +1,38 @@
+/*-------------------------------------------------------------------------
+ *
+ * layout_guard.c
+ *		The SQL functions of the layout guard: the DDL event triggers of the
+ *		extension script call them to refuse DDL that would break a table's
+ *		relation (see README, "Layout protection").
+ *
+ * The guard is a convenience: a relation altered anyway (the event
+ * triggers disabled, or the DDL run by stdesign's own code under another
+ * name) is still refused when its definition is loaded, by the same check
+ * (catalog_layout_problem).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+
+#include "st_catalog.h"
+#include "st_layout.h"
+
+/* stdesign.own_ddl(): is a DDL statement of stdesign's own running? */
+PG_FUNCTION_INFO_V1(st_own_ddl);
+Datum
+st_own_ddl(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(catalog_in_own_ddl());
+}
+
+/* stdesign.check_layout(relid oid): raise if DDL broke a table's relation. */
+PG_FUNCTION_INFO_V1(st_check_layout);
+Datum
+st_check_layout(PG_FUNCTION_ARGS)
+{
+	catalog_guard_relation(PG_GETARG_OID(0));
+	PG_RETURN_VOID();
+}
