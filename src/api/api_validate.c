@@ -313,28 +313,12 @@ pattern_matches(ApiPattern p, const char *s, int len)
 
 /* ---------- constraints ---------- */
 
-/* A string's length as DynamoDB counts it: UTF-16 code units. */
-static int64
-string_length(const char *s, int len)
-{
-	int64		n = 0;
-
-	for (int i = 0; i < len; i++)
-	{
-		unsigned char c = (unsigned char) s[i];
-
-		if ((c & 0xC0) != 0x80)
-			n += (c >= 0xF0) ? 2 : 1;
-	}
-	return n;
-}
-
 /* The length of a value for its shape's min/max: characters or members. */
 static int64
 value_length(const ApiShape *s, const JsonbRaw *v)
 {
 	if (s->kind == API_STRING || s->kind == API_BLOB)
-		return string_length(v->data, v->len);
+		return av_utf16_length(v->data, v->len);
 	return JsonContainerSize((const JsonbContainer *) v->data);
 }
 

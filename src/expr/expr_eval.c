@@ -16,28 +16,7 @@
 
 #include <stdio.h>
 
-/*
- * The length of a UTF-8 string in UTF-16 code units: one per character,
- * two for a character beyond the Basic Multilingual Plane (a 4-byte UTF-8
- * sequence).  DynamoDB's size() counts a string that way ("é𝄞" is 3),
- * not in bytes.
- */
-static int
-utf16_length(const char *s, int len)
-{
-	int			n = 0;
-
-	for (int i = 0; i < len; i++)
-	{
-		unsigned char c = (unsigned char) s[i];
-
-		if ((c & 0xC0) != 0x80)
-			n += c >= 0xF0 ? 2 : 1;
-	}
-	return n;
-}
-
-/* size(): length of S (see utf16_length), bytes of B, element count of sets, L and M. */
+/* size(): length of S (see av_utf16_length), bytes of B, element count of sets, L and M. */
 static const Av *
 eval_size(const Av *v)
 {
@@ -49,7 +28,7 @@ eval_size(const Av *v)
 	switch (v->type)
 	{
 		case AV_S:
-			size = utf16_length(v->str, v->len);
+			size = (int) av_utf16_length(v->str, v->len);
 			break;
 		case AV_B:
 			size = v->len;

@@ -548,7 +548,7 @@ run_once(HttpCall *call, bool *retry)
 
 			api_check_request(request);
 			/* DynamoDB's model checks, as st_api makes them (api_call) */
-			api_validate_request(strrchr(call->op, '.') ? strrchr(call->op, '.') + 1 : call->op, request);
+			api_validate_request(call->op, request);
 			pgstat_report_activity(STATE_RUNNING, psprintf("DynamoDB_20120810.%s", call->op));
 			SetUserIdAndSecContext(roleid, SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 			switched = true;

@@ -166,6 +166,9 @@ extern bool av_base64_decode_err(const char *text, int len, char **out, int *out
 extern int64 av_item_size(const Av *item);
 extern int64 av_value_size(const Av *v);
 
+/* A UTF-8 string's length in UTF-16 code units (DynamoDB's string length). */
+extern int64 av_utf16_length(const char *s, int len);
+
 /* The size of a number given as canonical text, by DynamoDB's rule. */
 extern int64 av_number_size(const char *str, int len);
 

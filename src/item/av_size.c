@@ -169,3 +169,24 @@ av_check_item_size(const Av *item, StErr *err)
 		return st_fail(err, ST_ERR_VALIDATION, "Item size has exceeded the maximum allowed size");
 	return true;
 }
+
+/*
+ * The length of a UTF-8 string in UTF-16 code units, as DynamoDB counts a
+ * string's length (size() and the API model's length constraints): one per
+ * character, two for a character beyond the Basic Multilingual Plane (a
+ * 4-byte UTF-8 sequence); "é𝄞" is 3, not its 6 bytes.
+ */
+int64
+av_utf16_length(const char *s, int len)
+{
+	int64		n = 0;
+
+	for (int i = 0; i < len; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if ((c & 0xC0) != 0x80)
+			n += c >= 0xF0 ? 2 : 1;
+	}
+	return n;
+}

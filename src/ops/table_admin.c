@@ -421,7 +421,8 @@ insert_index_row(const char *table, const IndexDef *ix, const char *pg_index)
 /*
  * The table's catalog row, first of all it creates: false when a table of
  * that name exists, or was created by a transaction that committed while
- * this one waited for it (ResourceInUseException for the caller).
+ * this one waited for it (ResourceInUseException for the caller).  A NULL
+ * key_index is a 0.1.0 catalog's row, which has no such column.
  */
 static bool
 insert_table_row(const char *name, const char *relname, const char *key_index,
@@ -439,17 +440,17 @@ insert_table_row(const char *name, const char *relname, const char *key_index,
 	values[4] = text_or_null(sk->name, &nulls[4]);
 	values[5] = text_or_null(sk->name ? av_type_name(sk->type) : NULL, &nulls[5]);
 	values[6] = JsonbPGetDatum(av_item_to_jsonb(req, false));
-	values[7] = CStringGetTextDatum(key_index);
+	values[7] = key_index ? CStringGetTextDatum(key_index) : (Datum) 0;
 
 	SPI_connect();
-	if (SPI_execute_with_args(catalog_sql_is_0_1_0()
+	if (SPI_execute_with_args(key_index == NULL
 							  ? "INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
 							  " sk_name, sk_type, definition)"
 							  " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (table_name) DO NOTHING"
 							  : "INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
 							  " sk_name, sk_type, definition, key_index)"
 							  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (table_name) DO NOTHING",
-							  catalog_sql_is_0_1_0() ? 7 : 8, types, values, nulls, false, 0) != SPI_OK_INSERT)
+							  key_index == NULL ? 7 : 8, types, values, nulls, false, 0) != SPI_OK_INSERT)
 		st_internal_error("could not record table %s", name);
 	inserted = SPI_processed == 1;
 	SPI_finish();
@@ -563,6 +564,7 @@ ops_table_create(const Av *request_in)
 				sk;
 	char	   *relname;
 	char	   *key_index;
+	bool		old_catalog;
 
 	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
 	check_attribute_definitions(defs);
@@ -596,11 +598,12 @@ ops_table_create(const Av *request_in)
 
 	relname = free_pg_name(name);
 	/* a 0.1.0 catalog has no key_index column: the key index is named as 0.1.0 named it */
-	key_index = catalog_sql_is_0_1_0() && relname
+	old_catalog = catalog_sql_is_0_1_0();
+	key_index = old_catalog && relname
 		? free_pg_name(psprintf("%.54s_key", relname))
 		: free_pg_name(catalog_key_index_form(name));
 	if (relname == NULL || key_index == NULL ||
-		!insert_table_row(name, relname, key_index, &pk, &sk, req))
+		!insert_table_row(name, relname, old_catalog ? NULL : key_index, &pk, &sk, req))
 		st_error(ST_ERR_RESOURCE_IN_USE, "Table already exists: %s", name);
 	storage_create_relation(relname, key_index, &pk, &sk);
 	for (int i = 0; i < ngsi + nlsi; i++)
