@@ -422,3 +422,443 @@ CREATE EVENT TRIGGER stdesign_layout_ddl ON ddl_command_end
 	EXECUTE FUNCTION stdesign.guard_ddl();
 CREATE EVENT TRIGGER stdesign_layout_drop ON sql_drop
 	EXECUTE FUNCTION stdesign.guard_drop();
+
+-- Design studio: models, access patterns, checks, cost, the page -------------
+
+-- A table's model document (README, Design studio).  Granted to nobody:
+-- st_set_model and st_get_model read and write it as its owner, for the
+-- owner of a table's relation (writes) or a role that may read it (reads).
+CREATE TABLE stdesign.models (
+	table_name text COLLATE "C" PRIMARY KEY REFERENCES stdesign.tables ON DELETE CASCADE,
+	model jsonb NOT NULL,
+	updated_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	updated_by name NOT NULL
+);
+REVOKE ALL ON stdesign.models FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('stdesign.models', '');
+
+-- Prices for st_model_cost, per named row (README, Design studio: where the
+-- shipped row's figures come from).  Rows you add are kept by pg_dump; the
+-- shipped row is created again by CREATE EXTENSION.
+CREATE TABLE stdesign.prices (
+	name text COLLATE "C" PRIMARY KEY,
+	on_demand_read_per_million numeric NOT NULL CHECK (on_demand_read_per_million >= 0),
+	on_demand_write_per_million numeric NOT NULL CHECK (on_demand_write_per_million >= 0),
+	provisioned_rcu_hour numeric NOT NULL CHECK (provisioned_rcu_hour >= 0),
+	provisioned_wcu_hour numeric NOT NULL CHECK (provisioned_wcu_hour >= 0),
+	storage_gb_month numeric NOT NULL CHECK (storage_gb_month >= 0),
+	source text NOT NULL,
+	as_of date NOT NULL,
+	shipped boolean NOT NULL DEFAULT false
+);
+INSERT INTO stdesign.prices VALUES ('us-east-1', 0.125, 0.625, 0.00013, 0.00065, 0.25,
+	'https://aws.amazon.com/dynamodb/pricing/ (on-demand and provisioned capacity, Standard table class, US East (N. Virginia))',
+	'2024-11-01', true);
+GRANT SELECT ON stdesign.prices TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('stdesign.prices', 'WHERE NOT shipped');
+
+CREATE FUNCTION st_set_model(table_name text, model jsonb) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_set_model' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_set_model(text, jsonb) IS
+	'Design studio: validate and store the model (entities, key templates, access patterns) of a table; NULL removes it';
+
+CREATE FUNCTION st_get_model(table_name text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_get_model' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_get_model(text) IS
+	'Design studio: the model of a table, or NULL';
+
+CREATE FUNCTION st_put_entity(entity text, attrs jsonb, "table" text DEFAULT NULL,
+							  typed boolean DEFAULT false) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_put_entity' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_put_entity(text, jsonb, text, boolean) IS
+	'Design studio: PutItem of an entity: its keys formed from its templates, its type and attributes checked; returns the item';
+
+CREATE FUNCTION st_entity_of(item jsonb, "table" text DEFAULT NULL, typed boolean DEFAULT false)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'st_entity_of' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_entity_of(jsonb, text, boolean) IS
+	'Design studio: the entity of the model an item is (by its type attribute, else by its key), or NULL';
+
+CREATE FUNCTION st_run_pattern(pattern text, params jsonb DEFAULT NULL, "table" text DEFAULT NULL,
+							   typed boolean DEFAULT false) RETURNS SETOF jsonb
+	AS 'MODULE_PATHNAME', 'st_run_pattern' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_run_pattern(text, jsonb, text, boolean) IS
+	'Design studio: run an access pattern of the model with these parameters; returns what st_get or st_query would';
+
+CREATE FUNCTION st_check_model(table_name text)
+	RETURNS TABLE (kind text, name text, operation text, index_name text, entities text[],
+				   read_per_call float8, returned_per_call float8, ok boolean, findings text[])
+	AS 'MODULE_PATHNAME', 'st_check_model' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_check_model(text) IS
+	'Design studio: per access pattern its operation, index and entities, measured on the stored items, with findings; then entities, indexes and items';
+
+CREATE FUNCTION st_model_cost(table_name text, rates jsonb DEFAULT NULL, prices text DEFAULT 'us-east-1')
+	RETURNS TABLE (pattern text, operation text, index_name text, calls_per_second float8,
+				   read_units float8, write_units float8, on_demand_monthly numeric,
+				   provisioned_monthly numeric, note text)
+	AS 'MODULE_PATHNAME', 'st_model_cost' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_model_cost(text, jsonb, text) IS
+	'Design studio: per access pattern the read and write units per call and the monthly cost at its rate, on demand and provisioned; the last row the total';
+
+-- Text for HTML: every character that could end a text node or an attribute.
+CREATE FUNCTION stdesign.html_escape(t text) RETURNS text
+	AS $$ SELECT replace(replace(replace(replace(replace(COALESCE(t, ''), '&', '&amp;'),
+		'<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') $$
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp;
+
+-- A value of a plain item as a short text: strings as they are, the rest as JSON.
+CREATE FUNCTION stdesign.studio_value(v jsonb) RETURNS text
+	AS $$ SELECT CASE WHEN v IS NULL THEN ''
+					  WHEN jsonb_typeof(v) = 'string' THEN v #>> '{}'
+					  ELSE left(v::text, 200) END $$
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp;
+
+-- The sampled items of a key space (the table, or index ix) in key order, each
+-- with its entity: at most max_items (bounded, never the whole table).
+CREATE FUNCTION stdesign.studio_sample(table_name text, ix text, max_items integer)
+	RETURNS TABLE (ord integer, item jsonb, entity text)
+	LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	has_model boolean := @extschema@.st_get_model(table_name) IS NOT NULL;
+BEGIN
+	RETURN QUERY
+	SELECT (row_number() OVER ())::integer, s.x,
+		   CASE WHEN has_model THEN @extschema@.st_entity_of(s.x, table_name) END
+	  FROM @extschema@.st_scan(table_name, index => ix, "limit" => max_items) AS s(x);
+END $$;
+
+-- One key space (the table, or an index) in NoSQL Workbench's aggregate
+-- view: items grouped by partition, a header of attribute names where the
+-- entity changes, entity colours.  Every value is escaped.
+CREATE FUNCTION stdesign.studio_view_html(table_name text, ix text, pk_name text, sk_name text,
+										  model jsonb, max_items integer)
+	RETURNS text LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	out text := '';
+	r record;
+	prev_pk text;
+	prev_entity text := NULL;
+	attrs text[];
+	ents text[] := ARRAY(SELECT jsonb_object_keys(COALESCE(model -> 'entities', '{}')) ORDER BY 1);
+	n integer := 0;
+	ncols integer;
+	cls text;
+	sample_count integer;
+BEGIN
+	-- the widest entity decides how many attribute columns there are
+	SELECT COALESCE(max((SELECT count(*) FROM jsonb_object_keys(COALESCE(e.value -> 'attributes', '{}')))), 0)
+	  INTO ncols FROM jsonb_each(COALESCE(model -> 'entities', '{}')) AS e;
+	ncols := greatest(ncols, 4);
+	out := '<table class="agg"><thead><tr><th>' || stdesign.html_escape(pk_name) || '</th><th>'
+		|| stdesign.html_escape(COALESCE(sk_name, '')) || '</th><th>entity</th><th colspan="'
+		|| ncols || '">attributes</th></tr></thead>';
+	FOR r IN SELECT s.ord, s.item, s.entity,
+					stdesign.studio_value(s.item -> pk_name) AS pk,
+					stdesign.studio_value(s.item -> sk_name) AS sk,
+					count(*) OVER (PARTITION BY s.item -> pk_name) AS nitems
+			   FROM stdesign.studio_sample(table_name, ix, max_items + 1) AS s
+			  ORDER BY s.ord
+	LOOP
+		n := n + 1;
+		EXIT WHEN n > max_items;
+		IF prev_pk IS NULL OR r.pk IS DISTINCT FROM prev_pk THEN
+			IF prev_pk IS NOT NULL THEN
+				out := out || '</tbody>';
+			END IF;
+			out := out || '<tbody class="part"><tr class="pkrow"><td class="pk" colspan="' || (ncols + 3)
+				|| '">' || stdesign.html_escape(r.pk) || ' <span class="count">' || r.nitems
+				|| CASE WHEN r.nitems = 1 THEN ' item' ELSE ' items' END || '</span></td></tr>';
+			prev_pk := r.pk;
+			prev_entity := NULL;
+		END IF;
+		cls := 'e' || COALESCE((array_position(ents, r.entity) - 1) % 10, -1)::text;
+		cls := CASE WHEN cls = 'e-1' THEN 'enone' ELSE cls END;
+		IF prev_entity IS NULL OR r.entity IS DISTINCT FROM prev_entity THEN
+			-- the entity's attribute names: declared, else the item's own
+			attrs := ARRAY(SELECT k FROM jsonb_object_keys(COALESCE(model #> ARRAY['entities', r.entity, 'attributes'],
+																	r.item)) AS k
+							WHERE k IS DISTINCT FROM pk_name AND k IS DISTINCT FROM sk_name
+							ORDER BY k LIMIT ncols);
+			out := out || '<tr class="hdr ' || cls || '"><td></td><td></td><td></td>'
+				|| COALESCE((SELECT string_agg('<th>' || stdesign.html_escape(a) || '</th>', '') FROM unnest(attrs) AS a), '')
+				|| repeat('<th></th>', ncols - cardinality(attrs)) || '</tr>';
+			prev_entity := COALESCE(r.entity, '');
+		END IF;
+		out := out || '<tr class="item ' || cls || '" data-entity="' || stdesign.html_escape(COALESCE(r.entity, ''))
+			|| '"><td></td><td class="sk">' || stdesign.html_escape(r.sk) || '</td><td><span class="badge ' || cls || '">'
+			|| stdesign.html_escape(COALESCE(r.entity, '?')) || '</span></td>'
+			|| COALESCE((SELECT string_agg('<td>' || stdesign.html_escape(stdesign.studio_value(r.item -> a)) || '</td>', '')
+						   FROM unnest(attrs) AS a), '')
+			|| repeat('<td></td>', ncols - cardinality(attrs)) || '</tr>';
+	END LOOP;
+	IF prev_pk IS NOT NULL THEN
+		out := out || '</tbody>';
+	END IF;
+	out := out || '</table>';
+	IF n > max_items THEN
+		out := out || '<p class="note sampled">Sampled: the first ' || max_items
+			|| ' items in key order are shown, not the whole '
+			|| CASE WHEN ix IS NULL THEN 'table' ELSE 'index' END || '.</p>';
+	ELSIF n = 0 THEN
+		out := out || '<p class="note">No items.</p>';
+	END IF;
+	RETURN out;
+END $$;
+
+-- Item count and size per partition key value of a key space, from a sample
+-- of at most max_items items (sizes by DynamoDB's rules).
+CREATE FUNCTION stdesign.studio_partitions(table_name text, ix text, pk_name text, max_items integer)
+	RETURNS TABLE (pk text, items bigint, bytes bigint, sampled boolean)
+	LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+	WITH s AS (SELECT x FROM @extschema@.st_scan(table_name, index => ix, "limit" => max_items + 1,
+												   typed => true) AS x),
+		 n AS (SELECT count(*) > max_items AS sampled FROM s)
+	SELECT coalesce(x -> pk_name ->> 'S', x -> pk_name ->> 'N', x -> pk_name ->> 'B'), count(*),
+		   sum(@extschema@.st_item_size(x, typed => true))::bigint, (SELECT sampled FROM n)
+	  FROM (SELECT x FROM s LIMIT max_items) AS s
+	 GROUP BY 1
+	 ORDER BY 2 DESC, 3 DESC, 1
+$$;
+
+-- The bar chart of the largest partitions (inline SVG).
+CREATE FUNCTION stdesign.studio_partition_chart(table_name text, ix text, pk_name text, max_items integer)
+	RETURNS text LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	out text;
+	r record;
+	y integer := 0;
+	top_items bigint;
+	avg_items numeric;
+	nparts bigint;
+	was_sampled boolean := false;
+BEGIN
+	SELECT max(p.items), avg(p.items), count(*), bool_or(p.sampled)
+	  INTO top_items, avg_items, nparts, was_sampled
+	  FROM stdesign.studio_partitions(table_name, ix, pk_name, max_items) AS p;
+	IF nparts = 0 THEN
+		RETURN '<p class="note">No items.</p>';
+	END IF;
+	out := '<svg class="chart" xmlns="http://www.w3.org/2000/svg" width="760" height="'
+		|| (least(nparts, 15) * 22 + 10) || '" role="img">';
+	FOR r IN SELECT * FROM stdesign.studio_partitions(table_name, ix, pk_name, max_items) LIMIT 15
+	LOOP
+		out := out || '<text x="0" y="' || (y + 15) || '" class="lbl">' || stdesign.html_escape(left(r.pk, 40))
+			|| '</text><rect x="300" y="' || (y + 3) || '" height="16" width="'
+			|| greatest(1, round(360.0 * r.items / top_items)) || '" class="bar"/><text x="'
+			|| (305 + round(360.0 * r.items / top_items)) || '" y="' || (y + 15) || '" class="val">'
+			|| r.items || ' items, ' || round(r.bytes / 1024.0, 1) || ' KB</text>';
+		y := y + 22;
+	END LOOP;
+	out := out || '</svg><p class="note">' || nparts || ' partition key values'
+		|| '; the largest holds ' || top_items || ' items, ' || round(top_items / avg_items, 1)
+		|| ' times the average (skew)'
+		|| CASE WHEN was_sampled THEN '; sampled: the first ' || max_items || ' items in key order' ELSE '' END
+		|| '.</p>';
+	RETURN out;
+END $$;
+
+-- Design studio: the whole page, one self-contained HTML document.
+CREATE FUNCTION st_studio_html(table_name text, max_items integer DEFAULT 200)
+	RETURNS text LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	t record;
+	model jsonb := @extschema@.st_get_model(table_name);
+	ents text[];
+	out text;
+	r record;
+	ix record;
+	traffic regprocedure := to_regprocedure('stdesign.st_partition_traffic(text)');
+	palette text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e',
+							'#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
+BEGIN
+	IF max_items IS NULL OR max_items < 1 OR max_items > 10000 THEN
+		RAISE EXCEPTION 'ValidationException: max_items must be from 1 to 10000'
+			USING ERRCODE = 'SD001';
+	END IF;
+	SELECT * INTO t FROM stdesign.tables AS x WHERE x.table_name = st_studio_html.table_name;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'ResourceNotFoundException: Requested resource not found: Table: % not found', table_name
+			USING ERRCODE = 'SD002';
+	END IF;
+	ents := ARRAY(SELECT jsonb_object_keys(COALESCE(model -> 'entities', '{}')) ORDER BY 1);
+	out := '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+		|| '<meta http-equiv="Content-Security-Policy" content="default-src ''none''; style-src ''unsafe-inline''; script-src ''unsafe-inline''; img-src data:">'
+		|| '<title>' || stdesign.html_escape(table_name) || ' - stdesign design studio</title>'
+		|| '<script>window.studioErrors=[];window.onerror=function(m,s,l){window.studioErrors.push(String(m)+" line "+l);'
+		|| 'var e=document.getElementById("studio-errors");if(e){var li=document.createElement("li");li.className="studio-error";'
+		|| 'li.textContent=String(m)+" line "+l;e.appendChild(li);}};</script>'
+		|| '<style>body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#222}h1{font-size:20px}h2{font-size:16px;margin-top:28px}'
+		|| 'table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}'
+		|| 'th{background:#f3f3f3;font-weight:600}.agg tr.pkrow td{background:#e8eef7;font-weight:600}.count{font-weight:400;color:#666;margin-left:8px}'
+		|| '.agg tr.hdr th{background:#fafafa;font-size:11px;color:#555}.badge{color:#fff;border-radius:3px;padding:0 5px;font-size:11px}'
+		|| '.note{color:#555;font-style:italic}.sampled{color:#a40}.ok{color:#2a7}.bad{color:#c22}.chart .bar{fill:#4a7bd0}.chart text{font-size:11px}'
+		|| '.legend span{margin-right:10px;cursor:pointer}.dim{opacity:.25}code{background:#f6f6f6;padding:0 3px}';
+	FOR i IN 0..9 LOOP
+		out := out || '.badge.e' || i || '{background:' || palette[i + 1] || '}tr.item.e' || i
+			|| ' td:first-child{border-left:4px solid ' || palette[i + 1] || '}';
+	END LOOP;
+	out := out || '.badge.enone{background:#999}</style></head><body>'
+		|| '<h1>' || stdesign.html_escape(table_name) || '</h1><p>Partition key <code>'
+		|| stdesign.html_escape(t.pk_name) || '</code> (' || t.pk_type || ')'
+		|| COALESCE(', sort key <code>' || stdesign.html_escape(t.sk_name) || '</code> (' || t.sk_type || ')', '')
+		|| '; about ' || (SELECT greatest(c.reltuples, 0)::bigint FROM pg_class AS c
+						   WHERE c.oid = to_regclass(format('%I.%I', 'stdesign_data', t.relation_name)))
+		|| ' items (Postgres''s estimate).</p>';
+	IF model IS NULL THEN
+		out := out || '<p class="note">This table has no model: store one with st_set_model to see entities, access patterns, checks and costs.</p>';
+	ELSE
+		out := out || COALESCE('<p>' || stdesign.html_escape(model ->> 'description') || '</p>', '')
+			|| '<p class="legend">Entities: '
+			|| COALESCE((SELECT string_agg('<span class="badge e' || ((o - 1) % 10) || '" data-entity-toggle="'
+										   || stdesign.html_escape(e) || '">' || stdesign.html_escape(e) || '</span>', ' ' ORDER BY o)
+						   FROM unnest(ents) WITH ORDINALITY AS u(e, o)), '') || '</p>';
+	END IF;
+
+	out := out || '<h2>Table ' || stdesign.html_escape(table_name) || ' (aggregate view)</h2>'
+		|| stdesign.studio_view_html(table_name, NULL, t.pk_name, t.sk_name, model, max_items);
+	FOR ix IN SELECT * FROM stdesign.indexes AS i WHERE i.table_name = st_studio_html.table_name ORDER BY i.index_name
+	LOOP
+		out := out || '<h2>Index ' || stdesign.html_escape(ix.index_name) || ' ('
+			|| CASE WHEN ix.is_local THEN 'LSI' ELSE 'GSI' END || ', ' || ix.projection_type || ')</h2>'
+			|| stdesign.studio_view_html(table_name, ix.index_name, ix.pk_name, ix.sk_name, model, max_items);
+	END LOOP;
+
+	IF model IS NOT NULL THEN
+		out := out || '<h2>Access patterns</h2><table class="patterns"><thead><tr><th>pattern</th><th>operation</th>'
+			|| '<th>index</th><th>key condition</th><th>entities</th><th>items read / returned per call</th>'
+			|| '<th>RCU / WCU per call</th><th>calls/s</th><th>on demand $/month</th><th>provisioned $/month</th><th>check</th></tr></thead><tbody>';
+		FOR r IN SELECT c.*, k.calls_per_second, k.read_units, k.write_units, k.on_demand_monthly,
+						k.provisioned_monthly, k.note, model #> ARRAY['patterns', c.name] AS def
+				   FROM @extschema@.st_check_model(table_name) AS c
+				   LEFT JOIN @extschema@.st_model_cost(table_name) AS k ON k.pattern = c.name
+				  WHERE c.kind = 'pattern'
+		LOOP
+			out := out || '<tr><td>' || stdesign.html_escape(r.name) || '</td><td>' || r.operation || '</td><td>'
+				|| stdesign.html_escape(COALESCE(r.index_name, 'table')) || '</td><td><code>'
+				|| stdesign.html_escape(COALESCE(r.def ->> 'pk', '') || COALESCE(' ; sk ' || (r.def -> 'sk')::text, '')
+										|| COALESCE(' ; filter ' || (r.def ->> 'filter'), '')) || '</code></td><td>'
+				|| stdesign.html_escape(array_to_string(r.entities, ', ')) || '</td><td>'
+				|| CASE WHEN r.operation = 'PutItem' THEN '' ELSE round(r.read_per_call::numeric, 1) || ' / ' || round(r.returned_per_call::numeric, 1) END
+				|| '</td><td>' || round(r.read_units::numeric, 2) || ' / ' || round(r.write_units::numeric, 2) || '</td><td>'
+				|| r.calls_per_second || '</td><td>' || r.on_demand_monthly || '</td><td>' || r.provisioned_monthly || '</td><td>'
+				|| CASE WHEN r.ok THEN '<span class="ok">ok</span>'
+						ELSE '<ul>' || (SELECT string_agg('<li class="bad">' || stdesign.html_escape(f) || '</li>', '') FROM unnest(r.findings) AS f) || '</ul>' END
+				|| '</td></tr>';
+		END LOOP;
+		SELECT * INTO r FROM @extschema@.st_model_cost(table_name) AS k WHERE k.pattern IS NULL;
+		out := out || '<tr><td colspan="7">' || stdesign.html_escape(r.note) || '</td><td>' || r.calls_per_second || '</td><td>'
+			|| r.on_demand_monthly || '</td><td>' || r.provisioned_monthly || '</td><td></td></tr></tbody></table>'
+			|| '<p class="note">Costs from stdesign.prices ('
+			|| stdesign.html_escape((SELECT p.name || ', ' || p.as_of FROM stdesign.prices AS p WHERE p.name = 'us-east-1'))
+			|| '), measured on the stored items by DynamoDB''s capacity rules.</p>';
+		out := out || '<h2>Model checks</h2><table><thead><tr><th>kind</th><th>name</th><th>check</th></tr></thead><tbody>';
+		FOR r IN SELECT * FROM @extschema@.st_check_model(table_name) AS c WHERE c.kind <> 'pattern'
+		LOOP
+			out := out || '<tr><td>' || r.kind || '</td><td>' || stdesign.html_escape(r.name) || '</td><td>'
+				|| CASE WHEN r.ok THEN '<span class="ok">ok</span>'
+						ELSE (SELECT string_agg('<span class="bad">' || stdesign.html_escape(f) || '</span>', '<br>') FROM unnest(r.findings) AS f) END
+				|| '</td></tr>';
+		END LOOP;
+		out := out || '</tbody></table>';
+	END IF;
+
+	out := out || '<h2>Hot partitions</h2><h3>Table</h3>'
+		|| stdesign.studio_partition_chart(table_name, NULL, t.pk_name, 10000);
+	FOR ix IN SELECT * FROM stdesign.indexes AS i WHERE i.table_name = st_studio_html.table_name ORDER BY i.index_name
+	LOOP
+		out := out || '<h3>Index ' || stdesign.html_escape(ix.index_name) || '</h3>'
+			|| stdesign.studio_partition_chart(table_name, ix.index_name, ix.pk_name, 10000);
+	END LOOP;
+	IF traffic IS NOT NULL THEN
+		out := out || '<h3>Traffic counted since the last reset</h3><table><tbody>'
+			|| COALESCE((SELECT string_agg('<tr>' || (SELECT string_agg('<td>' || stdesign.html_escape(v.key || ': ' || stdesign.studio_value(v.value)) || '</td>', '')
+													  FROM jsonb_each(x.j) AS v) || '</tr>', '')
+						   FROM (SELECT j FROM stdesign.studio_traffic_rows(table_name) AS j LIMIT 50) AS x), '')
+			|| '</tbody></table>';
+	END IF;
+	out := out || '<p class="note">Partition sizes by DynamoDB''s item size rules; DynamoDB serves at most 3,000 read units and 1,000 write units per second per partition.</p>'
+		|| '<ul id="studio-errors"></ul><p id="studio-status" data-ok="0">loading</p>'
+		|| '<script>(function(){var t=document.querySelectorAll("[data-entity-toggle]");'
+		|| 'for(var i=0;i<t.length;i++){t[i].addEventListener("click",function(ev){var n=ev.currentTarget.getAttribute("data-entity-toggle");'
+		|| 'var rows=document.querySelectorAll("tr.item");for(var j=0;j<rows.length;j++){rows[j].classList.toggle("dim",rows[j].getAttribute("data-entity")!==n&&!rows[j].classList.contains("dim"));}});}'
+		|| 'var s=document.getElementById("studio-status");if(window.studioErrors.length===0){s.textContent="ready";s.setAttribute("data-ok","1");}'
+		|| 'else{s.textContent="errors";}})();</script></body></html>';
+	RETURN out;
+END $$;
+COMMENT ON FUNCTION st_studio_html(text, integer) IS
+	'Design studio: one self-contained HTML page of the table: aggregate views, access patterns with checks and costs, hot partitions';
+
+-- The rows of stdesign.st_partition_traffic(table_name), when it exists, as jsonb.
+CREATE FUNCTION stdesign.studio_traffic_rows(table_name text) RETURNS SETOF jsonb
+	LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+BEGIN
+	IF to_regprocedure('stdesign.st_partition_traffic(text)') IS NOT NULL THEN
+		RETURN QUERY EXECUTE 'SELECT pg_catalog.to_jsonb(r) FROM stdesign.st_partition_traffic($1) AS r' USING table_name;
+	END IF;
+END $$;
+
+-- Design studio: the same, as lines of text for psql.
+CREATE FUNCTION st_studio_text(table_name text) RETURNS SETOF text
+	LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	t record;
+	r record;
+	model jsonb := @extschema@.st_get_model(table_name);
+BEGIN
+	SELECT * INTO t FROM stdesign.tables AS x WHERE x.table_name = st_studio_text.table_name;
+	IF NOT FOUND THEN
+		RAISE EXCEPTION 'ResourceNotFoundException: Requested resource not found: Table: % not found', table_name
+			USING ERRCODE = 'SD002';
+	END IF;
+	RETURN NEXT format('table %s: partition key %s (%s)%s', table_name, t.pk_name, t.pk_type,
+					   COALESCE(format(', sort key %s (%s)', t.sk_name, t.sk_type), ''));
+	FOR r IN SELECT * FROM stdesign.indexes AS i WHERE i.table_name = st_studio_text.table_name ORDER BY i.index_name
+	LOOP
+		RETURN NEXT format('  index %s (%s, %s): %s%s', r.index_name, CASE WHEN r.is_local THEN 'LSI' ELSE 'GSI' END,
+						   r.projection_type, r.pk_name, COALESCE(' / ' || r.sk_name, ''));
+	END LOOP;
+	IF model IS NULL THEN
+		RETURN NEXT 'no model (st_set_model)';
+	ELSE
+		RETURN NEXT 'entities:';
+		FOR r IN SELECT e.key AS name, e.value AS def FROM jsonb_each(model -> 'entities') AS e ORDER BY 1
+		LOOP
+			RETURN NEXT format('  %s: %s', r.name,
+							   (SELECT string_agg(k.key || ' = ' || (k.value #>> '{}'), ', ' ORDER BY k.key)
+								  FROM jsonb_each(r.def -> 'keys') AS k));
+		END LOOP;
+		RETURN NEXT 'access patterns:';
+		FOR r IN SELECT c.*, k.calls_per_second, k.read_units, k.write_units, k.on_demand_monthly, k.provisioned_monthly
+				   FROM @extschema@.st_check_model(table_name) AS c
+				   LEFT JOIN @extschema@.st_model_cost(table_name) AS k ON k.pattern = c.name
+				  WHERE c.kind = 'pattern'
+		LOOP
+			RETURN NEXT format('  %s: %s on %s, %s %s; %s; %s RCU %s WCU per call; %s/s: $%s on demand, $%s provisioned a month; %s',
+							   r.name, r.operation, COALESCE(r.index_name, 'the table'),
+							   CASE WHEN r.operation = 'PutItem' THEN 'writes' ELSE 'reads' END,
+							   COALESCE(NULLIF(array_to_string(r.entities, ', '), ''), 'no entity'),
+							   CASE WHEN r.operation = 'PutItem' THEN 'one item per call'
+									ELSE format('%s/%s items read/returned per call', round(r.read_per_call::numeric, 1),
+												round(r.returned_per_call::numeric, 1)) END,
+							   round(r.read_units::numeric, 2), round(r.write_units::numeric, 2),
+							   r.calls_per_second, round(r.on_demand_monthly, 2), round(r.provisioned_monthly, 2),
+							   CASE WHEN r.ok THEN 'ok' ELSE array_to_string(r.findings, '; ') END);
+		END LOOP;
+		SELECT * INTO r FROM @extschema@.st_model_cost(table_name) AS k WHERE k.pattern IS NULL;
+		RETURN NEXT format('  %s: $%s on demand, $%s provisioned a month', r.note,
+						   round(r.on_demand_monthly, 2), round(r.provisioned_monthly, 2));
+		RETURN NEXT 'checks:';
+		FOR r IN SELECT * FROM @extschema@.st_check_model(table_name) AS c WHERE c.kind <> 'pattern'
+		LOOP
+			RETURN NEXT format('  %s %s: %s', r.kind, r.name,
+							   CASE WHEN r.ok THEN 'ok' ELSE array_to_string(r.findings, '; ') END);
+		END LOOP;
+	END IF;
+	RETURN NEXT 'largest partitions (sampled, at most 10000 items):';
+	FOR r IN SELECT * FROM stdesign.studio_partitions(table_name, NULL, t.pk_name, 10000) LIMIT 5
+	LOOP
+		RETURN NEXT format('  %s: %s items, %s bytes', r.pk, r.items, r.bytes);
+	END LOOP;
+END $$;
+COMMENT ON FUNCTION st_studio_text(text) IS
+	'Design studio: the model, access patterns with checks and costs, and the largest partitions, as text';

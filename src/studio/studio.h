@@ -1,0 +1,173 @@
+/*-------------------------------------------------------------------------
+ *
+ * studio.h
+ *		The single-table design studio: a model document stored with a
+ *		table (entities with key templates, named access patterns), its
+ *		checks, its cost, its page; and the studio's other tools.
+ *
+ * The studio sits between api and ops: it runs access patterns through the
+ * same operations as st_query and st_get, and counts capacity with the
+ * same code as ConsumedCapacity.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ST_STUDIO_H
+#define ST_STUDIO_H
+
+#include "postgres.h"
+
+#include "nodes/pg_list.h"
+#include "nodes/value.h"
+#include "utils/jsonb.h"
+
+#include "catalog/st_catalog.h"
+#include "item/av.h"
+#include "ops/item_ops.h"
+
+/* ---------- model, patterns, checks, cost, page ---------- */
+
+/* Limits of a model document (see README, Design studio). */
+#define STUDIO_TEMPLATE_MAX 2048	/* bytes of one key template */
+#define STUDIO_MAX_PARAMS 32		/* placeholders in one template */
+#define STUDIO_NAME_MAX 255		/* entity, pattern and placeholder names */
+#define STUDIO_MAX_ENTITIES 256
+#define STUDIO_MAX_PATTERNS 256
+#define STUDIO_MODEL_MAX_BYTES (1024 * 1024)
+
+/* One piece of a key template: literal text or a {placeholder}. */
+typedef struct StudioPart
+{
+	bool		is_param;
+	char	   *text;			/* literal bytes, or the placeholder's name */
+	int			len;
+} StudioPart;
+
+/* A key template: "CUST#{customer_id}". */
+typedef struct StudioTemplate
+{
+	char	   *source;			/* as written */
+	int			nparts;
+	StudioPart *parts;
+	int			nparams;
+} StudioTemplate;
+
+/* A key attribute an entity forms from a template. */
+typedef struct StudioKey
+{
+	char	   *attr;
+	StudioTemplate tpl;
+} StudioKey;
+
+typedef struct StudioEntity
+{
+	char	   *name;
+	char	   *type_attr;		/* the type attribute, or NULL for none */
+	char	   *type_value;		/* its value for this entity */
+	int			nkeys;
+	StudioKey  *keys;
+	int			nattrs;			/* -1: attributes not declared (any) */
+	char	  **attr_names;
+	int		   *attr_types;		/* an AvType, or -1 for "any" */
+	int			nrequired;
+	char	  **required;
+} StudioEntity;
+
+typedef enum StudioOp
+{
+	STUDIO_GET,
+	STUDIO_QUERY,
+	STUDIO_SCAN,
+	STUDIO_PUT
+} StudioOp;
+
+typedef struct StudioPattern
+{
+	char	   *name;
+	StudioOp	op;
+	char	   *index;			/* NULL: the table */
+	StudioTemplate *pk;			/* GetItem, Query */
+	StSortOp	sk_op;
+	StudioTemplate *sk1;
+	StudioTemplate *sk2;		/* between's upper bound */
+	char	   *filter;
+	char	   *projection;
+	Jsonb	   *names;
+	Av		   *values;			/* plain; strings may hold templates */
+	bool		forward;
+	int64		limit;			/* -1: none */
+	bool		consistent;
+	double		rate;			/* expected calls per second, or -1 */
+	char	   *entity;			/* PutItem: the entity written */
+	int			nreturns;		/* entities the pattern is meant to read */
+	char	  **returns;
+	Av		   *example;		/* example parameters, or NULL */
+} StudioPattern;
+
+typedef struct StudioModel
+{
+	char	   *table;
+	int			nentities;
+	StudioEntity *entities;
+	int			npatterns;
+	StudioPattern *patterns;
+	MemoryContext cxt;
+} StudioModel;
+
+/* studio_template.c: parse, format and match key templates */
+extern void studio_template_parse(const char *text, int len, StudioTemplate *tpl,
+								  const char *where);
+/* The template's text with every placeholder's value from params (plain Av map). */
+extern char *studio_template_format(const StudioTemplate *tpl, const Av *params,
+									const char *where);
+/* Does s match the template?  When so, captures[i] holds placeholder i's text. */
+extern bool studio_template_match(const StudioTemplate *tpl, const char *s, int len,
+								  char **captures);
+/* Can two templates form the same value (conservatively: literal prefixes and suffixes)? */
+extern bool studio_templates_overlap(const StudioTemplate *a, const StudioTemplate *b);
+/* Can a value of template a begin with prefix p (itself a template)? */
+extern bool studio_template_may_begin(const StudioTemplate *a, const StudioTemplate *p);
+/* The literal text before the first placeholder. */
+extern int	studio_template_prefix(const StudioTemplate *tpl, const char **prefix);
+
+/* studio_model.c: the model document, parsed, validated, stored, cached */
+extern StudioModel *studio_model_parse(StTable *t, Jsonb *doc);
+/* The model of table t (cached per backend), or NULL when it has none. */
+extern StudioModel *studio_model_get(StTable *t);
+extern StudioEntity *studio_find_entity(StudioModel *m, const char *name);
+extern StudioPattern *studio_find_pattern(StudioModel *m, const char *name);
+/* The key attribute names of the table (ix NULL) or an index. */
+extern const StKeyDef *studio_pk_def(StTable *t, StIndex *ix);
+extern const StKeyDef *studio_sk_def(StTable *t, StIndex *ix);
+/* The key template an entity has for attribute name, or NULL. */
+extern StudioTemplate *studio_entity_key(StudioEntity *e, const char *attr);
+/* Raise SELECT (or ownership) errors as Postgres does for the table's relation. */
+extern void studio_check_select(StTable *t);
+
+/* studio_entity.c: which entity an item is; the item an entity forms */
+extern StudioEntity *studio_entity_of(StudioModel *m, StTable *t, const Av *item);
+/* attrs checked against e, its keys formed from the templates, its type added */
+extern Av  *studio_form_item(StTable *t, StudioEntity *e, Av *attrs);
+
+/* studio_pattern.c: running a pattern, and measuring what it reads */
+typedef struct StudioMeasure
+{
+	int64		calls;			/* parameter sets measured */
+	int64		items_read;		/* summed over the calls */
+	int64		items_returned;
+	double		read_units;		/* summed over the calls */
+	double		write_units;
+	bool		derived;		/* parameters taken from stored items */
+	bool		sampled;		/* a Scan extrapolated from a sample */
+	char	   *note;
+} StudioMeasure;
+
+extern void studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p,
+								   StudioMeasure *out);
+/* The attribute names a pattern returns (its projection, or its entities' attributes). */
+extern List *studio_pattern_returns(StudioModel *m, StTable *t, StudioPattern *p, bool *all);
+/* Does pattern p read items of entity e (their keys can meet its key condition)? */
+extern bool studio_pattern_reads(StTable *t, StudioPattern *p, StudioEntity *e);
+/* The index a pattern names, or NULL for the table; raises when unknown. */
+extern StIndex *studio_pattern_index(StTable *t, StudioPattern *p);
+
+#endif							/* ST_STUDIO_H */

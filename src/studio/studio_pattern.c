@@ -1,0 +1,723 @@
+/*-------------------------------------------------------------------------
+ *
+ * studio_pattern.c
+ *		Access patterns: st_run_pattern, and what a pattern reads, measured
+ *		on the stored items for the checks and the cost.
+ *
+ * A pattern runs through the same operations as st_get and st_query
+ * (ops_get, ops_query, ops_scan; the filter and projection through the
+ * expression code): its key templates are filled from the parameters and
+ * the call is what the equivalent st_query would be, so it returns the same
+ * items in the same form.  The model is cached per backend, so a call costs
+ * no more than that st_query plus the filling of its templates.
+ *
+ * Measuring runs a pattern with parameters taken from its "example", or
+ * else found among the stored items (the placeholders read back from keys
+ * that match its templates, or from attributes of the same name), and
+ * counts what DynamoDB would: items read and returned, bytes read (the
+ * index's projected entries for KEYS_ONLY and INCLUDE indexes) and the read
+ * units of ConsumedCapacity; for PutItem the write units of the entity's
+ * stored items, secondary indexes included.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/tuplestore.h"
+
+#include "item/av_jsonb.h"
+#include "ops/capacity.h"
+#include "ops/expr_ops.h"
+#include "studio.h"
+
+#define SAMPLE_ITEMS 2000		/* stored items looked at to find parameters */
+#define SAMPLE_CALLS 20			/* parameter sets measured per pattern */
+#define SCAN_SAMPLE 10000		/* items a Scan pattern is measured on */
+
+/* ---------- filling a pattern ---------- */
+
+/* A value of "values", its strings' templates filled from params. */
+static Av *
+fill_value(const Av *v, const Av *params, const char *where)
+{
+	if (v->type == AV_S && memchr(v->str, '{', v->len) != NULL)
+	{
+		StudioTemplate tpl;
+
+		studio_template_parse(v->str, v->len, &tpl, where);
+		if (tpl.nparts == 1 && tpl.parts[0].is_param)
+		{
+			Av		   *p = av_map_get(params, tpl.parts[0].text, tpl.parts[0].len);
+
+			if (p == NULL)
+				st_error(ST_ERR_VALIDATION, "%s: parameter \"%s\" is missing", where, tpl.parts[0].text);
+			return p;
+		}
+		{
+			char	   *s = studio_template_format(&tpl, params, where);
+
+			return av_new_str(AV_S, s, strlen(s));
+		}
+	}
+	if (v->type == AV_M || v->type == AV_L)
+	{
+		Av		   *out = av_new(v->type);
+
+		for (int i = 0; i < v->n; i++)
+		{
+			if (v->type == AV_M)
+				av_map_put_nocheck(out, v->members[i].name, v->members[i].name_len,
+								   fill_value(v->members[i].value, params, where));
+			else
+				av_append(out, fill_value(v->items[i], params, where));
+		}
+		return out;
+	}
+	return (Av *) v;
+}
+
+static Av *
+key_value(const StudioTemplate *tpl, const StKeyDef *kd, const Av *params, const char *where)
+{
+	return ops_key_value_from_text(studio_template_format(tpl, params, where), kd->type, kd->name);
+}
+
+/* A pattern ready to run: the operation's request, filled. */
+typedef struct PatternCall
+{
+	StTable    *t;
+	StIndex    *ix;
+	StudioPattern *p;
+	StExprRequest req;
+	StQuerySpec q;				/* Query */
+	Av		   *keymap;			/* GetItem */
+} PatternCall;
+
+static void
+prepare_call(StTable *t, StudioPattern *p, const Av *params, PatternCall *c)
+{
+	char	   *where = psprintf("pattern \"%s\"", p->name);
+	Jsonb	   *values = NULL;
+
+	c->t = t;
+	c->p = p;
+	c->ix = studio_pattern_index(t, p);
+	if (p->values)
+		values = av_item_to_jsonb(fill_value(p->values, params, where), true);
+	ops_expr_init(&c->req, p->names, values, true);
+
+	memset(&c->q, 0, sizeof(c->q));
+	c->keymap = NULL;
+	if (p->op == STUDIO_GET)
+	{
+		c->keymap = av_new(AV_M);
+		av_map_put_nocheck(c->keymap, t->pk.name, strlen(t->pk.name),
+						   key_value(p->pk, &t->pk, params, where));
+		if (t->sk.name)
+			av_map_put_nocheck(c->keymap, t->sk.name, strlen(t->sk.name),
+							   key_value(p->sk1, &t->sk, params, where));
+	}
+	else if (p->op == STUDIO_QUERY)
+	{
+		c->q.table = t;
+		c->q.index = c->ix;
+		c->q.forward = p->forward;
+		c->q.limit = p->limit;
+		c->q.pk = key_value(p->pk, ops_query_pk(&c->q), params, where);
+		c->q.sort_op = p->sk_op;
+		if (p->sk1)
+			c->q.sort1 = key_value(p->sk1, ops_query_sk(&c->q), params, where);
+		if (p->sk2)
+			c->q.sort2 = key_value(p->sk2, ops_query_sk(&c->q), params, where);
+	}
+	ops_expr_add_filter(&c->req, p->filter, p->op == STUDIO_QUERY ? &c->q : NULL);
+	ops_expr_add_projection(&c->req, p->projection);
+	ops_expr_finish(&c->req);
+}
+
+/* ---------- st_run_pattern ---------- */
+
+typedef struct RunOutput
+{
+	Tuplestorestate *store;
+	TupleDesc	desc;
+	bool		typed;
+	StExprRequest *req;
+} RunOutput;
+
+/* Each item read, as st_query's: filter, project, convert, keep. */
+static bool
+run_row(Jsonb *stored, void *arg)
+{
+	RunOutput  *out = (RunOutput *) arg;
+	Datum		value;
+	bool		isnull = false;
+
+	if (out->req->filter || out->req->projection)
+	{
+		Av		   *item = av_item_from_stored(stored);
+
+		if (out->req->filter && !ops_expr_filter_passes(out->req, item))
+			return true;
+		if (out->req->projection)
+			item = ops_expr_project_item(out->req, item);
+		value = JsonbPGetDatum(av_item_to_jsonb(item, out->typed));
+	}
+	else if (out->typed)
+		value = JsonbPGetDatum(stored);
+	else
+		value = JsonbPGetDatum(av_stored_to_plain(stored));
+	tuplestore_putvalues(out->store, out->desc, &value, &isnull);
+	return true;
+}
+
+static char *
+arg_text(FunctionCallInfo fcinfo, int n)
+{
+	if (PG_NARGS() <= n || PG_ARGISNULL(n))
+		return NULL;
+	return text_to_cstring(PG_GETARG_TEXT_PP(n));
+}
+
+/* st_run_pattern(name, params, "table", typed): the items the pattern reads (or writes) */
+PG_FUNCTION_INFO_V1(st_run_pattern);
+Datum
+st_run_pattern(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *name = arg_text(fcinfo, 0);
+	bool		typed = PG_NARGS() > 3 && !PG_ARGISNULL(3) && PG_GETARG_BOOL(3);
+	StTable    *t = catalog_lookup(arg_text(fcinfo, 2), false);
+	StudioModel *m;
+	StudioPattern *p;
+	Av		   *params;
+	PatternCall c;
+	RunOutput	out;
+
+	if (name == NULL)
+		st_validation_null("pattern");
+	m = studio_model_get(t);
+	if (m == NULL)
+		st_error_hint(ST_ERR_VALIDATION, "Store one with st_set_model(table_name, model).",
+					  "Table %s has no model", t->name);
+	p = studio_find_pattern(m, name);
+	if (p == NULL)
+		st_error(ST_ERR_VALIDATION, "Unknown access pattern \"%s\" in the model of table %s", name, t->name);
+	params = PG_ARGISNULL(1) ? av_new(AV_M) : av_map_from_jsonb(PG_GETARG_JSONB_P(1), typed, "params");
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	out.store = rsinfo->setResult;
+	out.desc = rsinfo->setDesc;
+	out.typed = typed;
+	if (p->op == STUDIO_PUT)
+	{
+		Av		   *item = studio_form_item(t, studio_find_entity(m, p->entity), params);
+		Datum		value;
+		bool		isnull = false;
+
+		(void) ops_put(t, item, NULL, ST_RV_NONE, NULL);
+		value = JsonbPGetDatum(av_item_to_jsonb(item, typed));
+		tuplestore_putvalues(out.store, out.desc, &value, &isnull);
+		return (Datum) 0;
+	}
+	prepare_call(t, p, params, &c);
+	out.req = &c.req;
+	if (p->op == STUDIO_GET)
+	{
+		Jsonb	   *stored = ops_get(t, c.keymap);
+
+		if (stored)
+		{
+			if (c.req.projection)
+			{
+				Datum		value = JsonbPGetDatum(av_item_to_jsonb(ops_expr_project_item(&c.req, av_item_from_stored(stored)), typed));
+				bool		isnull = false;
+
+				tuplestore_putvalues(out.store, out.desc, &value, &isnull);
+			}
+			else
+				(void) run_row(stored, &out);
+		}
+	}
+	else if (p->op == STUDIO_QUERY)
+		ops_query(&c.q, run_row, &out);
+	else
+		ops_scan(t, c.ix, p->limit, run_row, &out);
+	return (Datum) 0;
+}
+
+/* ---------- measuring ---------- */
+
+/* Is attribute name in what index ix holds (its keys, the table's, INCLUDE's)? */
+static bool
+index_holds(StTable *t, StIndex *ix, const char *name, int len)
+{
+#define IS(s) ((s) != NULL && strlen(s) == len && memcmp((s), name, len) == 0)
+	if (ix->projection == ST_PROJECT_ALL)
+		return true;
+	if (IS(t->pk.name) || IS(t->sk.name) || IS(ix->pk.name) || IS(ix->sk.name))
+		return true;
+	for (int i = 0; ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
+		if (IS(ix->non_key_attributes[i]))
+			return true;
+	return false;
+#undef IS
+}
+
+/* The bytes a read of this stored item counts: the whole item, or its index entry. */
+static int64
+read_bytes(StTable *t, StIndex *ix, Jsonb *stored, Av **item)
+{
+	Av		   *entry;
+
+	if (ix == NULL || ix->projection == ST_PROJECT_ALL)
+		return av_stored_item_size(stored);
+	*item = *item ? *item : av_item_from_stored(stored);
+	entry = av_new(AV_M);
+	for (int i = 0; i < (*item)->n; i++)
+		if (index_holds(t, ix, (*item)->members[i].name, (*item)->members[i].name_len))
+			av_map_put_nocheck(entry, (*item)->members[i].name, (*item)->members[i].name_len,
+							   (*item)->members[i].value);
+	return av_item_size(entry);
+}
+
+/* The CapacityUnits of a ConsumedCapacity result. */
+static double
+capacity_units(StCapacity *cap)
+{
+	Av		   *r = ops_capacity_result(cap, false);
+	Av		   *u = r ? av_map_get(r, "CapacityUnits", strlen("CapacityUnits")) : NULL;
+
+	if (u == NULL || u->type != AV_N)
+		return 0;
+	return strtod(pnstrdup(u->str, u->len), NULL);
+}
+
+static double
+read_units(StTable *t, StIndex *ix, int64 bytes, bool consistent)
+{
+	StCapacity *cap = ops_capacity_new(ST_CAPACITY_TOTAL);
+
+	ops_capacity_read(cap, t, ix, bytes, consistent, false);
+	return capacity_units(cap);
+}
+
+typedef struct MeasureCall
+{
+	StTable    *t;
+	StIndex    *ix;
+	StExprRequest *req;
+	int64		read;
+	int64		returned;
+	int64		bytes;
+	int64		max_items;		/* stop after this many (Scan's sample), or -1 */
+} MeasureCall;
+
+static bool
+measure_row(Jsonb *stored, void *arg)
+{
+	MeasureCall *mc = (MeasureCall *) arg;
+	Av		   *item = NULL;
+
+	mc->read++;
+	mc->bytes += read_bytes(mc->t, mc->ix, stored, &item);
+	if (mc->req->filter)
+	{
+		item = item ? item : av_item_from_stored(stored);
+		if (!ops_expr_filter_passes(mc->req, item))
+			return mc->max_items < 0 || mc->read < mc->max_items;
+	}
+	mc->returned++;
+	return mc->max_items < 0 || mc->read < mc->max_items;
+}
+
+/* Run p once with params and add what it read to out. */
+static void
+measure_call(StTable *t, StudioPattern *p, const Av *params, StudioMeasure *out)
+{
+	PatternCall c;
+	MeasureCall mc;
+
+	prepare_call(t, p, params, &c);
+	memset(&mc, 0, sizeof(mc));
+	mc.t = t;
+	mc.ix = c.ix;
+	mc.req = &c.req;
+	mc.max_items = -1;
+	if (p->op == STUDIO_GET)
+	{
+		Jsonb	   *stored = ops_get(t, c.keymap);
+
+		if (stored)
+			(void) measure_row(stored, &mc);
+	}
+	else
+		ops_query(&c.q, measure_row, &mc);
+	out->calls++;
+	out->items_read += mc.read;
+	out->items_returned += mc.returned;
+	out->read_units += read_units(t, c.ix, mc.bytes, p->consistent);
+}
+
+/* The placeholders of a template, added to names (no duplicates). */
+static List *
+add_params(List *names, const StudioTemplate *tpl)
+{
+	for (int i = 0; tpl && i < tpl->nparts; i++)
+	{
+		ListCell   *lc;
+		bool		seen = false;
+
+		if (!tpl->parts[i].is_param)
+			continue;
+		foreach(lc, names)
+			seen = seen || strcmp(lfirst(lc), tpl->parts[i].text) == 0;
+		if (!seen)
+			names = lappend(names, tpl->parts[i].text);
+	}
+	return names;
+}
+
+static List *
+value_params(List *names, const Av *v)
+{
+	if (v == NULL)
+		return names;
+	if (v->type == AV_S && memchr(v->str, '{', v->len) != NULL)
+	{
+		StudioTemplate tpl;
+
+		studio_template_parse(v->str, v->len, &tpl, "values");
+		return add_params(names, &tpl);
+	}
+	for (int i = 0; (v->type == AV_M || v->type == AV_L) && i < v->n; i++)
+		names = value_params(names, v->type == AV_M ? v->members[i].value : v->items[i]);
+	return names;
+}
+
+/* Read a template's placeholders back from a key value, into params. */
+static bool
+capture(const StudioTemplate *tpl, const Av *v, Av *params)
+{
+	char	   *caps[STUDIO_MAX_PARAMS];
+	int			k = 0;
+
+	if (tpl == NULL || tpl->nparams == 0)
+		return true;
+	if (v == NULL || (v->type != AV_S && v->type != AV_N))
+		return false;
+	if (!studio_template_match(tpl, v->str, v->len, caps))
+		return false;
+	for (int i = 0; i < tpl->nparts; i++)
+	{
+		if (!tpl->parts[i].is_param)
+			continue;
+		if (av_map_get(params, tpl->parts[i].text, tpl->parts[i].len) == NULL)
+			av_map_put_nocheck(params, tpl->parts[i].text, tpl->parts[i].len,
+							   av_new_str(AV_S, caps[k], strlen(caps[k])));
+		k++;
+	}
+	return true;
+}
+
+typedef struct FindParams
+{
+	StTable    *t;
+	StIndex    *ix;
+	StudioPattern *p;
+	List	   *needed;			/* placeholder names */
+	List	   *found;			/* Av maps of parameters */
+	List	   *seen;			/* their partition key texts, to find distinct ones */
+	MemoryContext cxt;			/* where the above live (rows are read in a
+								 * context reset after each) */
+} FindParams;
+
+static bool
+find_row(Jsonb *stored, void *arg)
+{
+	FindParams *fp = (FindParams *) arg;
+	Av		   *item = av_item_from_stored(stored);
+	const StKeyDef *pkd = studio_pk_def(fp->t, fp->ix);
+	const StKeyDef *skd = studio_sk_def(fp->t, fp->ix);
+	Av		   *params = av_new(AV_M);
+	Av		   *pkv = av_map_get(item, pkd->name, strlen(pkd->name));
+	Av		   *skv = skd->name ? av_map_get(item, skd->name, strlen(skd->name)) : NULL;
+	ListCell   *lc;
+	char	   *key;
+
+	if (!capture(fp->p->pk, pkv, params))
+		return true;
+	/* = and between's templates read back from the sort key; the rest from attributes */
+	if (fp->p->sk_op == ST_SORT_EQ && !capture(fp->p->sk1, skv, params))
+		return true;
+	foreach(lc, fp->needed)
+	{
+		char	   *name = lfirst(lc);
+		Av		   *v;
+
+		if (av_map_get(params, name, strlen(name)))
+			continue;
+		v = av_map_get(item, name, strlen(name));
+		if (v == NULL || (v->type != AV_S && v->type != AV_N))
+			return true;
+		av_map_put_nocheck(params, name, strlen(name), v);
+	}
+	key = studio_template_format(fp->p->pk, params, "pattern");
+	if (fp->p->op == STUDIO_GET && fp->p->sk1)
+		key = psprintf("%s\x01%s", key, studio_template_format(fp->p->sk1, params, "pattern"));
+	foreach(lc, fp->seen)
+		if (strcmp(lfirst(lc), key) == 0)
+			return true;
+	{
+		MemoryContext old = MemoryContextSwitchTo(fp->cxt);
+
+		fp->seen = lappend(fp->seen, pstrdup(key));
+		fp->found = lappend(fp->found, av_copy(params));
+		MemoryContextSwitchTo(old);
+	}
+	return list_length(fp->found) < SAMPLE_CALLS;
+}
+
+/* Parameter sets for p: its example, or found among the stored items. */
+static List *
+find_params(StTable *t, StudioPattern *p, bool *derived)
+{
+	FindParams	fp;
+
+	*derived = false;
+	if (p->example)
+		return list_make1(p->example);
+	memset(&fp, 0, sizeof(fp));
+	fp.t = t;
+	fp.ix = studio_pattern_index(t, p);
+	fp.p = p;
+	fp.cxt = CurrentMemoryContext;
+	fp.needed = add_params(NIL, p->pk);
+	fp.needed = add_params(fp.needed, p->sk1);
+	fp.needed = add_params(fp.needed, p->sk2);
+	fp.needed = value_params(fp.needed, p->values);
+	if (fp.needed == NIL)
+		return list_make1(av_new(AV_M));
+	ops_scan(t, fp.ix, SAMPLE_ITEMS, find_row, &fp);
+	*derived = true;
+	return fp.found;
+}
+
+typedef struct WriteSample
+{
+	StudioModel *m;
+	StTable    *t;
+	StudioEntity *e;
+	int64		n;
+	double		units;
+} WriteSample;
+
+static bool
+write_row(Jsonb *stored, void *arg)
+{
+	WriteSample *ws = (WriteSample *) arg;
+	Av		   *item = av_item_from_stored(stored);
+	StCapacity *cap;
+
+	if (studio_entity_of(ws->m, ws->t, item) != ws->e)
+		return true;
+	cap = ops_capacity_new(ST_CAPACITY_TOTAL);
+	ops_capacity_write(cap, ws->t, NULL, item, false);
+	ws->units += capacity_units(cap);
+	ws->n++;
+	return ws->n < SAMPLE_CALLS * 5;
+}
+
+void
+studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasure *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (p->op == STUDIO_PUT)
+	{
+		WriteSample ws;
+
+		memset(&ws, 0, sizeof(ws));
+		ws.m = m;
+		ws.t = t;
+		ws.e = studio_find_entity(m, p->entity);
+		ops_scan(t, NULL, SAMPLE_ITEMS * 5, write_row, &ws);
+		out->calls = 1;
+		if (ws.n > 0)
+		{
+			out->write_units = ws.units / ws.n;
+			out->derived = true;
+		}
+		else
+		{
+			/* the least a write of a small item costs: the table, and each index it enters */
+			out->write_units = 1;
+			for (int i = 0; i < t->nindexes; i++)
+				if (studio_entity_key(ws.e, t->indexes[i].pk.name))
+					out->write_units += 1;
+			out->note = psprintf("no stored item of entity %s: the least a write costs", ws.e->name);
+		}
+		return;
+	}
+	if (p->op == STUDIO_SCAN)
+	{
+		PatternCall c;
+		MeasureCall mc;
+
+		prepare_call(t, p, av_new(AV_M), &c);
+		memset(&mc, 0, sizeof(mc));
+		mc.t = t;
+		mc.ix = c.ix;
+		mc.req = &c.req;
+		mc.max_items = SCAN_SAMPLE;
+		ops_scan(t, c.ix, p->limit > 0 ? Min(p->limit, SCAN_SAMPLE) : SCAN_SAMPLE, measure_row, &mc);
+		out->calls = 1;
+		out->items_read = mc.read;
+		out->items_returned = mc.returned;
+		out->read_units = read_units(t, c.ix, mc.bytes, p->consistent);
+		if (mc.read >= SCAN_SAMPLE && p->limit != mc.read)
+		{
+			out->sampled = true;
+			out->note = psprintf("measured on the first %d items only: a Scan reads the whole %s",
+								 SCAN_SAMPLE, c.ix ? "index" : "table");
+		}
+		return;
+	}
+	{
+		bool		derived;
+		List	   *sets = find_params(t, p, &derived);
+		ListCell   *lc;
+
+		out->derived = derived;
+		foreach(lc, sets)
+			measure_call(t, p, lfirst(lc), out);
+		if (sets == NIL)
+		{
+			out->note = pstrdup("no stored item fits its key templates: give the pattern \"example\" parameters; counted as a read of nothing");
+			out->calls = 1;
+			out->read_units = read_units(t, studio_pattern_index(t, p), 0, p->consistent);
+		}
+	}
+}
+
+/* ---------- what a pattern reads and returns ---------- */
+
+bool
+studio_pattern_reads(StTable *t, StudioPattern *p, StudioEntity *e)
+{
+	StIndex    *ix;
+	StudioTemplate *epk;
+	StudioTemplate *esk;
+
+	if (p->op == STUDIO_PUT)
+		return false;
+	if (p->nreturns > 0)
+	{
+		for (int i = 0; i < p->nreturns; i++)
+			if (strcmp(p->returns[i], e->name) == 0)
+				return true;
+		return false;
+	}
+	ix = studio_pattern_index(t, p);
+	epk = studio_entity_key(e, studio_pk_def(t, ix)->name);
+	if (epk == NULL)
+		return false;			/* never in that index */
+	if (p->op == STUDIO_SCAN)
+		return true;
+	if (!studio_templates_overlap(p->pk, epk))
+		return false;
+	if (p->sk_op == ST_SORT_NONE)
+		return true;
+	esk = studio_entity_key(e, studio_sk_def(t, ix)->name);
+	if (esk == NULL)
+		return false;
+	if (p->sk_op == ST_SORT_EQ)
+		return studio_templates_overlap(p->sk1, esk);
+	if (p->sk_op == ST_SORT_BEGINS_WITH)
+		return studio_template_may_begin(esk, p->sk1);
+	if (p->sk_op == ST_SORT_BETWEEN)
+	{
+		/* every value between two bounds begins with what the bounds share */
+		const char *a,
+				   *b,
+				   *e;
+		int			alen = studio_template_prefix(p->sk1, &a);
+		int			blen = studio_template_prefix(p->sk2, &b);
+		int			elen = studio_template_prefix(esk, &e);
+		int			common = 0;
+
+		while (common < alen && common < blen && a[common] == b[common])
+			common++;
+		return memcmp(a, e, Min(common, elen)) == 0;
+	}
+	return true;
+}
+
+/* The top-level attribute names of a ProjectionExpression, #names resolved. */
+static List *
+projection_names(StudioPattern *p)
+{
+	List	   *out = NIL;
+	Av		   *names = p->names ? av_names_from_jsonb(p->names) : NULL;
+	char	   *s = pstrdup(p->projection);
+	char	   *tok;
+	char	   *save;
+
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	{
+		int			len;
+
+		while (*tok == ' ' || *tok == '\t' || *tok == '\n')
+			tok++;
+		len = strcspn(tok, ".[ \t\n");
+		if (len == 0)
+			continue;
+		if (tok[0] == '#' && names)
+		{
+			Av		   *v = av_map_get(names, tok, len);
+
+			if (v && v->type == AV_S)
+			{
+				out = lappend(out, pnstrdup(v->str, v->len));
+				continue;
+			}
+		}
+		out = lappend(out, pnstrdup(tok, len));
+	}
+	return out;
+}
+
+List *
+studio_pattern_returns(StudioModel *m, StTable *t, StudioPattern *p, bool *all)
+{
+	List	   *out = NIL;
+
+	*all = false;
+	if (p->projection)
+		return projection_names(p);
+	for (int i = 0; i < m->nentities; i++)
+	{
+		StudioEntity *e = &m->entities[i];
+
+		if (!studio_pattern_reads(t, p, e))
+			continue;
+		if (e->nattrs < 0)
+			*all = true;
+		for (int j = 0; j < e->nattrs; j++)
+			out = list_append_unique(out, makeString(e->attr_names[j]));
+		for (int j = 0; j < e->nkeys; j++)
+			out = list_append_unique(out, makeString(e->keys[j].attr));
+		if (e->type_attr)
+			out = list_append_unique(out, makeString(e->type_attr));
+	}
+	{
+		/* as plain strings, like projection_names */
+		List	   *names = NIL;
+		ListCell   *lc;
+
+		foreach(lc, out)
+			names = lappend(names, strVal(lfirst(lc)));
+		return names;
+	}
+}
