@@ -74,6 +74,19 @@ text_array(List *strings)
 	return PointerGetDatum(construct_array(elems, n, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
+/* An average per call, to the hundredth. */
+static double
+per_call(double total, int64 calls)
+{
+	return round(total / Max(1, calls) * 100) / 100;
+}
+
+static int
+name_cmp(const ListCell *a, const ListCell *b)
+{
+	return strcmp(lfirst(a), lfirst(b));
+}
+
 /* The attributes a pattern returns that index ix does not hold. */
 static List *
 missing_from_index(StudioModel *m, StTable *t, StIndex *ix, StudioPattern *p, bool *all)
@@ -187,6 +200,7 @@ st_check_model(PG_FUNCTION_ARGS)
 				StringInfoData s;
 				ListCell   *lc;
 
+				list_sort(missing, name_cmp);
 				initStringInfo(&s);
 				foreach(lc, missing)
 					appendStringInfo(&s, "%s%s", s.len ? ", " : "", (char *) lfirst(lc));
@@ -196,7 +210,7 @@ st_check_model(PG_FUNCTION_ARGS)
 		}
 		if (p->op != STUDIO_PUT && entities == NIL)
 			findings = lappend(findings, pstrdup("reads no entity of the model: no entity's key templates fit its key condition"));
-		if (ms.note && p->op != STUDIO_SCAN)
+		if (ms.note)
 			findings = lappend(findings, ms.note);
 
 		memset(nulls, 0, sizeof(nulls));
@@ -208,8 +222,8 @@ st_check_model(PG_FUNCTION_ARGS)
 		else
 			nulls[3] = true;
 		values[4] = text_array(entities);
-		values[5] = Float8GetDatum(p->op == STUDIO_PUT ? 0 : (double) ms.items_read / Max(1, ms.calls));
-		values[6] = Float8GetDatum(p->op == STUDIO_PUT ? 0 : (double) ms.items_returned / Max(1, ms.calls));
+		values[5] = Float8GetDatum(p->op == STUDIO_PUT ? 0 : per_call(ms.items_read, ms.calls));
+		values[6] = Float8GetDatum(p->op == STUDIO_PUT ? 0 : per_call(ms.items_returned, ms.calls));
 		values[7] = BoolGetDatum(findings == NIL);
 		values[8] = text_array(findings);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
@@ -366,8 +380,8 @@ st_model_cost(PG_FUNCTION_ARGS)
 		char	   *note = NULL;
 
 		studio_measure_pattern(m, t, p, &ms);
-		ru = ms.read_units / Max(1, ms.calls);
-		wu = ms.write_units / Max(1, ms.calls);
+		ru = per_call(ms.read_units, ms.calls);
+		wu = per_call(ms.write_units, ms.calls);
 		if (rate < 0)
 		{
 			rate = 0;

@@ -70,6 +70,19 @@ key_text(const Av *item, const char *name, int *len)
 	return v->str;
 }
 
+/* Does the item's type attribute name entity e? */
+static bool
+is_of_type(const StudioEntity *e, const Av *item)
+{
+	Av		   *v;
+
+	if (e->type_attr == NULL)
+		return false;
+	v = av_map_get(item, e->type_attr, strlen(e->type_attr));
+	return v && v->type == AV_S && v->len == strlen(e->type_value) &&
+		memcmp(v->str, e->type_value, v->len) == 0;
+}
+
 StudioEntity *
 studio_entity_of(StudioModel *m, StTable *t, const Av *item)
 {
@@ -78,30 +91,34 @@ studio_entity_of(StudioModel *m, StTable *t, const Av *item)
 	int			pklen = 0;
 	int			sklen = 0;
 
+	StudioEntity *by_type = NULL;
+	int			ntyped = 0;
+
+	/* by the type attribute; entities sharing a type value are told apart by their keys */
 	for (int i = 0; i < m->nentities; i++)
 	{
 		StudioEntity *e = &m->entities[i];
-		Av		   *v;
 
-		if (e->type_attr == NULL)
-			continue;
-		v = av_map_get(item, e->type_attr, strlen(e->type_attr));
-		if (v && v->type == AV_S && v->len == strlen(e->type_value) &&
-			memcmp(v->str, e->type_value, v->len) == 0)
-			return e;
+		if (is_of_type(e, item))
+		{
+			by_type = by_type ? by_type : e;
+			ntyped++;
+		}
 	}
+	if (ntyped == 1)
+		return by_type;
 	pk = key_text(item, t->pk.name, &pklen);
 	if (pk == NULL)
-		return NULL;
+		return by_type;
 	if (t->sk.name && (sk = key_text(item, t->sk.name, &sklen)) == NULL)
-		return NULL;
+		return by_type;
 	for (int i = 0; i < m->nentities; i++)
 	{
 		StudioEntity *e = &m->entities[i];
-		Av		   *v;
 
 		/* an item that says it is of another type is not this entity */
-		if (e->type_attr && (v = av_map_get(item, e->type_attr, strlen(e->type_attr))) != NULL)
+		if (e->type_attr && av_map_get(item, e->type_attr, strlen(e->type_attr)) != NULL &&
+			!is_of_type(e, item))
 			continue;
 		if (!studio_template_match(studio_entity_key(e, t->pk.name), pk, pklen, NULL))
 			continue;
@@ -109,7 +126,7 @@ studio_entity_of(StudioModel *m, StTable *t, const Av *item)
 			continue;
 		return e;
 	}
-	return NULL;
+	return by_type;
 }
 
 /* The key definition of a key attribute of the table or of one of its indexes. */
@@ -129,6 +146,45 @@ key_def(StTable *t, const char *attr)
 	}
 	st_error(ST_ERR_VALIDATION, "Invalid model: %s is no longer a key attribute of table %s",
 			 attr, t->name);
+}
+
+/* Does any placeholder of tpl have a value in attrs? */
+static bool
+any_param(const StudioTemplate *tpl, const Av *attrs)
+{
+	for (int i = 0; tpl && i < tpl->nparts; i++)
+		if (tpl->parts[i].is_param && av_map_get(attrs, tpl->parts[i].text, tpl->parts[i].len))
+			return true;
+	return false;
+}
+
+/*
+ * Sparse indexes: an index's key templates are left out, and the item stays
+ * out of the index, when none of their placeholders has a value (an
+ * employee without a department).  The table's keys are always formed, and
+ * an index key with some of its values but not all is an error (missing
+ * template attribute), as is a template with no placeholders at all.
+ */
+static bool
+index_left_out(StTable *t, StudioEntity *e, const char *attr, const Av *attrs)
+{
+	if (strcmp(attr, t->pk.name) == 0 || (t->sk.name && strcmp(attr, t->sk.name) == 0))
+		return false;
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		StIndex    *ix = &t->indexes[i];
+		StudioTemplate *pk;
+		StudioTemplate *sk;
+
+		if (strcmp(ix->pk.name, attr) != 0 && (ix->sk.name == NULL || strcmp(ix->sk.name, attr) != 0))
+			continue;
+		pk = studio_entity_key(e, ix->pk.name);
+		sk = ix->sk.name ? studio_entity_key(e, ix->sk.name) : NULL;
+		if ((pk && pk->nparams == 0) || (sk && sk->nparams == 0))
+			return false;
+		return !any_param(pk, attrs) && !any_param(sk, attrs);
+	}
+	return false;
 }
 
 /* The item entity e forms from attrs: checked, keys and type added. */
@@ -178,7 +234,11 @@ studio_form_item(StTable *t, StudioEntity *e, Av *attrs)
 		for (int i = 0; i < e->nkeys; i++)
 		{
 			const StKeyDef *kd = key_def(t, e->keys[i].attr);
-			char	   *text = studio_template_format(&e->keys[i].tpl, attrs, where);
+			char	   *text;
+
+			if (index_left_out(t, e, e->keys[i].attr, attrs))
+				continue;
+			text = studio_template_format(&e->keys[i].tpl, attrs, where);
 
 			av_map_put_nocheck(keys, e->keys[i].attr, strlen(e->keys[i].attr),
 							   ops_key_value_from_text(text, kd->type, kd->name));

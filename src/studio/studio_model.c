@@ -375,18 +375,6 @@ check_collisions(StTable *t, StudioModel *m)
 										 t->sk.name, ask->source, bsk->source)
 						  : psprintf("%s \"%s\" and \"%s\"", t->pk.name, apk->source, bpk->source));
 		}
-	for (int i = 0; i < m->nentities; i++)
-		for (int j = i + 1; j < m->nentities; j++)
-		{
-			StudioEntity *a = &m->entities[i];
-			StudioEntity *b = &m->entities[j];
-
-			if (a->type_attr && b->type_attr && strcmp(a->type_attr, b->type_attr) == 0 &&
-				strcmp(a->type_value, b->type_value) == 0)
-				st_error(ST_ERR_VALIDATION,
-						 "Invalid model: entities \"%s\" and \"%s\" have the same type \"%s\" in attribute %s",
-						 a->name, b->name, a->type_value, a->type_attr);
-		}
 }
 
 /* ---------- patterns ---------- */

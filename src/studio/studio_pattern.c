@@ -85,7 +85,8 @@ key_value(const StudioTemplate *tpl, const StKeyDef *kd, const Av *params, const
 }
 
 /* A pattern ready to run: the operation's request, filled. */
-typedef struct PatternCall
+typedef struct PatternCall PatternCall;
+struct PatternCall
 {
 	StTable    *t;
 	StIndex    *ix;
@@ -93,10 +94,11 @@ typedef struct PatternCall
 	StExprRequest req;
 	StQuerySpec q;				/* Query */
 	Av		   *keymap;			/* GetItem */
-} PatternCall;
+};
 
+/* A call of p with params; with_filter false leaves out its filter and values. */
 static void
-prepare_call(StTable *t, StudioPattern *p, const Av *params, PatternCall *c)
+prepare_call_filtered(StTable *t, StudioPattern *p, const Av *params, PatternCall *c, bool with_filter)
 {
 	char	   *where = psprintf("pattern \"%s\"", p->name);
 	Jsonb	   *values = NULL;
@@ -104,7 +106,7 @@ prepare_call(StTable *t, StudioPattern *p, const Av *params, PatternCall *c)
 	c->t = t;
 	c->p = p;
 	c->ix = studio_pattern_index(t, p);
-	if (p->values)
+	if (p->values && with_filter)
 		values = av_item_to_jsonb(fill_value(p->values, params, where), true);
 	ops_expr_init(&c->req, p->names, values, true);
 
@@ -132,9 +134,16 @@ prepare_call(StTable *t, StudioPattern *p, const Av *params, PatternCall *c)
 		if (p->sk2)
 			c->q.sort2 = key_value(p->sk2, ops_query_sk(&c->q), params, where);
 	}
-	ops_expr_add_filter(&c->req, p->filter, p->op == STUDIO_QUERY ? &c->q : NULL);
+	ops_expr_add_filter(&c->req, with_filter ? p->filter : NULL, p->op == STUDIO_QUERY ? &c->q : NULL);
 	ops_expr_add_projection(&c->req, p->projection);
 	ops_expr_finish(&c->req);
+}
+
+/* The call with its filter (and the filter's values), as st_run_pattern makes it. */
+static void
+prepare_call(StTable *t, StudioPattern *p, const Av *params, PatternCall *c)
+{
+	prepare_call_filtered(t, p, params, c, true);
 }
 
 /* ---------- st_run_pattern ---------- */
@@ -145,9 +154,18 @@ typedef struct RunOutput
 	TupleDesc	desc;
 	bool		typed;
 	StExprRequest *req;
+	StTable    *t;
+	StIndex    *ix;				/* a KEYS_ONLY or INCLUDE index read, or NULL */
 } RunOutput;
 
-/* Each item read, as st_query's: filter, project, convert, keep. */
+static Av  *index_entry(StTable *t, StIndex *ix, const Av *item);
+static bool index_holds(StTable *t, StIndex *ix, const char *name, int len);
+
+/*
+ * Each item read, as st_query's: filter, project, convert, keep.  A query of
+ * a KEYS_ONLY or INCLUDE index returns what the index holds, as DynamoDB's
+ * Query does (its default Select, ALL_PROJECTED_ATTRIBUTES).
+ */
 static bool
 run_row(Jsonb *stored, void *arg)
 {
@@ -155,7 +173,7 @@ run_row(Jsonb *stored, void *arg)
 	Datum		value;
 	bool		isnull = false;
 
-	if (out->req->filter || out->req->projection)
+	if (out->req->filter || out->req->projection || out->ix)
 	{
 		Av		   *item = av_item_from_stored(stored);
 
@@ -163,6 +181,8 @@ run_row(Jsonb *stored, void *arg)
 			return true;
 		if (out->req->projection)
 			item = ops_expr_project_item(out->req, item);
+		else if (out->ix)
+			item = index_entry(out->t, out->ix, item);
 		value = JsonbPGetDatum(av_item_to_jsonb(item, out->typed));
 	}
 	else if (out->typed)
@@ -211,6 +231,8 @@ st_run_pattern(PG_FUNCTION_ARGS)
 	out.store = rsinfo->setResult;
 	out.desc = rsinfo->setDesc;
 	out.typed = typed;
+	out.t = t;
+	out.ix = NULL;
 	if (p->op == STUDIO_PUT)
 	{
 		Av		   *item = studio_form_item(t, studio_find_entity(m, p->entity), params);
@@ -224,6 +246,8 @@ st_run_pattern(PG_FUNCTION_ARGS)
 	}
 	prepare_call(t, p, params, &c);
 	out.req = &c.req;
+	if (c.ix && c.ix->projection != ST_PROJECT_ALL)
+		out.ix = c.ix;
 	if (p->op == STUDIO_GET)
 	{
 		Jsonb	   *stored = ops_get(t, c.keymap);
@@ -266,21 +290,27 @@ index_holds(StTable *t, StIndex *ix, const char *name, int len)
 #undef IS
 }
 
+/* What index ix holds of an item: its entry. */
+static Av *
+index_entry(StTable *t, StIndex *ix, const Av *item)
+{
+	Av		   *entry = av_new(AV_M);
+
+	for (int i = 0; i < item->n; i++)
+		if (index_holds(t, ix, item->members[i].name, item->members[i].name_len))
+			av_map_put_nocheck(entry, item->members[i].name, item->members[i].name_len,
+							   item->members[i].value);
+	return entry;
+}
+
 /* The bytes a read of this stored item counts: the whole item, or its index entry. */
 static int64
 read_bytes(StTable *t, StIndex *ix, Jsonb *stored, Av **item)
 {
-	Av		   *entry;
-
 	if (ix == NULL || ix->projection == ST_PROJECT_ALL)
 		return av_stored_item_size(stored);
 	*item = *item ? *item : av_item_from_stored(stored);
-	entry = av_new(AV_M);
-	for (int i = 0; i < (*item)->n; i++)
-		if (index_holds(t, ix, (*item)->members[i].name, (*item)->members[i].name_len))
-			av_map_put_nocheck(entry, (*item)->members[i].name, (*item)->members[i].name_len,
-							   (*item)->members[i].value);
-	return av_item_size(entry);
+	return av_item_size(index_entry(t, ix, *item));
 }
 
 /* The CapacityUnits of a ConsumedCapacity result. */
@@ -404,7 +434,7 @@ capture(const StudioTemplate *tpl, const Av *v, Av *params)
 	char	   *caps[STUDIO_MAX_PARAMS];
 	int			k = 0;
 
-	if (tpl == NULL || tpl->nparams == 0)
+	if (tpl == NULL)
 		return true;
 	if (v == NULL || (v->type != AV_S && v->type != AV_N))
 		return false;
@@ -464,9 +494,21 @@ find_row(Jsonb *stored, void *arg)
 			return true;
 		av_map_put_nocheck(params, name, strlen(name), v);
 	}
+	if (fp->p->pk == NULL)
+	{
+		/* a Scan: one set of parameters is all it needs */
+		MemoryContext old = MemoryContextSwitchTo(fp->cxt);
+
+		fp->found = lappend(fp->found, av_copy(params));
+		MemoryContextSwitchTo(old);
+		return false;
+	}
+	/* distinct calls: distinct key conditions */
 	key = studio_template_format(fp->p->pk, params, "pattern");
-	if (fp->p->op == STUDIO_GET && fp->p->sk1)
+	if (fp->p->sk1)
 		key = psprintf("%s\x01%s", key, studio_template_format(fp->p->sk1, params, "pattern"));
+	if (fp->p->sk2)
+		key = psprintf("%s\x01%s", key, studio_template_format(fp->p->sk2, params, "pattern"));
 	foreach(lc, fp->seen)
 		if (strcmp(lfirst(lc), key) == 0)
 			return true;
@@ -564,8 +606,11 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 	{
 		PatternCall c;
 		MeasureCall mc;
+		bool		derived;
+		List	   *sets = find_params(t, p, &derived);
 
-		prepare_call(t, p, av_new(AV_M), &c);
+		/* without parameters for its filter, what it reads is still known */
+		prepare_call_filtered(t, p, sets ? linitial(sets) : NULL, &c, sets != NIL);
 		memset(&mc, 0, sizeof(mc));
 		mc.t = t;
 		mc.ix = c.ix;
@@ -582,6 +627,8 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 			out->note = psprintf("measured on the first %d items only: a Scan reads the whole %s",
 								 SCAN_SAMPLE, c.ix ? "index" : "table");
 		}
+		if (sets == NIL)
+			out->note = pstrdup("no stored item holds its filter's parameters: give the pattern \"example\" parameters; its filter was not measured");
 		return;
 	}
 	{
