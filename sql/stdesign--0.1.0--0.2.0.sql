@@ -432,7 +432,8 @@ BEGIN
 			|| '</text><rect x="300" y="' || (y + 3) || '" height="16" width="'
 			|| greatest(1, round(360.0 * r.items / top_items)) || '" class="bar"/><text x="'
 			|| (305 + round(360.0 * r.items / top_items)) || '" y="' || (y + 15) || '" class="val">'
-			|| r.items || ' items, ' || round(r.bytes / 1024.0, 1) || ' KB</text>';
+			|| r.items || CASE WHEN r.items = 1 THEN ' item, ' ELSE ' items, ' END
+			|| round(r.bytes / 1024.0, 1) || ' KB</text>';
 		y := y + 22;
 	END LOOP;
 	out := out || '</svg><p class="note">' || nparts || ' partition key values'
@@ -487,9 +488,9 @@ BEGIN
 		|| '<h1>' || stdesign.html_escape(table_name) || '</h1><p>Partition key <code>'
 		|| stdesign.html_escape(t.pk_name) || '</code> (' || t.pk_type || ')'
 		|| COALESCE(', sort key <code>' || stdesign.html_escape(t.sk_name) || '</code> (' || t.sk_type || ')', '')
-		|| '; about ' || (SELECT greatest(c.reltuples, 0)::bigint FROM pg_class AS c
-						   WHERE c.oid = to_regclass(format('%I.%I', 'stdesign_data', t.relation_name)))
-		|| ' items (Postgres''s estimate).</p>';
+		|| '; ' || (SELECT CASE WHEN count(*) > 10000 THEN 'more than 10000 items'
+								WHEN count(*) = 1 THEN '1 item' ELSE count(*) || ' items' END
+					  FROM @extschema@.st_scan(table_name, "limit" => 10001) AS x) || '.</p>';
 	IF model IS NULL THEN
 		out := out || '<p class="note">This table has no model: store one with st_set_model to see entities, access patterns, checks and costs.</p>';
 	ELSE
@@ -522,18 +523,20 @@ BEGIN
 			out := out || '<tr><td>' || stdesign.html_escape(r.name) || '</td><td>' || r.operation || '</td><td>'
 				|| stdesign.html_escape(COALESCE(r.index_name, 'table')) || '</td><td><code>'
 				|| stdesign.html_escape(COALESCE(r.def ->> 'pk', '') || COALESCE(' ; sk ' || (r.def -> 'sk')::text, '')
-										|| COALESCE(' ; filter ' || (r.def ->> 'filter'), '')) || '</code></td><td>'
+										|| COALESCE(' ; filter ' || (r.def ->> 'filter'), '')
+										|| COALESCE('entity ' || (r.def ->> 'entity'), '')) || '</code></td><td>'
 				|| stdesign.html_escape(array_to_string(r.entities, ', ')) || '</td><td>'
 				|| CASE WHEN r.operation = 'PutItem' THEN '' ELSE round(r.read_per_call::numeric, 1) || ' / ' || round(r.returned_per_call::numeric, 1) END
 				|| '</td><td>' || round(r.read_units::numeric, 2) || ' / ' || round(r.write_units::numeric, 2) || '</td><td>'
-				|| r.calls_per_second || '</td><td>' || r.on_demand_monthly || '</td><td>' || r.provisioned_monthly || '</td><td>'
+				|| r.calls_per_second || '</td><td>' || round(r.on_demand_monthly, 2) || '</td><td>'
+				|| round(r.provisioned_monthly, 2) || '</td><td>'
 				|| CASE WHEN r.ok THEN '<span class="ok">ok</span>'
 						ELSE '<ul>' || (SELECT string_agg('<li class="bad">' || stdesign.html_escape(f) || '</li>', '') FROM unnest(r.findings) AS f) || '</ul>' END
 				|| '</td></tr>';
 		END LOOP;
 		SELECT * INTO r FROM @extschema@.st_model_cost(table_name) AS k WHERE k.pattern IS NULL;
 		out := out || '<tr><td colspan="7">' || stdesign.html_escape(r.note) || '</td><td>' || r.calls_per_second || '</td><td>'
-			|| r.on_demand_monthly || '</td><td>' || r.provisioned_monthly || '</td><td></td></tr></tbody></table>'
+			|| round(r.on_demand_monthly, 2) || '</td><td>' || round(r.provisioned_monthly, 2) || '</td><td></td></tr></tbody></table>'
 			|| '<p class="note">Costs from stdesign.prices ('
 			|| stdesign.html_escape((SELECT p.name || ', ' || p.as_of FROM stdesign.prices AS p WHERE p.name = 'us-east-1'))
 			|| '), measured on the stored items by DynamoDB''s capacity rules.</p>';
@@ -610,7 +613,8 @@ BEGIN
 		FOR r IN SELECT e.key AS name, e.value AS def FROM jsonb_each(model -> 'entities') AS e ORDER BY 1
 		LOOP
 			RETURN NEXT format('  %s: %s', r.name,
-							   (SELECT string_agg(k.key || ' = ' || (k.value #>> '{}'), ', ' ORDER BY k.key)
+							   (SELECT string_agg(k.key || ' = ' || (k.value #>> '{}'), ', '
+												  ORDER BY k.key = t.pk_name DESC, k.key = t.sk_name DESC, k.key)
 								  FROM jsonb_each(r.def -> 'keys') AS k));
 		END LOOP;
 		RETURN NEXT 'access patterns:';
@@ -643,7 +647,7 @@ BEGIN
 	RETURN NEXT 'largest partitions (sampled, at most 10000 items):';
 	FOR r IN SELECT * FROM stdesign.studio_partitions(table_name, NULL, t.pk_name, 10000) LIMIT 5
 	LOOP
-		RETURN NEXT format('  %s: %s items, %s bytes', r.pk, r.items, r.bytes);
+		RETURN NEXT format('  %s: %s %s, %s bytes', r.pk, r.items, CASE WHEN r.items = 1 THEN 'item' ELSE 'items' END, r.bytes);
 	END LOOP;
 END $$;
 COMMENT ON FUNCTION st_studio_text(text) IS

@@ -145,6 +145,9 @@ script_layer index_build_invalidation 15 bash test/scripts/index_build_invalidat
 echo "== HTTP endpoint: aws-cli, boto3, the JavaScript SDK, dynamodb-admin, raw HTTP, SigV4, resilience"
 script_layer http 120 bash test/scripts/http_tests.sh
 
+echo "== design studio page in headless Chromium"
+script_layer studio_browser 16 bash test/scripts/studio_browser.sh
+
 echo
 printf '%s\n' "${summary[@]}"
 echo "stdesign: $passed passed, $failed failed"
