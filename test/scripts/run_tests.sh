@@ -146,7 +146,7 @@ echo "== HTTP endpoint: aws-cli, boto3, the JavaScript SDK, dynamodb-admin, raw 
 script_layer http 120 bash test/scripts/http_tests.sh
 
 echo "== design studio page in headless Chromium"
-script_layer studio_browser 16 bash test/scripts/studio_browser.sh
+script_layer studio_browser 15 bash test/scripts/studio_browser.sh
 
 echo
 printf '%s\n' "${summary[@]}"
