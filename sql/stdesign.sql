@@ -669,6 +669,8 @@ DECLARE
 	r record;
 	ix record;
 	traffic regprocedure := to_regprocedure('stdesign.st_partition_traffic(text)');
+	checks jsonb;
+	costs jsonb;
 	palette text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e',
 							'#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
 BEGIN
@@ -725,13 +727,16 @@ BEGIN
 	END LOOP;
 
 	IF model IS NOT NULL THEN
+		-- each measured once
+		checks := (SELECT jsonb_agg(to_jsonb(x)) FROM @extschema@.st_check_model(table_name) AS x);
+		costs := (SELECT jsonb_agg(to_jsonb(x)) FROM @extschema@.st_model_cost(table_name) AS x);
 		out := out || '<h2>Access patterns</h2><table class="patterns"><thead><tr><th>pattern</th><th>operation</th>'
 			|| '<th>index</th><th>key condition</th><th>entities</th><th>items read / returned per call</th>'
 			|| '<th>RCU / WCU per call</th><th>calls/s</th><th>on demand $/month</th><th>provisioned $/month</th><th>check</th></tr></thead><tbody>';
 		FOR r IN SELECT c.*, k.calls_per_second, k.read_units, k.write_units, k.on_demand_monthly,
 						k.provisioned_monthly, k.note, model #> ARRAY['patterns', c.name] AS def
-				   FROM @extschema@.st_check_model(table_name) AS c
-				   LEFT JOIN @extschema@.st_model_cost(table_name) AS k ON k.pattern = c.name
+				   FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[])
+				   LEFT JOIN jsonb_to_recordset(costs) AS k(pattern text, operation text, index_name text, calls_per_second float8, read_units float8, write_units float8, on_demand_monthly numeric, provisioned_monthly numeric, note text) ON k.pattern = c.name
 				  WHERE c.kind = 'pattern'
 		LOOP
 			out := out || '<tr><td>' || stdesign.html_escape(r.name) || '</td><td>' || r.operation || '</td><td>'
@@ -748,14 +753,14 @@ BEGIN
 						ELSE '<ul>' || (SELECT string_agg('<li class="bad">' || stdesign.html_escape(f) || '</li>', '') FROM unnest(r.findings) AS f) || '</ul>' END
 				|| '</td></tr>';
 		END LOOP;
-		SELECT * INTO r FROM @extschema@.st_model_cost(table_name) AS k WHERE k.pattern IS NULL;
+		SELECT * INTO r FROM jsonb_to_recordset(costs) AS k(pattern text, operation text, index_name text, calls_per_second float8, read_units float8, write_units float8, on_demand_monthly numeric, provisioned_monthly numeric, note text) WHERE k.pattern IS NULL;
 		out := out || '<tr><td colspan="7">' || stdesign.html_escape(r.note) || '</td><td>' || r.calls_per_second || '</td><td>'
 			|| round(r.on_demand_monthly, 2) || '</td><td>' || round(r.provisioned_monthly, 2) || '</td><td></td></tr></tbody></table>'
 			|| '<p class="note">Costs from stdesign.prices ('
 			|| stdesign.html_escape((SELECT p.name || ', ' || p.as_of FROM stdesign.prices AS p WHERE p.name = 'us-east-1'))
 			|| '), measured on the stored items by DynamoDB''s capacity rules.</p>';
 		out := out || '<h2>Model checks</h2><table><thead><tr><th>kind</th><th>name</th><th>check</th></tr></thead><tbody>';
-		FOR r IN SELECT * FROM @extschema@.st_check_model(table_name) AS c WHERE c.kind <> 'pattern'
+		FOR r IN SELECT * FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[]) WHERE c.kind <> 'pattern'
 		LOOP
 			out := out || '<tr><td>' || r.kind || '</td><td>' || stdesign.html_escape(r.name) || '</td><td>'
 				|| CASE WHEN r.ok THEN '<span class="ok">ok</span>'
@@ -807,6 +812,8 @@ DECLARE
 	t record;
 	r record;
 	model jsonb := @extschema@.st_get_model(table_name);
+	checks jsonb;
+	costs jsonb;
 BEGIN
 	SELECT * INTO t FROM stdesign.tables AS x WHERE x.table_name = st_studio_text.table_name;
 	IF NOT FOUND THEN
@@ -831,10 +838,13 @@ BEGIN
 												  ORDER BY k.key = t.pk_name DESC, k.key = t.sk_name DESC, k.key)
 								  FROM jsonb_each(r.def -> 'keys') AS k));
 		END LOOP;
+		-- each measured once
+		checks := (SELECT jsonb_agg(to_jsonb(x)) FROM @extschema@.st_check_model(table_name) AS x);
+		costs := (SELECT jsonb_agg(to_jsonb(x)) FROM @extschema@.st_model_cost(table_name) AS x);
 		RETURN NEXT 'access patterns:';
 		FOR r IN SELECT c.*, k.calls_per_second, k.read_units, k.write_units, k.on_demand_monthly, k.provisioned_monthly
-				   FROM @extschema@.st_check_model(table_name) AS c
-				   LEFT JOIN @extschema@.st_model_cost(table_name) AS k ON k.pattern = c.name
+				   FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[])
+				   LEFT JOIN jsonb_to_recordset(costs) AS k(pattern text, operation text, index_name text, calls_per_second float8, read_units float8, write_units float8, on_demand_monthly numeric, provisioned_monthly numeric, note text) ON k.pattern = c.name
 				  WHERE c.kind = 'pattern'
 		LOOP
 			RETURN NEXT format('  %s: %s on %s, %s %s; %s; %s RCU %s WCU per call; %s/s: $%s on demand, $%s provisioned a month; %s',
@@ -848,11 +858,11 @@ BEGIN
 							   r.calls_per_second, round(r.on_demand_monthly, 2), round(r.provisioned_monthly, 2),
 							   CASE WHEN r.ok THEN 'ok' ELSE array_to_string(r.findings, '; ') END);
 		END LOOP;
-		SELECT * INTO r FROM @extschema@.st_model_cost(table_name) AS k WHERE k.pattern IS NULL;
+		SELECT * INTO r FROM jsonb_to_recordset(costs) AS k(pattern text, operation text, index_name text, calls_per_second float8, read_units float8, write_units float8, on_demand_monthly numeric, provisioned_monthly numeric, note text) WHERE k.pattern IS NULL;
 		RETURN NEXT format('  %s: $%s on demand, $%s provisioned a month', r.note,
 						   round(r.on_demand_monthly, 2), round(r.provisioned_monthly, 2));
 		RETURN NEXT 'checks:';
-		FOR r IN SELECT * FROM @extschema@.st_check_model(table_name) AS c WHERE c.kind <> 'pattern'
+		FOR r IN SELECT * FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[]) WHERE c.kind <> 'pattern'
 		LOOP
 			RETURN NEXT format('  %s %s: %s', r.kind, r.name,
 							   CASE WHEN r.ok THEN 'ok' ELSE array_to_string(r.findings, '; ') END);

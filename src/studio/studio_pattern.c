@@ -35,6 +35,7 @@
 #define SAMPLE_ITEMS 2000		/* stored items looked at to find parameters */
 #define SAMPLE_CALLS 20			/* parameter sets measured per pattern */
 #define SCAN_SAMPLE 10000		/* items a Scan pattern is measured on */
+#define MEASURE_MAX_ITEMS 10000 /* items one measured call reads at most */
 
 /* ---------- filling a pattern ---------- */
 
@@ -375,7 +376,7 @@ measure_call(StTable *t, StudioPattern *p, const Av *params, StudioMeasure *out)
 	mc.t = t;
 	mc.ix = c.ix;
 	mc.req = &c.req;
-	mc.max_items = -1;
+	mc.max_items = MEASURE_MAX_ITEMS;
 	if (p->op == STUDIO_GET)
 	{
 		Jsonb	   *stored = ops_get(t, c.keymap);
@@ -385,6 +386,9 @@ measure_call(StTable *t, StudioPattern *p, const Av *params, StudioMeasure *out)
 	}
 	else
 		ops_query(&c.q, measure_row, &mc);
+	if (mc.read >= MEASURE_MAX_ITEMS && out->note == NULL)
+		out->note = psprintf("a call reads more than %d items: measured on the first %d",
+							 MEASURE_MAX_ITEMS, MEASURE_MAX_ITEMS);
 	out->calls++;
 	out->items_read += mc.read;
 	out->items_returned += mc.returned;

@@ -199,6 +199,9 @@ studio_template_match(const StudioTemplate *tpl, const char *s, int len, char **
 	MatchState	ms;
 	bool		ok;
 
+	/* no key is longer (DynamoDB's partition key limit; sort keys: 1024) */
+	if (len > ST_PK_MAX_BYTES)
+		return false;
 	ms.tpl = tpl;
 	ms.s = s;
 	ms.len = len;
