@@ -24,7 +24,7 @@
 #include "item/av.h"
 #include "ops/item_ops.h"
 
-/* ---------- model, patterns, checks, cost, page ---------- */
+/* model, patterns, checks, cost, page */
 
 /* Limits of a model document (see README, Design studio). */
 #define STUDIO_TEMPLATE_MAX 2048	/* bytes of one key template */

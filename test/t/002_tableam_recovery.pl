@@ -87,6 +87,13 @@ SELECT (SELECT (ctid::text::point)[0] FROM stdesign_data."Crash" WHERE pk = 'CUS
 	't', 'placement after recovery: a new item joins its partition\'s page');
 
 # ---- pg_dump / pg_restore round trip ----
+# The table's design-studio model and a price row of one's own go along
+# (configuration tables); the shipped price row is not doubled.
+$pub->safe_psql('postgres', q{
+SELECT st_set_model('Crash', '{"entities": {"Order": {"keys": {"PK": "CUST#{id}", "SK": "ORDER#{n}"}}},
+                               "patterns": {"orders": {"op": "Query", "pk": "CUST#{id}", "sk": {"begins_with": "ORDER#"}}}}');
+INSERT INTO stdesign.prices VALUES ('mine', 1, 2, 3, 4, 5, 'test', '2026-01-01');
+});
 my $dump = $pub->basedir . '/dump';
 command_ok([ 'pg_dump', '-h', $pub->host, '-p', $pub->port, '-Fc', '-f', $dump, 'postgres' ],
 	'pg_dump of a database with a stdesign table');
@@ -105,6 +112,10 @@ like($dumped, qr/^2401 /, 'the dumped table has its 2401 items');
 is($pub->safe_psql('restored', digest_sql('Crash')), $dumped, 'the restored items are the dumped ones');
 is($pub->safe_psql('restored', q{SELECT count(*) FROM st_query('CUST#7', 'ORDER#', 'Crash')}),
 	'10', 'st_query on the restored table');
+is($pub->safe_psql('restored', q{SELECT count(*) FROM st_run_pattern('orders', '{"id": "7"}', 'Crash')}),
+	'10', 'the model is restored: st_run_pattern on the restored table');
+is($pub->safe_psql('restored', q{SELECT string_agg(name, ',' ORDER BY name) FROM stdesign.prices}),
+	'mine,us-east-1', 'the price row of one\'s own is restored, the shipped one not doubled');
 
 # ---- pg_dump --schema-only, and DROP EXTENSION ----
 # The catalog's rows (stdesign.tables, stdesign.indexes) are the extension's
