@@ -109,7 +109,8 @@ prepare_call_filtered(StTable *t, StudioPattern *p, const Av *params, PatternCal
 	c->ix = studio_pattern_index(t, p);
 	if (p->values && with_filter)
 		values = av_item_to_jsonb(fill_value(p->values, params, where), true);
-	ops_expr_init(&c->req, p->names, values, true);
+	/* without its filter, its names could be unused: DynamoDB refuses those */
+	ops_expr_init(&c->req, with_filter ? p->names : NULL, values, true);
 
 	memset(&c->q, 0, sizeof(c->q));
 	c->keymap = NULL;
@@ -136,7 +137,7 @@ prepare_call_filtered(StTable *t, StudioPattern *p, const Av *params, PatternCal
 			c->q.sort2 = key_value(p->sk2, ops_query_sk(&c->q), params, where);
 	}
 	ops_expr_add_filter(&c->req, with_filter ? p->filter : NULL, p->op == STUDIO_QUERY ? &c->q : NULL);
-	ops_expr_add_projection(&c->req, p->projection);
+	ops_expr_add_projection(&c->req, with_filter ? p->projection : NULL);
 	ops_expr_finish(&c->req);
 }
 
