@@ -57,6 +57,8 @@ extern Jsonb *api_delete_table(Jsonb *request);
 extern Jsonb *api_describe_table(Jsonb *request);
 extern Jsonb *api_list_tables(Jsonb *request);
 extern Jsonb *api_update_table(Jsonb *request);
+extern Jsonb *api_update_time_to_live(Jsonb *request);	/* api_ttl.c */
+extern Jsonb *api_describe_time_to_live(Jsonb *request);
 
 /* ---------- shared request helpers (api_common.c) ---------- */
 

@@ -2,8 +2,9 @@
  *
  * init.c
  *		The module's entry: _PG_init defines the settings, registers the
- *		HTTP endpoint's background workers (when the library is preloaded)
- *		and sets up the catalog cache's invalidation.
+ *		background workers of the HTTP endpoint and of time to live (when
+ *		the library is preloaded) and sets up the catalog cache's
+ *		invalidation.
  *
  * It sits above every layer (test/scripts/layers.sh), since loading the
  * library sets up all of them; nothing calls into it.
@@ -17,6 +18,7 @@
 
 #include "catalog/st_catalog.h"
 #include "http/http_server.h"
+#include "ttl/ttl.h"
 
 PG_MODULE_MAGIC;
 
@@ -34,6 +36,7 @@ _PG_init(void)
 							   0,
 							   NULL, NULL, NULL);
 	http_init();
+	ttl_init();
 	MarkGUCPrefixReserved("stdesign");
 	catalog_init();
 }

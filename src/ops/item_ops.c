@@ -186,6 +186,21 @@ ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, S
 	return rv == ST_RV_ALL_OLD ? old_item : NULL;
 }
 
+bool
+ops_delete_if(StTable *t, const Av *keymap, StCondition *cond)
+{
+	StKey		key;
+	ItemPointerData ctid;
+	Jsonb	   *old;
+
+	ops_key_from_map(t, keymap, &key);
+	old = storage_get_for_update(t, &key, &ctid);
+	if (old == NULL || !condition_holds(cond, av_item_from_stored(old)))
+		return false;
+	storage_delete_ctid(t, &ctid);
+	return true;
+}
+
 Av *
 ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StReturnValues rv,
 		   StWriteResult *res)

@@ -1604,3 +1604,53 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
 	SPI_finish();
 	end_read(pushed);
 }
+
+/*
+ * Time to live: up to `limit` items whose attribute `attr` is a Number
+ * (stored {"N": "..."}) with oldest <= value < now, locked FOR UPDATE and
+ * skipping the items other transactions hold (those wait for the next
+ * round), copied into the caller's context.  In READ COMMITTED an item
+ * changed meanwhile is rechecked against the condition once locked, so an
+ * item given a later expiry is not returned.  A number Postgres could not
+ * cast (a value a plain SQL write left unchecked) is never compared: the
+ * pattern guards the cast.  Returns how many.
+ */
+int
+storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int limit,
+					  Jsonb ***items)
+{
+	Oid			types[4] = {TEXTOID, NUMERICOID, NUMERICOID, INT4OID};
+	Datum		values[4];
+	MemoryContext caller = CurrentMemoryContext;
+	const char *n = "((item " OP("->") " $1) " OP("->>") " 'N')";
+	char	   *sql;
+	int			count;
+
+	values[0] = CStringGetTextDatum(attr);
+	values[1] = now;
+	values[2] = oldest;
+	values[3] = Int32GetDatum(limit);
+	sql = psprintf("SELECT item FROM %s WHERE CASE WHEN %s " OP("~") " '^-?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?$'"
+				   " THEN %s::pg_catalog.numeric " OP("<") " $2 AND %s::pg_catalog.numeric " OP(">=") " $3"
+				   " ELSE false END LIMIT $4 FOR UPDATE SKIP LOCKED",
+				   t->qualified, n, n, n);
+	SPI_connect();
+	if (SPI_execute_with_args(sql, 4, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("could not read the expired items of table %s", t->name);
+	count = (int) SPI_processed;
+	{
+		MemoryContext spi = MemoryContextSwitchTo(caller);
+
+		*items = palloc(sizeof(Jsonb *) * Max(count, 1));
+		for (int i = 0; i < count; i++)
+		{
+			bool		isnull;
+			Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+			(*items)[i] = isnull ? NULL : DatumGetJsonbPCopy(d);
+		}
+		MemoryContextSwitchTo(spi);
+	}
+	SPI_finish();
+	return count;
+}
