@@ -18,6 +18,7 @@
 
 #include "catalog/st_catalog.h"
 #include "http/http_server.h"
+#include "ops/collection.h"
 #include "ttl/ttl.h"
 
 PG_MODULE_MAGIC;
@@ -35,6 +36,14 @@ _PG_init(void)
 							   PGC_USERSET,
 							   0,
 							   NULL, NULL, NULL);
+	DefineCustomIntVariable("stdesign.item_collection_size_limit",
+							"Largest size of an item collection of a table with local secondary indexes.",
+							"DynamoDB's limit is 10 GB; a write past it fails with ItemCollectionSizeLimitExceededException.",
+							&ops_item_collection_limit_kb,
+							OPS_ITEM_COLLECTION_LIMIT_DEFAULT_KB, 1, INT_MAX,
+							PGC_USERSET,
+							GUC_UNIT_KB,
+							NULL, NULL, NULL);
 	http_init();
 	ttl_init();
 	MarkGUCPrefixReserved("stdesign");
