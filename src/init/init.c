@@ -38,9 +38,9 @@ _PG_init(void)
 							   NULL, NULL, NULL);
 	DefineCustomIntVariable("stdesign.item_collection_size_limit",
 							"Largest size of an item collection of a table with local secondary indexes.",
-							"DynamoDB's limit is 10 GB; a write past it fails with ItemCollectionSizeLimitExceededException.",
+							"DynamoDB's limit is 10 GB; a write past it fails with ItemCollectionSizeLimitExceededException. 0: no limit.",
 							&ops_item_collection_limit_kb,
-							OPS_ITEM_COLLECTION_LIMIT_DEFAULT_KB, 1, INT_MAX,
+							OPS_ITEM_COLLECTION_LIMIT_DEFAULT_KB, 0, INT_MAX,
 							PGC_USERSET,
 							GUC_UNIT_KB,
 							NULL, NULL, NULL);

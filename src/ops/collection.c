@@ -16,9 +16,12 @@
  * The size is computed when needed, by one query of the partition (the
  * key index's range).  The limit is checked after each Put or Update of a
  * table with a local secondary index; a first pass only counts the
- * partition's items, up to the number that could reach the limit at the
- * largest item size, so an ordinary collection is never summed.
- * stdesign.item_collection_size_limit lowers the limit (for tests).
+ * partition's entries in the key index (storage_partition_count), up to
+ * the number that could reach the limit at the largest item size, so an
+ * ordinary collection is never read; past that number of items, each
+ * such write sums the partition.  stdesign.item_collection_size_limit
+ * lowers the limit (for tests), or turns it off (0) where that cost is
+ * not wanted.
  *
  *-------------------------------------------------------------------------
  */
@@ -30,6 +33,7 @@
 #include "collection.h"
 #include "item/av_jsonb.h"
 #include "item_ops.h"
+#include "storage/st_storage.h"
 
 int			ops_item_collection_limit_kb = OPS_ITEM_COLLECTION_LIMIT_DEFAULT_KB;
 
@@ -71,16 +75,9 @@ add_item(Jsonb *stored, void *arg)
 	return true;
 }
 
-static bool
-count_item(Jsonb *stored, void *arg)
-{
-	((SizeSum *) arg)->items++;
-	return true;
-}
-
-/* The query of one partition of the table, all of it or its first limit items. */
+/* The query of one partition of the table. */
 static void
-scan_partition(StTable *t, const Av *pk_value, int64 limit, StRowCallback cb, SizeSum *sum)
+scan_partition(StTable *t, const Av *pk_value, StRowCallback cb, SizeSum *sum)
 {
 	StQuerySpec q;
 
@@ -89,7 +86,7 @@ scan_partition(StTable *t, const Av *pk_value, int64 limit, StRowCallback cb, Si
 	q.pk = pk_value;
 	q.sort_op = ST_SORT_NONE;
 	q.forward = true;
-	q.limit = limit;
+	q.limit = -1;
 	sum->table = t;
 	sum->bytes = sum->items = 0;
 	ops_query(&q, cb, sum);
@@ -100,7 +97,7 @@ ops_item_collection_size(StTable *t, const Av *pk_value)
 {
 	SizeSum		sum;
 
-	scan_partition(t, pk_value, -1, add_item, &sum);
+	scan_partition(t, pk_value, add_item, &sum);
 	return sum.bytes;
 }
 
@@ -117,16 +114,15 @@ ops_item_collection_fits(StTable *t, const Av *item, StErr *err)
 	const Av   *pk = pk_of(t, item);
 	int			nlocal = 0;
 	int64		largest;
-	SizeSum		sum;
 
-	if (pk == NULL || !ops_has_item_collections(t))
+	/* 0: no limit, and nothing to count */
+	if (limit == 0 || pk == NULL || !ops_has_item_collections(t))
 		return true;
 	for (int i = 0; i < t->nindexes; i++)
 		nlocal += t->indexes[i].is_local ? 1 : 0;
 	/* no collection of this many items can pass the limit */
 	largest = (int64) AV_MAX_ITEM_SIZE * (1 + nlocal) + LSI_ENTRY_OVERHEAD * nlocal;
-	scan_partition(t, pk, limit / largest + 1, count_item, &sum);
-	if (sum.items * largest <= limit)
+	if (storage_partition_count(t, storage_key_datum(pk), limit / largest + 1) * largest <= limit)
 		return true;
 	if (ops_item_collection_size(t, pk) <= limit)
 		return true;

@@ -15,7 +15,7 @@
 #include "catalog/st_catalog.h"
 #include "item/av.h"
 
-/* stdesign.item_collection_size_limit, in kB (DynamoDB's 10 GB by default). */
+/* stdesign.item_collection_size_limit, in kB (DynamoDB's 10 GB by default; 0: none). */
 extern int	ops_item_collection_limit_kb;
 
 #define OPS_ITEM_COLLECTION_LIMIT_DEFAULT_KB (10 * 1024 * 1024)

@@ -175,6 +175,9 @@ extern void storage_scan(StTable *t, StIndex *ix, const StScanRange *range,
 extern int	storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest,
 								  int limit, Jsonb ***items);
 
+/* How many items the partition of pk (a Datum of its column's type) holds, at most limit. */
+extern int64 storage_partition_count(StTable *t, Datum pk, int64 limit);
+
 /* The segment of total_segments a table partition key (a Datum of its column's type) falls in. */
 extern int	storage_segment_of(StTable *t, Datum pk, int total_segments);
 

@@ -62,7 +62,7 @@ SELECT st_api('BatchWriteItem', '{"ReturnItemCollectionMetrics": "ALL", "Request
   "Collected": [{"PutRequest": {"Item": {"PK": {"S": "b"}, "SK": {"S": "1"}}}}]}}');
 SELECT st_api('TransactWriteItems', '{"ReturnItemCollectionMetrics": 1, "TransactItems": [
   {"Put": {"TableName": "Collected", "Item": {"PK": {"S": "c"}, "SK": {"S": "1"}}}}]}');
-SET stdesign.item_collection_size_limit = 0;
+SET stdesign.item_collection_size_limit = -1;
 SET stdesign.item_collection_size_limit = 'big';
 
 -- The limit.  Partition "full" starts empty; an item {PK: "full", SK: "1",
@@ -109,6 +109,13 @@ SELECT st_api('PutItem', '{"TableName": "Collected", "Item": {"PK": {"S": "other
 SELECT st_api('PutItem', jsonb_build_object('TableName', 'NoLsi',
   'Item', jsonb_build_object('PK', '{"S": "full"}'::jsonb, 'SK', '{"S": "1"}'::jsonb,
                              'd', jsonb_build_object('S', repeat('z', 5000)))));
+-- 0: no limit.
+SET stdesign.item_collection_size_limit = 0;
+SELECT st_put(jsonb_build_object('PK', 'full', 'SK', '7', 'L', 'x', 'd', repeat('z', 5000)), 'Collected') IS NULL AS no_limit;
+SELECT st_api('PutItem', '{"TableName": "Collected", "ReturnItemCollectionMetrics": "SIZE",
+  "Item": {"PK": {"S": "full"}, "SK": {"S": "8"}}}');
+SET stdesign.item_collection_size_limit = '1kB';
+SELECT st_put('{"PK": "full", "SK": "3"}', 'Collected');
 RESET stdesign.item_collection_size_limit;
 SELECT st_put('{"PK": "full", "SK": "3"}', 'Collected') IS NULL AS fits_again;
 
