@@ -132,9 +132,6 @@ st_expire(PG_FUNCTION_ARGS)
 		int64		deleted = ops_expire_batch(t, attribute, EXPIRE_BATCH, &more);
 
 		total += deleted;
-		/* a full batch of which nothing could be deleted would come back */
-		if (deleted == 0)
-			break;
 		CHECK_FOR_INTERRUPTS();
 	}
 	PG_RETURN_INT64(total);

@@ -245,6 +245,10 @@ ops_expire_batch(StTable *t, const char *attribute, int limit, bool *more)
 		if (still_expired(&e.cond, item) && ops_delete_if(t, key_of(t, item), &e.cond))
 			deleted++;
 	}
-	*more = n >= limit;
+	/*
+	 * A full batch may have more behind it, unless none of it could be
+	 * deleted: then the next would find the same items again.
+	 */
+	*more = n >= limit && deleted > 0;
 	return deleted;
 }

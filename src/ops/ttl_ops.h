@@ -43,7 +43,8 @@ extern List *ops_ttl_tables(void);
  * five years in the past, which DynamoDB ignores), each by the path of
  * DeleteItem with the condition that it is still expired once locked.
  * Items other transactions hold are skipped.  Returns the items deleted;
- * *more is set when the batch was full (there may be more to delete).
+ * *more is set when the batch was full and something was deleted (there
+ * may be more to delete).
  */
 extern int64 ops_expire_batch(StTable *t, const char *attribute, int limit, bool *more);
 
