@@ -152,9 +152,12 @@ static int64
 expire_batch(const char *name, bool *more)
 {
 	volatile int64 deleted = 0;
+	char		activity[ST_TABLE_NAME_MAX + 64];
 
+	/* not allocated: between transactions it would stay in TopMemoryContext */
+	snprintf(activity, sizeof(activity), "stdesign ttl: deleting the expired items of table %s", name);
 	*more = false;
-	begin_transaction(psprintf("stdesign ttl: deleting the expired items of table %s", name));
+	begin_transaction(activity);
 	PG_TRY();
 	{
 		StTable    *t = catalog_lookup(name, true);
