@@ -662,3 +662,28 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION st_studio_text(text) IS
 	'Design studio: the model, access patterns with checks and costs, and the largest partitions, as text';
+-- Time to live -----------------------------------------------------------------
+
+-- UpdateTimeToLive's setting of a table: the attribute that holds each item's
+-- expiry (epoch seconds) and whether expiry is on.  The attribute is kept
+-- while disabled, as DynamoDB names it in DISABLING; updated_at is when it
+-- last changed.
+ALTER TABLE stdesign.tables ADD COLUMN ttl_attribute text COLLATE "C";
+ALTER TABLE stdesign.tables ADD COLUMN ttl_enabled boolean NOT NULL DEFAULT false;
+ALTER TABLE stdesign.tables ADD COLUMN ttl_updated_at timestamptz;
+
+CREATE FUNCTION st_update_ttl(table_name text, attribute_name text, enabled boolean DEFAULT true)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_update_ttl' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_update_ttl(text, text, boolean) IS
+	'UpdateTimeToLive: turn expiry on or off; returns the TimeToLiveSpecification';
+
+CREATE FUNCTION st_describe_ttl(table_name text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_describe_ttl' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_describe_ttl(text) IS
+	'DescribeTimeToLive: the table''s TimeToLiveDescription';
+
+CREATE FUNCTION st_expire(table_name text) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'st_expire' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_expire(text) IS
+	'delete the table''s expired items now, as the time-to-live worker does; returns how many';

@@ -38,6 +38,8 @@ static const ApiOperation operations[] = {
 	{"DescribeTable", api_describe_table},
 	{"ListTables", api_list_tables},
 	{"UpdateTable", api_update_table},
+	{"UpdateTimeToLive", api_update_time_to_live},
+	{"DescribeTimeToLive", api_describe_time_to_live},
 };
 
 /*

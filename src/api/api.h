@@ -57,6 +57,8 @@ extern Jsonb *api_delete_table(Jsonb *request);
 extern Jsonb *api_describe_table(Jsonb *request);
 extern Jsonb *api_list_tables(Jsonb *request);
 extern Jsonb *api_update_table(Jsonb *request);
+extern Jsonb *api_update_time_to_live(Jsonb *request);	/* api_ttl.c */
+extern Jsonb *api_describe_time_to_live(Jsonb *request);
 
 /* ---------- shared request helpers (api_common.c) ---------- */
 
@@ -128,6 +130,16 @@ extern void api_out_end_object(ApiOut *out);
 /* "ConsumedCapacity": ... when the request asked for it */
 extern void api_out_capacity(ApiOut *out, StCapacity *c, bool as_list);
 extern Jsonb *api_out_end(ApiOut *out);
+
+/* ReturnItemCollectionMetrics of a request is SIZE. */
+extern bool api_wants_collection_metrics(Jsonb *request);
+
+/*
+ * The ItemCollectionMetrics object of the collection item (or key) belongs
+ * to, as a member value or an array element; false (nothing written) when
+ * the table has no local secondary index.
+ */
+extern bool api_out_collection_metrics(ApiOut *out, StTable *t, const Av *item);
 
 /* ReturnConsumedCapacity of a request: NONE, TOTAL or INDEXES. */
 extern StCapacityMode api_capacity_mode(Jsonb *request);

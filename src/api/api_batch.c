@@ -21,6 +21,7 @@
 #include "utils/jsonb.h"
 
 #include "api.h"
+#include "ops/collection.h"
 #include "item/av_jsonb.h"
 #include "json_req.h"
 #include "ops/expr_ops.h"
@@ -338,6 +339,37 @@ write_table_items(Batch *b, BatchTable *bt)
 		ops_put_many(bt->table, puts, nputs);
 }
 
+/*
+ * ItemCollectionMetrics: per table with a local secondary index, one
+ * element per write request, in request order, each the collection's size
+ * after the whole batch.
+ */
+static void
+out_collection_metrics(ApiOut *out, Batch *b)
+{
+	bool		any = false;
+
+	for (int i = 0; i < b->ntables; i++)
+		any |= ops_has_item_collections(b->tables[i].table);
+	if (!any)
+		return;
+	api_out_key(out, "ItemCollectionMetrics");
+	api_out_begin_object(out);
+	for (int i = 0; i < b->ntables; i++)
+	{
+		BatchTable *bt = &b->tables[i];
+
+		if (!ops_has_item_collections(bt->table))
+			continue;
+		api_out_key(out, bt->table->name);
+		api_out_begin_array(out);
+		for (int k = 0; k < bt->nkeys; k++)
+			api_out_collection_metrics(out, bt->table, bt->keys[k].item ? bt->keys[k].item : bt->keys[k].keymap);
+		api_out_end_array(out);
+	}
+	api_out_end_object(out);
+}
+
 Jsonb *
 api_batch_write_item(Jsonb *request)
 {
@@ -361,5 +393,7 @@ api_batch_write_item(Jsonb *request)
 	api_out_begin_object(&out);
 	api_out_end_object(&out);
 	api_out_capacity(&out, b->capacity, true);
+	if (api_wants_collection_metrics(request))
+		out_collection_metrics(&out, b);
 	return api_out_end(&out);
 }

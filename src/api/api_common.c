@@ -15,6 +15,7 @@
 #include "item/av_jsonb.h"
 #include "item/jsonb_raw.h"
 #include "json_req.h"
+#include "ops/collection.h"
 
 void
 api_check_request(Jsonb *request)
@@ -265,6 +266,30 @@ api_out_capacity(ApiOut *out, StCapacity *c, bool as_list)
 		return;
 	api_out_key(out, "ConsumedCapacity");
 	api_out_plain(out, cc);
+}
+
+bool
+api_wants_collection_metrics(Jsonb *request)
+{
+	char	   *m = api_jreq_member_text(request, "ReturnItemCollectionMetrics", "ReturnItemCollectionMetrics");
+
+	return m != NULL && strcmp(m, "SIZE") == 0;
+}
+
+bool
+api_out_collection_metrics(ApiOut *out, StTable *t, const Av *item)
+{
+	Av		   *key = ops_item_collection_key(t, item);
+
+	if (key == NULL)
+		return false;
+	api_out_begin_object(out);
+	api_out_key(out, "ItemCollectionKey");
+	api_out_item(out, key);
+	api_out_key(out, "SizeEstimateRangeGB");
+	api_out_plain(out, ops_item_collection_range(t, item));
+	api_out_end_object(out);
+	return true;
 }
 
 Jsonb *

@@ -19,6 +19,7 @@
 #include "api.h"
 #include "item/av_jsonb.h"
 #include "json_req.h"
+#include "ops/collection.h"
 #include "ops/expr_ops.h"
 #include "ops/item_ops.h"
 
@@ -89,6 +90,7 @@ typedef struct WriteCall
 	StTable    *table;			/* looked up by write_call_table, after the request's own checks */
 	Av		   *target;			/* Item (PutItem) or Key */
 	StReturnValues rv;
+	bool		metrics;		/* ReturnItemCollectionMetrics SIZE */
 	StCapacity *cap;
 	StWriteResult res;
 	StExprRequest req;
@@ -108,6 +110,7 @@ write_call_begin(WriteCall *w, Jsonb *request, const char *target,
 	w->target = av_map_from_jsonb(api_required(request, target, strcmp(target, "Item") == 0 ? "item" : "key"),
 								  true, target);
 	w->rv = return_values(request, allow_updated);
+	w->metrics = api_wants_collection_metrics(request);
 	mode = api_capacity_mode(request);
 	w->cap = mode != ST_CAPACITY_NONE ? ops_capacity_new(mode) : NULL;
 	init_expressions(request, &w->req);
@@ -120,7 +123,7 @@ write_call_table(WriteCall *w)
 	w->table = catalog_lookup(w->table_name, false);
 }
 
-/* {"Attributes": item}? + ConsumedCapacity */
+/* {"Attributes": item}? + ConsumedCapacity + ItemCollectionMetrics (tables with an LSI) */
 static Jsonb *
 write_call_end(WriteCall *w, const Av *attributes)
 {
@@ -135,6 +138,11 @@ write_call_end(WriteCall *w, const Av *attributes)
 		api_out_item(&out, attributes);
 	}
 	api_out_capacity(&out, w->cap, false);
+	if (w->metrics && ops_has_item_collections(w->table))
+	{
+		api_out_key(&out, "ItemCollectionMetrics");
+		api_out_collection_metrics(&out, w->table, w->target);
+	}
 	return api_out_end(&out);
 }
 

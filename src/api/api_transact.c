@@ -21,6 +21,7 @@
 #include "utils/jsonb.h"
 
 #include "api.h"
+#include "ops/collection.h"
 #include "item/av_jsonb.h"
 #include "json_req.h"
 #include "transact_request.h"
@@ -119,6 +120,49 @@ count_replay(StCapacity *cap, StTxAction *actions, int n)
 	}
 }
 
+/*
+ * ConsumedCapacity and ItemCollectionMetrics: per table with a local
+ * secondary index, one element per action that writes (Put, Update,
+ * Delete), in request order.
+ */
+static Jsonb *
+collection_response(StCapacity *cap, StTxAction *actions, int n)
+{
+	ApiOut		out;
+	bool		any = false;
+
+	api_out_begin(&out);
+	api_out_capacity(&out, cap, true);
+	for (int i = 0; i < n; i++)
+		any |= actions[i].op != ST_TX_CONDITION_CHECK && ops_has_item_collections(actions[i].table);
+	if (any)
+	{
+		api_out_key(&out, "ItemCollectionMetrics");
+		api_out_begin_object(&out);
+		for (int i = 0; i < n; i++)
+		{
+			StTable    *t = actions[i].table;
+			bool		first = true;
+
+			if (actions[i].op == ST_TX_CONDITION_CHECK || !ops_has_item_collections(t))
+				continue;
+			/* one member per table, at its first action */
+			for (int j = 0; j < i && first; j++)
+				first = actions[j].op == ST_TX_CONDITION_CHECK || actions[j].table != t;
+			if (!first)
+				continue;
+			api_out_key(&out, t->name);
+			api_out_begin_array(&out);
+			for (int j = i; j < n; j++)
+				if (actions[j].table == t && actions[j].op != ST_TX_CONDITION_CHECK)
+					api_out_collection_metrics(&out, t, actions[j].keymap);
+			api_out_end_array(&out);
+		}
+		api_out_end_object(&out);
+	}
+	return api_out_end(&out);
+}
+
 Jsonb *
 api_transact_write_items(Jsonb *request)
 {
@@ -141,7 +185,9 @@ api_transact_write_items(Jsonb *request)
 		ops_transact_write(actions, n, true, ops_capacity_wanted(cap));
 		count_writes(cap, actions, n);
 	}
-	return capacity_response(NULL, cap);
+	if (!api_wants_collection_metrics(request))
+		return capacity_response(NULL, cap);
+	return collection_response(cap, actions, n);
 }
 
 /* ---------- TransactGetItems ---------- */

@@ -97,6 +97,7 @@ free_table(StTable *t)
 	free_plan(t->plan_update);
 	free_plan(t->plan_delete);
 	free_plan(t->plan_delete_returning);
+	free_plan(t->plan_partition_count);
 	free_planset(&t->plans);
 	for (int i = 0; i < t->nindexes; i++)
 		free_planset(&t->indexes[i].plans);

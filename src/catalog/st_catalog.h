@@ -88,6 +88,7 @@ typedef struct StTable
 	SPIPlanPtr	plan_update;
 	SPIPlanPtr	plan_delete;
 	SPIPlanPtr	plan_delete_returning;
+	SPIPlanPtr	plan_partition_count;
 	StPlanSet	plans;			/* queries on the table itself */
 
 	/*

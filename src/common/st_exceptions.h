@@ -21,7 +21,7 @@ ST_EXCEPTION(ST_ERR_RESOURCE_IN_USE, "ResourceInUseException", "SD003")	/* a tab
 ST_EXCEPTION(ST_ERR_CONDITIONAL_CHECK_FAILED, "ConditionalCheckFailedException", "SD004")	/* a ConditionExpression was false (DETAIL: the item, when asked for) */
 ST_EXCEPTION(ST_ERR_TRANSACTION_CANCELED, "TransactionCanceledException", "SD005")	/* a transaction was cancelled (DETAIL: CancellationReasons) */
 ST_EXCEPTION(ST_ERR_IDEMPOTENT_MISMATCH, "IdempotentParameterMismatchException", "SD006")	/* a ClientRequestToken was reused within 10 minutes with different TransactItems */
-ST_EXCEPTION(ST_ERR_ITEM_COLLECTION_SIZE, "ItemCollectionSizeLimitExceededException", "SD007")	/* an item collection of a table with LSIs would pass 10 GB (reserved: item collections are not limited) */
+ST_EXCEPTION(ST_ERR_ITEM_COLLECTION_SIZE, "ItemCollectionSizeLimitExceededException", "SD007")	/* a write would take an item collection of a table with LSIs past 10 GB (stdesign.item_collection_size_limit) */
 ST_EXCEPTION(ST_ERR_UNKNOWN_OPERATION, "UnknownOperationException", "SD008")	/* st_api was given an operation it does not know */
 ST_EXCEPTION(ST_ERR_TRANSACTION_CONFLICT, "TransactionConflictException", "SD009")	/* a write could not get its item because others kept changing it */
 ST_EXCEPTION(ST_ERR_SERIALIZATION, "SerializationException", "SD010")	/* a JSON value has the wrong type for its field (a number where a string belongs, bad base64) */

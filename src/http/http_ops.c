@@ -2,13 +2,13 @@
  *
  * http_ops.c
  *		The operations tools call when they connect, beyond st_api's:
- *		DescribeTimeToLive, ListTagsOfResource, DescribeEndpoints,
- *		DescribeLimits and DescribeContinuousBackups.
+ *		ListTagsOfResource, DescribeEndpoints, DescribeLimits and
+ *		DescribeContinuousBackups.
  *
  * aws-cli's waiters, dynamodb-admin and the SDKs' helpers call these on
  * their own.  Each answers what is true of stdesign (shapes from DynamoDB's
- * API reference and its service model): no table has time to live, tags
- * or backups, and the table must exist.  An operation st_api gains later
+ * API reference and its service model): no table has tags or backups, and
+ * the table must exist.  An operation st_api gains later
  * (src/api) takes precedence over the one here.
  *
  *-------------------------------------------------------------------------
@@ -27,14 +27,6 @@ static Jsonb *
 json(const char *text)
 {
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(text)));
-}
-
-/* DescribeTimeToLive: the table exists; time to live is not enabled on it. */
-static Jsonb *
-http_describe_time_to_live(Jsonb *request)
-{
-	(void) api_table(request);
-	return json("{\"TimeToLiveDescription\": {\"TimeToLiveStatus\": \"DISABLED\"}}");
 }
 
 /*
@@ -117,7 +109,6 @@ typedef struct HttpOperation
 } HttpOperation;
 
 static const HttpOperation http_operations[] = {
-	{"DescribeTimeToLive", http_describe_time_to_live},
 	{"ListTagsOfResource", http_list_tags_of_resource},
 	{"DescribeEndpoints", http_describe_endpoints},
 	{"DescribeLimits", http_describe_limits},

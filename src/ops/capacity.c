@@ -195,6 +195,12 @@ project(const StTable *t, const StIndex *ix, const Av *item)
 	return entry;
 }
 
+int64
+ops_index_entry_size(const StTable *t, const StIndex *ix, const Av *item)
+{
+	return in_index(ix, item) ? av_item_size(project(t, ix, item)) : -1;
+}
+
 static bool
 same_attr(const Av *a, const Av *b, const char *name)
 {

@@ -51,6 +51,12 @@ extern void ops_capacity_write(StCapacity *c, StTable *t, const Av *old_item, co
 						   bool transactional);
 
 /*
+ * The size of an item's entry in a secondary index (its keys and the
+ * projected attributes), or -1 when the item is not in the index.
+ */
+extern int64 ops_index_entry_size(const StTable *t, const StIndex *ix, const Av *item);
+
+/*
  * The ConsumedCapacity of the request: NULL for mode NONE; for a single
  * table an AV_M {TableName, CapacityUnits, ReadCapacityUnits?,
  * WriteCapacityUnits?, Table?, GlobalSecondaryIndexes?, LocalSecondaryIndexes?};

@@ -19,6 +19,7 @@
  */
 #include "postgres.h"
 
+#include "collection.h"
 #include "item/av_jsonb.h"
 #include "item_ops.h"
 
@@ -77,6 +78,7 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv, StWriteResul
 	if (cond == NULL && rv == ST_RV_NONE && res == NULL)
 	{
 		storage_upsert(t, stored);
+		ops_check_item_collection(t, item);
 		return NULL;
 	}
 
@@ -97,10 +99,14 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv, StWriteResul
 		if (old)
 		{
 			storage_replace(t, &ctid, stored);
+			ops_check_item_collection(t, item);
 			return rv == ST_RV_ALL_OLD ? old_item : NULL;
 		}
 		if (storage_insert(t, stored, NULL))
+		{
+			ops_check_item_collection(t, item);
 			return NULL;
+		}
 		/* a concurrent writer inserted this key first: read it again */
 	}
 	st_error(ST_ERR_TRANSACTION_CONFLICT,
@@ -122,6 +128,29 @@ keyed_item_cmp(const void *a, const void *b)
 	return ops_key_bytes_cmp(x->data, x->len, y->data, y->len);
 }
 
+/*
+ * After writing items in key order (stored form): the collection of each
+ * partition key value written, once, must still fit.
+ */
+static void
+check_collections(StTable *t, Jsonb **stored, int n)
+{
+	Av		   *last = NULL;
+
+	if (!ops_has_item_collections(t))
+		return;
+	for (int i = 0; i < n; i++)
+	{
+		Av		   *item = av_item_from_stored(stored[i]);
+		Av		   *pk = av_map_get(item, t->pk.name, strlen(t->pk.name));
+
+		if (last && pk && av_equal(last, pk))
+			continue;
+		ops_check_item_collection(t, item);
+		last = pk;
+	}
+}
+
 void
 ops_put_many(StTable *t, Av **items, int n)
 {
@@ -140,12 +169,14 @@ ops_put_many(StTable *t, Av **items, int n)
 	for (int i = 0; i < n; i++)
 		stored[i] = keyed[i].stored;
 	storage_upsert_many(t, stored, n, &probe);
+	check_collections(t, stored, n);
 }
 
 void
 ops_put_sorted(StTable *t, Jsonb **stored, int n, bool *probe)
 {
 	storage_upsert_many(t, stored, n, probe);
+	check_collections(t, stored, n);
 }
 
 Av *
@@ -184,6 +215,21 @@ ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, S
 	if (old)
 		storage_delete_ctid(t, &ctid);
 	return rv == ST_RV_ALL_OLD ? old_item : NULL;
+}
+
+bool
+ops_delete_if(StTable *t, const Av *keymap, StCondition *cond)
+{
+	StKey		key;
+	ItemPointerData ctid;
+	Jsonb	   *old;
+
+	ops_key_from_map(t, keymap, &key);
+	old = storage_get_for_update(t, &key, &ctid);
+	if (old == NULL || !condition_holds(cond, av_item_from_stored(old)))
+		return false;
+	storage_delete_ctid(t, &ctid);
+	return true;
 }
 
 Av *
@@ -243,6 +289,7 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 			continue;			/* changed since read: read it again, locked */
 		else if (!old && !storage_insert(t, stored, NULL))
 			continue;			/* a concurrent writer created it: read it again */
+		ops_check_item_collection(t, new_item);
 		if (res)
 		{
 			res->old_item = old_item;

@@ -122,6 +122,13 @@ extern Av  *ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturn
 					   StWriteResult *res);
 
 /*
+ * DeleteItem with a condition that is not an error when false: the item is
+ * read locked and deleted when it exists and the condition holds.  Returns
+ * whether it was deleted (time to live's expiry).
+ */
+extern bool ops_delete_if(StTable *t, const Av *keymap, StCondition *cond);
+
+/*
  * UpdateItem: apply an update (an ExprUpdateFn, so that the operations do
  * not depend on the expression module) to the item with this key, or to a
  * new item holding just the key; returns what rv asks for.

@@ -40,6 +40,7 @@
 #include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
+#include "collection.h"
 #include "item/av_jsonb.h"
 #include "transact.h"
 
@@ -283,4 +284,25 @@ ops_transact_write(StTxAction *actions, int n, bool typed, bool need_old)
 
 	for (int i = 0; i < n; i++)
 		write_action(&actions[i]);
+
+	/* a write that took an item collection past its limit cancels them all */
+	for (int i = 0; i < n; i++)
+	{
+		StErr		err;
+		const Av   *written = actions[i].new_item ? actions[i].new_item :
+			actions[i].op == ST_TX_PUT ? actions[i].item : NULL;
+
+		reasons[i].code = "None";
+		reasons[i].message = NULL;
+		reasons[i].item = NULL;
+		if ((actions[i].op == ST_TX_PUT || actions[i].op == ST_TX_UPDATE) && written &&
+			!ops_item_collection_fits(actions[i].table, written, &err))
+		{
+			reasons[i].code = "ItemCollectionSizeLimitExceeded";
+			reasons[i].message = pstrdup(err.message);
+			cancelled = true;
+		}
+	}
+	if (cancelled)
+		ops_transact_cancel(reasons, n, typed);
 }

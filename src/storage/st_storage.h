@@ -167,6 +167,17 @@ extern void storage_query(StTable *t, StIndex *ix, const StQueryRange *range,
 extern void storage_scan(StTable *t, StIndex *ix, const StScanRange *range,
 						 StRowCallback callback, void *arg);
 
+/*
+ * Time to live: up to limit items whose Number attribute attr lies in
+ * [oldest, now) (numeric Datums), locked, skipping items other transactions
+ * hold; *items gets them (stored form).  Returns how many.
+ */
+extern int	storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest,
+								  int limit, Jsonb ***items);
+
+/* How many items the partition of pk (a Datum of its column's type) holds, at most limit. */
+extern int64 storage_partition_count(StTable *t, Datum pk, int64 limit);
+
 /* The segment of total_segments a table partition key (a Datum of its column's type) falls in. */
 extern int	storage_segment_of(StTable *t, Datum pk, int total_segments);
 

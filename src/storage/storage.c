@@ -1360,7 +1360,7 @@ static void storage_query_spi(StTable *t, StIndex *ix, const StQueryRange *r,
  * either direction, under the statement's snapshot.  It is the plan the
  * prepared statement would run, without an executor start per call.
  */
-static void
+static int64
 scan_key_space(StTable *t, StIndex *ix, const StQueryRange *r,
 			   StRowCallback callback, void *arg)
 {
@@ -1401,10 +1401,13 @@ scan_key_space(StTable *t, StIndex *ix, const StQueryRange *r,
 		   index_getnext_slot(scan, r->backward ? BackwardScanDirection : ForwardScanDirection, slot))
 	{
 		bool		isnull;
-		Datum		d = slot_getattr(slot, t->item_attnum, &isnull);
+		Datum		d;
 		bool		go_on;
 
 		n++;
+		if (callback == NULL)
+			continue;			/* only counting */
+		d = slot_getattr(slot, t->item_attnum, &isnull);
 		if (isnull)
 			continue;
 		MemoryContextSwitchTo(rowcxt);
@@ -1419,6 +1422,7 @@ scan_key_space(StTable *t, StIndex *ix, const StQueryRange *r,
 	index_close(idx, NoLock);
 	table_close(rel, NoLock);
 	MemoryContextDelete(rowcxt);
+	return n;
 }
 
 void
@@ -1429,7 +1433,7 @@ storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 
 	if (r->start == NULL && OidIsValid(ix ? ix->index_oid : t->key_index) && t->item_attnum > 0 &&
 		storage_direct_ok(t->relid, ACL_SELECT))
-		scan_key_space(t, ix, r, callback, arg);
+		(void) scan_key_space(t, ix, r, callback, arg);
 	else
 		storage_query_spi(t, ix, r, callback, arg);
 	end_read(pushed);
@@ -1603,4 +1607,94 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
 	run_cursor(plan, values, nulls, caller, callback, arg);
 	SPI_finish();
 	end_read(pushed);
+}
+
+/*
+ * Time to live: up to `limit` items whose attribute `attr` is a Number
+ * (stored {"N": "..."}) with oldest <= value < now, locked FOR UPDATE and
+ * skipping the items other transactions hold (those wait for the next
+ * round), copied into the caller's context.  In READ COMMITTED an item
+ * changed meanwhile is rechecked against the condition once locked, so an
+ * item given a later expiry is not returned.  A number Postgres could not
+ * cast (a value a plain SQL write left unchecked) is never compared: the
+ * pattern guards the cast.  Returns how many.
+ */
+int
+storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int limit,
+					  Jsonb ***items)
+{
+	Oid			types[4] = {TEXTOID, NUMERICOID, NUMERICOID, INT4OID};
+	Datum		values[4];
+	MemoryContext caller = CurrentMemoryContext;
+	const char *n = "((item " OP("->") " $1) " OP("->>") " 'N')";
+	char	   *sql;
+	int			count;
+
+	values[0] = CStringGetTextDatum(attr);
+	values[1] = now;
+	values[2] = oldest;
+	values[3] = Int32GetDatum(limit);
+	sql = psprintf("SELECT item FROM %s WHERE CASE WHEN %s " OP("~") " '^-?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?$'"
+				   " THEN %s::pg_catalog.numeric " OP("<") " $2 AND %s::pg_catalog.numeric " OP(">=") " $3"
+				   " ELSE false END LIMIT $4 FOR UPDATE SKIP LOCKED",
+				   t->qualified, n, n, n);
+	SPI_connect();
+	if (SPI_execute_with_args(sql, 4, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("could not read the expired items of table %s", t->name);
+	count = (int) SPI_processed;
+	{
+		MemoryContext spi = MemoryContextSwitchTo(caller);
+
+		*items = palloc(sizeof(Jsonb *) * Max(count, 1));
+		for (int i = 0; i < count; i++)
+		{
+			bool		isnull;
+			Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+			(*items)[i] = isnull ? NULL : DatumGetJsonbPCopy(d);
+		}
+		MemoryContextSwitchTo(spi);
+	}
+	SPI_finish();
+	return count;
+}
+
+/*
+ * How many items the partition of pk holds, counting at most limit: the
+ * key index's range, read without the items (an index-only scan where the
+ * visibility map allows).  For the item collection limit's first pass.
+ */
+int64
+storage_partition_count(StTable *t, Datum pk, int64 limit)
+{
+	Oid			types[2] = {storage_key_typoid(t->pk.type), INT8OID};
+	Datum		values[2] = {pk, Int64GetDatum(limit)};
+	char	   *param = t->pk.type == AV_N ? "$1" : "stdesign.key_ix($1)";
+	SPIPlanPtr	plan;
+	int64		count = 0;
+	bool		isnull;
+
+	/* directly, as a query reads (scan_key_space), where nothing forbids it */
+	if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT))
+	{
+		StQueryRange r;
+		bool		pushed = begin_read();
+
+		memset(&r, 0, sizeof(r));
+		r.pk = pk;
+		r.limit = limit;
+		count = scan_key_space(t, NULL, &r, NULL, NULL);
+		end_read(pushed);
+		return count;
+	}
+	SPI_connect();
+	plan = CACHED_PLAN(&t->plan_partition_count,
+					   psprintf("SELECT pg_catalog.count(*) FROM (SELECT FROM %s WHERE %s " OP("=") " %s LIMIT $2) s",
+								t->qualified, partition_expr("pk", t->pk.type), param),
+					   2, types);
+	if (SPI_execute_plan(plan, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		st_internal_error("could not count the items of a partition of table %s", t->name);
+	count = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
+	return count;
 }

@@ -178,6 +178,20 @@ def trust_tests():
     check("DescribeTimeToLive: DISABLED", ttl["TimeToLiveDescription"]["TimeToLiveStatus"] == "DISABLED")
     code, _ = error_code(lambda: c.describe_time_to_live(TableName="NoSuchTable"))
     check("DescribeTimeToLive of a missing table: ResourceNotFoundException", code == "ResourceNotFoundException")
+    spec = c.update_time_to_live(TableName="BotoTable",
+                                 TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"})
+    check("UpdateTimeToLive: the specification back",
+          spec["TimeToLiveSpecification"] == {"Enabled": True, "AttributeName": "expires"}, spec)
+    ttl = c.describe_time_to_live(TableName="BotoTable")["TimeToLiveDescription"]
+    check("DescribeTimeToLive: ENABLED on the attribute",
+          ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires"}, ttl)
+    code, msg = error_code(lambda: c.update_time_to_live(
+        TableName="BotoTable", TimeToLiveSpecification={"Enabled": True, "AttributeName": "expires"}))
+    check("UpdateTimeToLive twice: TimeToLive is already enabled",
+          code == "ValidationException" and msg["Error"]["Message"] == "TimeToLive is already enabled", msg)
+    c.update_time_to_live(TableName="BotoTable", TimeToLiveSpecification={"Enabled": False, "AttributeName": "expires"})
+    check("DescribeTimeToLive: DISABLED again",
+          c.describe_time_to_live(TableName="BotoTable")["TimeToLiveDescription"]["TimeToLiveStatus"] == "DISABLED")
     arn = c.describe_table(TableName="BotoTable")["Table"]["TableArn"]
     check("ListTagsOfResource: no tags", c.list_tags_of_resource(ResourceArn=arn)["Tags"] == [])
     code, _ = error_code(lambda: c.list_tags_of_resource(ResourceArn=arn.replace("BotoTable", "NoSuchTable")))

@@ -3,6 +3,7 @@
 # and from the sources' #include lines:
 #
 #   init -> http -> api -> studio -> ops -> {catalog, expr, storage} -> item -> common
+#   init -> ttl -> ops
 #
 # init holds only the module's entry (_PG_init), which sets up every layer;
 # studio (the design studio: models, access patterns, checks, cost, the
@@ -10,7 +11,8 @@
 # table definitions from catalog as api does; api may call it, nothing
 # below it does.
 # http (the HTTP endpoint's workers) calls the same code as st_api, in api
-# and ops, never below ops (shared/DESIGN.md section 7).
+# and ops, never below ops (shared/DESIGN.md section 7); ttl (the
+# time-to-live worker) runs ops' expiry on the tables the catalog names.
 #
 # A layer may use any layer below it, with these exceptions:
 #   - api and studio reach storage only through ops (the friendly SQL
@@ -22,7 +24,7 @@
 # Nothing calls up: a helper a lower layer needs lives in that layer.
 #
 # Every global symbol also carries the project's prefix (st_) or its
-# layer's (http_, api_, studio_, ops_, catalog_, expr_, storage_, av_ for item; common has
+# layer's (http_, ttl_, api_, studio_, ops_, catalog_, expr_, storage_, av_ for item; common has
 # only st_): Postgres loads the library with its symbols global, so an
 # unprefixed name (table_create, row_update) could meet another library's.
 #
@@ -34,10 +36,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-layers="init http api studio ops catalog expr storage item common"
+layers="init http ttl api studio ops catalog expr storage item common"
 # FROM:TO pairs: layer FROM may use layer TO (and every layer itself)
-allowed="init:http init:api init:studio init:ops init:catalog init:expr init:storage init:item init:common
+allowed="init:http init:ttl init:api init:studio init:ops init:catalog init:expr init:storage init:item init:common
 	http:api http:ops http:item http:common
+	ttl:ops ttl:catalog ttl:item ttl:common
 	api:studio api:ops api:catalog api:expr api:item api:common
 	studio:ops studio:catalog studio:expr studio:item studio:common
 	ops:catalog ops:expr ops:storage ops:item ops:common

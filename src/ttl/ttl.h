@@ -1,0 +1,29 @@
+/*-------------------------------------------------------------------------
+ *
+ * ttl.h
+ *		The time-to-live worker: a background worker that deletes the
+ *		expired items of every table with time to live enabled, in one
+ *		database, every stdesign.ttl_interval seconds.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ST_TTL_H
+#define ST_TTL_H
+
+#include "postgres.h"
+
+/* The settings. */
+extern int	ttl_interval;		/* seconds between rounds */
+extern int	ttl_batch_size;		/* items deleted per transaction */
+extern char *ttl_database;		/* "": stdesign.http_database's */
+
+/*
+ * Define the settings and, when the library is being preloaded, register
+ * the worker (from _PG_init).
+ */
+extern void ttl_init(void);
+
+/* The worker's entry point (bgw_function_name). */
+extern PGDLLEXPORT void ttl_worker_main(Datum arg);
+
+#endif							/* ST_TTL_H */

@@ -1,0 +1,248 @@
+/*-------------------------------------------------------------------------
+ *
+ * ttl_worker.c
+ *		The time-to-live worker: every stdesign.ttl_interval seconds, the
+ *		expired items of each table with time to live enabled are deleted
+ *		(ops_expire_batch), stdesign.ttl_batch_size items per transaction.
+ *
+ * One worker serves one database, as pg_cron does: stdesign.ttl_database,
+ * by default the HTTP endpoint's (stdesign.http_database, itself
+ * "postgres" by default).  It looks for the extension at every round, so a
+ * database where stdesign is created (or updated from 0.1.0) later is
+ * served from the next round on, and one without it costs a catalog
+ * lookup.
+ *
+ * Short transactions, no long locks: each batch is a transaction of its
+ * own, and the items other transactions hold are skipped (FOR UPDATE SKIP
+ * LOCKED) until a later round.  Each table's batches run as the owner of
+ * the table's relation (the worker connects as the bootstrap superuser and
+ * switches, as SET ROLE would), so that triggers and row security see the
+ * deletes as the owner's own; an error on one table is logged and the
+ * worker goes on with the next.  The worker shows in pg_stat_activity
+ * (backend_type "stdesign ttl worker", what it does as the query), is
+ * restarted by the postmaster when it dies, and ends on SIGTERM.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_class.h"
+#include "commands/extension.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "tcop/tcopprot.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+
+#include "catalog/st_catalog.h"
+#include "ops/ttl_ops.h"
+#include "ttl.h"
+
+int			ttl_interval = 60;
+int			ttl_batch_size = 500;
+char	   *ttl_database = NULL;
+
+void
+ttl_init(void)
+{
+	BackgroundWorker worker;
+
+	DefineCustomIntVariable("stdesign.ttl_interval",
+							"Time between two rounds of the time-to-live worker.",
+							"Each round deletes the expired items of every table with time to live enabled.",
+							&ttl_interval, 60, 1, 86400, PGC_SIGHUP, GUC_UNIT_S,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("stdesign.ttl_batch_size",
+							"Expired items the time-to-live worker deletes per transaction.",
+							NULL, &ttl_batch_size, 500, 1, 10000, PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+	DefineCustomStringVariable("stdesign.ttl_database",
+							   "The database whose tables the time-to-live worker serves.",
+							   "Empty: the database of stdesign.http_database.",
+							   &ttl_database, "", PGC_POSTMASTER, 0,
+							   NULL, NULL, NULL);
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_RecoveryFinished;
+	worker.bgw_restart_time = 5;
+	snprintf(worker.bgw_library_name, BGW_MAXLEN, "stdesign");
+	snprintf(worker.bgw_function_name, BGW_MAXLEN, "ttl_worker_main");
+	snprintf(worker.bgw_name, BGW_MAXLEN, "stdesign ttl worker");
+	snprintf(worker.bgw_type, BGW_MAXLEN, "stdesign ttl worker");
+	RegisterBackgroundWorker(&worker);
+}
+
+/* The database served: stdesign.ttl_database, else the HTTP endpoint's. */
+static const char *
+served_database(void)
+{
+	const char *http;
+
+	if (ttl_database && ttl_database[0] != '\0')
+		return ttl_database;
+	http = GetConfigOption("stdesign.http_database", true, false);
+	return http && http[0] != '\0' ? http : "postgres";
+}
+
+static void
+begin_transaction(const char *activity)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, activity);
+}
+
+static void
+end_transaction(void)
+{
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/* The tables with time to live enabled, in cxt; NIL without the extension. */
+static List *
+tables_to_serve(MemoryContext cxt)
+{
+	List	   *tables = NIL;
+
+	begin_transaction("stdesign ttl: finding the tables with time to live enabled");
+	if (OidIsValid(get_extension_oid("stdesign", true)))
+	{
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		tables = ops_ttl_tables();
+		MemoryContextSwitchTo(old);
+	}
+	end_transaction();
+	return tables;
+}
+
+/* The owner of a relation. */
+static Oid
+relation_owner(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
+/*
+ * One batch of one table, in a transaction of its own, as the owner of its
+ * relation; *more when the batch was full.  Errors are logged, not raised.
+ */
+static int64
+expire_batch(const char *name, bool *more)
+{
+	volatile int64 deleted = 0;
+	char		activity[ST_TABLE_NAME_MAX + 64];
+
+	/* not allocated: between transactions it would stay in TopMemoryContext */
+	snprintf(activity, sizeof(activity), "stdesign ttl: deleting the expired items of table %s", name);
+	*more = false;
+	begin_transaction(activity);
+	PG_TRY();
+	{
+		StTable    *t = catalog_lookup(name, true);
+		char	   *attribute = t ? ops_ttl_attribute(t->name) : NULL;
+
+		if (attribute)
+		{
+			Oid			saved_user;
+			int			saved_sec;
+
+			GetUserIdAndSecContext(&saved_user, &saved_sec);
+			SetUserIdAndSecContext(relation_owner(t->relid), saved_sec | SECURITY_LOCAL_USERID_CHANGE);
+			deleted = ops_expire_batch(t, attribute, ttl_batch_size, more);
+			SetUserIdAndSecContext(saved_user, saved_sec);
+		}
+		end_transaction();
+	}
+	PG_CATCH();
+	{
+		/* the abort restores the user; the next table gets its turn */
+		HOLD_INTERRUPTS();
+		EmitErrorReport();
+		AbortCurrentTransaction();
+		FlushErrorState();
+		pgstat_report_activity(STATE_IDLE, NULL);
+		RESUME_INTERRUPTS();
+		*more = false;
+		deleted = 0;
+	}
+	PG_END_TRY();
+	return deleted;
+}
+
+/* One round: every table's expired items, batch after batch. */
+static void
+ttl_round(MemoryContext cxt)
+{
+	ListCell   *lc;
+
+	MemoryContextReset(cxt);
+	foreach(lc, tables_to_serve(cxt))
+	{
+		const char *name = lfirst(lc);
+		bool		more = true;
+		int64		total = 0;
+
+		while (more)
+		{
+			CHECK_FOR_INTERRUPTS();
+			total += expire_batch(name, &more);
+		}
+		if (total > 0)
+			ereport(DEBUG1,
+					(errmsg("stdesign: time to live deleted " INT64_FORMAT " expired items of table %s",
+							total, name)));
+	}
+}
+
+void
+ttl_worker_main(Datum arg)
+{
+	MemoryContext cxt;
+
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	BackgroundWorkerInitializeConnection(served_database(), NULL, 0);
+	pgstat_report_appname("stdesign ttl");
+	ereport(LOG,
+			(errmsg("stdesign: time-to-live worker serving database \"%s\" every %d s",
+					served_database(), ttl_interval)));
+	cxt = AllocSetContextCreate(TopMemoryContext, "stdesign ttl round", ALLOCSET_DEFAULT_SIZES);
+
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		ttl_round(cxt);
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 (long) ttl_interval * 1000L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}

@@ -1,0 +1,135 @@
+-- Time to live: UpdateTimeToLive and DescribeTimeToLive with DynamoDB's
+-- rules and messages (st_api and the friendly functions agree), and
+-- st_expire, the worker's expiry on demand: expired Number attributes go,
+-- everything else stays; GSIs and triggers see ordinary deletes.
+
+SELECT st_create_table('Expiring') IS NOT NULL AS created;
+SELECT st_create_gsi('Expiring', 'ByOwner', 'owner') IS NOT NULL AS gsi;
+
+-- A new table: DISABLED, no AttributeName; DescribeTable says nothing of it.
+SELECT st_api('DescribeTimeToLive', '{"TableName": "Expiring"}');
+SELECT st_describe_ttl('Expiring');
+SELECT st_describe_table('Expiring') ? 'TimeToLiveDescription' AS in_describe_table;
+
+-- The model's checks, before the table is looked up.
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Missing"}');
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Missing", "TimeToLiveSpecification": {}}');
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Missing", "TimeToLiveSpecification": {"Enabled": true}}');
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Missing", "TimeToLiveSpecification": {"AttributeName": "ttl"}}');
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Expiring", "TimeToLiveSpecification": {"Enabled": true, "AttributeName": ""}}');
+SELECT st_api('UpdateTimeToLive', jsonb_build_object('TableName', 'Expiring',
+  'TimeToLiveSpecification', jsonb_build_object('Enabled', true, 'AttributeName', repeat('a', 256))));
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Expiring", "TimeToLiveSpecification": {"Enabled": "yes", "AttributeName": "ttl"}}');
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Expiring", "TimeToLiveSpecification": {"Enabled": true, "AttributeName": 5}}');
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Expiring", "TimeToLiveSpecification": [true]}');
+SELECT st_api('UpdateTimeToLive', '{"TableName": "x", "TimeToLiveSpecification": {"Enabled": true, "AttributeName": "ttl"}}');
+SELECT st_api('DescribeTimeToLive', '{}');
+SELECT st_api('DescribeTimeToLive', '{"TableName": "a;b"}');
+-- Then the table.
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Missing", "TimeToLiveSpecification": {"Enabled": true, "AttributeName": "ttl"}}');
+SELECT st_api('DescribeTimeToLive', '{"TableName": "Missing"}');
+SELECT st_describe_ttl('Missing');
+SELECT st_describe_ttl(NULL);
+SELECT st_update_ttl(NULL, 'ttl');
+SELECT st_update_ttl('Expiring', NULL);
+SELECT st_update_ttl('Expiring', 'ttl', NULL);
+
+-- Disabling what is disabled; then enabling (the response echoes the
+-- specification); enabling again, or naming another attribute, is refused.
+SELECT st_update_ttl('Expiring', 'expires', false);
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Expiring", "TimeToLiveSpecification": {"Enabled": true, "AttributeName": "expires"}}');
+SELECT st_api('DescribeTimeToLive', '{"TableName": "Expiring"}');
+SELECT st_describe_ttl('Expiring');
+SELECT st_update_ttl('Expiring', 'expires');
+SELECT st_update_ttl('Expiring', 'other');
+SELECT st_update_ttl('Expiring', 'other', false);
+-- The setting is kept in the catalog.
+SELECT ttl_attribute, ttl_enabled, ttl_updated_at IS NOT NULL AS stamped
+  FROM stdesign.tables WHERE table_name = 'Expiring';
+
+-- Items: expired a minute ago (3, one of them a fraction of a second), in
+-- an hour, a string, a number set, nested in a map, no attribute, six
+-- years ago, and NULL.
+SELECT extract(epoch FROM now())::bigint AS now \gset
+SELECT count(*) FILTER (WHERE st_put(i, "table" => 'Expiring') IS NULL) AS put FROM (VALUES
+  (jsonb_build_object('PK', 'p', 'SK', 'past1', 'owner', 'o', 'expires', :now - 60)),
+  (jsonb_build_object('PK', 'p', 'SK', 'past2', 'owner', 'o', 'expires', :now - 3600)),
+  (jsonb_build_object('PK', 'q', 'SK', 'past3', 'owner', 'o', 'expires', (:now - 2)::numeric + 0.25)),
+  (jsonb_build_object('PK', 'p', 'SK', 'future', 'owner', 'o', 'expires', :now + 3600)),
+  (jsonb_build_object('PK', 'p', 'SK', 'string', 'owner', 'o', 'expires', (:now - 60)::text)),
+  (jsonb_build_object('PK', 'p', 'SK', 'nested', 'owner', 'o', 'm', jsonb_build_object('expires', :now - 60))),
+  (jsonb_build_object('PK', 'p', 'SK', 'none', 'owner', 'o')),
+  (jsonb_build_object('PK', 'p', 'SK', 'ancient', 'owner', 'o', 'expires', :now - 6 * 365 * 86400)),
+  (jsonb_build_object('PK', 'p', 'SK', 'null', 'owner', 'o', 'expires', NULL))) AS v(i);
+SELECT st_put(jsonb_build_object('PK', jsonb_build_object('S', 'p'), 'SK', jsonb_build_object('S', 'numberset'),
+                                 'owner', jsonb_build_object('S', 'o'),
+                                 'expires', jsonb_build_object('NS', jsonb_build_array((:now - 60)::text))),
+              "table" => 'Expiring', typed => true) IS NULL AS put_set;
+
+-- Expired items stay readable until deleted.
+SELECT st_get('p', 'past1', 'Expiring') ->> 'SK' AS still_readable;
+
+-- A delete trigger sees each deletion.
+CREATE TABLE expired_log (sk text);
+CREATE FUNCTION log_expired() RETURNS trigger LANGUAGE plpgsql AS
+  $$ BEGIN INSERT INTO expired_log VALUES (OLD.item -> 'SK' ->> 'S'); RETURN OLD; END $$;
+CREATE TRIGGER log_expired AFTER DELETE ON stdesign_data."Expiring" FOR EACH ROW EXECUTE FUNCTION log_expired();
+
+SELECT st_expire('Expiring');
+SELECT sk FROM expired_log ORDER BY sk;
+SELECT string_agg(sk, ' ' ORDER BY sk) AS left FROM stdesign_data."Expiring";
+SELECT count(*) AS in_gsi FROM st_query('o', "table" => 'Expiring', index => 'ByOwner');
+SELECT st_expire('Expiring') AS nothing_more;
+
+-- Bad input.
+SELECT st_expire(NULL);
+SELECT st_expire('Missing');
+SELECT st_expire('no way');
+
+-- Disabled: nothing is deleted; the description says DISABLED.
+SELECT st_update(pk => 'p', sk => 'future', "update" => 'SET expires = :e', "table" => 'Expiring',
+                 "values" => jsonb_build_object(':e', :now - 10)) ->> 'expires' = (:now - 10)::text AS now_expired;
+SELECT st_api('UpdateTimeToLive', '{"TableName": "Expiring", "TimeToLiveSpecification": {"Enabled": false, "AttributeName": "expires"}}');
+SELECT st_describe_ttl('Expiring');
+SELECT st_expire('Expiring') AS while_disabled;
+-- Enabled on another attribute: only that one counts.
+SELECT st_update_ttl('Expiring', 'm');
+SELECT st_expire('Expiring') AS other_attribute;
+SELECT st_update_ttl('Expiring', 'm', false) IS NOT NULL AS disabled;
+SELECT st_update_ttl('Expiring', 'expires') IS NOT NULL AS enabled;
+SELECT st_expire('Expiring') AS expired_future;
+
+-- An expired item that a concurrent transaction changes is decided when
+-- locked: here in one transaction, the item updated to a later expiry
+-- before st_expire stays.
+BEGIN;
+SELECT st_put(jsonb_build_object('PK', 'r', 'SK', 'renewed', 'expires', :now - 60), "table" => 'Expiring') IS NULL AS put;
+SELECT st_update(pk => 'r', sk => 'renewed', "update" => 'SET expires = :e', "table" => 'Expiring',
+                 "values" => jsonb_build_object(':e', :now + 60)) IS NOT NULL AS renewed;
+SELECT st_expire('Expiring') AS renewed_stays;
+ROLLBACK;
+
+-- Only the table's owner may change the setting; anyone may describe it;
+-- st_expire needs the privileges of the deletes.
+CREATE ROLE ttl_reader;
+GRANT USAGE ON SCHEMA stdesign, stdesign_data TO ttl_reader;
+GRANT SELECT, UPDATE ON stdesign.tables TO ttl_reader;
+GRANT SELECT ON stdesign.indexes TO ttl_reader;
+\set VERBOSITY terse
+SET ROLE ttl_reader;
+SELECT st_describe_ttl('Expiring');
+SELECT st_update_ttl('Expiring', 'expires', false);
+SELECT st_expire('Expiring');
+RESET ROLE;
+\set VERBOSITY default
+REVOKE ALL ON stdesign.tables, stdesign.indexes FROM ttl_reader;
+REVOKE ALL ON SCHEMA stdesign, stdesign_data FROM ttl_reader;
+DROP ROLE ttl_reader;
+
+-- DeleteTable takes the setting with it: a new table of that name starts DISABLED.
+SELECT st_drop_table('Expiring');
+SELECT st_create_table('Expiring') IS NOT NULL AS created_again;
+SELECT st_describe_ttl('Expiring');
+SELECT st_drop_table('Expiring');
+DROP TABLE expired_log;
+DROP FUNCTION log_expired();
