@@ -422,3 +422,14 @@ CREATE EVENT TRIGGER stdesign_layout_ddl ON ddl_command_end
 	EXECUTE FUNCTION stdesign.guard_ddl();
 CREATE EVENT TRIGGER stdesign_layout_drop ON sql_drop
 	EXECUTE FUNCTION stdesign.guard_drop();
+
+-- PartiQL -----------------------------------------------------------------
+
+-- A PartiQL statement (SELECT, INSERT, UPDATE, DELETE) with its ? parameters,
+-- as ExecuteStatement runs it; returns every item it reads or returns
+-- (RETURNING), all pages.
+CREATE FUNCTION st_partiql(statement text, parameters jsonb DEFAULT NULL,
+						   typed boolean DEFAULT false) RETURNS SETOF jsonb
+	AS 'MODULE_PATHNAME', 'st_partiql' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_partiql(text, jsonb, boolean) IS
+	'ExecuteStatement: run a PartiQL statement (parameters: a JSON array of values, typed AttributeValues with typed => true); returns its items';

@@ -38,6 +38,9 @@ static const ApiOperation operations[] = {
 	{"DescribeTable", api_describe_table},
 	{"ListTables", api_list_tables},
 	{"UpdateTable", api_update_table},
+	{"ExecuteStatement", api_execute_statement},
+	{"BatchExecuteStatement", api_batch_execute_statement},
+	{"ExecuteTransaction", api_execute_transaction},
 };
 
 /*

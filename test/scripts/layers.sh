@@ -2,9 +2,11 @@
 # The layers of src/ depend downwards only, checked from the built objects
 # and from the sources' #include lines:
 #
-#   init -> http -> api -> ops -> {catalog, expr, storage} -> item -> common
+#   init -> http -> api -> partiql -> ops -> {catalog, expr, storage} -> item -> common
 #
-# init holds only the module's entry (_PG_init), which sets up every layer;
+# partiql (PartiQL's parser and planner) runs its statements on ops and
+# writes them out as expressions for expr; it reads no catalog or storage
+# of its own (ops looks tables up for it).  init holds only the module's entry (_PG_init), which sets up every layer;
 # http (the HTTP endpoint's workers) calls the same code as st_api, in api
 # and ops, never below ops (shared/DESIGN.md section 7).
 #
@@ -17,8 +19,8 @@
 # Nothing calls up: a helper a lower layer needs lives in that layer.
 #
 # Every global symbol also carries the project's prefix (st_) or its
-# layer's (http_, api_, ops_, catalog_, expr_, storage_, av_ for item; common has
-# only st_): Postgres loads the library with its symbols global, so an
+# layer's (http_, api_, partiql_, ops_, catalog_, expr_, storage_, av_ for item;
+# common has only st_): Postgres loads the library with its symbols global, so an
 # unprefixed name (table_create, row_update) could meet another library's.
 #
 # Objects: every symbol an object file (src/<layer>/*.o, from make) leaves
@@ -29,11 +31,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-layers="init http api ops catalog expr storage item common"
+layers="init http api partiql ops catalog expr storage item common"
 # FROM:TO pairs: layer FROM may use layer TO (and every layer itself)
-allowed="init:http init:api init:ops init:catalog init:expr init:storage init:item init:common
-	http:api http:ops http:item http:common
-	api:ops api:catalog api:expr api:item api:common
+allowed="init:http init:api init:partiql init:ops init:catalog init:expr init:storage init:item init:common
+	http:api http:partiql http:ops http:item http:common
+	api:partiql api:ops api:catalog api:expr api:item api:common
+	partiql:ops partiql:expr partiql:item partiql:common
 	ops:catalog ops:expr ops:storage ops:item ops:common
 	storage:catalog
 	catalog:item catalog:common expr:item expr:common storage:item storage:common
