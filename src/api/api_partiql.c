@@ -274,9 +274,10 @@ api_batch_execute_statement(Jsonb *request)
 		call.emit = batch_emit;
 		call.arg = &entries[i];
 		batch_run(&call, &entries[i]);
-		/* the table is named when the statement got as far as it */
+		/* the table is named when the statement got as far as it (DynamoDB's entries) */
 		if (call.table_name && (entries[i].code == NULL ||
-								strcmp(entries[i].code, "ValidationError") != 0))
+								(strcmp(entries[i].code, "ValidationError") != 0 &&
+								 strcmp(entries[i].code, "ResourceNotFound") != 0)))
 			entries[i].table = pstrdup(call.table_name);
 	}
 

@@ -330,8 +330,11 @@ emit_item(ReadState *rs, const Av *item)
 {
 	if (!ops_expr_filter_passes(rs->req, item))
 		return;
+	/* a new tree in the statement's context: the row's may go with the row */
 	if (rs->req->projection)
 		item = ops_expr_project_item(rs->req, item);
+	else
+		item = av_copy(item);
 	rs->call->emit(rs->call->arg, NULL, item);
 }
 
