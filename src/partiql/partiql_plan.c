@@ -44,6 +44,7 @@ typedef struct PlanCtx
 	int			values_cap;
 	StErr	   *err;
 	bool		failed;
+	bool		in_update;		/* writing SET's values: update functions allowed */
 } PlanCtx;
 
 static void
@@ -215,8 +216,12 @@ emit_operand(PlanCtx *c, Buf *b, PqlNode *n)
 				case PQL_F_SIZE:
 					return emit_args(c, b, "size", n);
 				case PQL_F_LIST_APPEND:
+					if (!c->in_update)
+						return plan_fail(c, "Unsupported function in a condition: %s", "list_append");
 					return emit_args(c, b, "list_append", n);
 				case PQL_F_IF_NOT_EXISTS:
+					if (!c->in_update)
+						return plan_fail(c, "Unsupported function in a condition: %s", "if_not_exists");
 					return emit_args(c, b, "if_not_exists", n);
 				default:
 					return plan_fail(c, "Unsupported function in this position: %s",
@@ -578,6 +583,7 @@ emit_updates(PlanCtx *c, const PqlStmt *s)
 
 	for (int k = 0; k < 4; k++)
 		buf_init(&parts[k]);
+	c->in_update = true;
 	for (int i = 0; i < s->nupdates; i++)
 	{
 		const PqlUpdateItem *u = &s->updates[i];
@@ -615,6 +621,7 @@ emit_updates(PlanCtx *c, const PqlStmt *s)
 				return false;
 		}
 	}
+	c->in_update = false;
 	buf_init(&all);
 	for (int k = 0; k < 4; k++)
 		if (parts[k].len > 0)
