@@ -27,7 +27,7 @@ SELECT st_create_table('{
 }'::jsonb) IS NOT NULL AS created;
 
 -- The items, written with INSERT (a ? per value; the customers as literals).
-SELECT count(*) AS customers FROM (VALUES (1)) AS v
+SELECT count(*) = 1 AS both_customers_inserted FROM (VALUES (1)) AS v
  WHERE NOT EXISTS (SELECT FROM st_partiql($$INSERT INTO "ECommerceTable" VALUE {'PK': 'CUST#123', 'SK': 'CUST#123',
     'entity_type': 'Customer', 'name': 'Jane Smith', 'email': 'jane@example.com', 'created_at': '2026-01-15T10:30:00Z'}$$))
    AND NOT EXISTS (SELECT FROM st_partiql($$INSERT INTO "ECommerceTable" VALUE {'PK': 'CUST#456', 'SK': 'CUST#456',
