@@ -352,7 +352,10 @@ emit_rest(PlanCtx *c, PqlNode **conj, int n, const bool *taken, const char *pref
 {
 	Buf			b;
 	bool		any = false;
+	int			left = 0;
 
+	for (int i = 0; i < n; i++)
+		left += !taken[i];
 	buf_init(&b);
 	if (prefix)
 	{
@@ -365,7 +368,8 @@ emit_rest(PlanCtx *c, PqlNode **conj, int n, const bool *taken, const char *pref
 			continue;
 		if (any)
 			buf_str(&b, " AND ");
-		if (!emit_cond(c, &b, conj[i], 2))
+		/* a lone conjunct needs no parentheses, even an OR */
+		if (!emit_cond(c, &b, conj[i], left == 1 && !prefix ? 1 : 2))
 			return false;
 		any = true;
 	}
