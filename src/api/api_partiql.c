@@ -227,33 +227,13 @@ api_batch_execute_statement(Jsonb *request)
 	{
 		char	   *text = api_jreq_member_text(api_jreq_array_element(statements, i), "Statement",
 												"Statement");
-		MemoryContext cxt = CurrentMemoryContext;
-		volatile bool read = false;
-		volatile bool parsed = true;
+		int			read;
 
 		if (text == NULL)
 			st_validation_null("statements.%d.member.statement", i + 1);
-		PG_TRY();
-		{
-			read = partiql_is_read(text);
-		}
-		PG_CATCH();
-		{
-			ErrorData  *edata;
-
-			MemoryContextSwitchTo(cxt);
-			edata = CopyErrorData();
-			if (batch_code(edata->sqlerrcode) == NULL)
-				PG_RE_THROW();
-			FlushErrorState();
-			parsed = false;
-		}
-		PG_END_TRY();
-		if (parsed)
-		{
-			nreads += read;
-			nwrites += !read;
-		}
+		read = partiql_is_read(text);
+		nreads += read == 1;
+		nwrites += read == 0;
 	}
 	if (nreads > 0 && nwrites > 0)
 		st_error(ST_ERR_VALIDATION, "Read and write requests together in the same batch is not supported.");

@@ -306,8 +306,11 @@ typedef struct PartiqlCall
 /* The parsed statement, from the per-backend cache or parsed now; raises on error. */
 extern const PqlStmt *partiql_prepare(const char *statement);
 
-/* Is the statement a read (SELECT)?  Parses it (through the cache). */
-extern bool partiql_is_read(const char *statement);
+/* The same, or NULL with *err (a statement that does not parse, or is too long). */
+extern const PqlStmt *partiql_try_prepare(const char *statement, StErr *err);
+
+/* Is the statement a read (SELECT): 1, 0, or -1 when it does not parse. */
+extern int	partiql_is_read(const char *statement);
 
 /* Run one statement; raises DynamoDB's errors. */
 extern void partiql_execute(PartiqlCall *call);

@@ -83,18 +83,24 @@ stmt_cache_reset(void)
 const PqlStmt *
 partiql_prepare(const char *text)
 {
+	StErr		err;
+	const PqlStmt *stmt = partiql_try_prepare(text, &err);
+
+	if (stmt == NULL)
+		st_raise(&err);
+	return stmt;
+}
+
+const PqlStmt *
+partiql_try_prepare(const char *text, StErr *err)
+{
 	int			len = strlen(text);
 	uint32		hash;
 	StmtCacheEntry *entry;
 	bool		found;
 	MemoryContext old;
-	StErr		err;
 	PqlStmt    *stmt;
 
-	if (len > PARTIQL_MAX_STATEMENT)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value at 'statement' failed to satisfy constraint: Member must have length less than or equal to %d",
-				 PARTIQL_MAX_STATEMENT);
 	if (stmt_cache == NULL || stmt_cache_parses >= PARTIQL_CACHE_MAX)
 		stmt_cache_reset();
 	hash = hash_bytes((const unsigned char *) text, len);
@@ -105,10 +111,10 @@ partiql_prepare(const char *text)
 	stmt_cache_parses++;
 	stmt_parses_total++;
 	old = MemoryContextSwitchTo(stmt_cache_cxt);
-	stmt = partiql_parse(text, len, &err);
+	stmt = partiql_parse(text, len, err);
 	MemoryContextSwitchTo(old);
 	if (stmt == NULL)
-		st_raise(&err);
+		return NULL;
 	/* a colliding hash keeps the newer statement */
 	entry = hash_search(stmt_cache, &hash, HASH_ENTER, &found);
 	entry->text = MemoryContextStrdup(stmt_cache_cxt, text);
@@ -117,10 +123,13 @@ partiql_prepare(const char *text)
 	return stmt;
 }
 
-bool
+int
 partiql_is_read(const char *statement)
 {
-	return partiql_prepare(statement)->kind == PQL_SELECT;
+	StErr		err;
+	const PqlStmt *stmt = partiql_try_prepare(statement, &err);
+
+	return stmt == NULL ? -1 : stmt->kind == PQL_SELECT;
 }
 
 int64
@@ -325,6 +334,35 @@ key_position(StTable *t, StIndex *ix, const Av *key)
 	return pos;
 }
 
+/* Does index ix hold attribute name (len bytes): its keys, the table's, INCLUDE's? */
+static bool
+index_holds(StTable *t, StIndex *ix, const char *name, int len)
+{
+	const char *keys[4] = {t->pk.name, t->sk.name, ix->pk.name, ix->sk.name};
+
+	for (int k = 0; k < 4; k++)
+		if (keys[k] && (int) strlen(keys[k]) == len && memcmp(keys[k], name, len) == 0)
+			return true;
+	for (int i = 0; ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
+		if ((int) strlen(ix->non_key_attributes[i]) == len &&
+			memcmp(ix->non_key_attributes[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+/* What an index that does not project everything holds of an item. */
+static Av  *
+index_entry(StTable *t, StIndex *ix, const Av *item)
+{
+	Av		   *out = av_new(AV_M);
+
+	for (int i = 0; i < item->n; i++)
+		if (index_holds(t, ix, item->members[i].name, item->members[i].name_len))
+			av_map_put_nocheck(out, item->members[i].name, item->members[i].name_len,
+							   item->members[i].value);
+	return out;
+}
+
 static void
 emit_item(ReadState *rs, const Av *item)
 {
@@ -357,6 +395,9 @@ read_row(Jsonb *stored, void *arg)
 	else
 	{
 		item = av_item_from_stored(stored);
+		/* a KEYS_ONLY or INCLUDE index holds only part of the item */
+		if (rs->index && rs->index->projection != ST_PROJECT_ALL)
+			item = index_entry(rs->table, rs->index, item);
 		rs->bytes += av_item_size(item);
 		old = MemoryContextSwitchTo(rs->keep_cxt);
 		emit_item(rs, item);
@@ -500,7 +541,8 @@ run_select(PartiqlCall *call, const PqlStmt *s, uint32 hash)
 	rs.req = &req;
 	rs.table = t;
 	rs.index = ix;
-	rs.raw = req.filter == NULL && req.projection == NULL;
+	rs.raw = req.filter == NULL && req.projection == NULL &&
+		(ix == NULL || ix->projection == ST_PROJECT_ALL);
 	rs.limit = call->limit;
 	rs.keep_cxt = CurrentMemoryContext;
 

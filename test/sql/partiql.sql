@@ -73,6 +73,11 @@ SELECT item->>'SongTitle' AS title FROM st_partiql($$SELECT * FROM "Music"."ByYe
 SELECT item->>'SongTitle' AS title FROM st_partiql($$SELECT SongTitle FROM "Music"."ByYear" WHERE "Year" = 2019 AND SongTitle = 'Calm Sea'$$) AS item;
 SELECT item->>'SongTitle' AS title FROM st_partiql($$SELECT * FROM "Music"."ByYear" WHERE "Year" = 2021 ORDER BY SongTitle DESC$$) AS item;
 SELECT count(*) AS in_index FROM st_partiql($$SELECT * FROM "Music"."ByYear"$$);
+-- an index that projects only keys returns (and filters on) only what it holds
+SELECT st_create_gsi('Music', 'ByPrice', 'Price', NULL, pk_type => 'N', projection => 'KEYS_ONLY') IS NOT NULL AS gsi;
+SELECT item FROM st_partiql($$SELECT * FROM "Music"."ByPrice" WHERE Price = 1.99$$) AS item;
+SELECT count(*) AS not_projected FROM st_partiql($$SELECT * FROM "Music"."ByPrice" WHERE Price = 1.99 AND Year = 2019$$);
+SELECT item FROM st_partiql($$SELECT * FROM "Music"."ByPrice" WHERE Artist = 'Acme Band'$$) AS item;
 
 -- UPDATE: SET and REMOVE, arithmetic, list_append, set_add, set_delete,
 -- nested paths, RETURNING each kind.
