@@ -496,7 +496,13 @@ run_get(PartiqlCall *call, ReadState *rs, const PqlPlan *plan, StTable *t)
 	if (pk->type == t->pk.type &&
 		(t->sk.name == NULL || av_map_get(keymap, t->sk.name, strlen(t->sk.name))->type == t->sk.type))
 		stored = ops_get(t, keymap);
-	if (stored)
+	if (stored && rs->raw)
+	{
+		/* as stored: no need to decode it */
+		bytes = av_stored_item_size(stored);
+		call->emit(call->arg, stored, NULL);
+	}
+	else if (stored)
 	{
 		Av		   *item = av_item_from_stored(stored);
 
