@@ -183,6 +183,13 @@ SELECT (stdesign.cache_stats() ->> 'partiql_parses')::int AS parses \gset
 SELECT count(*) FROM st_partiql($$SELECT * FROM "Pages" WHERE pk = ?$$, '["p2"]');
 SELECT (stdesign.cache_stats() ->> 'partiql_parses')::int - :parses AS parsed_again;
 
+-- The cache is bounded: after 1,500 distinct statements it is one context
+-- of bounded size (it starts again after 512 parses).
+SELECT count(*) AS matches FROM generate_series(1, 1500) AS i,
+  LATERAL st_partiql(format($$SELECT * FROM "Pages" WHERE pk = 'q%s'$$, i)) AS r;
+SELECT count(*) AS caches, max(total_bytes) < 4 * 1024 * 1024 AS bounded
+  FROM pg_backend_memory_contexts WHERE name = 'stdesign PartiQL cache';
+
 DROP FUNCTION pages(text, int);
 SELECT st_drop_table('Music');
 SELECT st_drop_table('Pages');

@@ -168,7 +168,7 @@ SELECT st_api('ExecuteTransaction', $${"TransactStatements": [
   {"Statement": "UPDATE \"Err\" SET n = n + ? WHERE pk = ? AND sk = ?", "Parameters": [{"N": "10"}, {"S": "a"}, {"S": "1"}]},
   {"Statement": "EXISTS(SELECT * FROM \"Err\" WHERE pk = 'a' AND sk = '2' AND n = 5)"},
   {"Statement": "DELETE FROM \"Err\" WHERE pk = 'b' AND sk = '1'"}],
-  "ReturnConsumedCapacity": "TOTAL", "ClientRequestToken": "tok-1"}$$);
+  "ReturnConsumedCapacity": "TOTAL", "ClientRequestToken": "partiql-tok-1"}$$);
 SELECT item FROM st_partiql($$SELECT * FROM "Err" WHERE pk IN ['a', 'b', 't']$$) AS item;
 -- the same request with the same token changes nothing; another request with it is refused
 SELECT st_api('ExecuteTransaction', $${"TransactStatements": [
@@ -176,10 +176,10 @@ SELECT st_api('ExecuteTransaction', $${"TransactStatements": [
   {"Statement": "UPDATE \"Err\" SET n = n + ? WHERE pk = ? AND sk = ?", "Parameters": [{"N": "10"}, {"S": "a"}, {"S": "1"}]},
   {"Statement": "EXISTS(SELECT * FROM \"Err\" WHERE pk = 'a' AND sk = '2' AND n = 5)"},
   {"Statement": "DELETE FROM \"Err\" WHERE pk = 'b' AND sk = '1'"}],
-  "ReturnConsumedCapacity": "TOTAL", "ClientRequestToken": "tok-1"}$$);
+  "ReturnConsumedCapacity": "TOTAL", "ClientRequestToken": "partiql-tok-1"}$$);
 SELECT st_partiql($$SELECT n FROM "Err" WHERE pk = 'a' AND sk = '1'$$) AS unchanged;
 SELECT st_api('ExecuteTransaction', $${"TransactStatements": [
-  {"Statement": "INSERT INTO \"Err\" VALUE {'pk': 't', 'sk': '2'}"}], "ClientRequestToken": "tok-1"}$$);
+  {"Statement": "INSERT INTO \"Err\" VALUE {'pk': 't', 'sk': '2'}"}], "ClientRequestToken": "partiql-tok-1"}$$);
 -- reads: each a whole key
 SELECT st_api('ExecuteTransaction', $${"TransactStatements": [
   {"Statement": "SELECT * FROM \"Err\" WHERE pk = 'a' AND sk = '1'"},
