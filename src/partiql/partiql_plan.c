@@ -282,7 +282,7 @@ emit_cond_inner(PlanCtx *c, Buf *b, PqlNode *n)
 		case PQL_N_OR:
 			return emit_cond(c, b, n->args[0], precedence(n)) &&
 				(buf_str(b, n->kind == PQL_N_AND ? " AND " : " OR "),
-				 emit_cond(c, b, n->args[1], precedence(n) + (n->kind == PQL_N_AND ? 0 : 0)));
+				 emit_cond(c, b, n->args[1], precedence(n)));
 		case PQL_N_NOT:
 			buf_str(b, "NOT ");
 			return emit_cond(c, b, n->args[0], 3);
@@ -397,13 +397,20 @@ flatten(PqlNode *n, PqlNode ***conj, int *nconj, int *cap)
 	(*conj)[(*nconj)++] = n;
 }
 
-/* Is n the single-name path `name`? */
+/* Is path the single name `name`? */
+static bool
+path_is_attr(const PqlPath *path, const char *name)
+{
+	return name && path->n == 1 && path->elems[0].name &&
+		path->elems[0].len == (int) strlen(name) &&
+		memcmp(path->elems[0].name, name, path->elems[0].len) == 0;
+}
+
+/* Is n the path of the single name `name`? */
 static bool
 is_attr(const PqlNode *n, const char *name)
 {
-	return name && n->kind == PQL_N_PATH && n->path->n == 1 && n->path->elems[0].name &&
-		n->path->elems[0].len == (int) strlen(name) &&
-		memcmp(n->path->elems[0].name, name, n->path->elems[0].len) == 0;
+	return n->kind == PQL_N_PATH && path_is_attr(n->path, name);
 }
 
 /* attr = value (either way round): the value node, else NULL */
@@ -518,8 +525,7 @@ plan_select(PlanCtx *c, const PqlStmt *s, const PqlKeySchema *keys, PqlNode **co
 		char		name[300];
 
 		snprintf(name, sizeof(name), "%.*s", Min(e->len, 255), e->name);
-		if (ob->n != 1 || !(is_attr(&(PqlNode) {.kind = PQL_N_PATH,.path = (PqlPath *) ob}, keys->pk) ||
-							is_attr(&(PqlNode) {.kind = PQL_N_PATH,.path = (PqlPath *) ob}, keys->sk)))
+		if (!path_is_attr(ob, keys->pk) && !path_is_attr(ob, keys->sk))
 			return plan_fail(c, "Variable reference %s in ORDER BY clause must be part of the primary key", name);
 		if (plan->access == PQL_ACCESS_SCAN)
 			return plan_fail(c, "%s", "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.");
