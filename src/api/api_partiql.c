@@ -132,6 +132,7 @@ typedef struct BatchEntry
 	Av		   *item;
 	const char *code;			/* Error.Code, or NULL */
 	char	   *message;
+	Av		   *error_item;		/* Error.Item: ReturnValuesOnConditionCheckFailure */
 } BatchEntry;
 
 static void
@@ -203,6 +204,15 @@ batch_run(PartiqlCall *call, BatchEntry *e)
 		sep = strstr(edata->message, ": ");
 		e->message = pstrdup(sep ? sep + 2 : edata->message);
 		e->has_item = false;
+		/* a failed condition's DETAIL is {"Item": ...} when the statement asked for it */
+		if (edata->detail && strcmp(e->code, "ConditionalCheckFailed") == 0)
+		{
+			Jsonb	   *detail = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(edata->detail)));
+			Jsonb	   *item = api_jreq_member(detail, "Item");
+
+			if (item)
+				e->error_item = av_map_from_jsonb(item, true, "Item");
+		}
 	}
 	PG_END_TRY();
 }
@@ -277,6 +287,11 @@ api_batch_execute_statement(Jsonb *request)
 			api_out_string(&out, e->code);
 			api_out_key(&out, "Message");
 			api_out_string(&out, e->message);
+			if (e->error_item)
+			{
+				api_out_key(&out, "Item");
+				api_out_item(&out, e->error_item);
+			}
 			api_out_end_object(&out);
 		}
 		if (e->table)

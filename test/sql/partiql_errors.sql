@@ -144,6 +144,10 @@ SELECT st_api('BatchExecuteStatement', $${"Statements": [
   {"Statement": "DELETE FROM \"Nope\" WHERE pk = 'a' AND sk = '1'"},
   {"Statement": "EXISTS(SELECT * FROM \"Err\" WHERE pk = 'a' AND sk = '1')"}],
   "ReturnConsumedCapacity": "TOTAL"}$$);
+-- a failed condition returns the item when the statement asks for it
+SELECT st_api('BatchExecuteStatement', $${"Statements": [
+  {"Statement": "UPDATE \"Err\" SET n = 7 WHERE pk = 'a' AND sk = '2' AND n = 0", "ReturnValuesOnConditionCheckFailure": "ALL_OLD"},
+  {"Statement": "DELETE FROM \"Err\" WHERE pk = 'a' AND sk = '2' AND n = 0"}]}$$);
 -- the failed statements changed nothing, the others did
 SELECT item FROM st_partiql($$SELECT * FROM "Err" WHERE pk IN ['a', 'b']$$) AS item;
 SELECT st_api('BatchExecuteStatement', $${"Statements": [
