@@ -14,7 +14,11 @@
  * Scan.  Every other conjunct is the filter.  A write (UPDATE, DELETE) and a
  * transaction's EXISTS must fix the whole key with =; their other
  * conjuncts are the write's condition.  UPDATE and EXISTS also need the
- * item to exist (attribute_exists on the partition key).
+ * item to exist (attribute_exists on the partition key): DynamoDB's UPDATE
+ * modifies one existing item (developer guide, "PartiQL update statements
+ * for DynamoDB": the condition "must resolve to a single primary key
+ * value"), and EXISTS is "the same function as ConditionCheck" ("Using the
+ * EXISTS function with PartiQL for DynamoDB").
  *
  * The filter, condition, update and projection become expression text with
  * one #name per attribute name and one :value per value in the statement

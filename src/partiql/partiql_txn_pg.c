@@ -3,9 +3,11 @@
  * partiql_txn_pg.c
  *		ExecuteTransaction: PartiQL statements run all or nothing.
  *
- * A transaction is all reads or all writes (DynamoDB: "ExecuteTransaction
- * API does not support both read and write operations in the same
- * request").  Reads are SELECTs of one whole key each, read like
+ * A transaction is all reads or all writes (developer guide, "Performing
+ * transactions with PartiQL for DynamoDB": the whole transaction is read
+ * statements or write statements, EXISTS counting as a write; DynamoDB's
+ * message: "ExecuteTransaction API does not support both read and write
+ * operations in the same request").  Reads are SELECTs of one whole key each, read like
  * TransactGetItems.  Writes become the actions of a TransactWriteItems -
  * INSERT a Put whose condition is that the key is free, UPDATE an Update
  * and DELETE a Delete with the WHERE's other conjuncts as their condition,
