@@ -15,7 +15,7 @@ DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
 
 SRCS = $(wildcard src/common/*.c src/item/*.c src/expr/*.c src/catalog/*.c \
-	src/storage/*.c src/ops/*.c src/studio/*.c src/api/*.c src/http/*.c src/ttl/*.c src/init/*.c)
+	src/storage/*.c src/ops/*.c src/partiql/*.c src/studio/*.c src/api/*.c src/http/*.c src/ttl/*.c src/init/*.c)
 OBJS = $(SRCS:.c=.o)
 # The project's own headers: internal, never installed (PGXS installs what
 # is named HEADERS, so this list has another name).
@@ -94,12 +94,14 @@ demo: deps
 	@bash test/scripts/run_demo.sh
 
 # Benchmarks (never part of make test): stdesign against hand-written SQL,
-# scaling from 10^4 to 10^6 items, and backend memory over 10^6 calls.
+# scaling from 10^4 to 10^6 items, backend memory over 10^6 calls, and
+# PartiQL against the same operations through st_api.
 bench: deps
 	$(MAKE) -s install
 	bash bench/run.sh $(BENCH_ARGS)
 	bash bench/scaling.sh
 	bash bench/memory.sh
+	bash bench/partiql.sh
 
 # stdesign through st_api against a local DynamoDB emulator and hand-written SQL
 # (bench/emulator/README.md)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Backend memory over a long session (make bench): one session makes
 # 10^6 calls (st_get, st_query, st_put, st_update with expressions, st_api
-# GetItem and Query, and items loaded by st_put_all over existing and new
-# keys) and reports the backend's total memory (pg_backend_memory_contexts) after
+# GetItem and Query, PartiQL statements - one repeated, and thousands of
+# distinct ones through the statement cache - and items loaded by
+# st_put_all over existing and new keys) and reports the backend's total memory (pg_backend_memory_contexts) after
 # a warm-up and at the end.  Flat means within 10%.
 #
 #   bench/memory.sh [--calls N]
@@ -38,6 +39,10 @@ BEGIN
   PERFORM count(st_api('Query', jsonb_build_object('TableName', 'Mem', 'KeyConditionExpression', 'PK = :p',
                  'ExpressionAttributeValues', jsonb_build_object(':p', jsonb_build_object('S', 'P' || (i % 1000))))))
     FROM generate_series(1, n / 20) i;
+  PERFORM count(*) FROM generate_series(1, n / 20) i,
+    st_partiql('SELECT * FROM "Mem" WHERE PK = ?', jsonb_build_array('P' || (i % 1000)));
+  PERFORM count(*) FROM generate_series(1, n / 20) i,
+    st_partiql(format('SELECT * FROM "Mem" WHERE PK = ''P%s'' AND SK = ''S%s''', i % 1000, i));
   PERFORM st_put_all(jsonb_build_object('PK', 'B' || (i % 1500), 'SK', 'y', 'v', i)) FROM generate_series(1, n / 10) i;
 END \$\$;
 

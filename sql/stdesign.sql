@@ -901,3 +901,13 @@ CREATE FUNCTION st_expire(table_name text) RETURNS bigint
 	AS 'MODULE_PATHNAME', 'st_expire' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION st_expire(text) IS
 	'delete the table''s expired items now, as the time-to-live worker does; returns how many';
+-- PartiQL -----------------------------------------------------------------
+
+-- A PartiQL statement (SELECT, INSERT, UPDATE, DELETE) with its ? parameters,
+-- as ExecuteStatement runs it; returns every item it reads or returns
+-- (RETURNING), all pages.
+CREATE FUNCTION st_partiql(statement text, parameters jsonb DEFAULT NULL,
+						   typed boolean DEFAULT false) RETURNS SETOF jsonb
+	AS 'MODULE_PATHNAME', 'st_partiql' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_partiql(text, jsonb, boolean) IS
+	'ExecuteStatement: run a PartiQL statement (parameters: a JSON array of values, typed AttributeValues with typed => true); returns its items';

@@ -40,6 +40,9 @@ static const ApiOperation operations[] = {
 	{"UpdateTable", api_update_table},
 	{"UpdateTimeToLive", api_update_time_to_live},
 	{"DescribeTimeToLive", api_describe_time_to_live},
+	{"ExecuteStatement", api_execute_statement},
+	{"BatchExecuteStatement", api_batch_execute_statement},
+	{"ExecuteTransaction", api_execute_transaction},
 };
 
 /*

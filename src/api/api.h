@@ -41,7 +41,7 @@ extern Jsonb *api_call(const char *operation, Jsonb *request);
  */
 extern ApiHandler api_find_operation(const char *op);
 
-/* The handlers (api_items.c, api_query.c, api_batch.c, api_tables.c, api_transact.c). */
+/* The handlers (api_items.c, api_query.c, api_batch.c, api_tables.c, api_transact.c, api_partiql.c). */
 extern Jsonb *api_put_item(Jsonb *request);
 extern Jsonb *api_get_item(Jsonb *request);
 extern Jsonb *api_update_item(Jsonb *request);
@@ -59,6 +59,10 @@ extern Jsonb *api_list_tables(Jsonb *request);
 extern Jsonb *api_update_table(Jsonb *request);
 extern Jsonb *api_update_time_to_live(Jsonb *request);	/* api_ttl.c */
 extern Jsonb *api_describe_time_to_live(Jsonb *request);
+/* PartiQL (api_partiql.c) */
+extern Jsonb *api_execute_statement(Jsonb *request);
+extern Jsonb *api_batch_execute_statement(Jsonb *request);
+extern Jsonb *api_execute_transaction(Jsonb *request);
 
 /* ---------- shared request helpers (api_common.c) ---------- */
 

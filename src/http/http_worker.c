@@ -72,6 +72,7 @@ static const char *const counted_ops[] = {
 	"PutItem", "GetItem", "UpdateItem", "DeleteItem", "Query", "Scan",
 	"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems",
 	"CreateTable", "DeleteTable", "DescribeTable", "ListTables", "UpdateTable",
+	"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
 	"DescribeTimeToLive", "UpdateTimeToLive", "ListTagsOfResource", "DescribeEndpoints",
 	"DescribeLimits", "DescribeContinuousBackups", "(other)"
 };

@@ -128,6 +128,23 @@ ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed)
 		st_raise(&err);
 }
 
+void
+ops_expr_init_maps(StExprRequest *req, Av *names, Av *values)
+{
+	ExprParams	p;
+	StErr		err;
+
+	memset(req, 0, sizeof(*req));
+	req->names = names;
+	req->values = values;
+	req->values_given = values != NULL;
+	req->names_used = palloc0(sizeof(bool) * Max(1, names ? names->n : 0));
+	req->values_used = palloc0(sizeof(bool) * Max(1, values ? values->n : 0));
+	p = *ops_expr_params(req);
+	if (!expr_check_params(&p, &err))
+		st_raise(&err);
+}
+
 const ExprParams *
 ops_expr_params(StExprRequest *req)
 {

@@ -41,6 +41,12 @@ typedef struct StExprRequest
 /* Start a request: names (plain JSON object of strings) and values (typed or plain). */
 extern void ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed);
 
+/*
+ * Start a request from maps already built: names (AV_M of AV_S) and values
+ * (AV_M of normalised values), either NULL.  PartiQL's plans come so.
+ */
+extern void ops_expr_init_maps(StExprRequest *req, Av *names, Av *values);
+
 /* Add each kind of expression (NULL text: none).  `param` names it in errors. */
 extern void ops_expr_add_condition(StExprRequest *req, const char *text, const char *param);
 extern void ops_expr_add_filter(StExprRequest *req, const char *text, const StQuerySpec *q);

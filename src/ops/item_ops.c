@@ -313,3 +313,24 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 	st_error(ST_ERR_TRANSACTION_CONFLICT,
 			 "Transaction is ongoing for the item; the write could not acquire the item");
 }
+
+/*
+ * A table by name, for the layers above that do not read the catalog
+ * themselves (PartiQL names its tables in the statement).
+ */
+StTable *
+ops_table_lookup(const char *name)
+{
+	return catalog_lookup(name, false);
+}
+
+/* An index of t by name: ValidationException when t has none of that name. */
+StIndex *
+ops_index_lookup(StTable *t, const char *name)
+{
+	StIndex    *ix = catalog_find_index(t, name);
+
+	if (ix == NULL)
+		st_error(ST_ERR_VALIDATION, "The table does not have the specified index: %s", name);
+	return ix;
+}

@@ -151,6 +151,12 @@ extern Av  *ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition 
 /* Raise ConditionalCheckFailedException (with the item as DETAIL when asked). */
 extern void ops_condition_failed(const Av *item, bool return_item) pg_attribute_noreturn();
 
+/* A table by name (ResourceNotFoundException when there is none). */
+extern StTable *ops_table_lookup(const char *name);
+
+/* An index of t by name (ValidationException when there is none). */
+extern StIndex *ops_index_lookup(StTable *t, const char *name);
+
 /* ---------- Query ---------- */
 
 typedef enum StSortOp

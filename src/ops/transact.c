@@ -147,8 +147,8 @@ check_action(StTxAction *a, StTxReason *r)
 		}
 		if (!holds)
 		{
-			r->code = "ConditionalCheckFailed";
-			r->message = "The conditional request failed";
+			r->code = a->failure_code ? a->failure_code : "ConditionalCheckFailed";
+			r->message = a->failure_message ? (char *) a->failure_message : "The conditional request failed";
 			r->item = a->return_old_on_failure ? a->old_item : NULL;
 			return false;
 		}

@@ -35,6 +35,13 @@ typedef struct StTxAction
 	int			lock_key_len;
 	StExprRequest req;			/* its expressions */
 	bool		return_old_on_failure;	/* ReturnValuesOnConditionCheckFailure ALL_OLD */
+	/*
+	 * The CancellationReason of a false condition: NULL for DynamoDB's
+	 * ConditionalCheckFailed; PartiQL's INSERT of an existing item has its
+	 * own code and message.
+	 */
+	const char *failure_code;
+	const char *failure_message;
 
 	/* filled while the transaction runs */
 	bool		written;		/* already written while locking (unconditional Put) */

@@ -173,6 +173,43 @@ def trust_tests():
           [p["Count"] for p in pages][:3] == [10, 10, 5] and
           sum(p["Count"] for p in pages) == 25, [p["Count"] for p in pages])
 
+    # PartiQL: ExecuteStatement with paging, BatchExecuteStatement, ExecuteTransaction
+    for i in range(5):
+        c.execute_statement(Statement="DELETE FROM \"BotoTable\" WHERE PK = 'pq' AND SK = ?",
+                            Parameters=[{"S": "%02d" % i}])
+        c.execute_statement(Statement="INSERT INTO \"BotoTable\" VALUE {'PK': 'pq', 'SK': ?, 'n': ?}",
+                            Parameters=[{"S": "%02d" % i}, {"N": str(i)}])
+    items, token, calls = [], None, 0
+    while True:
+        kw = {"NextToken": token} if token else {}
+        r = c.execute_statement(Statement="SELECT SK FROM \"BotoTable\" WHERE PK = ?",
+                                Parameters=[{"S": "pq"}], Limit=2, **kw)
+        items += [i["SK"]["S"] for i in r["Items"]]
+        token, calls = r.get("NextToken"), calls + 1
+        if token is None or calls > 10:
+            break
+    check("boto3: ExecuteStatement pages with NextToken", items == ["00", "01", "02", "03", "04"], items)
+    code, _ = error_code(lambda: c.execute_statement(
+        Statement="INSERT INTO \"BotoTable\" VALUE {'PK': 'pq', 'SK': '00'}"))
+    check("boto3: ExecuteStatement INSERT of an existing key: DuplicateItemException",
+          code == "DuplicateItemException", code)
+    code, _ = error_code(lambda: c.execute_statement(Statement="SELECT * FROM \"BotoTable\"", NextToken="bad"))
+    check("boto3: ExecuteStatement with a bad NextToken: ValidationException", code == "ValidationException", code)
+    r = c.batch_execute_statement(Statements=[
+        {"Statement": "UPDATE \"BotoTable\" SET n = 9 WHERE PK = 'pq' AND SK = '00'"},
+        {"Statement": "INSERT INTO \"BotoTable\" VALUE {'PK': 'pq', 'SK': '01'}"}])["Responses"]
+    check("boto3: BatchExecuteStatement with a per-statement error",
+          "Error" not in r[0] and r[1].get("Error", {}).get("Code") == "DuplicateItem", r)
+    code, resp = error_code(lambda: c.execute_transaction(TransactStatements=[
+        {"Statement": "UPDATE \"BotoTable\" SET n = 10 WHERE PK = 'pq' AND SK = '00'"},
+        {"Statement": "DELETE FROM \"BotoTable\" WHERE PK = 'pq' AND SK = '01' AND n = 99"}]))
+    reasons = [r.get("Code") for r in (resp or {}).get("CancellationReasons", [])]
+    check("boto3: ExecuteTransaction cancelled with CancellationReasons",
+          code == "TransactionCanceledException" and reasons == ["None", "ConditionalCheckFailed"], resp)
+    r = c.execute_transaction(TransactStatements=[
+        {"Statement": "SELECT n FROM \"BotoTable\" WHERE PK = 'pq' AND SK = '00'"}])["Responses"]
+    check("boto3: ExecuteTransaction reads", r == [{"Item": {"n": {"N": "9"}}}], r)
+
     # the operations tools call on connect
     ttl = c.describe_time_to_live(TableName="BotoTable")
     check("DescribeTimeToLive: DISABLED", ttl["TimeToLiveDescription"]["TimeToLiveStatus"] == "DISABLED")

@@ -2,14 +2,16 @@
 # The layers of src/ depend downwards only, checked from the built objects
 # and from the sources' #include lines:
 #
-#   init -> http -> api -> studio -> ops -> {catalog, expr, storage} -> item -> common
+#   init -> http -> api -> {studio, partiql} -> ops -> {catalog, expr, storage} -> item -> common
 #   init -> ttl -> ops
 #
 # init holds only the module's entry (_PG_init), which sets up every layer;
 # studio (the design studio: models, access patterns, checks, cost, the
 # page) runs patterns through ops as the friendly functions do, and reads
 # table definitions from catalog as api does; api may call it, nothing
-# below it does.
+# below it does.  partiql (PartiQL's parser and planner) runs its
+# statements on ops and writes them out as expressions for expr; it reads
+# no catalog or storage of its own (ops looks tables up for it).
 # http (the HTTP endpoint's workers) calls the same code as st_api, in api
 # and ops, never below ops (shared/DESIGN.md section 7); ttl (the
 # time-to-live worker) runs ops' expiry on the tables the catalog names.
@@ -24,8 +26,8 @@
 # Nothing calls up: a helper a lower layer needs lives in that layer.
 #
 # Every global symbol also carries the project's prefix (st_) or its
-# layer's (http_, ttl_, api_, studio_, ops_, catalog_, expr_, storage_, av_ for item; common has
-# only st_): Postgres loads the library with its symbols global, so an
+# layer's (http_, ttl_, api_, studio_, partiql_, ops_, catalog_, expr_, storage_, av_ for item;
+# common has only st_): Postgres loads the library with its symbols global, so an
 # unprefixed name (table_create, row_update) could meet another library's.
 #
 # Objects: every symbol an object file (src/<layer>/*.o, from make) leaves
@@ -36,13 +38,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-layers="init http ttl api studio ops catalog expr storage item common"
+layers="init http ttl api studio partiql ops catalog expr storage item common"
 # FROM:TO pairs: layer FROM may use layer TO (and every layer itself)
-allowed="init:http init:ttl init:api init:studio init:ops init:catalog init:expr init:storage init:item init:common
-	http:api http:ops http:item http:common
+allowed="init:http init:ttl init:api init:studio init:partiql init:ops init:catalog init:expr init:storage init:item init:common
+	http:api http:partiql http:ops http:item http:common
 	ttl:ops ttl:catalog ttl:item ttl:common
-	api:studio api:ops api:catalog api:expr api:item api:common
+	api:studio api:partiql api:ops api:catalog api:expr api:item api:common
 	studio:ops studio:catalog studio:expr studio:item studio:common
+	partiql:ops partiql:expr partiql:item partiql:common
 	ops:catalog ops:expr ops:storage ops:item ops:common
 	storage:catalog
 	catalog:item catalog:common expr:item expr:common storage:item storage:common

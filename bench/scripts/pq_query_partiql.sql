@@ -1,0 +1,3 @@
+\set c random(1, :customers)
+SELECT st_api('ExecuteStatement', jsonb_build_object('Statement', 'SELECT * FROM "Bench" WHERE PK = ?',
+              'Parameters', jsonb_build_array(jsonb_build_object('S', 'CUST#' || :c))));

@@ -1,0 +1,222 @@
+/*-------------------------------------------------------------------------
+ *
+ * partiql_txn_pg.c
+ *		ExecuteTransaction: PartiQL statements run all or nothing.
+ *
+ * A transaction is all reads or all writes (developer guide, "Performing
+ * transactions with PartiQL for DynamoDB": the whole transaction is read
+ * statements or write statements, EXISTS counting as a write; DynamoDB's
+ * message: "ExecuteTransaction API does not support both read and write
+ * operations in the same request").  Reads are SELECTs of one whole key each, read like
+ * TransactGetItems.  Writes become the actions of a TransactWriteItems -
+ * INSERT a Put whose condition is that the key is free, UPDATE an Update
+ * and DELETE a Delete with the WHERE's other conjuncts as their condition,
+ * EXISTS a ConditionCheck - and run through ops_transact_write, the same
+ * code as TransactWriteItems: items locked in key order, every condition
+ * checked, CancellationReasons in statement order.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "lib/stringinfo.h"
+
+#include "item/av_jsonb.h"
+#include "ops/expr_ops.h"
+#include "ops/item_ops.h"
+#include "ops/transact.h"
+#include "partiql.h"
+
+static Av  *
+value_of(const PqlNode *n, const Av *params)
+{
+	StErr		err;
+	Av		   *v = partiql_value(n, params, &err);
+
+	if (v == NULL)
+		st_raise(&err);
+	return v;
+}
+
+static void
+plan_of(const PqlStmt *s, StTable *t, PqlPlan *plan)
+{
+	PqlKeySchema ks;
+	StErr		err;
+
+	ks.pk = t->pk.name;
+	ks.pk_type = t->pk.type;
+	ks.sk = t->sk.name;
+	ks.sk_type = t->sk.type;
+	ks.is_index = false;
+	if (!partiql_plan(s, &ks, plan, &err))
+		st_raise(&err);
+}
+
+static Av  *
+plan_keymap(StTable *t, const PqlPlan *plan, const Av *params)
+{
+	Av		   *keymap = av_new(AV_M);
+
+	av_map_put_nocheck(keymap, t->pk.name, strlen(t->pk.name), value_of(plan->pk_values[0], params));
+	if (t->sk.name)
+		av_map_put_nocheck(keymap, t->sk.name, strlen(t->sk.name), value_of(plan->sk1, params));
+	return keymap;
+}
+
+static void
+request_of(StExprRequest *req, const PqlPlan *plan, const Av *params)
+{
+	StErr		err;
+	Av		   *values = partiql_plan_values(plan, params, &err);
+
+	if (values == NULL && plan->nvalues > 0)
+		st_raise(&err);
+	ops_expr_init_maps(req, plan->names, values);
+}
+
+static void
+param_count(const PqlStmt *s, const Av *params, int i)
+{
+	if (s->nparams != (params ? params->n : 0))
+		st_error(ST_ERR_VALIDATION, "Number of parameters in request and statement don't match.");
+}
+
+/* One write statement as a TransactWriteItems action. */
+static void
+write_action(StTxAction *a, const PqlStmt *s, const Av *params)
+{
+	PqlPlan		plan;
+
+	a->table = ops_table_lookup(s->table);
+	plan_of(s, a->table, &plan);
+	request_of(&a->req, &plan, params);
+	switch (s->kind)
+	{
+		case PQL_INSERT:
+			a->op = ST_TX_PUT;
+			a->item = value_of(s->value, params);
+			if (a->item->type != AV_M)
+				st_error(ST_ERR_VALIDATION, "The VALUE of an INSERT must be a tuple of attributes");
+			ops_check_item(a->table, a->item);
+			a->keymap = av_new(AV_M);
+			av_map_put_nocheck(a->keymap, a->table->pk.name, strlen(a->table->pk.name),
+							   av_copy(av_map_get(a->item, a->table->pk.name, strlen(a->table->pk.name))));
+			if (a->table->sk.name)
+				av_map_put_nocheck(a->keymap, a->table->sk.name, strlen(a->table->sk.name),
+								   av_copy(av_map_get(a->item, a->table->sk.name, strlen(a->table->sk.name))));
+			/* DynamoDB's reason for a duplicate INSERT in a transaction */
+			a->failure_code = "ValidationError";
+			a->failure_message = "Duplicate primary key exists in table";
+			break;
+		case PQL_UPDATE:
+			a->op = ST_TX_UPDATE;
+			a->keymap = plan_keymap(a->table, &plan, params);
+			ops_expr_add_update(&a->req, plan.update);
+			ops_expr_write_update(&a->req, a->table);
+			break;
+		case PQL_DELETE:
+			a->op = ST_TX_DELETE;
+			a->keymap = plan_keymap(a->table, &plan, params);
+			break;
+		case PQL_EXISTS:
+			a->op = ST_TX_CONDITION_CHECK;
+			a->keymap = plan_keymap(a->table, &plan, params);
+			break;
+		default:
+			st_internal_error("PartiQL statement kind %d in a write transaction", (int) s->kind);
+	}
+	ops_key_from_map(a->table, a->keymap, &a->key);
+	ops_expr_add_condition(&a->req, plan.condition, "ConditionExpression");
+	ops_expr_finish(&a->req);
+}
+
+static void
+count_writes(StCapacity *cap, StTxAction *actions, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		StTxAction *a = &actions[i];
+
+		switch (a->op)
+		{
+			case ST_TX_PUT:
+			case ST_TX_UPDATE:
+				ops_capacity_write(cap, a->table, a->old_item, a->new_item, true);
+				break;
+			case ST_TX_DELETE:
+				ops_capacity_write(cap, a->table, a->old_item, NULL, true);
+				break;
+			case ST_TX_CONDITION_CHECK:
+				ops_capacity_write(cap, a->table, a->old_item, a->old_item, true);
+				break;
+		}
+	}
+}
+
+/* The reads: each a SELECT of one whole key, its item (filtered, projected) or a miss. */
+static void
+transact_reads(const PqlStmt **stmts, const Av *const *params, int n, StCapacity *cap,
+			   PartiqlEmit emit, void *arg)
+{
+	for (int i = 0; i < n; i++)
+	{
+		StTable    *t = ops_table_lookup(stmts[i]->table);
+		PqlPlan		plan;
+		StExprRequest req;
+		Jsonb	   *stored;
+		Av		   *item = NULL;
+
+		plan_of(stmts[i], t, &plan);
+		if (plan.access != PQL_ACCESS_GET || stmts[i]->index)
+			st_error(ST_ERR_VALIDATION,
+					 "Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.",
+					 i);
+		request_of(&req, &plan, params[i]);
+		ops_expr_add_filter(&req, plan.filter, NULL);
+		ops_expr_add_projection(&req, plan.projection);
+		ops_expr_finish(&req);
+		stored = ops_get(t, plan_keymap(t, &plan, params[i]));
+		if (stored)
+			item = av_item_from_stored(stored);
+		if (cap)
+			ops_capacity_read(cap, t, NULL, item ? av_item_size(item) : 0, true, true);
+		if (item && !ops_expr_filter_passes(&req, item))
+			item = NULL;
+		if (item && req.projection)
+			item = ops_expr_project_item(&req, item);
+		emit(arg, NULL, item);
+	}
+}
+
+void
+partiql_transact(const char *const *statements, const Av *const *params, int n,
+				 StCapacity *cap, bool typed, PartiqlEmit emit, void *arg)
+{
+	const PqlStmt **stmts = palloc(sizeof(PqlStmt *) * Max(1, n));
+	int			nreads = 0;
+	StTxAction *actions;
+
+	for (int i = 0; i < n; i++)
+	{
+		stmts[i] = partiql_prepare(statements[i]);
+		param_count(stmts[i], params[i], i);
+		if (stmts[i]->kind == PQL_SELECT)
+			nreads++;
+	}
+	if (nreads > 0 && nreads < n)
+		st_error(ST_ERR_VALIDATION,
+				 "ExecuteTransaction API does not support both read and write operations in the same request.");
+	if (nreads > 0)
+	{
+		transact_reads(stmts, params, n, cap, emit, arg);
+		return;
+	}
+	actions = palloc0(sizeof(StTxAction) * Max(1, n));
+	for (int i = 0; i < n; i++)
+		write_action(&actions[i], stmts[i], params[i]);
+	ops_transact_prepare(actions, n);
+	ops_transact_write(actions, n, typed, cap != NULL && ops_capacity_wanted(cap));
+	if (cap)
+		count_writes(cap, actions, n);
+}
