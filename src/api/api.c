@@ -38,6 +38,13 @@ static const ApiOperation operations[] = {
 	{"DescribeTable", api_describe_table},
 	{"ListTables", api_list_tables},
 	{"UpdateTable", api_update_table},
+	{"TagResource", api_tag_resource},
+	{"UntagResource", api_untag_resource},
+	{"ListTagsOfResource", api_list_tags_of_resource},
+	{"DescribeEndpoints", api_describe_endpoints},
+	{"DescribeLimits", api_describe_limits},
+	{"DescribeContinuousBackups", api_describe_continuous_backups},
+	{"UpdateContinuousBackups", api_update_continuous_backups},
 };
 
 /*

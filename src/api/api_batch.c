@@ -84,7 +84,8 @@ batch_begin(Jsonb *request)
 		BatchTable *bt = &b->tables[i];
 
 		bt->body = api_jreq_object_member(items, i, &bt->name);
-		catalog_check_name(bt->name, "requestItems", ST_TABLE_NAME_MAX);
+		/* a table's name or ARN: its name from here on */
+		bt->name = pstrdup(catalog_table_name(bt->name, "requestItems"));
 	}
 	b->capacity = ops_capacity_new(api_capacity_mode(request));
 	return b;

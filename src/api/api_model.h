@@ -44,7 +44,8 @@ typedef enum ApiPattern
 	API_PATTERN_PRINT,			/* \p{Print}+ */
 	API_PATTERN_CSV_HEADER,		/* [\x20-\x21\x23-\x2B\x2D-\x7E]* */
 	API_PATTERN_NO_DOLLAR,		/* ^[^\$]+$ */
-	API_PATTERN_CSV_DELIMITER	/* [,;:|\t ] */
+	API_PATTERN_CSV_DELIMITER,	/* [,;:|\t ] */
+	API_PATTERN_TABLE_NAME_OR_ARN	/* a table name ([a-zA-Z0-9_.-]+), or "arn:..." of at most 1024 */
 } ApiPattern;
 
 typedef struct ApiShape

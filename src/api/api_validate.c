@@ -307,11 +307,26 @@ pattern_matches(ApiPattern p, const char *s, int len)
 			return len > 0 && memchr(s, '$', len) == NULL;
 		case API_PATTERN_CSV_DELIMITER:
 			return len == 1 && strchr(",;:|\t ", s[0]) != NULL;
+		case API_PATTERN_TABLE_NAME_OR_ARN:
+			return len > 0 && all_in(s, len, "azAZ09__..--");
 	}
 	return true;
 }
 
 /* ---------- constraints ---------- */
+
+/*
+ * A TableName given as a table's ARN: DynamoDB's TableArn shape, 1 to 1024
+ * characters with no pattern (which ARN it is, the operation checks).
+ */
+#define API_TABLE_ARN_MAX 1024
+
+static bool
+is_table_arn(const ApiShape *s, const JsonbRaw *v)
+{
+	return s->pattern == API_PATTERN_TABLE_NAME_OR_ARN && v->type == JENTRY_ISSTRING &&
+		v->len >= 4 && memcmp(v->data, "arn:", 4) == 0;
+}
 
 /* The length of a value for its shape's min/max: characters or members. */
 static int64
@@ -344,6 +359,12 @@ broken_constraints(const ApiShape *s, const JsonbRaw *v, bool bracket_order, cha
 			   *enumv = NULL;
 	int			n = 0;
 
+	if (is_table_arn(s, v))
+	{
+		if (av_utf16_length(v->data, v->len) > API_TABLE_ARN_MAX)
+			out[n++] = psprintf("Member must have length less than or equal to %d", API_TABLE_ARN_MAX);
+		return n;
+	}
 	if (s->pattern != API_PATTERN_NONE && v->type == JENTRY_ISSTRING &&
 		!pattern_matches(s->pattern, v->data, v->len))
 		pattern = psprintf("Member must satisfy regular expression pattern: %s", s->pattern_text);

@@ -31,6 +31,7 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "storage/lmgr.h"
 #include "access/table.h"
@@ -274,6 +275,55 @@ catalog_check_name(const char *name, const char *what, int maxlen)
 }
 
 /*
+ * Table ARNs.  A table's ARN is arn:aws:dynamodb:<region>:<account>:table/
+ * <name>, with this server's region and account (ST_ARN_PREFIX: stdesign
+ * has neither, so they are fixed).  DynamoDB accepts a table's ARN wherever
+ * it takes a TableName ("You can also provide the Amazon Resource Name
+ * (ARN) of the table in this parameter", API reference, e.g. PutItem).
+ */
+bool
+catalog_is_arn(const char *name)
+{
+	return strncmp(name, "arn:", 4) == 0;
+}
+
+char *
+catalog_table_arn(const char *table_name)
+{
+	return psprintf("%s%s", ST_ARN_PREFIX, table_name);
+}
+
+/*
+ * The table an ARN names, or NULL when it is not the ARN of a table of this
+ * server (another service, region or account, an index's or a stream's).
+ */
+const char *
+catalog_arn_table(const char *arn)
+{
+	size_t		n = strlen(ST_ARN_PREFIX);
+
+	if (strncmp(arn, ST_ARN_PREFIX, n) != 0 || arn[n] == '\0' || strchr(arn + n, '/') != NULL)
+		return NULL;
+	return arn + n;
+}
+
+const char *
+catalog_table_name(const char *name_or_arn, const char *what)
+{
+	const char *name = name_or_arn;
+
+	if (catalog_is_arn(name_or_arn))
+	{
+		name = catalog_arn_table(name_or_arn);
+		if (name == NULL)
+			st_error(ST_ERR_VALIDATION, "Invalid TableArn: Invalid ResourceArn provided as input %s",
+					 name_or_arn);
+	}
+	catalog_check_name(name, what, ST_TABLE_NAME_MAX);
+	return name;
+}
+
+/*
  * Names in schema stdesign_data.  Relations and indexes share one namespace
  * there, so each kind of object gets its own readable form that no other
  * kind can take: a table's is its name ([A-Za-z0-9_.-] only), its key
@@ -344,19 +394,39 @@ spi_text(HeapTuple tup, TupleDesc desc, int col)
 	return isnull ? NULL : TextDatumGetCString(d);
 }
 
+/*
+ * A query on the catalog tables under the latest snapshot, as Postgres reads
+ * its own catalogs: a definition must describe the relation as it is now,
+ * once locked, not as the transaction's snapshot saw it.  Under REPEATABLE
+ * READ the transaction's snapshot may predate an index dropped or a table
+ * deleted by a transaction this one waited for (its lock), which would
+ * describe a relation that no longer exists.
+ */
+static int
+catalog_query(const char *sql, Datum arg, long tcount)
+{
+	Oid			argtype = TEXTOID;
+	SPIPlanPtr	plan = SPI_prepare(sql, 1, &argtype);
+	int			rc;
+
+	if (plan == NULL)
+		st_internal_error("could not prepare a query on the catalog: %s", SPI_result_code_string(SPI_result));
+	rc = SPI_execute_snapshot(plan, &arg, NULL, GetLatestSnapshot(), InvalidSnapshot,
+							  true, false, tcount);
+	SPI_freeplan(plan);
+	return rc;
+}
+
 static void
 load_indexes(StTable *t)
 {
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1];
 	MemoryContext old;
 
-	args[0] = CStringGetTextDatum(t->name);
-	if (SPI_execute_with_args("SELECT index_name, is_local, pk_name, pk_type, sk_name, sk_type,"
-							  " projection_type, non_key_attributes::pg_catalog.text[], pg_index"
-							  " FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"
-							  " ORDER BY created_at, index_name",
-							  1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
+	if (catalog_query("SELECT index_name, is_local, pk_name, pk_type, sk_name, sk_type,"
+					  " projection_type, non_key_attributes::pg_catalog.text[], pg_index"
+					  " FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"
+					  " ORDER BY created_at, index_name",
+					  CStringGetTextDatum(t->name), 0) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.indexes");
 
 	old = MemoryContextSwitchTo(t->cxt);
@@ -427,14 +497,17 @@ new_table(MemoryContext parent)
 }
 
 /*
- * Lock a table's relation as a reader, then see that it still exists: a
- * session that waited here for a DROP TABLE (st_drop_table, DeleteTable)
- * to commit finds it gone, and the table with it.
+ * Lock a table's relation (as a reader, or in the mode a change of the
+ * table needs), then see that it still exists: a session that waited here
+ * for a DROP TABLE (st_drop_table, DeleteTable) to commit finds it gone,
+ * and the table with it.  A change takes its own mode at once, never an
+ * AccessShareLock first: two DeleteTables of one table that both held it
+ * would each wait for the other to let go (a deadlock).
  */
 static bool
-lock_relation(Oid relid)
+lock_relation(Oid relid, LOCKMODE mode)
 {
-	LockRelationOid(relid, AccessShareLock);
+	LockRelationOid(relid, mode);
 	return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid));
 }
 
@@ -444,23 +517,20 @@ lock_relation(Oid relid)
  * gone.  The relation is locked.
  */
 static bool
-load_definition(StTable *t, const char *key_column, const char *key)
+load_definition(StTable *t, const char *key_column, const char *key, LOCKMODE mode)
 {
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1];
 	HeapTuple	tup;
 	TupleDesc	desc;
 	MemoryContext old;
 	char	   *key_index;
 
 	catalog_loads++;
-	args[0] = CStringGetTextDatum(key);
 	/* a 0.1.0 catalog has no key_index: its key index has 0.1.0's name */
-	if (SPI_execute_with_args(psprintf("SELECT relation_name, pk_name, pk_type, sk_name, sk_type, table_name, %s"
-									   " FROM stdesign.tables WHERE %s OPERATOR(pg_catalog.=) $1",
-									   catalog_sql_is_0_1_0() ? "NULL::pg_catalog.text" : "key_index",
-									   key_column),
-							  1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT)
+	if (catalog_query(psprintf("SELECT relation_name, pk_name, pk_type, sk_name, sk_type, table_name, %s"
+							   " FROM stdesign.tables WHERE %s OPERATOR(pg_catalog.=) $1",
+							   catalog_sql_is_0_1_0() ? "NULL::pg_catalog.text" : "key_index",
+							   key_column),
+					  CStringGetTextDatum(key), 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.tables");
 	if (SPI_processed != 1)
 		return false;
@@ -481,8 +551,9 @@ load_definition(StTable *t, const char *key_column, const char *key)
 	MemoryContextSwitchTo(old);
 
 	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
-	if (!OidIsValid(t->relid) || !lock_relation(t->relid))
+	if (!OidIsValid(t->relid) || !lock_relation(t->relid, mode))
 		return false;
+	/* the indexes as they are once the relation is locked (no DDL on it meanwhile) */
 	load_indexes(t);
 	return true;
 }
@@ -492,11 +563,11 @@ load_definition(StTable *t, const char *key_column, const char *key)
  * false when the table does not exist.
  */
 static bool
-load_table(StTable *t)
+load_table(StTable *t, LOCKMODE mode)
 {
 	char	   *problem;
 
-	if (!load_definition(t, "table_name", t->name))
+	if (!load_definition(t, "table_name", t->name, mode))
 		return false;
 	problem = catalog_layout_problem(t, true);
 	if (problem)
@@ -512,7 +583,7 @@ load_table(StTable *t)
  * not the caller is connected); freed again on error.
  */
 static StTable *
-read_table(const char *name)
+read_table(const char *name, LOCKMODE mode)
 {
 	StTable    *volatile t = new_table(CacheMemoryContext);
 	bool		found;
@@ -521,7 +592,7 @@ read_table(const char *name)
 	SPI_connect();
 	PG_TRY();
 	{
-		found = load_table(t);
+		found = load_table(t, mode);
 	}
 	PG_CATCH();
 	{
@@ -567,7 +638,7 @@ catalog_guard_relation(Oid relid)
 
 	t = new_table(CurrentMemoryContext);
 	SPI_connect();
-	if (!in_data_schema || !load_definition(t, "relation_name", relname))
+	if (!in_data_schema || !load_definition(t, "relation_name", relname, AccessShareLock))
 	{
 		SPI_finish();
 		if (has_set_keys)
@@ -637,6 +708,12 @@ catalog_default_table_name(void)
 StTable *
 catalog_lookup(const char *name, bool missing_ok)
 {
+	return catalog_lookup_locked(name, missing_ok, AccessShareLock);
+}
+
+StTable *
+catalog_lookup_locked(const char *name, bool missing_ok, LOCKMODE mode)
+{
 	char		key[ST_TABLE_NAME_MAX + 1];
 	CacheSlot  *slot;
 	StTable    *t;
@@ -648,6 +725,8 @@ catalog_lookup(const char *name, bool missing_ok)
 		catalog_relid = get_relname_relid("tables", get_namespace_oid("stdesign", false));
 	if (name == NULL)
 		name = catalog_default_table_name();
+	else if (catalog_is_arn(name))
+		name = catalog_table_name(name, "tableName");
 	if (strlen(name) > ST_TABLE_NAME_MAX)
 	{
 		if (missing_ok)
@@ -675,7 +754,7 @@ catalog_lookup(const char *name, bool missing_ok)
 			slot->table = NULL;
 		}
 		if (slot->table == NULL)
-			slot->table = read_table(name);
+			slot->table = read_table(name, mode);
 		t = slot->table;
 		if (t == NULL)
 		{
@@ -685,7 +764,7 @@ catalog_lookup(const char *name, bool missing_ok)
 			st_error(ST_ERR_RESOURCE_NOT_FOUND,
 					 "Requested resource not found: Table: %s not found", name);
 		}
-		if (lock_relation(t->relid) && t->valid)
+		if (lock_relation(t->relid, mode) && t->valid)
 			break;
 		t->valid = false;
 		if (attempt >= 10)
