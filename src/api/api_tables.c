@@ -314,6 +314,7 @@ parse_update_table(Jsonb *request, Av *req)
 	const Av   *defs = member(req, "AttributeDefinitions");
 
 	char	   *name = api_table_name(request);
+	LOCKMODE	mode = ShareRowExclusiveLock;
 
 	tu->billing = api_enum(request, "BillingMode", "billingMode", modes, 2);
 	tu->throughput = (Av *) member(req, "ProvisionedThroughput");
@@ -335,11 +336,15 @@ parse_update_table(Jsonb *request, Av *req)
 				 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
 	/*
 	 * The table last: DynamoDB checks the request before it looks for it.
-	 * Locked against writes and other changes of the table until commit
-	 * (an index is built or dropped), and at once: a weaker lock first
-	 * would deadlock two UpdateTables, or one and a DeleteTable.
+	 * Locked against writes and other changes of the table until commit,
+	 * in the mode the strongest change needs (DROP INDEX: AccessExclusive),
+	 * and at once: a weaker lock first would deadlock two UpdateTables, one
+	 * and a DeleteTable, or a drop and a writer that read the table first.
 	 */
-	tu->table = catalog_lookup_locked(name, false, ShareRowExclusiveLock)->name;
+	for (int i = 0; i < tu->nupdates; i++)
+		if (tu->updates[i].action == GSI_DELETE)
+			mode = AccessExclusiveLock;
+	tu->table = catalog_lookup_locked(name, false, mode)->name;
 	return tu;
 }
 

@@ -1075,7 +1075,12 @@ ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_defini
 void
 ops_table_drop_gsi(const char *name, const char *index_name)
 {
-	StTable    *t = catalog_lookup_locked(name, false, ShareRowExclusiveLock);
+	/*
+	 * DROP INDEX needs AccessExclusiveLock: taken first, since holding a
+	 * weaker one that blocks writers (as adding an index does) would
+	 * deadlock with a writer that holds AccessShareLock and waits for it.
+	 */
+	StTable    *t = catalog_lookup_locked(name, false, AccessExclusiveLock);
 	StIndex    *ix = catalog_find_index(t, index_name);
 	Oid			types[2] = {TEXTOID, TEXTOID};
 	Datum		args[2];
