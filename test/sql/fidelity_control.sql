@@ -159,6 +159,21 @@ SELECT st_api('BatchGetItem', '{"RequestItems": {"arn:aws:dynamodb:local:0000000
 SELECT st_api('ListTables', '{"ExclusiveStartTableName": "arn:aws:dynamodb:local:000000000000:table/Ctl"}');
 \set VERBOSITY default
 
+-- BatchWriteItem: the whole request at most 16 MB of JSON.  25 items of
+-- 400 KB stay under it; control characters, six bytes each once escaped
+-- (\u0001), pass it: 8 items of 390,000 are more than 18,720,000 bytes.
+SELECT st_api('BatchWriteItem', jsonb_build_object('RequestItems', jsonb_build_object('Ctl',
+  (SELECT jsonb_agg(jsonb_build_object('PutRequest', jsonb_build_object('Item', jsonb_build_object(
+     'PK', jsonb_build_object('S', 'big' || i), 'v', jsonb_build_object('S', repeat(chr(1), 390000))))))
+     FROM generate_series(1, 6) i))));
+SELECT count(*) AS written FROM st_scan('Ctl') AS s WHERE s ->> 'PK' LIKE 'big%';
+\set VERBOSITY terse
+SELECT st_api('BatchWriteItem', jsonb_build_object('RequestItems', jsonb_build_object('Ctl',
+  (SELECT jsonb_agg(jsonb_build_object('PutRequest', jsonb_build_object('Item', jsonb_build_object(
+     'PK', jsonb_build_object('S', 'big' || i), 'v', jsonb_build_object('S', repeat(chr(1), 390000))))))
+     FROM generate_series(1, 8) i))));
+\set VERBOSITY default
+
 -- Tags go with their table.
 SELECT st_api('UpdateTable', '{"TableName": "Ctl", "DeletionProtectionEnabled": false}') IS NOT NULL AS unprotected;
 SELECT st_api('DeleteTable', jsonb_build_object('TableName', :'arn')) #>> '{TableDescription,TableStatus}' AS status;
