@@ -73,7 +73,8 @@ static const char *const counted_ops[] = {
 	"BatchGetItem", "BatchWriteItem", "TransactWriteItems", "TransactGetItems",
 	"CreateTable", "DeleteTable", "DescribeTable", "ListTables", "UpdateTable",
 	"DescribeTimeToLive", "ListTagsOfResource", "DescribeEndpoints",
-	"DescribeLimits", "DescribeContinuousBackups", "(other)"
+	"DescribeLimits", "DescribeContinuousBackups", "TagResource", "UntagResource",
+	"UpdateContinuousBackups", "(other)"
 };
 
 #define HTTP_NOPS lengthof(counted_ops)

@@ -15,10 +15,12 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 #include "utils/timestamp.h"
 
 #include "catalog/st_catalog.h"
@@ -103,6 +105,18 @@ ops_table_option(const char *name, const char *key)
 /* ---------- tags ---------- */
 
 /*
+ * stdesign.tags comes with 0.2.0: between installing the library and ALTER
+ * EXTENSION stdesign UPDATE a table has no tags and cannot get any.
+ */
+static bool
+tags_catalog_exists(void)
+{
+	Oid			nsp = get_namespace_oid("stdesign", true);
+
+	return OidIsValid(nsp) && OidIsValid(get_relname_relid("tags", nsp));
+}
+
+/*
  * The characters DynamoDB allows in tag keys and values: letters, white
  * space and digits (any script), and + - = . _ : / @.  ASCII is checked
  * exactly; every character beyond ASCII is taken for a letter, digit or
@@ -174,6 +188,9 @@ ops_tags_add(const char *name, const Av *tags, const char *path)
 					 key);
 	}
 	t = catalog_lookup_locked(name, false, ShareUpdateExclusiveLock);
+	if (!tags_catalog_exists())
+		st_error_hint(ST_ERR_VALIDATION, "Run ALTER EXTENSION stdesign UPDATE.",
+					  "Tags need the catalog of stdesign 0.2.0");
 	args[0] = CStringGetTextDatum(t->name);
 	for (int i = 0; i < tags->n; i++)
 	{
@@ -203,6 +220,8 @@ ops_tags_remove(const char *name, const Av *keys)
 	Datum		args[2];
 
 	args[0] = CStringGetTextDatum(t->name);
+	if (!tags_catalog_exists())
+		return;
 	for (int i = 0; i < keys->n; i++)
 	{
 		if (keys->items[i]->type != AV_S)
@@ -223,6 +242,9 @@ ops_tags_list(const char *name, const char *start_after, int limit, bool *more)
 	MemoryContext caller = CurrentMemoryContext;
 	Av		   *list = av_new(AV_L);
 
+	*more = false;
+	if (!tags_catalog_exists())
+		return list;
 	args[0] = CStringGetTextDatum(t->name);
 	args[1] = start_after ? CStringGetTextDatum(start_after) : (Datum) 0;
 	SPI_connect();

@@ -16,9 +16,9 @@ cd "$(dirname "$0")/../.."
 # pg_regress and isolation must also run every file there is.
 min_unit=1090
 min_checks=3
-min_regress=48
-min_isolation=12
-min_tap=160
+min_regress=49
+min_isolation=13
+min_tap=168
 files=$(ls test/sql/*.sql | wc -l)
 [ "$files" -gt "$min_regress" ] && min_regress=$files
 files=$(ls test/isolation/specs/*.spec | wc -l)
