@@ -1087,9 +1087,10 @@ ops_table_drop_gsi(const char *name, const char *index_name)
 
 	if (ix == NULL || ix->is_local)
 		st_error(ST_ERR_RESOURCE_NOT_FOUND,
-				 "Requested resource not found: Index: %s not found in table %s", index_name, name);
+				 "Requested resource not found: Index: %s not found in table %s", index_name, t->name);
 	storage_drop_index(ix->pg_index);
-	args[0] = CStringGetTextDatum(name);
+	/* the table's own name: `name` may be its ARN */
+	args[0] = CStringGetTextDatum(t->name);
 	args[1] = CStringGetTextDatum(index_name);
 	SPI_connect();
 	if (SPI_execute_with_args("DELETE FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"

@@ -174,6 +174,12 @@ SELECT st_api('BatchWriteItem', jsonb_build_object('RequestItems', jsonb_build_o
      FROM generate_series(1, 8) i))));
 \set VERBOSITY default
 
+-- A GSI added and dropped by the table's ARN: the catalog keeps the name.
+SELECT st_create_gsi(:'arn', 'ByV', 'v', pk_type => 'N') #>> '{GlobalSecondaryIndexes,0,IndexName}' AS added;
+SELECT table_name, index_name FROM stdesign.indexes WHERE index_name = 'ByV';
+SELECT st_drop_gsi(:'arn', 'ByV');
+SELECT count(*) AS left_behind FROM stdesign.indexes WHERE index_name = 'ByV';
+
 -- Tags go with their table.
 SELECT st_api('UpdateTable', '{"TableName": "Ctl", "DeletionProtectionEnabled": false}') IS NOT NULL AS unprotected;
 SELECT st_api('DeleteTable', jsonb_build_object('TableName', :'arn')) #>> '{TableDescription,TableStatus}' AS status;
