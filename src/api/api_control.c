@@ -57,26 +57,51 @@ empty_response(void)
 }
 
 /*
- * The table a ResourceArn names: a table ARN of this server
- * (ValidationException otherwise), whose table exists
- * (ResourceNotFoundException, in DynamoDB's words, "ResourcArn" included).
+ * The table a ResourceArn names, checked as DynamoDB checks it for the tag
+ * operations, each case in its words: an ARN, of DynamoDB, of a table (or a
+ * stream, which stdesign has none of), of this server's region and account.
+ * Whether the table exists is resource_lookup's question.
  */
 static const char *
-resource_table(Jsonb *request)
+resource_name(Jsonb *request)
 {
 	char	   *arn = api_jreq_member_text(request, "ResourceArn", "ResourceArn");
 	const char *name;
-	StTable    *t;
+	char	   *table_part;
 
 	if (arn == NULL)
 		st_validation_null("resourceArn");
+	if (strncmp(arn, "arn:", 4) != 0)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: ARNs must start with 'arn:': %s", arn);
+	if (strncmp(arn, "arn:aws:dynamodb:", 17) != 0)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Provided Arn is not a DynamoDB resource arn: %s", arn);
+	table_part = strstr(arn, ":table/");
+	if (table_part && strstr(table_part, "/index/"))
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: Invalid resource arn provided, only table or stream is accepted. Provided resource arn: %s",
+				 arn);
 	name = catalog_arn_table(arn);
-	if (name == NULL)
+	if (name == NULL || strlen(name) > ST_TABLE_NAME_MAX)
+	{
+		/* a stream's ARN names no resource here: stdesign has no streams */
+		if (table_part && strstr(table_part, "/stream/") && strncmp(arn, ST_ARN_PREFIX, strlen(ST_ARN_PREFIX)) == 0)
+			st_error(ST_ERR_RESOURCE_NOT_FOUND, "Requested resource not found: ResourcArn: %s not found", arn);
 		st_error(ST_ERR_VALIDATION, "Invalid TableArn: Invalid ResourceArn provided as input %s", arn);
-	catalog_check_name(name, "resourceArn", ST_TABLE_NAME_MAX);
-	t = catalog_lookup(name, true);
+	}
+	return name;
+}
+
+/* The table of a ResourceArn (resource_name), which must exist: DynamoDB's words, "ResourcArn" included. */
+static const char *
+resource_lookup(Jsonb *request, const char *name)
+{
+	StTable    *t = catalog_lookup(name, true);
+
 	if (t == NULL)
-		st_error(ST_ERR_RESOURCE_NOT_FOUND, "Requested resource not found: ResourcArn: %s not found", arn);
+		st_error(ST_ERR_RESOURCE_NOT_FOUND, "Requested resource not found: ResourcArn: %s not found",
+				 api_jreq_member_text(request, "ResourceArn", "ResourceArn"));
 	return t->name;
 }
 
@@ -90,13 +115,15 @@ request_list(Jsonb *request, const char *field, const char *path)
 	return av_from_jsonb_value(&m->root, false);
 }
 
+/* The resource's ARN, then the tags, then the table, as DynamoDB checks them. */
 Jsonb *
 api_tag_resource(Jsonb *request)
 {
 	Av		   *tags = request_list(request, "Tags", "tags");
-	const char *table = resource_table(request);
+	const char *name = resource_name(request);
 
-	ops_tags_add(table, tags, "tags");
+	ops_tags_check(tags);
+	ops_tags_add(resource_lookup(request, name), tags);
 	return empty_response();
 }
 
@@ -104,9 +131,10 @@ Jsonb *
 api_untag_resource(Jsonb *request)
 {
 	Av		   *keys = request_list(request, "TagKeys", "tagKeys");
-	const char *table = resource_table(request);
+	const char *name = resource_name(request);
 
-	ops_tags_remove(table, keys);
+	ops_tag_keys_check(keys);
+	ops_tags_remove(resource_lookup(request, name), keys);
 	return empty_response();
 }
 
@@ -115,7 +143,7 @@ Jsonb *
 api_list_tags_of_resource(Jsonb *request)
 {
 	char	   *token = api_jreq_member_text(request, "NextToken", "NextToken");
-	const char *table = resource_table(request);
+	const char *table = resource_lookup(request, resource_name(request));
 	bool		more;
 	Av		   *tags = ops_tags_list(table, token, API_TAGS_PAGE, &more);
 	ApiOut		out;
@@ -221,7 +249,7 @@ api_update_continuous_backups(Jsonb *request)
 	{
 		if (!enabled)
 			st_error(ST_ERR_VALIDATION,
-					 "One or more parameter values were invalid: RecoveryPeriodInDays can only be specified when PointInTimeRecoveryEnabled is true");
+					 "Invalid Request: Cannot specify RecoveryPeriodInDays when disabling point-in-time recovery.");
 	}
 	table = backups_table(request);
 	ops_set_point_in_time_recovery(table, enabled, ndays);
@@ -257,7 +285,7 @@ st_tag_table(PG_FUNCTION_ARGS)
 		av_map_put_nocheck(tag, "Value", 5, av_copy(v));
 		av_append(list, tag);
 	}
-	ops_tags_add(catalog_table_name(name, "tableName"), list, "tags");
+	ops_tags_add(catalog_table_name(name, "tableName"), list);
 	PG_RETURN_VOID();
 }
 

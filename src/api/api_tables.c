@@ -328,12 +328,15 @@ parse_update_table(Jsonb *request, Av *req)
 	tu->deletion_protection = member(req, "DeletionProtectionEnabled");
 	if (tu->deletion_protection && tu->deletion_protection->type != AV_BOOL)
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for DeletionProtectionEnabled: expected a boolean");
+	/* DynamoDB's list today (the members it accepts; stdesign keeps the others unused) */
 	if (tu->billing == NULL && tu->throughput == NULL && tu->nupdates == 0 &&
 		tu->deletion_protection == NULL &&
 		!member(req, "StreamSpecification") && !member(req, "SSESpecification") &&
-		!member(req, "ReplicaUpdates"))
+		!member(req, "ReplicaUpdates") && !member(req, "TableClass") &&
+		!member(req, "OnDemandThroughput") && !member(req, "WarmThroughput") &&
+		!member(req, "MultiRegionConsistency"))
 		st_error(ST_ERR_VALIDATION,
-				 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
+				 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required");
 	/*
 	 * The table last: DynamoDB checks the request before it looks for it.
 	 * Locked against writes and other changes of the table until commit,

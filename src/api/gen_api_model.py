@@ -90,6 +90,12 @@ def apply_changes_since_model(model):
     - CreateTable and UpdateTable: DeletionProtectionEnabled (Boolean).
     - PointInTimeRecoverySpecification: RecoveryPeriodInDays (Integer, 1 to
       35).
+    And where DynamoDB does not answer with the model's generic messages:
+    - a tag's Key and Value (TagResource, UntagResource, CreateTable's Tags)
+      are checked by DynamoDB's own tag rules and words ("The Tag Key
+      provided is invalid, Key: ...", also for a missing or too long one),
+      so their lengths and presence are left to the operation
+      (api_control.c), not the model.
     Each change is made only where the model lacks it, so a newer model
     passes through unchanged.
     """
@@ -111,6 +117,10 @@ def apply_changes_since_model(model):
     shapes.setdefault('RecoveryPeriodInDays', {'type': 'integer', 'min': 1, 'max': 35})
     shapes['PointInTimeRecoverySpecification']['members'].setdefault(
         'RecoveryPeriodInDays', {'shape': 'RecoveryPeriodInDays'})
+    for name in ('TagKeyString', 'TagValueString'):
+        shapes[name].pop('min', None)
+        shapes[name].pop('max', None)
+    shapes['Tag'].pop('required', None)
 
 
 def reachable(model):

@@ -274,6 +274,9 @@ catalog_check_name(const char *name, const char *what, int maxlen)
 	}
 }
 
+/* DynamoDB's message for a TableName ARN of the wrong form (value, path). */
+#define ST_ARN_FORMAT_ERROR "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Valid ARN format is 'arn:<awsPartition>:<vendor>:<region>:<subscriber>:resourceType/resourceName', where Resource name must have length less than or equal to 255, Resource name must have length greater than or equal to 3, Resource name must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+
 /*
  * Table ARNs.  A table's ARN is arn:aws:dynamodb:<region>:<account>:table/
  * <name>, with this server's region and account (ST_ARN_PREFIX: stdesign
@@ -307,20 +310,56 @@ catalog_arn_table(const char *arn)
 	return arn + n;
 }
 
+/*
+ * A TableName given as an ARN, checked as DynamoDB checks it, in its words:
+ * arn:<partition>:<vendor>:<region>:<account>:table/<name>, of partition
+ * aws, this server's region and account, a table (not an index's or a
+ * stream's ARN) whose name keeps the name's rules.  Another account's table
+ * is no table here (ResourceNotFoundException; DynamoDB would ask that
+ * account's permission).
+ */
+static const char *
+arn_table_name(const char *arn, const char *what)
+{
+	const char *field[6];
+	int			nfields = 0;
+	const char *name;
+	size_t		len;
+
+	field[nfields++] = arn;
+	for (const char *c = arn; *c && nfields < 6; c++)
+		if (*c == ':')
+			field[nfields++] = c + 1;
+#define ARN_FIELD_IS(i, text) (strncmp(field[i], text ":", strlen(text) + 1) == 0)
+	if (nfields < 6 || field[5][0] == '\0')
+		st_error(ST_ERR_VALIDATION, ST_ARN_FORMAT_ERROR, arn, what);
+	if (!ARN_FIELD_IS(1, "aws"))
+		st_error(ST_ERR_VALIDATION, "1 validation error detected: Invalid AWS partition in '%s'", arn);
+	if (!ARN_FIELD_IS(2, "dynamodb") || strncmp(field[5], "table/", 6) != 0)
+		st_error(ST_ERR_VALIDATION, "1 validation error detected: Invalid resource type in '%s'", arn);
+	if (!ARN_FIELD_IS(3, ST_ARN_REGION))
+		st_error(ST_ERR_VALIDATION, "1 validation error detected: Invalid AWS region in '%s'", arn);
+#undef ARN_FIELD_IS
+	name = field[5] + 6;
+	len = strlen(name);
+	if (len < 3 && strchr(name, '/') == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Table name of ARN must have length greater than or equal to 3",
+				 arn, what);
+	if (len > ST_TABLE_NAME_MAX || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != len)
+		st_error(ST_ERR_VALIDATION, ST_ARN_FORMAT_ERROR, arn, what);
+	if (strncmp(field[4], ST_ARN_ACCOUNT ":", strlen(ST_ARN_ACCOUNT) + 1) != 0)
+		st_error(ST_ERR_RESOURCE_NOT_FOUND, "Requested resource not found: Table: %s not found", name);
+	return name;
+}
+
 const char *
 catalog_table_name(const char *name_or_arn, const char *what)
 {
-	const char *name = name_or_arn;
-
 	if (catalog_is_arn(name_or_arn))
-	{
-		name = catalog_arn_table(name_or_arn);
-		if (name == NULL)
-			st_error(ST_ERR_VALIDATION, "Invalid TableArn: Invalid ResourceArn provided as input %s",
-					 name_or_arn);
-	}
-	catalog_check_name(name, what, ST_TABLE_NAME_MAX);
-	return name;
+		return arn_table_name(name_or_arn, what);
+	catalog_check_name(name_or_arn, what, ST_TABLE_NAME_MAX);
+	return name_or_arn;
 }
 
 /*

@@ -140,7 +140,9 @@ extern void catalog_check_name(const char *name, const char *what, int maxlen);
  * (ValidationException for an ARN of no table of this server).
  * catalog_arn_table: the name in a table's ARN, or NULL.
  */
-#define ST_ARN_PREFIX "arn:aws:dynamodb:local:000000000000:table/"
+#define ST_ARN_REGION "local"
+#define ST_ARN_ACCOUNT "000000000000"
+#define ST_ARN_PREFIX "arn:aws:dynamodb:" ST_ARN_REGION ":" ST_ARN_ACCOUNT ":table/"
 extern bool catalog_is_arn(const char *name);
 extern char *catalog_table_arn(const char *table_name);
 extern const char *catalog_arn_table(const char *arn);

@@ -571,6 +571,8 @@ ops_table_create(const Av *request_in)
 	name = catalog_table_name(name, "tableName");
 	if (dp && dp->type != AV_BOOL)
 		wrong_type("DeletionProtectionEnabled", "a boolean");
+	if (tags && tags->n > 0)
+		ops_tags_check(tags);
 	check_attribute_definitions(defs);
 	parse_key_schema(ks, "keySchema", &pk, &sk);
 	provisioned = check_billing(req);
@@ -616,7 +618,7 @@ ops_table_create(const Av *request_in)
 	CommandCounterIncrement();
 	/* CreateTable's Tags (CloudFormation's too): the table's first tags */
 	if (tags && tags->n > 0)
-		ops_tags_add(name, tags, "tags");
+		ops_tags_add(name, tags);
 	return ops_table_describe(name);
 }
 

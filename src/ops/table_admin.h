@@ -55,14 +55,18 @@ extern void ops_table_set_option(const char *name, const char *key, const Av *va
 extern Av  *ops_table_option(const char *name, const char *key);
 
 /*
- * Tags of a table, by DynamoDB's rules (TagResource, UntagResource,
- * ListTagsOfResource): `tags` an AV_L of {"Key", "Value"} maps, checked
- * and stored (a key given again takes the new value); `keys` an AV_L of
- * strings, removed (absent ones are no error); the list: the tags in key
- * order after `start_after` (NULL: from the first), at most `limit`
- * (0: all), *more set when some are left.
+ * Tags of a table, by DynamoDB's rules and in its words (TagResource,
+ * UntagResource, ListTagsOfResource): `tags` an AV_L of {"Key", "Value"}
+ * maps, checked (ops_tags_check, also alone: DynamoDB checks the tags
+ * before it looks for the resource) and stored (a key given again takes
+ * the new value); `keys` an AV_L of strings, checked (ops_tag_keys_check)
+ * and removed (absent ones are no error); the list: the tags in key order
+ * after `start_after` (NULL: from the first), at most `limit` (0: all),
+ * *more set when some are left.
  */
-extern void ops_tags_add(const char *name, const Av *tags, const char *path);
+extern void ops_tags_check(const Av *tags);
+extern void ops_tag_keys_check(const Av *keys);
+extern void ops_tags_add(const char *name, const Av *tags);
 extern void ops_tags_remove(const char *name, const Av *keys);
 extern Av  *ops_tags_list(const char *name, const char *start_after, int limit, bool *more);
 

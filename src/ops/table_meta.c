@@ -116,77 +116,160 @@ tags_catalog_exists(void)
 	return OidIsValid(nsp) && OidIsValid(get_relname_relid("tags", nsp));
 }
 
+/* One code point of UTF-8 text (which jsonb's strings are); *len its bytes. */
+static uint32
+next_code_point(const unsigned char *c, int *len)
+{
+	*len = 1;
+	if (c[0] < 0x80)
+		return c[0];
+	if ((c[0] & 0xE0) == 0xC0 && c[1])
+	{
+		*len = 2;
+		return ((c[0] & 0x1F) << 6) | (c[1] & 0x3F);
+	}
+	if ((c[0] & 0xF0) == 0xE0 && c[1] && c[2])
+	{
+		*len = 3;
+		return ((c[0] & 0x0F) << 12) | ((c[1] & 0x3F) << 6) | (c[2] & 0x3F);
+	}
+	if ((c[0] & 0xF8) == 0xF0 && c[1] && c[2] && c[3])
+	{
+		*len = 4;
+		return ((c[0] & 0x07) << 18) | ((c[1] & 0x3F) << 12) | ((c[2] & 0x3F) << 6) | (c[3] & 0x3F);
+	}
+	return 0xFFFD;
+}
+
 /*
- * The characters DynamoDB allows in tag keys and values: letters, white
- * space and digits (any script), and + - = . _ : / @.  ASCII is checked
- * exactly; every character beyond ASCII is taken for a letter, digit or
- * space (checking Unicode classes would need tables Postgres does not
- * export).
+ * The characters DynamoDB allows in tag keys and values: letters, digits
+ * and white space of any script, and + - = . _ : / @ (Tagging restrictions,
+ * DynamoDB developer guide; DynamoDB takes Cyrillic, CJK, accented letters,
+ * no-break and ideographic spaces, and refuses emoji and other
+ * punctuation).  ASCII and Latin-1 are checked exactly; beyond them the
+ * blocks of symbols (arrows, dingbats, emoji and the like) are refused and
+ * everything else is taken for a letter, digit or space, Postgres having no
+ * Unicode character classes to ask.
  */
+static bool
+tag_char_ok(uint32 c)
+{
+	if (c < 0x80)
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			strchr(" \t\n\r+-=._:/@", (int) c) != NULL;
+	if (c < 0xC0)				/* Latin-1 punctuation and signs; its letters, digits, NBSP */
+		return c == 0xA0 || c == 0xAA || c == 0xB2 || c == 0xB3 || c == 0xB5 ||
+			c == 0xB9 || c == 0xBA || (c >= 0xBC && c <= 0xBE);
+	if (c == 0xD7 || c == 0xF7)	/* multiplication and division signs */
+		return false;
+	if ((c >= 0x2010 && c <= 0x2027) || (c >= 0x2030 && c <= 0x205E) ||	/* punctuation */
+		(c >= 0x20A0 && c <= 0x20CF) ||	/* currency */
+		(c >= 0x2190 && c <= 0x2BFF) ||	/* arrows, math, technical, shapes, dingbats */
+		(c >= 0x3001 && c <= 0x3003) || (c >= 0x3008 && c <= 0x3011) ||	/* CJK punctuation */
+		(c >= 0xFE10 && c <= 0xFE6F) || (c >= 0xFF01 && c <= 0xFF0F) ||	/* forms, fullwidth */
+		(c >= 0x1F000 && c <= 0x1FAFF) ||	/* emoji and pictographs */
+		c == 0xFFFD)
+		return false;
+	return true;
+}
+
 static bool
 tag_text_ok(const char *s)
 {
-	for (const unsigned char *c = (const unsigned char *) s; *c; c++)
+	for (const unsigned char *c = (const unsigned char *) s; *c;)
 	{
-		if (*c >= 0x80 || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-			(*c >= '0' && *c <= '9') || strchr(" \t\n\r+-=._:/@", *c) != NULL)
-			continue;
-		return false;
+		int			len;
+
+		if (!tag_char_ok(next_code_point(c, &len)))
+			return false;
+		c += len;
 	}
 	return true;
 }
 
+/* A tag's Key or Value, or NULL when absent (a non-string is the request's error). */
 static const char *
-tag_member(const Av *tag, const char *field, const char *path, int pos)
+tag_member(const Av *tag, const char *field)
 {
 	const Av   *v = tag->type == AV_M ? av_map_get(tag, field, strlen(field)) : NULL;
 
-	if (v == NULL)
-		st_validation_null("%s.%d.member.%s", path, pos, field[0] == 'K' ? "key" : "value");
+	if (v == NULL || v->type == AV_NULL)
+		return NULL;
 	if (v->type != AV_S)
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for %s: expected a string", field);
 	return v->str;
 }
 
-/* A tag key or value by DynamoDB's rules (the model's lengths are checked before). */
+/*
+ * A tag key by DynamoDB's rules and in its words: 1 to 128 characters of
+ * the allowed ones, not starting with aws: (AWS's own tags; any case).
+ */
 static void
-check_tag_text(const char *s, const char *what, int max)
+check_tag_key(const char *key)
 {
-	if (av_utf16_length(s, strlen(s)) > max)
-		st_error(ST_ERR_VALIDATION,
-				 "One or more parameter values were invalid: Tag %s exceeds the maximum length of %d characters: %s",
-				 what, max, s);
-	if (!tag_text_ok(s))
-		st_error(ST_ERR_VALIDATION,
-				 "One or more parameter values were invalid: Tag %s contains characters that are not allowed: %s (letters, digits, white space and + - = . _ : / @ are)",
-				 what, s);
+	if (key == NULL)
+		st_error(ST_ERR_VALIDATION, "The Tag Key provided is invalid, Key: null");
+	if (key[0] == '\0' || av_utf16_length(key, strlen(key)) > ST_TAG_KEY_MAX || !tag_text_ok(key))
+		st_error(ST_ERR_VALIDATION, "The Tag Key provided is invalid, Key: %s", key);
 }
 
 void
-ops_tags_add(const char *name, const Av *tags, const char *path)
+ops_tags_check(const Av *tags)
+{
+	const char **keys;
+	int			dup;
+
+	if (tags->n == 0)
+		st_error(ST_ERR_VALIDATION, "Atleast one Tag needs to be provided as Input.");
+	keys = palloc(sizeof(char *) * tags->n);
+	for (int i = 0; i < tags->n; i++)
+	{
+		const char *key = tag_member(tags->items[i], "Key");
+		const char *value = tag_member(tags->items[i], "Value");
+
+		check_tag_key(key);
+		if (pg_strncasecmp(key, "aws:", 4) == 0)
+			st_error(ST_ERR_VALIDATION, "Tag Key cannot be prefixed with aws:, Key: %s", key);
+		if (value == NULL)
+			st_error(ST_ERR_VALIDATION, "The Tag Value provided is invalid, Value: null");
+		if (av_utf16_length(value, strlen(value)) > ST_TAG_VALUE_MAX || !tag_text_ok(value))
+			st_error(ST_ERR_VALIDATION, "The Tag Value provided is invalid, Value: %s", value);
+		keys[i] = key;
+	}
+	/* one tag per key in a request (sorted, not pairwise) */
+	dup = st_first_duplicate(keys, tags->n);
+	if (dup >= 0)
+		st_error(ST_ERR_VALIDATION,
+				 "Duplicate Tag Keys provided as input: Duplicate Tag Key found %s", keys[dup]);
+	if (tags->n > ST_MAX_TAGS)
+		st_error(ST_ERR_VALIDATION, "Number of Tags exceed the current limit for the provided ResourceArn");
+}
+
+void
+ops_tag_keys_check(const Av *keys)
+{
+	if (keys->n == 0)
+		st_error(ST_ERR_VALIDATION, "Atleast one Tag Key needs to be provided as Input.");
+	for (int i = 0; i < keys->n; i++)
+	{
+		if (keys->items[i]->type != AV_S && keys->items[i]->type != AV_NULL)
+			st_error(ST_ERR_SERIALIZATION, "Unexpected value type for TagKeys: expected a string");
+		check_tag_key(keys->items[i]->type == AV_S ? keys->items[i]->str : NULL);
+	}
+	/* DynamoDB counts the keys of an UntagResource against the limit too */
+	if (keys->n > ST_MAX_TAGS)
+		st_error(ST_ERR_VALIDATION, "Number of Tags exceed the current limit for the provided ResourceArn");
+}
+
+void
+ops_tags_add(const char *name, const Av *tags)
 {
 	StTable    *t;
 	Oid			types[3] = {TEXTOID, TEXTOID, TEXTOID};
 	Datum		args[3];
 	uint64		count;
 
-	/* the request first, then the table, as DynamoDB checks them */
-	for (int i = 0; i < tags->n; i++)
-	{
-		const char *key = tag_member(tags->items[i], "Key", path, i + 1);
-		const char *value = tag_member(tags->items[i], "Value", path, i + 1);
-
-		if (key[0] == '\0')
-			st_error(ST_ERR_VALIDATION,
-					 "One or more parameter values were invalid: Tag keys must not be empty");
-		check_tag_text(key, "key", ST_TAG_KEY_MAX);
-		check_tag_text(value, "value", ST_TAG_VALUE_MAX);
-		/* AWS assigns tags under aws: itself (any case); users may not */
-		if (pg_strncasecmp(key, "aws:", 4) == 0)
-			st_error(ST_ERR_VALIDATION,
-					 "One or more parameter values were invalid: Tag keys starting with \"aws:\" are reserved for AWS use: %s",
-					 key);
-	}
+	ops_tags_check(tags);
 	t = catalog_lookup_locked(name, false, ShareUpdateExclusiveLock);
 	if (!tags_catalog_exists())
 		st_error_hint(ST_ERR_VALIDATION, "Run ALTER EXTENSION stdesign UPDATE.",
@@ -215,17 +298,18 @@ ops_tags_add(const char *name, const Av *tags, const char *path)
 void
 ops_tags_remove(const char *name, const Av *keys)
 {
-	StTable    *t = catalog_lookup_locked(name, false, ShareUpdateExclusiveLock);
+	StTable    *t;
 	Oid			types[2] = {TEXTOID, TEXTOID};
 	Datum		args[2];
+
+	ops_tag_keys_check(keys);
+	t = catalog_lookup_locked(name, false, ShareUpdateExclusiveLock);
 
 	args[0] = CStringGetTextDatum(t->name);
 	if (!tags_catalog_exists())
 		return;
 	for (int i = 0; i < keys->n; i++)
 	{
-		if (keys->items[i]->type != AV_S)
-			st_error(ST_ERR_SERIALIZATION, "Unexpected value type for TagKeys: expected a string");
 		args[1] = CStringGetTextDatum(keys->items[i]->str);
 		meta_exec("DELETE FROM stdesign.tags WHERE table_name OPERATOR(pg_catalog.=) $1"
 				  " AND tag_key OPERATOR(pg_catalog.=) $2", 2, types, args);

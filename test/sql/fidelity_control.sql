@@ -39,6 +39,27 @@ SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags', '
 SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags', '[{"Key": "AWS:cost", "Value": "x"}]'::jsonb));
 SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags', '[{"Key": "k!", "Value": "x"}]'::jsonb));
 SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags', '[{"Key": "k", "Value": "x#"}]'::jsonb));
+SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags', '[{"Value": "x"}]'::jsonb));
+SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags', '[]'::jsonb));
+SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags',
+  '[{"Key": "dup", "Value": "1"}, {"Key": "other", "Value": "2"}, {"Key": "dup", "Value": "3"}]'::jsonb));
+SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags', '[{"Key": "k", "Value": "🔑"}]'::jsonb));
+SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags', '[{"Key": "a,b", "Value": "x"}]'::jsonb));
+SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags', '[{"Key": "k", "Value": "100%"}]'::jsonb));
+SELECT st_api('UntagResource', jsonb_build_object('ResourceArn', :'arn', 'TagKeys', '[]'::jsonb));
+SELECT st_api('UntagResource', jsonb_build_object('ResourceArn', :'arn', 'TagKeys', '[""]'::jsonb));
+SELECT st_api('UntagResource', jsonb_build_object('ResourceArn', :'arn', 'TagKeys',
+  (SELECT jsonb_agg('k' || i) FROM generate_series(1, 51) i)));
+-- A bad tag anywhere in a request: none of its tags is applied.
+SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags',
+  '[{"Key": "good", "Value": "g"}, {"Key": "aws:zzz", "Value": "x"}]'::jsonb));
+SELECT st_table_tags('Ctl') ? 'good' AS applied;
+-- Letters, digits and spaces of any script.
+\set VERBOSITY default
+SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags',
+  '[{"Key": "ключ", "Value": "表 café x　y"}]'::jsonb));
+SELECT st_api('UntagResource', jsonb_build_object('ResourceArn', :'arn', 'TagKeys', '["ключ"]'::jsonb));
+\set VERBOSITY terse
 -- 50 tags at most, counted after the update (3 there, 47 more fit, 48 do not).
 SELECT st_api('TagResource', jsonb_build_object('ResourceArn', :'arn', 'Tags',
   (SELECT jsonb_agg(jsonb_build_object('Key', 'k' || i, 'Value', 'v')) FROM generate_series(1, 48) i)));
@@ -54,6 +75,8 @@ SELECT st_api('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:us-east-1
 SELECT st_api('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:local:123456789012:table/Ctl"}');
 SELECT st_api('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:local:000000000000:table/Ctl/index/x"}');
 SELECT st_api('ListTagsOfResource', '{"ResourceArn": "Ctl"}');
+SELECT st_api('ListTagsOfResource', '{"ResourceArn": "arn:aws:s3:::bucket"}');
+SELECT st_api('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:local:000000000000:table/Ctl/stream/2026-01-01T00:00:00.000"}');
 SELECT st_api('ListTagsOfResource', '{"ResourceArn": ""}');
 SELECT st_api('ListTagsOfResource', '{}');
 SELECT st_api('UntagResource', jsonb_build_object('ResourceArn', :'arn'));
@@ -64,6 +87,14 @@ SELECT st_untag_table('Ctl', ARRAY[NULL]);
 SELECT st_untag_table('Ctl', NULL);
 -- NextToken continues after the key it names.
 SELECT st_api('ListTagsOfResource', jsonb_build_object('ResourceArn', :'arn', 'NextToken', 'team'));
+
+-- CreateTable with a bad tag creates nothing.
+\set VERBOSITY terse
+SELECT st_api('CreateTable', '{"TableName": "Ctl3", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}], "Tags": [{"Key": "aws:x", "Value": "y"}]}');
+\set VERBOSITY default
+SELECT count(*) AS created FROM stdesign.tables WHERE table_name = 'Ctl3';
 
 -- DeletionProtectionEnabled: DeleteTable, st_drop_table, and by ARN, refused.
 SELECT st_api('DeleteTable', '{"TableName": "Ctl"}');
@@ -150,6 +181,12 @@ SELECT st_api('GetItem', '{"TableName": "arn:aws:dynamodb:eu-west-1:000000000000
 SELECT st_api('GetItem', '{"TableName": "arn:aws:dynamodb:local:000000000000:table/Ctl/index/I", "Key": {"PK": {"S": "a"}}}');
 SELECT st_api('GetItem', '{"TableName": "arn:aws:dynamodb:local:000000000000:table/", "Key": {"PK": {"S": "a"}}}');
 SELECT st_api('GetItem', '{"TableName": "arn:aws:dynamodb:local:000000000000:table/a;b", "Key": {"PK": {"S": "a"}}}');
+SELECT st_api('GetItem', '{"TableName": "arn:aws:dynamodb:local:000000000000:table/ab", "Key": {"PK": {"S": "a"}}}');
+SELECT st_api('GetItem', '{"TableName": "arn:aws-cn:dynamodb:local:000000000000:table/Ctl", "Key": {"PK": {"S": "a"}}}');
+SELECT st_api('GetItem', '{"TableName": "arn:aws:dynamodb:local:000000000000:backup/Ctl", "Key": {"PK": {"S": "a"}}}');
+SELECT st_api('GetItem', '{"TableName": "arn:aws:s3:local:000000000000:table/Ctl", "Key": {"PK": {"S": "a"}}}');
+SELECT st_api('GetItem', '{"TableName": "arn:aws:dynamodb:local:123456789012:table/Ctl", "Key": {"PK": {"S": "a"}}}');
+SELECT st_api('GetItem', '{"TableName": "arn:aws:dynamodb", "Key": {"PK": {"S": "a"}}}');
 SELECT st_api('GetItem', jsonb_build_object('TableName', 'arn:aws:dynamodb:local:000000000000:table/' || repeat('t', 256),
   'Key', '{"PK": {"S": "a"}}'::jsonb));
 SELECT st_api('GetItem', jsonb_build_object('TableName', 'arn:' || repeat('x', 1021), 'Key', '{"PK": {"S": "a"}}'::jsonb));
