@@ -60,7 +60,7 @@ typedef struct ApiShape
 	const char *pattern_text;	/* as DynamoDB quotes it */
 	const char *const *enum_values; /* in the order DynamoDB lists them */
 	int			nenum;
-	int			first_member;	/* structure: its members in api_model_members */
+	int			first_member;	/* structure: its members in api_model_members, in the order DynamoDB lists their violations */
 	int			nmembers;
 	int			element;		/* list: member shape; map: value shape; else -1 */
 	int			key;			/* map: key shape; else -1 */

@@ -90,7 +90,9 @@ def apply_changes_since_model(model):
     - CreateTable and UpdateTable: DeletionProtectionEnabled (Boolean).
     - PointInTimeRecoverySpecification: RecoveryPeriodInDays (Integer, 1 to
       35).
-    And where DynamoDB does not answer with the model's generic messages:
+    And where DynamoDB does not answer as the model reads:
+    - a structure's members are listed in DynamoDB's order, not the
+      model's (validation_order);
     - a tag's Key and Value (TagResource, UntagResource, CreateTable's Tags)
       are checked by DynamoDB's own tag rules and words ("The Tag Key
       provided is invalid, Key: ...", also for a missing or too long one),
@@ -121,6 +123,57 @@ def apply_changes_since_model(model):
         shapes[name].pop('min', None)
         shapes[name].pop('max', None)
     shapes['Tag'].pop('required', None)
+
+
+def java_string_hash(s):
+    """Java's String.hashCode (UTF-16 code units), as a 32-bit unsigned value."""
+    h = 0
+    units = s.encode('utf-16-be')
+    for i in range(0, len(units), 2):
+        h = (31 * h + int.from_bytes(units[i:i + 2], 'big')) & 0xffffffff
+    return h
+
+
+# Members of DynamoDB's current API that botocore 1.29 lacks, where they
+# make a structure's member map larger than 12 (so 32 buckets, not 16: see
+# validation_order); from the structures of @aws-sdk/client-dynamodb
+# 3.1169.0 (test/http's lockfile), dist-es/schemas/schemas_0.js.
+CURRENT_MEMBER_COUNT = {
+    'CreateTableInput': 18,
+    'UpdateItemInput': 13,
+    'UpdateTableInput': 17,
+}
+
+
+def validation_order(names, count=None):
+    """The order DynamoDB lists the violations of a structure's members.
+
+    DynamoDB does not list them in the model's order.  Its answers show
+    attributeDefinitions.N.member.attributeType before .attributeName,
+    provisionedThroughput.writeCapacityUnits before .readCapacityUnits (also
+    inside GlobalSecondaryIndexUpdates and restore overrides),
+    timeToLiveSpecification.attributeName before .enabled, keySchema.N.member.
+    attributeName before .keyType; GetItem {"TableName": "abc;",
+    "ReturnConsumedCapacity": "hi", "AttributesToGet": []} lists
+    attributesToGet, returnConsumedCapacity, key, tableName, and a Query
+    with ten violations select, indexName, returnConsumedCapacity,
+    queryFilter, tableName, conditionalOperator, attributesToGet, limit,
+    keyConditions (dynalite's tests, written against DynamoDB).  Every one
+    of them is the iteration order of a Java HashMap holding the structure's
+    members by their message names: String.hashCode spread as HashMap does,
+    16 buckets, doubled while the members pass 3/4 of them (17 members, 32
+    buckets), a bucket in insertion order (here the model's, which DynamoDB's
+    own model does not always follow).  `count` is the number of members
+    DynamoDB's structure has now, when the model's is older.
+    """
+    cap = 16
+    while max(len(names), count or 0) > cap * 3 // 4:
+        cap *= 2
+
+    def bucket(name):
+        h = java_string_hash(name)
+        return (h ^ (h >> 16)) & (cap - 1)
+    return sorted(names, key=bucket)
 
 
 def reachable(model):
@@ -182,7 +235,11 @@ def main():
             enums.append((enum_ref, values))
         first = len(members)
         required = set(s.get('required', []))
-        for wire, m in s.get('members', {}).items():
+        wires = list(s.get('members', {}))
+        by_message = {lower_first(w): w for w in wires}
+        wires = [by_message[m] for m in validation_order(list(by_message), CURRENT_MEMBER_COUNT.get(n))]
+        for wire in wires:
+            m = s['members'][wire]
             members.append((wire, lower_first(wire), index[m['shape']], wire in required))
         sub = index[s['member']['shape']] if 'member' in s else \
             index[s['value']['shape']] if 'value' in s else -1
