@@ -18,7 +18,7 @@ min_unit=1090
 min_checks=3
 min_regress=49
 min_isolation=13
-min_tap=168
+min_tap=169
 files=$(ls test/sql/*.sql | wc -l)
 [ "$files" -gt "$min_regress" ] && min_regress=$files
 files=$(ls test/isolation/specs/*.spec | wc -l)
@@ -143,7 +143,7 @@ echo "== index builds while the relation's cache entry is invalidated"
 script_layer index_build_invalidation 15 bash test/scripts/index_build_invalidation.sh
 
 echo "== HTTP endpoint: aws-cli, boto3, the JavaScript SDK, dynamodb-admin, raw HTTP, SigV4, resilience"
-script_layer http 120 bash test/scripts/http_tests.sh
+script_layer http 124 bash test/scripts/http_tests.sh
 
 echo
 printf '%s\n' "${summary[@]}"
