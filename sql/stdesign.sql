@@ -911,3 +911,27 @@ CREATE FUNCTION st_partiql(statement text, parameters jsonb DEFAULT NULL,
 	AS 'MODULE_PATHNAME', 'st_partiql' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION st_partiql(text, jsonb, boolean) IS
 	'ExecuteStatement: run a PartiQL statement (parameters: a JSON array of values, typed AttributeValues with typed => true); returns its items';
+-- Tags -----------------------------------------------------------------------
+
+-- The tags of each table (TagResource, UntagResource, ListTagsOfResource;
+-- CreateTable's Tags), dropped with the table.
+CREATE TABLE stdesign.tags (
+	table_name text COLLATE "C" NOT NULL REFERENCES stdesign.tables ON DELETE CASCADE,
+	tag_key text COLLATE "C" NOT NULL,
+	tag_value text NOT NULL,
+	PRIMARY KEY (table_name, tag_key)
+);
+SELECT pg_catalog.pg_extension_config_dump('stdesign.tags', '');
+
+CREATE FUNCTION st_tag_table(table_name text, tags jsonb) RETURNS void
+	AS 'MODULE_PATHNAME', 'st_tag_table' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_tag_table(text, jsonb) IS
+	'TagResource: add tags {"key": "value", ...} to a table (a key given again takes the new value)';
+CREATE FUNCTION st_untag_table(table_name text, tag_keys text[]) RETURNS void
+	AS 'MODULE_PATHNAME', 'st_untag_table' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_untag_table(text, text[]) IS
+	'UntagResource: remove tags of a table by key';
+CREATE FUNCTION st_table_tags(table_name text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_table_tags' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_table_tags(text) IS
+	'ListTagsOfResource: the tags of a table, {"key": "value", ...}';

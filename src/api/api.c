@@ -43,6 +43,13 @@ static const ApiOperation operations[] = {
 	{"ExecuteStatement", api_execute_statement},
 	{"BatchExecuteStatement", api_batch_execute_statement},
 	{"ExecuteTransaction", api_execute_transaction},
+	{"TagResource", api_tag_resource},
+	{"UntagResource", api_untag_resource},
+	{"ListTagsOfResource", api_list_tags_of_resource},
+	{"DescribeEndpoints", api_describe_endpoints},
+	{"DescribeLimits", api_describe_limits},
+	{"DescribeContinuousBackups", api_describe_continuous_backups},
+	{"UpdateContinuousBackups", api_update_continuous_backups},
 };
 
 /*

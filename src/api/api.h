@@ -63,6 +63,20 @@ extern Jsonb *api_describe_time_to_live(Jsonb *request);
 extern Jsonb *api_execute_statement(Jsonb *request);
 extern Jsonb *api_batch_execute_statement(Jsonb *request);
 extern Jsonb *api_execute_transaction(Jsonb *request);
+/* api_control.c */
+extern Jsonb *api_tag_resource(Jsonb *request);
+extern Jsonb *api_untag_resource(Jsonb *request);
+extern Jsonb *api_list_tags_of_resource(Jsonb *request);
+extern Jsonb *api_describe_endpoints(Jsonb *request);
+extern Jsonb *api_describe_limits(Jsonb *request);
+extern Jsonb *api_describe_continuous_backups(Jsonb *request);
+extern Jsonb *api_update_continuous_backups(Jsonb *request);
+
+/*
+ * The address DescribeEndpoints answers with: the HTTP endpoint sets it to
+ * the Host a request came to, for that request; NULL from SQL.
+ */
+extern const char *api_endpoint_address;
 
 /* ---------- shared request helpers (api_common.c) ---------- */
 

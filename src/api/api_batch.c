@@ -11,7 +11,8 @@
  * caller's transaction, so nothing is ever left unprocessed:
  * UnprocessedKeys and UnprocessedItems are always {}.  DynamoDB's 16 MB
  * response limit is not applied (a batch of at most 100 items of at most
- * 400 KB each stays within what one jsonb holds).
+ * 400 KB each stays within what one jsonb holds); BatchWriteItem's limit of
+ * 16 MB on the whole request is (see check_write_request_size).
  *
  *-------------------------------------------------------------------------
  */
@@ -29,6 +30,9 @@
 
 #define BATCH_GET_MAX 100
 #define BATCH_WRITE_MAX 25
+
+/* BatchWriteItem: "The total request size exceeds 16 MB" (API reference). */
+#define BATCH_WRITE_MAX_BYTES ((int64) 16 * 1024 * 1024)
 
 /* One element of a batch: its table, its key, and for a put the item. */
 typedef struct BatchKey
@@ -85,7 +89,8 @@ batch_begin(Jsonb *request)
 		BatchTable *bt = &b->tables[i];
 
 		bt->body = api_jreq_object_member(items, i, &bt->name);
-		catalog_check_name(bt->name, "requestItems", ST_TABLE_NAME_MAX);
+		/* a table's name or ARN: its name from here on */
+		bt->name = pstrdup(catalog_table_name(bt->name, "requestItems"));
 	}
 	b->capacity = ops_capacity_new(api_capacity_mode(request));
 	return b;
@@ -370,13 +375,38 @@ out_collection_metrics(ApiOut *out, Batch *b)
 	api_out_end_object(out);
 }
 
+/*
+ * DynamoDB rejects a BatchWriteItem whose request is larger than 16 MB.
+ * 25 items of at most 400 KB stay under it by their sizes; the request's
+ * JSON text can still pass it (escaped characters take up to six bytes
+ * each, base64 four for three).  Its size is that of the JSON text; only
+ * a request whose binary form is big enough to come near is written out
+ * to be measured.
+ */
+static void
+check_write_request_size(Jsonb *request)
+{
+	int64		len;
+
+	if ((int64) VARSIZE(request) <= BATCH_WRITE_MAX_BYTES / 8)
+		return;
+	len = strlen(JsonbToCString(NULL, &request->root, VARSIZE(request)));
+	if (len > BATCH_WRITE_MAX_BYTES)
+		st_error(ST_ERR_VALIDATION,
+				 "The total request size exceeds 16 MB: " INT64_FORMAT " bytes",
+				 len);
+}
+
 Jsonb *
 api_batch_write_item(Jsonb *request)
 {
-	Batch	   *b = batch_begin(request);
+	Batch	   *b;
 	static const char *const metrics[] = {"SIZE", "NONE"};
 	int			total = 0;
 	ApiOut		out;
+
+	check_write_request_size(request);
+	b = batch_begin(request);
 
 	api_enum(request, "ReturnItemCollectionMetrics", "returnItemCollectionMetrics", metrics, 2);
 	for (int i = 0; i < b->ntables; i++)

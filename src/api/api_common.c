@@ -41,8 +41,8 @@ api_table_name(Jsonb *request)
 
 	if (name == NULL)
 		st_validation_null("tableName");
-	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
-	return name;
+	/* a table's name or its ARN: the name from here on */
+	return pstrdup(catalog_table_name(name, "tableName"));
 }
 
 StTable *

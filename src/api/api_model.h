@@ -44,7 +44,8 @@ typedef enum ApiPattern
 	API_PATTERN_PRINT,			/* \p{Print}+ */
 	API_PATTERN_CSV_HEADER,		/* [\x20-\x21\x23-\x2B\x2D-\x7E]* */
 	API_PATTERN_NO_DOLLAR,		/* ^[^\$]+$ */
-	API_PATTERN_CSV_DELIMITER	/* [,;:|\t ] */
+	API_PATTERN_CSV_DELIMITER,	/* [,;:|\t ] */
+	API_PATTERN_TABLE_NAME_OR_ARN	/* a table name ([a-zA-Z0-9_.-]+), or "arn:..." of at most 1024 */
 } ApiPattern;
 
 typedef struct ApiShape
@@ -59,7 +60,7 @@ typedef struct ApiShape
 	const char *pattern_text;	/* as DynamoDB quotes it */
 	const char *const *enum_values; /* in the order DynamoDB lists them */
 	int			nenum;
-	int			first_member;	/* structure: its members in api_model_members */
+	int			first_member;	/* structure: its members in api_model_members, in the order DynamoDB lists their violations */
 	int			nmembers;
 	int			element;		/* list: member shape; map: value shape; else -1 */
 	int			key;			/* map: key shape; else -1 */

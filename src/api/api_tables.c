@@ -54,8 +54,7 @@ table_name(Jsonb *request)
 
 	if (name == NULL)
 		st_validation_null("tableName");
-	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
-	return name;
+	return pstrdup(catalog_table_name(name, "tableName"));
 }
 
 /* ---------- CreateTable, DeleteTable, DescribeTable ---------- */
@@ -80,7 +79,8 @@ api_create_table(Jsonb *request)
 Jsonb *
 api_delete_table(Jsonb *request)
 {
-	return description_response("TableDescription", ops_table_drop(api_table(request)->name));
+	/* looked up by ops_table_drop, with the lock a drop needs */
+	return description_response("TableDescription", ops_table_drop(api_table_name(request)));
 }
 
 Jsonb *
@@ -191,6 +191,7 @@ typedef struct TableUpdate
 	const char *billing;		/* BillingMode asked for, or NULL */
 	Av		   *throughput;		/* ProvisionedThroughput, or NULL */
 	Av		   *definitions;	/* AttributeDefinitions (empty list when absent) */
+	const Av   *deletion_protection;	/* DeletionProtectionEnabled, or NULL */
 	int			nupdates;
 	GsiUpdate  *updates;
 } TableUpdate;
@@ -313,6 +314,7 @@ parse_update_table(Jsonb *request, Av *req)
 	const Av   *defs = member(req, "AttributeDefinitions");
 
 	char	   *name = api_table_name(request);
+	LOCKMODE	mode = ShareRowExclusiveLock;
 
 	tu->billing = api_enum(request, "BillingMode", "billingMode", modes, 2);
 	tu->throughput = (Av *) member(req, "ProvisionedThroughput");
@@ -323,13 +325,29 @@ parse_update_table(Jsonb *request, Av *req)
 	tu->definitions = defs ? (Av *) defs : av_new(AV_L);
 	if (gsiu)
 		parse_gsi_updates(tu, gsiu);
+	tu->deletion_protection = member(req, "DeletionProtectionEnabled");
+	if (tu->deletion_protection && tu->deletion_protection->type != AV_BOOL)
+		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for DeletionProtectionEnabled: expected a boolean");
+	/* DynamoDB's list today (the members it accepts; stdesign keeps the others unused) */
 	if (tu->billing == NULL && tu->throughput == NULL && tu->nupdates == 0 &&
+		tu->deletion_protection == NULL &&
 		!member(req, "StreamSpecification") && !member(req, "SSESpecification") &&
-		!member(req, "ReplicaUpdates"))
+		!member(req, "ReplicaUpdates") && !member(req, "TableClass") &&
+		!member(req, "OnDemandThroughput") && !member(req, "WarmThroughput") &&
+		!member(req, "MultiRegionConsistency"))
 		st_error(ST_ERR_VALIDATION,
-				 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or SSESpecification or ReplicaUpdates is required");
-	/* the table last: DynamoDB checks the request before it looks for it */
-	tu->table = catalog_lookup(name, false)->name;
+				 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required");
+	/*
+	 * The table last: DynamoDB checks the request before it looks for it.
+	 * Locked against writes and other changes of the table until commit,
+	 * in the mode the strongest change needs (DROP INDEX: AccessExclusive),
+	 * and at once: a weaker lock first would deadlock two UpdateTables, one
+	 * and a DeleteTable, or a drop and a writer that read the table first.
+	 */
+	for (int i = 0; i < tu->nupdates; i++)
+		if (tu->updates[i].action == GSI_DELETE)
+			mode = AccessExclusiveLock;
+	tu->table = catalog_lookup_locked(name, false, mode)->name;
 	return tu;
 }
 
@@ -524,6 +542,8 @@ api_update_table(Jsonb *request)
 
 	check_gsis_provisioned(tu, before);
 	apply_billing(tu, before);
+	if (tu->deletion_protection)
+		ops_table_set_option(tu->table, "DeletionProtectionEnabled", tu->deletion_protection);
 	for (int i = 0; i < tu->nupdates; i++)
 	{
 		Av		   *gone = apply_gsi_update(tu, &tu->updates[i], before);

@@ -12,7 +12,10 @@
  * violated constraint (required, length, range, pattern, enum) goes into
  * one ValidationException, "N validation errors detected: Value 'x' at
  * 'path' failed to satisfy constraint: Member must ...; ...", listing at
- * most ten; (3) only then the operation's own checks, and (4) the table.
+ * most ten, in DynamoDB's order (a structure's members as api_model.c
+ * lists them, see gen_api_model.py's validation_order; a field's broken
+ * constraints as check_constraints orders them); (3) only then the
+ * operation's own checks, and (4) the table.
  * The handlers do (3) and (4); this file does (1) and (2) for every
  * operation alike, in one walk: a type error is raised at once, constraint
  * violations are collected and raised when the walk ends.
@@ -34,6 +37,7 @@
 
 #include "miscadmin.h"
 #include "lib/stringinfo.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
@@ -307,11 +311,26 @@ pattern_matches(ApiPattern p, const char *s, int len)
 			return len > 0 && memchr(s, '$', len) == NULL;
 		case API_PATTERN_CSV_DELIMITER:
 			return len == 1 && strchr(",;:|\t ", s[0]) != NULL;
+		case API_PATTERN_TABLE_NAME_OR_ARN:
+			return len > 0 && all_in(s, len, "azAZ09__..--");
 	}
 	return true;
 }
 
 /* ---------- constraints ---------- */
+
+/*
+ * A TableName given as a table's ARN: DynamoDB's TableArn shape, 1 to 1024
+ * characters with no pattern (which ARN it is, the operation checks).
+ */
+#define API_TABLE_ARN_MAX 1024
+
+static bool
+is_table_arn(const ApiShape *s, const JsonbRaw *v)
+{
+	return s->pattern == API_PATTERN_TABLE_NAME_OR_ARN && v->type == JENTRY_ISSTRING &&
+		v->len >= 4 && memcmp(v->data, "arn:", 4) == 0;
+}
 
 /* The length of a value for its shape's min/max: characters or members. */
 static int64
@@ -344,6 +363,12 @@ broken_constraints(const ApiShape *s, const JsonbRaw *v, bool bracket_order, cha
 			   *enumv = NULL;
 	int			n = 0;
 
+	if (is_table_arn(s, v))
+	{
+		if (av_utf16_length(v->data, v->len) > API_TABLE_ARN_MAX)
+			out[n++] = psprintf("Member must have length less than or equal to %d", API_TABLE_ARN_MAX);
+		return n;
+	}
 	if (s->pattern != API_PATTERN_NONE && v->type == JENTRY_ISSTRING &&
 		!pattern_matches(s->pattern, v->data, v->len))
 		pattern = psprintf("Member must satisfy regular expression pattern: %s", s->pattern_text);
@@ -404,17 +429,68 @@ broken_constraints(const ApiShape *s, const JsonbRaw *v, bool bracket_order, cha
 }
 
 /*
- * The first broken constraint of v, at the current path.  DynamoDB names one
- * per field: a table name "a;" is reported for its pattern, not also for
- * its length.
+ * The bucket of a violation's text in a Java HashSet of 16 buckets:
+ * String.hashCode over UTF-16 code units, spread as HashMap spreads it.
+ */
+static int
+java_bucket(const char *text)
+{
+	uint32		h = 0;
+
+	for (const unsigned char *c = (const unsigned char *) text; *c;)
+	{
+		uint32		cp;
+		int			len = pg_utf_mblen(c);
+
+		cp = utf8_to_unicode(c);
+		c += len;
+		if (cp >= 0x10000)
+		{
+			h = 31 * h + (0xD800 + ((cp - 0x10000) >> 10));
+			h = 31 * h + (0xDC00 + ((cp - 0x10000) & 0x3FF));
+		}
+		else
+			h = 31 * h + cp;
+	}
+	return (int) ((h ^ (h >> 16)) & 15);
+}
+
+/*
+ * Every broken constraint of v, at the current path: DynamoDB names them
+ * all ("a;" as a table name breaks its pattern and its length), in the
+ * order of a Java HashSet of their texts (a table name '' is told its
+ * length first, a backup name '' its pattern first, as DynamoDB answers).
  */
 static void
 check_constraints(Walk *w, const ApiShape *s, const JsonbRaw *v)
 {
 	char	   *broken[4];
+	char	   *text[4];
+	int			bucket[4];
+	int			n = broken_constraints(s, v, false, broken);
+	char	   *value = quoted(v);
+	char	   *path = n > 1 ? path_text(w) : NULL;
 
-	if (broken_constraints(s, v, false, broken) > 0)
-		violation(w, quoted(v), broken[0]);
+	for (int i = 0; i < n && n > 1; i++)
+	{
+		text[i] = psprintf("Value %s%sat '%s' failed to satisfy constraint: %s",
+						   value ? value : "", value ? " " : "", path, broken[i]);
+		bucket[i] = java_bucket(text[i]);
+	}
+	/* a stable insertion sort by bucket: at most four */
+	for (int i = 1; i < n && n > 1; i++)
+		for (int j = i; j > 0 && bucket[j] < bucket[j - 1]; j--)
+		{
+			int			b = bucket[j];
+			char	   *c = broken[j];
+
+			bucket[j] = bucket[j - 1];
+			broken[j] = broken[j - 1];
+			bucket[j - 1] = b;
+			broken[j - 1] = c;
+		}
+	for (int i = 0; i < n; i++)
+		violation(w, value, broken[i]);
 }
 
 /*

@@ -32,6 +32,12 @@ PATTERNS = {
     '[,;:|\\t ]': 'API_PATTERN_CSV_DELIMITER',
 }
 
+# Shapes whose matcher is not the one of their pattern: a TableName that
+# takes a table's ARN too (see apply_changes_since_model).
+SHAPE_PATTERNS = {
+    'TableNameOrArn': 'API_PATTERN_TABLE_NAME_OR_ARN',
+}
+
 # DynamoDB lists an enum's values in its messages in its own order, not the
 # model's; these are the orders it answers with (observed), where they
 # differ from the model's.
@@ -68,6 +74,108 @@ def lower_first(name):
     return name[:1].lower() + name[1:]
 
 
+def apply_changes_since_model(model):
+    """DynamoDB's API as it is now, where it changed since the model's version.
+
+    From DynamoDB's current API reference (docs.aws.amazon.com/amazondynamodb/
+    latest/APIReference):
+    - every TableName of an operation on an existing table, and the table
+      keys of BatchGetItem's and BatchWriteItem's RequestItems: "You can also
+      provide the Amazon Resource Name (ARN) of the table in this parameter"
+      (shape TableArn, length 1 to 1024).  A name keeps the name's rules
+      (3 to 255 characters of [a-zA-Z0-9_.-]) and DynamoDB's messages for
+      them; a value starting with "arn:" is held to TableArn's length only
+      (API_PATTERN_TABLE_NAME_OR_ARN), the ARN itself checked later.
+      ExclusiveStartTableName and the global-table names stay names.
+    - CreateTable and UpdateTable: DeletionProtectionEnabled (Boolean).
+    - PointInTimeRecoverySpecification: RecoveryPeriodInDays (Integer, 1 to
+      35).
+    And where DynamoDB does not answer as the model reads:
+    - a structure's members are listed in DynamoDB's order, not the
+      model's (validation_order);
+    - a tag's Key and Value (TagResource, UntagResource, CreateTable's Tags)
+      are checked by DynamoDB's own tag rules and words ("The Tag Key
+      provided is invalid, Key: ...", also for a missing or too long one),
+      so their lengths and presence are left to the operation
+      (api_control.c), not the model.
+    Each change is made only where the model lacks it, so a newer model
+    passes through unchanged.
+    """
+    shapes = model['shapes']
+    arn = dict(shapes['TableName'])
+    shapes['TableNameOrArn'] = arn
+    for name, s in shapes.items():
+        if not name.endswith('Input') and name not in ('Put', 'Update', 'Delete', 'ConditionCheck', 'Get'):
+            continue
+        m = s.get('members', {}).get('TableName')
+        if m and m['shape'] == 'TableName':
+            m['shape'] = 'TableNameOrArn'
+    for name in ('BatchGetRequestMap', 'BatchWriteItemRequestMap'):
+        if shapes[name]['key']['shape'] == 'TableName':
+            shapes[name]['key']['shape'] = 'TableNameOrArn'
+    shapes.setdefault('DeletionProtectionEnabled', {'type': 'boolean'})
+    for name in ('CreateTableInput', 'UpdateTableInput'):
+        shapes[name]['members'].setdefault('DeletionProtectionEnabled', {'shape': 'DeletionProtectionEnabled'})
+    shapes.setdefault('RecoveryPeriodInDays', {'type': 'integer', 'min': 1, 'max': 35})
+    shapes['PointInTimeRecoverySpecification']['members'].setdefault(
+        'RecoveryPeriodInDays', {'shape': 'RecoveryPeriodInDays'})
+    for name in ('TagKeyString', 'TagValueString'):
+        shapes[name].pop('min', None)
+        shapes[name].pop('max', None)
+    shapes['Tag'].pop('required', None)
+
+
+def java_string_hash(s):
+    """Java's String.hashCode (UTF-16 code units), as a 32-bit unsigned value."""
+    h = 0
+    units = s.encode('utf-16-be')
+    for i in range(0, len(units), 2):
+        h = (31 * h + int.from_bytes(units[i:i + 2], 'big')) & 0xffffffff
+    return h
+
+
+# Members of DynamoDB's current API that botocore 1.29 lacks, where they
+# make a structure's member map larger than 12 (so 32 buckets, not 16: see
+# validation_order); from the structures of @aws-sdk/client-dynamodb
+# 3.1169.0 (test/http's lockfile), dist-es/schemas/schemas_0.js.
+CURRENT_MEMBER_COUNT = {
+    'CreateTableInput': 18,
+    'UpdateItemInput': 13,
+    'UpdateTableInput': 17,
+}
+
+
+def validation_order(names, count=None):
+    """The order DynamoDB lists the violations of a structure's members.
+
+    DynamoDB does not list them in the model's order.  Its answers show
+    attributeDefinitions.N.member.attributeType before .attributeName,
+    provisionedThroughput.writeCapacityUnits before .readCapacityUnits (also
+    inside GlobalSecondaryIndexUpdates and restore overrides),
+    timeToLiveSpecification.attributeName before .enabled, keySchema.N.member.
+    attributeName before .keyType; GetItem {"TableName": "abc;",
+    "ReturnConsumedCapacity": "hi", "AttributesToGet": []} lists
+    attributesToGet, returnConsumedCapacity, key, tableName, and a Query
+    with ten violations select, indexName, returnConsumedCapacity,
+    queryFilter, tableName, conditionalOperator, attributesToGet, limit,
+    keyConditions (dynalite's tests, written against DynamoDB).  Every one
+    of them is the iteration order of a Java HashMap holding the structure's
+    members by their message names: String.hashCode spread as HashMap does,
+    16 buckets, doubled while the members pass 3/4 of them (17 members, 32
+    buckets), a bucket in insertion order (here the model's, which DynamoDB's
+    own model does not always follow).  `count` is the number of members
+    DynamoDB's structure has now, when the model's is older.
+    """
+    cap = 16
+    while max(len(names), count or 0) > cap * 3 // 4:
+        cap *= 2
+
+    def bucket(name):
+        h = java_string_hash(name)
+        return (h ^ (h >> 16)) & (cap - 1)
+    return sorted(names, key=bucket)
+
+
 def reachable(model):
     """The shapes the operations' inputs reach, in a stable order."""
     shapes = model['shapes']
@@ -99,6 +207,7 @@ def main():
     with open(sys.argv[1]) as f:
         model = json.load(f)
     version = sys.argv[2]
+    apply_changes_since_model(model)
     meta = model['metadata']
     shapes = model['shapes']
     names = reachable(model)
@@ -111,7 +220,9 @@ def main():
         s = shapes[n]
         kind = KINDS[s['type']]
         pattern = 'API_PATTERN_NONE'
-        if 'pattern' in s:
+        if n in SHAPE_PATTERNS:
+            pattern = SHAPE_PATTERNS[n]
+        elif 'pattern' in s:
             if s['pattern'] not in PATTERNS:
                 sys.exit('gen_api_model.py: no matcher for pattern %r of %s' % (s['pattern'], n))
             pattern = PATTERNS[s['pattern']]
@@ -124,7 +235,11 @@ def main():
             enums.append((enum_ref, values))
         first = len(members)
         required = set(s.get('required', []))
-        for wire, m in s.get('members', {}).items():
+        wires = list(s.get('members', {}))
+        by_message = {lower_first(w): w for w in wires}
+        wires = [by_message[m] for m in validation_order(list(by_message), CURRENT_MEMBER_COUNT.get(n))]
+        for wire in wires:
+            m = s['members'][wire]
             members.append((wire, lower_first(wire), index[m['shape']], wire in required))
         sub = index[s['member']['shape']] if 'member' in s else \
             index[s['value']['shape']] if 'value' in s else -1
@@ -146,7 +261,9 @@ def main():
  *
  * GENERATED by src/api/gen_api_model.py (make api-model): do not edit.
  * Source: botocore's DynamoDB model, service-2.json, API version %s
- * (%s), from %s.
+ * (%s), from %s, with DynamoDB's changes since
+ * (apply_changes_since_model in the generator: table ARNs as TableName,
+ * DeletionProtectionEnabled, RecoveryPeriodInDays).
  *
  *-------------------------------------------------------------------------
  */

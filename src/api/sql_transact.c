@@ -53,7 +53,7 @@ typedef struct TableSet
 static StTable *
 table_of(TableSet *ts, const char *name)
 {
-	const char *resolved = name ? name : catalog_default_table_name();
+	const char *resolved = name ? catalog_table_name(name, "tableName") : catalog_default_table_name();
 
 	for (int i = 0; i < ts->n; i++)
 		if (strcmp(ts->names[i], resolved) == 0)

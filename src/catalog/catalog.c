@@ -31,6 +31,7 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "storage/lmgr.h"
 #include "access/table.h"
@@ -274,6 +275,94 @@ catalog_check_name(const char *name, const char *what, int maxlen)
 	}
 }
 
+/* DynamoDB's message for a TableName ARN of the wrong form (value, path). */
+#define ST_ARN_FORMAT_ERROR "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Valid ARN format is 'arn:<awsPartition>:<vendor>:<region>:<subscriber>:resourceType/resourceName', where Resource name must have length less than or equal to 255, Resource name must have length greater than or equal to 3, Resource name must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"
+
+/*
+ * Table ARNs.  A table's ARN is arn:aws:dynamodb:<region>:<account>:table/
+ * <name>, with this server's region and account (ST_ARN_PREFIX: stdesign
+ * has neither, so they are fixed).  DynamoDB accepts a table's ARN wherever
+ * it takes a TableName ("You can also provide the Amazon Resource Name
+ * (ARN) of the table in this parameter", API reference, e.g. PutItem).
+ */
+bool
+catalog_is_arn(const char *name)
+{
+	return strncmp(name, "arn:", 4) == 0;
+}
+
+char *
+catalog_table_arn(const char *table_name)
+{
+	return psprintf("%s%s", ST_ARN_PREFIX, table_name);
+}
+
+/*
+ * The table an ARN names, or NULL when it is not the ARN of a table of this
+ * server (another service, region or account, an index's or a stream's).
+ */
+const char *
+catalog_arn_table(const char *arn)
+{
+	size_t		n = strlen(ST_ARN_PREFIX);
+
+	if (strncmp(arn, ST_ARN_PREFIX, n) != 0 || arn[n] == '\0' || strchr(arn + n, '/') != NULL)
+		return NULL;
+	return arn + n;
+}
+
+/*
+ * A TableName given as an ARN, checked as DynamoDB checks it, in its words:
+ * arn:<partition>:<vendor>:<region>:<account>:table/<name>, of partition
+ * aws, this server's region and account, a table (not an index's or a
+ * stream's ARN) whose name keeps the name's rules.  Another account's table
+ * is no table here (ResourceNotFoundException; DynamoDB would ask that
+ * account's permission).
+ */
+static const char *
+arn_table_name(const char *arn, const char *what)
+{
+	const char *field[6];
+	int			nfields = 0;
+	const char *name;
+	size_t		len;
+
+	field[nfields++] = arn;
+	for (const char *c = arn; *c && nfields < 6; c++)
+		if (*c == ':')
+			field[nfields++] = c + 1;
+#define ARN_FIELD_IS(i, text) (strncmp(field[i], text ":", strlen(text) + 1) == 0)
+	if (nfields < 6 || field[5][0] == '\0')
+		st_error(ST_ERR_VALIDATION, ST_ARN_FORMAT_ERROR, arn, what);
+	if (!ARN_FIELD_IS(1, "aws"))
+		st_error(ST_ERR_VALIDATION, "1 validation error detected: Invalid AWS partition in '%s'", arn);
+	if (!ARN_FIELD_IS(2, "dynamodb") || strncmp(field[5], "table/", 6) != 0)
+		st_error(ST_ERR_VALIDATION, "1 validation error detected: Invalid resource type in '%s'", arn);
+	if (!ARN_FIELD_IS(3, ST_ARN_REGION))
+		st_error(ST_ERR_VALIDATION, "1 validation error detected: Invalid AWS region in '%s'", arn);
+#undef ARN_FIELD_IS
+	name = field[5] + 6;
+	len = strlen(name);
+	if (len < 3 && strchr(name, '/') == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%s' at '%s' failed to satisfy constraint: Table name of ARN must have length greater than or equal to 3",
+				 arn, what);
+	if (len > ST_TABLE_NAME_MAX || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != len)
+		st_error(ST_ERR_VALIDATION, ST_ARN_FORMAT_ERROR, arn, what);
+	if (strncmp(field[4], ST_ARN_ACCOUNT ":", strlen(ST_ARN_ACCOUNT) + 1) != 0)
+		st_error(ST_ERR_RESOURCE_NOT_FOUND, "Requested resource not found: Table: %s not found", name);
+	return name;
+}
+
+const char *
+catalog_table_name(const char *name_or_arn, const char *what)
+{
+	if (catalog_is_arn(name_or_arn))
+		return arn_table_name(name_or_arn, what);
+	catalog_check_name(name_or_arn, what, ST_TABLE_NAME_MAX);
+	return name_or_arn;
+}
+
 /*
  * Names in schema stdesign_data.  Relations and indexes share one namespace
  * there, so each kind of object gets its own readable form that no other
@@ -345,19 +434,39 @@ spi_text(HeapTuple tup, TupleDesc desc, int col)
 	return isnull ? NULL : TextDatumGetCString(d);
 }
 
+/*
+ * A query on the catalog tables under the latest snapshot, as Postgres reads
+ * its own catalogs: a definition must describe the relation as it is now,
+ * once locked, not as the transaction's snapshot saw it.  Under REPEATABLE
+ * READ the transaction's snapshot may predate an index dropped or a table
+ * deleted by a transaction this one waited for (its lock), which would
+ * describe a relation that no longer exists.
+ */
+static int
+catalog_query(const char *sql, Datum arg, long tcount)
+{
+	Oid			argtype = TEXTOID;
+	SPIPlanPtr	plan = SPI_prepare(sql, 1, &argtype);
+	int			rc;
+
+	if (plan == NULL)
+		st_internal_error("could not prepare a query on the catalog: %s", SPI_result_code_string(SPI_result));
+	rc = SPI_execute_snapshot(plan, &arg, NULL, GetLatestSnapshot(), InvalidSnapshot,
+							  true, false, tcount);
+	SPI_freeplan(plan);
+	return rc;
+}
+
 static void
 load_indexes(StTable *t)
 {
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1];
 	MemoryContext old;
 
-	args[0] = CStringGetTextDatum(t->name);
-	if (SPI_execute_with_args("SELECT index_name, is_local, pk_name, pk_type, sk_name, sk_type,"
-							  " projection_type, non_key_attributes::pg_catalog.text[], pg_index"
-							  " FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"
-							  " ORDER BY created_at, index_name",
-							  1, argtypes, args, NULL, false, 0) != SPI_OK_SELECT)
+	if (catalog_query("SELECT index_name, is_local, pk_name, pk_type, sk_name, sk_type,"
+					  " projection_type, non_key_attributes::pg_catalog.text[], pg_index"
+					  " FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"
+					  " ORDER BY created_at, index_name",
+					  CStringGetTextDatum(t->name), 0) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.indexes");
 
 	old = MemoryContextSwitchTo(t->cxt);
@@ -428,14 +537,17 @@ new_table(MemoryContext parent)
 }
 
 /*
- * Lock a table's relation as a reader, then see that it still exists: a
- * session that waited here for a DROP TABLE (st_drop_table, DeleteTable)
- * to commit finds it gone, and the table with it.
+ * Lock a table's relation (as a reader, or in the mode a change of the
+ * table needs), then see that it still exists: a session that waited here
+ * for a DROP TABLE (st_drop_table, DeleteTable) to commit finds it gone,
+ * and the table with it.  A change takes its own mode at once, never an
+ * AccessShareLock first: two DeleteTables of one table that both held it
+ * would each wait for the other to let go (a deadlock).
  */
 static bool
-lock_relation(Oid relid)
+lock_relation(Oid relid, LOCKMODE mode)
 {
-	LockRelationOid(relid, AccessShareLock);
+	LockRelationOid(relid, mode);
 	return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid));
 }
 
@@ -445,23 +557,20 @@ lock_relation(Oid relid)
  * gone.  The relation is locked.
  */
 static bool
-load_definition(StTable *t, const char *key_column, const char *key)
+load_definition(StTable *t, const char *key_column, const char *key, LOCKMODE mode)
 {
-	Oid			argtypes[1] = {TEXTOID};
-	Datum		args[1];
 	HeapTuple	tup;
 	TupleDesc	desc;
 	MemoryContext old;
 	char	   *key_index;
 
 	catalog_loads++;
-	args[0] = CStringGetTextDatum(key);
 	/* a 0.1.0 catalog has no key_index: its key index has 0.1.0's name */
-	if (SPI_execute_with_args(psprintf("SELECT relation_name, pk_name, pk_type, sk_name, sk_type, table_name, %s"
-									   " FROM stdesign.tables WHERE %s OPERATOR(pg_catalog.=) $1",
-									   catalog_sql_is_0_1_0() ? "NULL::pg_catalog.text" : "key_index",
-									   key_column),
-							  1, argtypes, args, NULL, false, 1) != SPI_OK_SELECT)
+	if (catalog_query(psprintf("SELECT relation_name, pk_name, pk_type, sk_name, sk_type, table_name, %s"
+							   " FROM stdesign.tables WHERE %s OPERATOR(pg_catalog.=) $1",
+							   catalog_sql_is_0_1_0() ? "NULL::pg_catalog.text" : "key_index",
+							   key_column),
+					  CStringGetTextDatum(key), 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.tables");
 	if (SPI_processed != 1)
 		return false;
@@ -482,8 +591,9 @@ load_definition(StTable *t, const char *key_column, const char *key)
 	MemoryContextSwitchTo(old);
 
 	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
-	if (!OidIsValid(t->relid) || !lock_relation(t->relid))
+	if (!OidIsValid(t->relid) || !lock_relation(t->relid, mode))
 		return false;
+	/* the indexes as they are once the relation is locked (no DDL on it meanwhile) */
 	load_indexes(t);
 	return true;
 }
@@ -493,11 +603,11 @@ load_definition(StTable *t, const char *key_column, const char *key)
  * false when the table does not exist.
  */
 static bool
-load_table(StTable *t)
+load_table(StTable *t, LOCKMODE mode)
 {
 	char	   *problem;
 
-	if (!load_definition(t, "table_name", t->name))
+	if (!load_definition(t, "table_name", t->name, mode))
 		return false;
 	problem = catalog_layout_problem(t, true);
 	if (problem)
@@ -513,7 +623,7 @@ load_table(StTable *t)
  * not the caller is connected); freed again on error.
  */
 static StTable *
-read_table(const char *name)
+read_table(const char *name, LOCKMODE mode)
 {
 	StTable    *volatile t = new_table(CacheMemoryContext);
 	bool		found;
@@ -522,7 +632,7 @@ read_table(const char *name)
 	SPI_connect();
 	PG_TRY();
 	{
-		found = load_table(t);
+		found = load_table(t, mode);
 	}
 	PG_CATCH();
 	{
@@ -568,7 +678,7 @@ catalog_guard_relation(Oid relid)
 
 	t = new_table(CurrentMemoryContext);
 	SPI_connect();
-	if (!in_data_schema || !load_definition(t, "relation_name", relname))
+	if (!in_data_schema || !load_definition(t, "relation_name", relname, AccessShareLock))
 	{
 		SPI_finish();
 		if (has_set_keys)
@@ -638,6 +748,12 @@ catalog_default_table_name(void)
 StTable *
 catalog_lookup(const char *name, bool missing_ok)
 {
+	return catalog_lookup_locked(name, missing_ok, AccessShareLock);
+}
+
+StTable *
+catalog_lookup_locked(const char *name, bool missing_ok, LOCKMODE mode)
+{
 	char		key[ST_TABLE_NAME_MAX + 1];
 	CacheSlot  *slot;
 	StTable    *t;
@@ -649,6 +765,8 @@ catalog_lookup(const char *name, bool missing_ok)
 		catalog_relid = get_relname_relid("tables", get_namespace_oid("stdesign", false));
 	if (name == NULL)
 		name = catalog_default_table_name();
+	else if (catalog_is_arn(name))
+		name = catalog_table_name(name, "tableName");
 	if (strlen(name) > ST_TABLE_NAME_MAX)
 	{
 		if (missing_ok)
@@ -676,7 +794,7 @@ catalog_lookup(const char *name, bool missing_ok)
 			slot->table = NULL;
 		}
 		if (slot->table == NULL)
-			slot->table = read_table(name);
+			slot->table = read_table(name, mode);
 		t = slot->table;
 		if (t == NULL)
 		{
@@ -686,7 +804,7 @@ catalog_lookup(const char *name, bool missing_ok)
 			st_error(ST_ERR_RESOURCE_NOT_FOUND,
 					 "Requested resource not found: Table: %s not found", name);
 		}
-		if (lock_relation(t->relid) && t->valid)
+		if (lock_relation(t->relid, mode) && t->valid)
 			break;
 		t->valid = false;
 		if (attempt >= 10)

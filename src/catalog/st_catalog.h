@@ -19,6 +19,7 @@
 #include "postgres.h"
 
 #include "executor/spi.h"
+#include "storage/lockdefs.h"
 #include "item/av.h"
 
 #define ST_TABLE_NAME_MAX 255
@@ -116,6 +117,14 @@ typedef struct StTable
  */
 extern StTable *catalog_lookup(const char *name, bool missing_ok);
 
+/*
+ * catalog_lookup with the relation locked in `mode`: the lock a change of
+ * the table needs (AccessExclusiveLock to drop it, ShareUpdateExclusiveLock
+ * to change its settings), taken at once so that two changes never both
+ * hold a weaker lock and wait for each other.
+ */
+extern StTable *catalog_lookup_locked(const char *name, bool missing_ok, LOCKMODE mode);
+
 /* The index of a table by name, or NULL. */
 extern StIndex *catalog_find_index(StTable *table, const char *index_name);
 
@@ -124,6 +133,21 @@ extern const char *catalog_default_table_name(void);
 
 /* Check a table or index name against DynamoDB's rules, or raise ValidationException. */
 extern void catalog_check_name(const char *name, const char *what, int maxlen);
+
+/*
+ * Table ARNs: this server's region and account, as DescribeTable's TableArn
+ * shows them.  catalog_table_name takes a TableName as DynamoDB does, a name
+ * or a table's ARN, and returns the name, checked by DynamoDB's rules
+ * (ValidationException for an ARN of no table of this server).
+ * catalog_arn_table: the name in a table's ARN, or NULL.
+ */
+#define ST_ARN_REGION "local"
+#define ST_ARN_ACCOUNT "000000000000"
+#define ST_ARN_PREFIX "arn:aws:dynamodb:" ST_ARN_REGION ":" ST_ARN_ACCOUNT ":table/"
+extern bool catalog_is_arn(const char *name);
+extern char *catalog_table_arn(const char *table_name);
+extern const char *catalog_arn_table(const char *arn);
+extern const char *catalog_table_name(const char *name_or_arn, const char *what);
 
 /*
  * Names of relations and indexes in the data schema: the readable form of a

@@ -28,5 +28,5 @@ ST_EXCEPTION(ST_ERR_SERIALIZATION, "SerializationException", "SD010")	/* a JSON 
 ST_EXCEPTION(ST_ERR_LIMIT_EXCEEDED, "LimitExceededException", "SD011")	/* an account-style limit would be passed (more than 20 GSIs; more than one index created or deleted by one UpdateTable) */
 ST_EXCEPTION(ST_ERR_INTERNAL, "InternalServerError", "SD012")	/* something that cannot happen did: stdesign's own data is inconsistent or an internal step failed (a bug: please report it) */
 ST_EXCEPTION(ST_ERR_TRANSACTION_IN_PROGRESS, "TransactionInProgressException", "SD013")	/* a ClientRequestToken is used by a transaction still running (reserved: the repeat waits for it instead) */
-ST_EXCEPTION(ST_ERR_TABLE_NOT_FOUND, "TableNotFoundException", "SD014")	/* DescribeContinuousBackups of a table that does not exist (the HTTP endpoint) */
+ST_EXCEPTION(ST_ERR_TABLE_NOT_FOUND, "TableNotFoundException", "SD014")	/* DescribeContinuousBackups or UpdateContinuousBackups of a table that does not exist */
 ST_EXCEPTION(ST_ERR_DUPLICATE_ITEM, "DuplicateItemException", "SD015")	/* a PartiQL INSERT of an item whose key already exists */

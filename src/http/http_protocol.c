@@ -537,7 +537,7 @@ run_once(HttpCall *call, bool *retry)
 		{
 			request = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(call->json)));
 			parsing = false;
-			if (call->op == NULL || (handler = http_find_operation(call->op)) == NULL)
+			if (call->op == NULL || (handler = api_find_operation(call->op)) == NULL)
 				r = error_result(400, NS_SERVICE "UnknownOperationException", NULL);
 			else
 				roleid = authenticate(call, &r);
@@ -673,6 +673,8 @@ answer_request(HttpCall *call)
 	}
 	call->op = target_operation(call);
 	http_request_host = header(call, "Host");
+	/* DescribeEndpoints answers with the address the client used */
+	api_endpoint_address = http_request_host;
 	if (!decode_body(call, &r))
 		return send_result(call, &r);
 	if (call->json[0] == '\0')
@@ -769,6 +771,7 @@ access_handler(void *cls, struct MHD_Connection *conn, const char *url,
 	collect(conn, MHD_GET_ARGUMENT_KIND, &call.query, &call.nquery);
 	ret = answer_request(&call);
 	http_request_host = NULL;
+	api_endpoint_address = NULL;
 	MemoryContextSwitchTo(old);
 	return ret;
 }

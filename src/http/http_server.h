@@ -70,10 +70,7 @@ struct MHD_Daemon;
  */
 extern struct MHD_Daemon *http_start_daemon(int listen_fd, bool loopback);
 
-/* ---------- operations the HTTP API has beyond st_api's (http_ops.c) ---------- */
-
-/* The handler of op: st_api's first, then the ones tools call on connect. */
-extern ApiHandler http_find_operation(const char *op);
+/* ---------- the request being answered ---------- */
 
 /* The Host header of the request being answered (DescribeEndpoints). */
 extern const char *http_request_host;

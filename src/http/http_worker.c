@@ -74,7 +74,8 @@ static const char *const counted_ops[] = {
 	"CreateTable", "DeleteTable", "DescribeTable", "ListTables", "UpdateTable",
 	"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
 	"DescribeTimeToLive", "UpdateTimeToLive", "ListTagsOfResource", "DescribeEndpoints",
-	"DescribeLimits", "DescribeContinuousBackups", "(other)"
+	"DescribeLimits", "DescribeContinuousBackups", "TagResource", "UntagResource",
+	"UpdateContinuousBackups", "(other)"
 };
 
 #define HTTP_NOPS lengthof(counted_ops)

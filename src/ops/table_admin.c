@@ -556,6 +556,8 @@ ops_table_create(const Av *request_in)
 	const Av   *defs = field_typed(req, "AttributeDefinitions", AV_L, "attributeDefinitions", true);
 	const Av   *gsis = field_typed(req, "GlobalSecondaryIndexes", AV_L, NULL, false);
 	const Av   *lsis = field_typed(req, "LocalSecondaryIndexes", AV_L, NULL, false);
+	const Av   *tags = field_typed(req, "Tags", AV_L, NULL, false);
+	const Av   *dp = av_map_get(req, "DeletionProtectionEnabled", 25);
 	int			ngsi = gsis ? gsis->n : 0;
 	int			nlsi = lsis ? lsis->n : 0;
 	IndexDef   *ixs = palloc0(sizeof(IndexDef) * Max(1, ngsi + nlsi));
@@ -566,7 +568,11 @@ ops_table_create(const Av *request_in)
 	char	   *key_index;
 	bool		old_catalog;
 
-	catalog_check_name(name, "tableName", ST_TABLE_NAME_MAX);
+	name = catalog_table_name(name, "tableName");
+	if (dp && dp->type != AV_BOOL)
+		wrong_type("DeletionProtectionEnabled", "a boolean");
+	if (tags && tags->n > 0)
+		ops_tags_check(tags);
 	check_attribute_definitions(defs);
 	parse_key_schema(ks, "keySchema", &pk, &sk);
 	provisioned = check_billing(req);
@@ -610,10 +616,22 @@ ops_table_create(const Av *request_in)
 		create_index(name, relname, &ixs[i], &pk, &sk);
 	catalog_invalidate_all();
 	CommandCounterIncrement();
+	/* CreateTable's Tags (CloudFormation's too): the table's first tags */
+	if (tags && tags->n > 0)
+		ops_tags_add(name, tags);
 	return ops_table_describe(name);
 }
 
 /* ---------- DescribeTable ---------- */
+
+/* DeletionProtectionEnabled of a stored definition (CreateTable's, or UpdateTable's since) */
+static bool
+deletion_protected(const Av *definition)
+{
+	const Av   *dp = definition ? av_map_get(definition, "DeletionProtectionEnabled", 25) : NULL;
+
+	return dp && dp->type == AV_BOOL && dp->boolval;
+}
 
 static void
 put(Av *map, const char *name, Av *value)
@@ -838,7 +856,7 @@ ops_table_describe(const char *name)
 	Av		   *d = av_new(AV_M);
 	char	  **counts = palloc(sizeof(char *) * (t->nindexes + 1));
 	char	  **sizes = palloc(sizeof(char *) * (t->nindexes + 1));
-	char	   *arn = psprintf("arn:aws:dynamodb:local:000000000000:table/%s", t->name);
+	char	   *arn = catalog_table_arn(t->name);
 	const Av   *billing = av_map_get(definition, "BillingMode", 11);
 	Av		   *gsis = av_new(AV_L);
 	Av		   *lsis = av_new(AV_L);
@@ -876,7 +894,7 @@ ops_table_describe(const char *name)
 		put(d, "GlobalSecondaryIndexes", gsis);
 	if (lsis->n > 0)
 		put(d, "LocalSecondaryIndexes", lsis);
-	put(d, "DeletionProtectionEnabled", av_new_bool(false));
+	put(d, "DeletionProtectionEnabled", av_new_bool(deletion_protected(definition)));
 	return d;
 }
 
@@ -910,11 +928,22 @@ deleting_description(const Av *described)
 Av *
 ops_table_drop(const char *name)
 {
-	StTable    *t = catalog_lookup(name, false);
-	Av		   *d = deleting_description(ops_table_describe(name));
+	StTable    *t = catalog_lookup_locked(name, false, AccessExclusiveLock);
+	char	   *created;
+	char	   *table_id;
+	Av		   *d;
 	char	   *relname = pstrdup(t->relname);
-	Datum		arg = CStringGetTextDatum(name);
+	Datum		arg;
 	Oid			type = TEXTOID;
+
+	/* the table's own name from here on (`name` may be its ARN) */
+	name = pstrdup(t->name);
+	arg = CStringGetTextDatum(name);
+	/* DeleteTable's answer for a table with deletion protection (DynamoDB's words) */
+	if (deletion_protected(stored_definition(name, &created, &table_id)))
+		st_error(ST_ERR_VALIDATION,
+				 "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.");
+	d = deleting_description(ops_table_describe(name));
 
 	storage_drop_relation(relname);
 	SPI_connect();
@@ -1000,7 +1029,7 @@ Av *
 ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_definitions,
 			  bool inherit_throughput, const char *path)
 {
-	StTable    *t = catalog_lookup(name, false);
+	StTable    *t = catalog_lookup_locked(name, false, ShareRowExclusiveLock);
 	char	   *created;
 	char	   *table_id;
 	Av		   *definition = stored_definition(t->name, &created, &table_id);
@@ -1048,16 +1077,22 @@ ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_defini
 void
 ops_table_drop_gsi(const char *name, const char *index_name)
 {
-	StTable    *t = catalog_lookup(name, false);
+	/*
+	 * DROP INDEX needs AccessExclusiveLock: taken first, since holding a
+	 * weaker one that blocks writers (as adding an index does) would
+	 * deadlock with a writer that holds AccessShareLock and waits for it.
+	 */
+	StTable    *t = catalog_lookup_locked(name, false, AccessExclusiveLock);
 	StIndex    *ix = catalog_find_index(t, index_name);
 	Oid			types[2] = {TEXTOID, TEXTOID};
 	Datum		args[2];
 
 	if (ix == NULL || ix->is_local)
 		st_error(ST_ERR_RESOURCE_NOT_FOUND,
-				 "Requested resource not found: Index: %s not found in table %s", index_name, name);
+				 "Requested resource not found: Index: %s not found in table %s", index_name, t->name);
 	storage_drop_index(ix->pg_index);
-	args[0] = CStringGetTextDatum(name);
+	/* the table's own name: `name` may be its ARN */
+	args[0] = CStringGetTextDatum(t->name);
 	args[1] = CStringGetTextDatum(index_name);
 	SPI_connect();
 	if (SPI_execute_with_args("DELETE FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"

@@ -42,4 +42,41 @@ extern Av  *ops_table_add_gsi(const char *name, const Av *gsi, const Av *attribu
 /* Drop a GSI. */
 extern void ops_table_drop_gsi(const char *name, const char *index_name);
 
+/* ---------- table settings and tags (table_meta.c) ---------- */
+
+/*
+ * Store one setting of a table's definition (DeletionProtectionEnabled,
+ * PointInTimeRecoverySpecification): the stored CreateTable request keeps
+ * what UpdateTable and the like change since.
+ */
+extern void ops_table_set_option(const char *name, const char *key, const Av *value);
+
+/* One stored setting of a table's definition, or NULL (a copy). */
+extern Av  *ops_table_option(const char *name, const char *key);
+
+/*
+ * Tags of a table, by DynamoDB's rules and in its words (TagResource,
+ * UntagResource, ListTagsOfResource): `tags` an AV_L of {"Key", "Value"}
+ * maps, checked (ops_tags_check, also alone: DynamoDB checks the tags
+ * before it looks for the resource) and stored (a key given again takes
+ * the new value); `keys` an AV_L of strings, checked (ops_tag_keys_check)
+ * and removed (absent ones are no error); the list: the tags in key order
+ * after `start_after` (NULL: from the first), at most `limit` (0: all),
+ * *more set when some are left.
+ */
+extern void ops_tags_check(const Av *tags);
+extern void ops_tag_keys_check(const Av *keys);
+extern void ops_tags_add(const char *name, const Av *tags);
+extern void ops_tags_remove(const char *name, const Av *keys);
+extern Av  *ops_tags_list(const char *name, const char *start_after, int limit, bool *more);
+
+/*
+ * Point-in-time recovery: the ContinuousBackupsDescription of a table, and
+ * the setting changed (enabled, with a recovery period of 1 to 35 days).
+ * stdesign keeps and describes the setting; restoring is Postgres's own
+ * point-in-time recovery, not stdesign's.
+ */
+extern Av  *ops_continuous_backups(const char *name);
+extern void ops_set_point_in_time_recovery(const char *name, bool enabled, int recovery_days);
+
 #endif							/* ST_TABLE_ADMIN_H */

@@ -231,14 +231,27 @@ def trust_tests():
           c.describe_time_to_live(TableName="BotoTable")["TimeToLiveDescription"]["TimeToLiveStatus"] == "DISABLED")
     arn = c.describe_table(TableName="BotoTable")["Table"]["TableArn"]
     check("ListTagsOfResource: no tags", c.list_tags_of_resource(ResourceArn=arn)["Tags"] == [])
+    c.tag_resource(ResourceArn=arn, Tags=[{"Key": "env", "Value": "test"}, {"Key": "team", "Value": "data"}])
+    c.untag_resource(ResourceArn=arn, TagKeys=["team"])
+    check("TagResource, UntagResource, ListTagsOfResource",
+          c.list_tags_of_resource(ResourceArn=arn)["Tags"] == [{"Key": "env", "Value": "test"}])
+    code, _ = error_code(lambda: c.tag_resource(ResourceArn=arn, Tags=[{"Key": "aws:x", "Value": "y"}]))
+    check("TagResource of an aws: key: ValidationException", code == "ValidationException")
+    check("GetItem by the table's ARN",
+          c.get_item(TableName=arn, Key={"PK": {"S": "u#1"}, "SK": {"S": "p"}}).get("Item", {}).get("PK") == {"S": "u#1"})
     code, _ = error_code(lambda: c.list_tags_of_resource(ResourceArn=arn.replace("BotoTable", "NoSuchTable")))
     check("ListTagsOfResource of a missing table: ResourceNotFoundException", code == "ResourceNotFoundException")
     code, _ = error_code(lambda: c.list_tags_of_resource(ResourceArn="nonsense"))
     check("ListTagsOfResource of a bad ARN: ValidationException", code == "ValidationException")
     cb = c.describe_continuous_backups(TableName="BotoTable")["ContinuousBackupsDescription"]
-    check("DescribeContinuousBackups: DISABLED",
-          cb["ContinuousBackupsStatus"] == "DISABLED" and
+    check("DescribeContinuousBackups: ENABLED, point-in-time recovery DISABLED",
+          cb["ContinuousBackupsStatus"] == "ENABLED" and
           cb["PointInTimeRecoveryDescription"]["PointInTimeRecoveryStatus"] == "DISABLED")
+    cb = c.update_continuous_backups(TableName="BotoTable", PointInTimeRecoverySpecification={
+        "PointInTimeRecoveryEnabled": True})["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
+    check("UpdateContinuousBackups: ENABLED with its window",
+          cb["PointInTimeRecoveryStatus"] == "ENABLED" and
+          cb["EarliestRestorableDateTime"] <= cb["LatestRestorableDateTime"], cb)
     code, _ = error_code(lambda: c.describe_continuous_backups(TableName="NoSuchTable"))
     check("DescribeContinuousBackups of a missing table: TableNotFoundException", code == "TableNotFoundException")
     lim = c.describe_limits()

@@ -16,9 +16,9 @@ cd "$(dirname "$0")/../.."
 # pg_regress and isolation must also run every file there is.
 min_unit=1220
 min_checks=3
-min_regress=50
-min_isolation=12
-min_tap=182
+min_regress=51
+min_isolation=14
+min_tap=190
 files=$(ls test/sql/*.sql | wc -l)
 [ "$files" -gt "$min_regress" ] && min_regress=$files
 files=$(ls test/isolation/specs/*.spec | wc -l)
@@ -143,7 +143,7 @@ echo "== index builds while the relation's cache entry is invalidated"
 script_layer index_build_invalidation 15 bash test/scripts/index_build_invalidation.sh
 
 echo "== HTTP endpoint: aws-cli, boto3, the JavaScript SDK, dynamodb-admin, raw HTTP, SigV4, resilience"
-script_layer http 126 bash test/scripts/http_tests.sh
+script_layer http 130 bash test/scripts/http_tests.sh
 
 echo "== design studio page in headless Chromium"
 script_layer studio_browser 15 bash test/scripts/studio_browser.sh
