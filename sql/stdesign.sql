@@ -422,3 +422,14 @@ CREATE EVENT TRIGGER stdesign_layout_ddl ON ddl_command_end
 	EXECUTE FUNCTION stdesign.guard_ddl();
 CREATE EVENT TRIGGER stdesign_layout_drop ON sql_drop
 	EXECUTE FUNCTION stdesign.guard_drop();
+
+-- The HTTP workers keep the access keys they have looked up; every change
+-- to the key table invalidates those caches when it commits.
+CREATE FUNCTION stdesign.access_keys_changed() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'st_access_keys_changed' LANGUAGE C;
+COMMENT ON FUNCTION stdesign.access_keys_changed() IS
+	'trigger: the HTTP workers forget the access keys they cached';
+REVOKE ALL ON FUNCTION stdesign.access_keys_changed() FROM PUBLIC;
+CREATE TRIGGER access_keys_changed
+	AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.access_keys
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.access_keys_changed();

@@ -180,21 +180,35 @@ def load(port, key, secret):
 
 
 def main():
-    psql("CREATE EXTENSION stdesign")
+    existing = os.environ.get("BENCH_EXISTING") == "1"
+    ops = os.environ.get("BENCH_OPS", "GetItem,Query,PutItem,UpdateItem").split(",")
+    systems = os.environ.get("BENCH_SYSTEMS", "trust,sigv4,pgbench,dynalite").split(",")
+    if existing:
+        psql("CREATE EXTENSION IF NOT EXISTS stdesign")
+        psql("ALTER SYSTEM SET stdesign.http_auth = 'trust'")
+        psql("SELECT pg_reload_conf()")
+        time.sleep(0.5)
+        if psql("SELECT count(*) FROM stdesign.tables WHERE table_name = 'Bench'") != "0":
+            psql("SELECT st_api('DeleteTable', '{\"TableName\": \"Bench\"}')")
+    else:
+        psql("CREATE EXTENSION stdesign")
     time.sleep(1)
     load(PORT, "AKIDEXAMPLE", "secret")
     psql("ANALYZE")
     workers = [int(x) for x in psql("SELECT pid FROM stdesign.http_status()").split()]
     key, secret = psql("SELECT access_key_id || ' ' || secret_access_key FROM "
                        "st_create_access_key(current_user::regrole)").split()
-    dyn = subprocess.Popen(["node", DYNALITE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    dport = json.loads(dyn.stdout.readline())["port"]
-    load(dport, "AKIDEXAMPLE", "secret")
-    ops = ["GetItem", "Query", "PutItem", "UpdateItem"]
+    dyn = None
+    if "dynalite" in systems:
+        dyn = subprocess.Popen(["node", DYNALITE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        dport = json.loads(dyn.stdout.readline())["port"]
+        load(dport, "AKIDEXAMPLE", "secret")
     rows = []
     for op in ops:
         res = {}
         for mode in ("trust", "sigv4"):
+            if mode not in systems:
+                continue
             psql("ALTER SYSTEM SET stdesign.http_auth = '%s'" % mode)
             psql("SELECT pg_reload_conf()")
             time.sleep(0.5)
@@ -202,24 +216,33 @@ def main():
             t0 = ticks(workers)
             rps, total, p50, p99, errs = wrk(PORT, script)
             res[mode] = (rps, p50, p99, (ticks(workers) - t0) * 1e6 / TICK / max(total, 1), errs)
-        tps, total, p50, p99, cpu = pgbench(op)
-        res["pgbench"] = (tps, p50, p99, cpu * 1e6 / TICK / max(total, 1), 0)
-        script = lua(dport, op, "AKIDEXAMPLE", "secret")
-        t0 = ticks([dyn.pid])
-        rps, total, p50, p99, errs = wrk(dport, script)
-        res["dynalite"] = (rps, p50, p99, (ticks([dyn.pid]) - t0) * 1e6 / TICK / max(total, 1), errs)
+        if "pgbench" in systems:
+            tps, total, p50, p99, cpu = pgbench(op)
+            res["pgbench"] = (tps, p50, p99, cpu * 1e6 / TICK / max(total, 1), 0)
+        if dyn is not None:
+            script = lua(dport, op, "AKIDEXAMPLE", "secret")
+            t0 = ticks([dyn.pid])
+            rps, total, p50, p99, errs = wrk(dport, script)
+            res["dynalite"] = (rps, p50, p99, (ticks([dyn.pid]) - t0) * 1e6 / TICK / max(total, 1), errs)
         rows.append((op, res))
-    dyn.stdin.close()
-    dyn.wait()
+    if dyn is not None:
+        dyn.stdin.close()
+        dyn.wait()
+    if existing:
+        psql("ALTER SYSTEM RESET stdesign.http_auth")
+        psql("SELECT pg_reload_conf()")
     print("| operation | system | req/s | p50 | p99 | server CPU us/req | vs pgbench | vs dynalite | errors |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for op, res in rows:
         for system in ("trust", "sigv4", "pgbench", "dynalite"):
+            if system not in res:
+                continue
             rps, p50, p99, cpu, errs = res[system]
             name = {"trust": "endpoint (trust)", "sigv4": "endpoint (sigv4)",
                     "pgbench": "pgbench st_api", "dynalite": "dynalite"}[system]
             print("| %s | %s | %.0f | %s | %s | %.0f | %.2fx | %.1fx | %d |" % (
-                op, name, rps, p50, p99, cpu, rps / res["pgbench"][0], rps / res["dynalite"][0], errs))
+                op, name, rps, p50, p99, cpu, rps / res.get("pgbench", (float("nan"),))[0],
+                rps / res.get("dynalite", (float("nan"),))[0], errs))
 
 
 main()

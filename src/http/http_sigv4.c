@@ -9,7 +9,15 @@
  * time.  The checks and their messages follow the order DynamoDB applies
  * (documented in AWS's "Create a signed AWS API request" and observed by
  * dynalite): incomplete header, date format, expiry (15 minutes either
- * way), Host signed, algorithm, credential scope, key, signature.
+ * way), Host signed, algorithm, credential scope, key, signature, session
+ * token.
+ *
+ * The signature may also come in the query string (a presigned request:
+ * X-Amz-Algorithm, X-Amz-Credential, X-Amz-Date, X-Amz-SignedHeaders,
+ * X-Amz-Signature and optionally X-Amz-Expires, as AWS's "Authentication
+ * methods" describe it); its canonical query string is every argument but
+ * X-Amz-Signature.  The payload hash is always the SHA-256 of the body as
+ * received.
  *
  *-------------------------------------------------------------------------
  */
@@ -29,14 +37,13 @@
 #define SKEW_SECONDS (15 * 60)
 #define NS_SERVICE "com.amazon.coral.service#"
 
-/* What the Authorization header says. */
+/* The parts of the Authorization header (NULL: absent). */
 typedef struct SigV4Auth
 {
 	char	   *algorithm;
 	char	   *credential;
 	char	   *signed_headers;
 	char	   *signature;
-	char	   *amz_date;
 } SigV4Auth;
 
 static bool
@@ -48,12 +55,34 @@ fail(HttpAuthError *err, const char *type, char *message)
 }
 
 static const char *
+find_in(const HttpHeader *list, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (pg_strcasecmp(list[i].name, name) == 0)
+			return list[i].value;
+	return NULL;
+}
+
+static const char *
 find_header(const SigV4Request *req, const char *name)
 {
-	for (int i = 0; i < req->nheaders; i++)
-		if (pg_strcasecmp(req->headers[i].name, name) == 0)
-			return req->headers[i].value;
+	return find_in(req->headers, req->nheaders, name);
+}
+
+/* Query arguments are case-sensitive (X-Amz-Date, not x-amz-date). */
+static const char *
+find_query(const SigV4Request *req, const char *name)
+{
+	for (int i = 0; i < req->nquery; i++)
+		if (strcmp(req->query[i].name, name) == 0)
+			return req->query[i].value;
 	return NULL;
+}
+
+bool
+http_sigv4_presigned(const SigV4Request *req)
+{
+	return find_query(req, "X-Amz-Algorithm") != NULL;
 }
 
 /* Split "ALG Credential=..., SignedHeaders=..., Signature=..." into *a. */
@@ -139,56 +168,134 @@ header_signed(const char *signed_headers, const char *name)
 	return false;
 }
 
-bool
-http_sigv4_parse(const SigV4Request *req, char **key_id, HttpAuthError *err)
+/*
+ * The signature's parts from the Authorization header, or from the query
+ * string of a presigned request: false with *err set when some are missing.
+ */
+static bool
+gather(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
 {
-	SigV4Auth	a = {0};
 	StringInfoData msg;
-	int64		t;
-	int64		now = (int64) time(NULL);
-	char	   *parts[6];
-	int			nparts = 0;
-	char	   *cred;
-	char	   *slash;
-
-	split_authorization(req->authorization, &a);
-	a.amz_date = (char *) find_header(req, "X-Amz-Date");
 
 	initStringInfo(&msg);
-	if (a.credential == NULL)
-		appendStringInfoString(&msg, "Authorization header requires 'Credential' parameter. ");
-	if (a.signature == NULL)
-		appendStringInfoString(&msg, "Authorization header requires 'Signature' parameter. ");
-	if (a.signed_headers == NULL)
-		appendStringInfoString(&msg, "Authorization header requires 'SignedHeaders' parameter. ");
-	if (a.amz_date == NULL && find_header(req, "Date") == NULL)
-		appendStringInfoString(&msg, "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ");
-	if (msg.len > 0)
+	if (!req->presigned)
 	{
-		appendStringInfo(&msg, "Authorization=%s", req->authorization);
-		return fail(err, NS_SERVICE "IncompleteSignatureException", msg.data);
+		split_authorization(req->authorization, a);
+		req->amz_date = find_header(req, "X-Amz-Date");
+		if (a->credential == NULL)
+			appendStringInfoString(&msg, "Authorization header requires 'Credential' parameter. ");
+		if (a->signature == NULL)
+			appendStringInfoString(&msg, "Authorization header requires 'Signature' parameter. ");
+		if (a->signed_headers == NULL)
+			appendStringInfoString(&msg, "Authorization header requires 'SignedHeaders' parameter. ");
+		if (req->amz_date == NULL && find_header(req, "Date") == NULL)
+			appendStringInfoString(&msg, "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ");
+		if (msg.len > 0)
+			appendStringInfo(&msg, "Authorization=%s", req->authorization);
+		req->security_token = find_header(req, "X-Amz-Security-Token");
 	}
-	if (a.amz_date == NULL || (t = parse_amz_date(a.amz_date)) < 0)
+	else
+	{
+		static const char *const params[] = {
+			"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date"
+		};
+
+		for (int i = 0; i < (int) lengthof(params); i++)
+		{
+			const char *v = find_query(req, params[i]);
+
+			if (v == NULL || v[0] == '\0')
+				appendStringInfo(&msg, "AWS query-string parameters must include '%s'. ", params[i]);
+		}
+		if (msg.len > 0)
+			appendStringInfoString(&msg, "Re-examine the query-string parameters.");
+		a->algorithm = pstrdup(find_query(req, "X-Amz-Algorithm") ? find_query(req, "X-Amz-Algorithm") : "");
+		a->credential = (char *) find_query(req, "X-Amz-Credential");
+		a->signature = (char *) find_query(req, "X-Amz-Signature");
+		a->signed_headers = (char *) find_query(req, "X-Amz-SignedHeaders");
+		req->amz_date = find_query(req, "X-Amz-Date");
+		req->security_token = find_query(req, "X-Amz-Security-Token");
+	}
+	if (msg.len > 0)
+		return fail(err, NS_SERVICE "IncompleteSignatureException", msg.data);
+	return true;
+}
+
+/*
+ * How long the signature is valid after its date: 15 minutes, or a
+ * presigned request's X-Amz-Expires (1 s to 7 days, as AWS allows);
+ * -1 with *err set when X-Amz-Expires is not such a number.
+ */
+static int64
+lifetime(const SigV4Request *req, HttpAuthError *err)
+{
+	const char *e = req->presigned ? find_query(req, "X-Amz-Expires") : NULL;
+	int64		v = 0;
+
+	if (e == NULL)
+		return SKEW_SECONDS;
+	for (const char *p = e; *p; p++)
+	{
+		if (*p < '0' || *p > '9' || v > 604800)
+		{
+			v = -1;
+			break;
+		}
+		v = v * 10 + (*p - '0');
+	}
+	if (e[0] == '\0' || v < 1 || v > 604800)
+	{
+		fail(err, NS_SERVICE "IncompleteSignatureException",
+			 psprintf("X-Amz-Expires must be a whole number of seconds from 1 to 604800, not '%s'. Re-examine the query-string parameters.", e));
+		return -1;
+	}
+	return v;
+}
+
+/* The date, within its lifetime: false with *err set otherwise. */
+static bool
+check_date(const SigV4Request *req, HttpAuthError *err)
+{
+	int64		now = (int64) time(NULL);
+	int64		t;
+	int64		life;
+
+	if (req->amz_date == NULL || (t = parse_amz_date(req->amz_date)) < 0)
 		return fail(err, NS_SERVICE "IncompleteSignatureException",
 					psprintf("Date must be in ISO-8601 'basic format'. Got '%s'. See http://en.wikipedia.org/wiki/ISO_8601",
-							 a.amz_date ? a.amz_date : find_header(req, "Date")));
-	if (t < now - SKEW_SECONDS)
+							 req->amz_date ? req->amz_date : find_header(req, "Date")));
+	if ((life = lifetime(req, err)) < 0)
+		return false;
+	if (t < now - life)
+	{
+		if (life == SKEW_SECONDS)
+			return fail(err, NS_SERVICE "InvalidSignatureException",
+						psprintf("Signature expired: %s is now earlier than %s (%s - 15 min.)",
+								 req->amz_date, format_amz_date(now - life), format_amz_date(now)));
 		return fail(err, NS_SERVICE "InvalidSignatureException",
-					psprintf("Signature expired: %s is now earlier than %s (%s - 15 min.)",
-							 a.amz_date, format_amz_date(now - SKEW_SECONDS), format_amz_date(now)));
+					psprintf("Signature expired: %s is now earlier than %s (%s - " INT64_FORMAT " sec.)",
+							 req->amz_date, format_amz_date(now - life), format_amz_date(now), life));
+	}
 	if (t > now + SKEW_SECONDS)
 		return fail(err, NS_SERVICE "InvalidSignatureException",
 					psprintf("Signature not yet current: %s is still later than %s (%s + 15 min.)",
-							 a.amz_date, format_amz_date(now + SKEW_SECONDS), format_amz_date(now)));
-	if (!header_signed(a.signed_headers, "host"))
-		return fail(err, NS_SERVICE "InvalidSignatureException",
-					"'Host' must be a 'SignedHeader' in the AWS Authorization.");
-	if (strcmp(a.algorithm, SIGV4_ALGORITHM) != 0)
-		return fail(err, NS_SERVICE "IncompleteSignatureException",
-					psprintf("Unsupported AWS 'algorithm': '%s' (only AWS4-HMAC-SHA256 for now). ", a.algorithm));
+							 req->amz_date, format_amz_date(now + SKEW_SECONDS), format_amz_date(now)));
+	return true;
+}
 
-	/* keyid/date/region/service/aws4_request (trailing slashes ignored) */
-	cred = pstrdup(a.credential);
+/*
+ * keyid/date/region/service/aws4_request (trailing slashes ignored): fills
+ * key_id, date and region; false with *err set when it is not DynamoDB's.
+ */
+static bool
+check_scope(SigV4Request *req, const char *credential, char **key_id, HttpAuthError *err)
+{
+	char	   *cred = pstrdup(credential);
+	char	   *parts[6];
+	int			nparts = 0;
+	char	   *slash;
+	StringInfoData msg;
+
 	while (strlen(cred) > 0 && cred[strlen(cred) - 1] == '/')
 		cred[strlen(cred) - 1] = '\0';
 	for (char *p = cred; nparts < 6; p = slash + 1)
@@ -201,24 +308,53 @@ http_sigv4_parse(const SigV4Request *req, char **key_id, HttpAuthError *err)
 	if (nparts != 5)
 		return fail(err, NS_SERVICE "IncompleteSignatureException",
 					psprintf("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '%s'",
-							 a.credential));
-	resetStringInfo(&msg);
-	if (parts[2][0] == '\0')
+							 credential));
+	initStringInfo(&msg);
+	/* an endpoint serves one region when stdesign.http_region says which */
+	if (parts[2][0] == '\0' ||
+		(http_region != NULL && http_region[0] != '\0' && strcmp(parts[2], http_region) != 0))
 		appendStringInfo(&msg, "Credential should be scoped to a valid region, not '%s'. ", parts[2]);
 	if (strcmp(parts[3], "dynamodb") != 0)
 		appendStringInfoString(&msg, "Credential should be scoped to correct service: 'dynamodb'. ");
 	if (strcmp(parts[4], "aws4_request") != 0)
 		appendStringInfo(&msg, "Credential should be scoped with a valid terminator: 'aws4_request', not '%s'. ", parts[4]);
-	if (strncmp(parts[1], a.amz_date, 8) != 0 || strlen(parts[1]) != 8)
+	if (strncmp(parts[1], req->amz_date, 8) != 0 || strlen(parts[1]) != 8)
 		appendStringInfo(&msg, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '%s' != '%.8s', from '%s'.",
-						 parts[1], a.amz_date, a.amz_date);
+						 parts[1], req->amz_date, req->amz_date);
 	if (msg.len > 0)
 	{
 		while (msg.len > 0 && msg.data[msg.len - 1] == ' ')
 			msg.data[--msg.len] = '\0';
 		return fail(err, NS_SERVICE "InvalidSignatureException", msg.data);
 	}
-	*key_id = pstrdup(parts[0]);
+	*key_id = parts[0];
+	req->date = parts[1];
+	req->region = parts[2];
+	req->scope = psprintf("%s/%s/dynamodb/aws4_request", parts[1], parts[2]);
+	return true;
+}
+
+bool
+http_sigv4_parse(SigV4Request *req, char **key_id, HttpAuthError *err)
+{
+	SigV4Auth	a = {0};
+
+	req->presigned = http_sigv4_presigned(req);
+	if (req->presigned && req->authorization != NULL)
+		return fail(err, NS_SERVICE "InvalidSignatureException",
+					"Found both 'X-Amz-Algorithm' as a query-string param and 'Authorization' as HTTP header.");
+	if (!gather(req, &a, err) || !check_date(req, err))
+		return false;
+	if (!header_signed(a.signed_headers, "host"))
+		return fail(err, NS_SERVICE "InvalidSignatureException",
+					"'Host' must be a 'SignedHeader' in the AWS Authorization.");
+	if (strcmp(a.algorithm, SIGV4_ALGORITHM) != 0)
+		return fail(err, NS_SERVICE "IncompleteSignatureException",
+					psprintf("Unsupported AWS 'algorithm': '%s' (only AWS4-HMAC-SHA256 for now). ", a.algorithm));
+	if (!check_scope(req, a.credential, key_id, err))
+		return false;
+	req->signed_headers = a.signed_headers;
+	req->signature = a.signature;
 	return true;
 }
 
@@ -280,10 +416,54 @@ uri_encode(StringInfo s, const char *v, bool slash_ok)
 	}
 }
 
-static int
-cmp_cstr(const void *a, const void *b)
+/* A query argument, encoded, for sorting by name and then value. */
+typedef struct EncodedArg
 {
-	return strcmp(*(char *const *) a, *(char *const *) b);
+	char	   *name;
+	char	   *value;
+} EncodedArg;
+
+static int
+cmp_arg(const void *a, const void *b)
+{
+	const EncodedArg *x = a;
+	const EncodedArg *y = b;
+	int			c = strcmp(x->name, y->name);
+
+	return c != 0 ? c : strcmp(x->value, y->value);
+}
+
+static char *
+encoded(const char *v)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	uri_encode(&s, v, false);
+	return s.data;
+}
+
+/*
+ * The canonical query string: every argument encoded, sorted by name then
+ * value; a presigned request's own X-Amz-Signature left out.
+ */
+static void
+canonical_query(StringInfo s, const SigV4Request *req)
+{
+	EncodedArg *args = palloc(sizeof(EncodedArg) * (req->nquery + 1));
+	int			n = 0;
+
+	for (int i = 0; i < req->nquery; i++)
+	{
+		if (req->presigned && strcmp(req->query[i].name, "X-Amz-Signature") == 0)
+			continue;
+		args[n].name = encoded(req->query[i].name);
+		args[n].value = encoded(req->query[i].value);
+		n++;
+	}
+	qsort(args, n, sizeof(EncodedArg), cmp_arg);
+	for (int i = 0; i < n; i++)
+		appendStringInfo(s, "%s%s=%s", i ? "&" : "", args[i].name, args[i].value);
 }
 
 /* The header's value(s) as canonical: trimmed, spaces folded, joined by ','. */
@@ -320,31 +500,18 @@ canonical_header_value(StringInfo s, const SigV4Request *req, const char *name)
 }
 
 static char *
-canonical_request(const SigV4Request *req, const char *signed_headers)
+canonical_request(const SigV4Request *req)
 {
 	StringInfoData s;
-	char	  **q = palloc(sizeof(char *) * (req->nquery + 1));
 	char		payload[2 * PG_SHA256_DIGEST_LENGTH + 1];
-	char	   *names = pstrdup(signed_headers);
+	char	   *names = pstrdup(req->signed_headers);
 	char	   *save = NULL;
 
 	initStringInfo(&s);
 	appendStringInfo(&s, "%s\n", req->method);
 	uri_encode(&s, req->path && req->path[0] ? req->path : "/", true);
 	appendStringInfoChar(&s, '\n');
-	for (int i = 0; i < req->nquery; i++)
-	{
-		StringInfoData kv;
-
-		initStringInfo(&kv);
-		uri_encode(&kv, req->query[i].name, false);
-		appendStringInfoChar(&kv, '=');
-		uri_encode(&kv, req->query[i].value, false);
-		q[i] = kv.data;
-	}
-	qsort(q, req->nquery, sizeof(char *), cmp_cstr);
-	for (int i = 0; i < req->nquery; i++)
-		appendStringInfo(&s, "%s%s", i ? "&" : "", q[i]);
+	canonical_query(&s, req);
 	appendStringInfoChar(&s, '\n');
 	for (char *h = strtok_r(names, ";", &save); h; h = strtok_r(NULL, ";", &save))
 	{
@@ -354,7 +521,7 @@ canonical_request(const SigV4Request *req, const char *signed_headers)
 		canonical_header_value(&s, req, h);
 		appendStringInfoChar(&s, '\n');
 	}
-	appendStringInfo(&s, "\n%s\n", signed_headers);
+	appendStringInfo(&s, "\n%s\n", req->signed_headers);
 	sha256_hex(req->body, req->body_len, payload);
 	appendStringInfoString(&s, payload);
 	return s.data;
@@ -411,43 +578,34 @@ equal_constant_time(const char *a, const char *b)
 bool
 http_sigv4_verify(const SigV4Request *req, const char *secret, HttpAuthError *err)
 {
-	SigV4Auth	a = {0};
-	char	   *scope;
-	char	   *cred_scope;
 	char		creq_hash[2 * PG_SHA256_DIGEST_LENGTH + 1];
 	char	   *creq;
 	char	   *to_sign;
 	uint8		k[PG_SHA256_DIGEST_LENGTH];
 	uint8		sig[PG_SHA256_DIGEST_LENGTH];
 	char		sig_hex[2 * PG_SHA256_DIGEST_LENGTH + 1];
-	char	   *date;
-	char	   *region;
-	char	   *p;
 
-	split_authorization(req->authorization, &a);
-	a.amz_date = (char *) find_header(req, "X-Amz-Date");
-	/* http_sigv4_parse checked the form: keyid/date/region/service/term */
-	cred_scope = strchr(a.credential, '/') + 1;
-	scope = pstrdup(cred_scope);
-	while (strlen(scope) > 0 && scope[strlen(scope) - 1] == '/')
-		scope[strlen(scope) - 1] = '\0';
-	date = pstrdup(scope);
-	p = strchr(date, '/');
-	*p = '\0';
-	region = pstrdup(p + 1);
-	*strchr(region, '/') = '\0';
-
-	creq = canonical_request(req, a.signed_headers);
+	/* http_sigv4_parse filled the date, scope, signed headers and signature */
+	creq = canonical_request(req);
 	sha256_hex(creq, strlen(creq), creq_hash);
-	to_sign = psprintf("%s\n%s\n%s\n%s", SIGV4_ALGORITHM, a.amz_date, scope, creq_hash);
+	to_sign = psprintf("%s\n%s\n%s\n%s", SIGV4_ALGORITHM, req->amz_date, req->scope, creq_hash);
 
-	signing_key(secret, date, region, k);
+	signing_key(secret, req->date, req->region, k);
 	hmac(k, sizeof(k), to_sign, sig);
 	hex(sig, sizeof(sig), sig_hex);
 	explicit_bzero(k, sizeof(k));
-	if (!equal_constant_time(sig_hex, a.signature))
+	if (!equal_constant_time(sig_hex, req->signature))
 		return fail(err, NS_SERVICE "InvalidSignatureException",
 					"The request signature we calculated does not match the signature you provided. "
 					"Check your AWS Secret Access Key and signing method. Consult the service documentation for details.");
+
+	/*
+	 * A session token names temporary credentials from AWS STS; stdesign has
+	 * no STS, and its keys are long-term ones, which DynamoDB refuses when a
+	 * token comes with them (checked after the signature, as DynamoDB does).
+	 */
+	if (req->security_token != NULL)
+		return fail(err, NS_SERVICE "UnrecognizedClientException",
+					"The security token included in the request is invalid");
 	return true;
 }
