@@ -86,6 +86,7 @@ typedef struct HttpCall
 	size_t		raw_len;
 	char	   *json;			/* body as text (gzip undone), NUL-terminated */
 	const char *op;				/* operation name, once known */
+	const char *conflict;		/* why the last attempt is retried */
 } HttpCall;
 
 static MemoryContext request_context = NULL;
@@ -604,6 +605,8 @@ run_once(HttpCall *call, bool *retry)
 		{
 			/* the request (transaction memory) is read before the abort */
 			r = conflict_result(call, request);
+			call->conflict = edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED ?
+				"deadlock detected" : "serialization failure";
 			AbortCurrentTransaction();
 			SetUserIdAndSecContext(save_uid, save_sec);
 			*retry = true;
@@ -638,7 +641,14 @@ run_request(HttpCall *call)
 		r = run_once(call, &retry);
 		if (!retry)
 			break;
-		pg_usleep(1000L * (attempt + 1));
+		/* said in the log, as a serialization failure in SQL would be */
+		ereport(LOG,
+				(errmsg("stdesign http: request %s (%s): %s, %s",
+						call->request_id, call->op, call->conflict,
+						attempt < HTTP_RETRIES ? psprintf("retrying (attempt %d of %d)", attempt + 2, HTTP_RETRIES + 1)
+						: "answered as a transaction conflict")));
+		if (attempt < HTTP_RETRIES)
+			pg_usleep(1000L * (attempt + 1));
 	}
 	pgstat_report_activity(STATE_IDLE, NULL);
 	/* table and function statistics of the request (rate-limited inside) */

@@ -459,10 +459,14 @@ def sigv4_tests(key, secret, rkey, rsecret):
     # seen at once by every worker, on new connections and on kept ones
     code, _ = error_code(lambda: client(rkey, rsecret).list_tables())
     check("sigv4: disabled key refused on a new connection too", code == "UnrecognizedClientException", code)
-    sql("SELECT st_drop_access_key('%s')" % wkey)
-    code, _ = error_code(lambda: wc.list_tables())
-    check("sigv4: dropped key (cached by a worker): UnrecognizedClientException",
-          code == "UnrecognizedClientException", code)
+    dkey, dsecret = sql("SELECT access_key_id || ' ' || secret_access_key "
+                        "FROM st_create_access_key('stdesign_http_writer')").split()
+    dc = client(dkey, dsecret)
+    code, _ = error_code(lambda: dc.list_tables())
+    sql("SELECT st_drop_access_key('%s')" % dkey)
+    code2, _ = error_code(lambda: dc.list_tables())
+    check("sigv4: a key used, then dropped: UnrecognizedClientException at once",
+          code is None and code2 == "UnrecognizedClientException", (code, code2))
 
 
 def signed(op, payload, key, secret, conn):
@@ -642,6 +646,118 @@ def presigned_tests(key, secret, body, base):
     time.sleep(1)
 
 
+def failure_tests():
+    """The generic 500, and serialization failures and deadlocks: retried a
+    bounded number of times, then answered as DynamoDB answers a conflict.
+    The failures are real: a superuser plants a trigger that fails the way
+    asked on the table's relation, and a SQL session deadlocks with a
+    request."""
+    c = client()
+    make_table(c, "BotoTable")
+    rel = relation("BotoTable")
+    item = {"TableName": "BotoTable", "Item": {"PK": {"S": "fail"}, "SK": {"S": "1"}}}
+    c.delete_item(TableName="BotoTable", Key=item["Item"])
+
+    def plant(raise_stmt):
+        sql("DROP SEQUENCE IF EXISTS public.fail_attempts; CREATE SEQUENCE public.fail_attempts; "
+            "GRANT USAGE ON SEQUENCE public.fail_attempts TO PUBLIC; "
+            "CREATE OR REPLACE FUNCTION public.fail_fn() RETURNS trigger LANGUAGE plpgsql AS $f$ "
+            "BEGIN PERFORM nextval('public.fail_attempts'); %s; RETURN NEW; END $f$; "
+            "DROP TRIGGER IF EXISTS fail ON stdesign_data.\"%s\"; "
+            "CREATE TRIGGER fail BEFORE INSERT OR UPDATE ON stdesign_data.\"%s\" FOR EACH ROW "
+            "EXECUTE FUNCTION public.fail_fn()" % (raise_stmt, rel, rel))
+
+    def attempts():
+        return sql("SELECT last_value FROM public.fail_attempts")
+
+    # an error the API has no answer for: 500, generic, the cause in the log only
+    plant("RAISE EXCEPTION 'planted failure %', 'detail-7f3a'")
+    r, data = raw("PutItem", json.dumps(item))
+    rid = r.getheader("x-amzn-RequestId") or "?"
+    body = json.loads(data) if data else {}
+    check("500: InternalServerError with the generic message", r.status == 500 and
+          body.get("__type") == "com.amazonaws.dynamodb.v20120810#InternalServerError" and
+          body.get("message") == "Internal server error" and b"detail-7f3a" not in data, data)
+    check("500: DynamoDB's content type, a request id and the CRC-32",
+          r.getheader("Content-Type") == "application/x-amz-json-1.0" and
+          re.fullmatch(r"[A-Z0-9]{52}", rid) is not None and int(r.getheader("x-amz-crc32")) == zlib.crc32(data))
+    time.sleep(0.3)
+    log = server_log()
+    check("500: the server log has the cause under the request id",
+          re.search(r"request %s \(PutItem\) failed: planted failure detail-7f3a \(SQLSTATE P0001\)" % rid, log)
+          is not None, rid)
+    check("500: not retried, nothing written", attempts() == "1" and
+          sql("SELECT st_get('fail', '1', 'BotoTable') IS NULL") == "t", attempts())
+
+    # a serialization failure every time: retried, then a conflict
+    plant("RAISE EXCEPTION 'planted' USING ERRCODE = 'serialization_failure'")
+    code, resp = error_code(lambda: c.put_item(**item))
+    check("serialization failure every time: TransactionConflictException after 6 attempts (%s)" % attempts(),
+          code == "TransactionConflictException" and attempts() == "6" and
+          resp["Error"]["Message"] == "Transaction is ongoing for the item", resp)
+    plant("RAISE EXCEPTION 'planted' USING ERRCODE = 'deadlock_detected'")
+    tx = [{"Put": {"TableName": "BotoTable", "Item": {"PK": {"S": "fail"}, "SK": {"S": "%d" % i}}}}
+          for i in (2, 3)]
+    code, resp = error_code(lambda: c.transact_write_items(TransactItems=tx))
+    reasons = [x.get("Code") for x in (resp or {}).get("CancellationReasons", [])]
+    check("deadlock every time: TransactionCanceledException, reasons [TransactionConflict] x2, after 6 attempts (%s)"
+          % attempts(), code == "TransactionCanceledException" and reasons == ["TransactionConflict"] * 2 and
+          attempts() == "6", resp)
+    time.sleep(0.3)
+    check("the retries are in the server log",
+          re.search(r"\(TransactWriteItems\): deadlock detected, retrying \(attempt 6 of 6\)", server_log())
+          is not None)
+    sql("DROP TRIGGER fail ON stdesign_data.\"%s\"; DROP FUNCTION public.fail_fn(); "
+        "DROP SEQUENCE public.fail_attempts" % rel)
+    check("the table serves again", error_code(lambda: c.put_item(**item))[0] is None)
+
+    # a real deadlock: a SQL session holds item b; the request locks a, then
+    # waits for b; the session asks for a.  The request's deadlock_timeout
+    # (1 s) is the shorter: it is the one chosen, and is retried.
+    for sk in ("a", "b"):
+        c.put_item(TableName="BotoTable", Item={"PK": {"S": "dl"}, "SK": {"S": sk}, "n": {"N": "0"}})
+    session = subprocess.Popen(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=0"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    session.stdin.write("SET deadlock_timeout = '60s';\nBEGIN;\n"
+                        "SELECT 1 FROM stdesign_data.\"%s\" WHERE pk = 'dl' AND sk = 'b' FOR UPDATE;\n" % rel)
+    session.stdin.flush()
+    time.sleep(0.5)
+    result = {}
+
+    def request():
+        c2 = client()
+        add = lambda sk: {"Update": {"TableName": "BotoTable", "Key": {"PK": {"S": "dl"}, "SK": {"S": sk}},
+                                     "UpdateExpression": "ADD n :one",
+                                     "ExpressionAttributeValues": {":one": {"N": "1"}}}}
+        result["code"], result["resp"] = error_code(lambda: c2.transact_write_items(
+            TransactItems=[add("b"), add("a")]))
+
+    t = threading.Thread(target=request)
+    t.start()
+    waiting = False
+    for _ in range(50):
+        if sql("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker' "
+               "AND wait_event_type = 'Lock'") == "1":
+            waiting = True
+            break
+        time.sleep(0.1)
+    session.stdin.write("SELECT 1 FROM stdesign_data.\"%s\" WHERE pk = 'dl' AND sk = 'a' FOR UPDATE;\n"
+                        "SELECT pg_sleep(0.5);\nCOMMIT;\n" % rel)
+    session.stdin.close()
+    session.wait(60)
+    err = session.stderr.read()
+    t.join(60)
+    time.sleep(0.3)
+    n = sql("SELECT string_agg(st_get('dl', sk, 'BotoTable')->>'n', ',' ORDER BY sk) FROM (VALUES ('a'), ('b')) v(sk)")
+    check("deadlock with a SQL session: the request waited for the session's lock", waiting)
+    check("deadlock with a SQL session: the request succeeds once retried (%s)" % result.get("code"),
+          result.get("code") is None and n == "1,1", (result, n))
+    check("deadlock with a SQL session: the session was not the one chosen", "deadlock" not in err, err)
+    check("deadlock with a SQL session: the retry is in the server log",
+          re.search(r"\(TransactWriteItems\): deadlock detected, retrying \(attempt 2 of 6\)", server_log())
+          is not None)
+
+
 def conflict_tests():
     """Run under default_transaction_isolation = repeatable read: concurrent
     updates of one item fail to serialize; the endpoint retries them, and
@@ -676,6 +792,8 @@ if MODE == "trust":
     trust_tests()
 elif MODE == "conflict":
     conflict_tests()
+elif MODE == "failures":
+    failure_tests()
 else:
     sigv4_tests(*sys.argv[3:7])
 print("http %s: %d passed, %d failed" % (MODE, passed, failed))
