@@ -5,8 +5,11 @@ The same data in stdesign and dynalite: 10,000 items "K#<i>"/"S" for
 GetItem, PutItem and UpdateItem, and one partition "Q" of 20 items for
 Query.  Requests are prepared (signed in advance, valid 15 minutes) and sent
 by wrk from a Lua script cycling through them; pgbench runs the same bodies
-through st_api.  Server CPU per request: ticks of the serving processes
-(HTTP workers, pgbench's backends, dynalite's node) over the run.
+through st_api.  Server CPU per request: CPU time of the serving processes
+(HTTP workers, pgbench's backends, dynalite's node) over the run, from
+/proc/<pid>/schedstat (nanoseconds).  BENCH_ROUNDS > 1 runs trust and sigv4
+that many times each, alternating, and sums them (so that a change of the
+machine's load during the run weighs on both alike).
 """
 import datetime
 import hashlib
@@ -91,14 +94,26 @@ def lua(port, op, key, secret):
 
 
 def ticks(pids):
+    """CPU time of the processes, in nanoseconds."""
     t = 0
     for p in pids:
         try:
-            f = open("/proc/%d/stat" % p).read().rsplit(")", 1)[1].split()
-            t += int(f[11]) + int(f[12])
-        except (OSError, IndexError):
-            pass
+            t += int(open("/proc/%d/schedstat" % p).read().split()[0])
+        except (OSError, IndexError, ValueError):
+            try:
+                f = open("/proc/%d/stat" % p).read().rsplit(")", 1)[1].split()
+                t += (int(f[11]) + int(f[12])) * 1000000000 // TICK
+            except (OSError, IndexError):
+                pass
     return t
+
+
+def ms(lat):
+    """wrk's latency ("812.00us", "1.23ms", "1.01s") in milliseconds."""
+    m = re.match(r"([\d.]+)(us|ms|s)$", lat or "")
+    if not m:
+        return float("nan")
+    return float(m.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m.group(2)]
 
 
 class Sampler(threading.Thread):
@@ -183,6 +198,7 @@ def main():
     existing = os.environ.get("BENCH_EXISTING") == "1"
     ops = os.environ.get("BENCH_OPS", "GetItem,Query,PutItem,UpdateItem").split(",")
     systems = os.environ.get("BENCH_SYSTEMS", "trust,sigv4,pgbench,dynalite").split(",")
+    rounds = int(os.environ.get("BENCH_ROUNDS", "1"))
     if existing:
         psql("CREATE EXTENSION IF NOT EXISTS stdesign")
         psql("ALTER SYSTEM SET stdesign.http_auth = 'trust'")
@@ -206,24 +222,33 @@ def main():
     rows = []
     for op in ops:
         res = {}
-        for mode in ("trust", "sigv4"):
-            if mode not in systems:
-                continue
-            psql("ALTER SYSTEM SET stdesign.http_auth = '%s'" % mode)
-            psql("SELECT pg_reload_conf()")
-            time.sleep(0.5)
-            script = lua(PORT, op, key, secret)
-            t0 = ticks(workers)
-            rps, total, p50, p99, errs = wrk(PORT, script)
-            res[mode] = (rps, p50, p99, (ticks(workers) - t0) * 1e6 / TICK / max(total, 1), errs)
+        runs = {"trust": [], "sigv4": []}
+        script = lua(PORT, op, key, secret)
+        for r in range(rounds):
+            for mode in (("trust", "sigv4") if r % 2 == 0 else ("sigv4", "trust")):
+                if mode not in systems:
+                    continue
+                psql("ALTER SYSTEM SET stdesign.http_auth = '%s'" % mode)
+                psql("SELECT pg_reload_conf()")
+                time.sleep(0.5)
+                t0 = ticks(workers)
+                rps, total, p50, p99, errs = wrk(PORT, script)
+                runs[mode].append((rps, total, p50, p99, ticks(workers) - t0, errs))
+        for mode, rs in runs.items():
+            if rs:
+                total = sum(x[1] for x in rs)
+                p50 = sorted(rs, key=lambda x: ms(x[2]))[len(rs) // 2][2]
+                p99 = sorted(rs, key=lambda x: ms(x[3]))[len(rs) // 2][3]
+                res[mode] = (sum(x[0] for x in rs) / len(rs), p50, p99,
+                             sum(x[4] for x in rs) / 1e3 / max(total, 1), sum(x[5] for x in rs))
         if "pgbench" in systems:
             tps, total, p50, p99, cpu = pgbench(op)
-            res["pgbench"] = (tps, p50, p99, cpu * 1e6 / TICK / max(total, 1), 0)
+            res["pgbench"] = (tps, p50, p99, cpu / 1e3 / max(total, 1), 0)
         if dyn is not None:
             script = lua(dport, op, "AKIDEXAMPLE", "secret")
             t0 = ticks([dyn.pid])
             rps, total, p50, p99, errs = wrk(dport, script)
-            res["dynalite"] = (rps, p50, p99, (ticks([dyn.pid]) - t0) * 1e6 / TICK / max(total, 1), errs)
+            res["dynalite"] = (rps, p50, p99, (ticks([dyn.pid]) - t0) / 1e3 / max(total, 1), errs)
         rows.append((op, res))
     if dyn is not None:
         dyn.stdin.close()

@@ -4,8 +4,9 @@
 # sigv4), against pgbench calling st_api with the same requests (the
 # in-database ceiling), and against dynalite (bench/emulator's copy).
 #
-#   bench/http/run.sh [--no-install] [--seconds S] [--ops Op,...] [--systems trust,sigv4,pgbench,dynalite] [--existing HTTP_PORT]
+#   bench/http/run.sh [--no-install] [--seconds S] [--ops Op,...] [--systems trust,sigv4,pgbench,dynalite] [--rounds N] [--existing HTTP_PORT]
 #
+# --rounds N: trust and sigv4 run N times each, alternating, summed.
 # --existing: no throwaway cluster; use the server psql reaches (PG*
 # variables), whose workers listen on 127.0.0.1:HTTP_PORT (its Bench table
 # is recreated; stdesign.http_auth is reset at the end).
@@ -16,13 +17,14 @@ root=$(realpath "$here/../..")
 install=1
 seconds=10
 existing=""
-export BENCH_OPS=GetItem,Query,PutItem,UpdateItem BENCH_SYSTEMS=trust,sigv4,pgbench,dynalite
+export BENCH_OPS=GetItem,Query,PutItem,UpdateItem BENCH_SYSTEMS=trust,sigv4,pgbench,dynalite BENCH_ROUNDS=1
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--no-install) install=0; shift ;;
 		--seconds) seconds=$2; shift 2 ;;
 		--ops) BENCH_OPS=$2; shift 2 ;;
 		--systems) BENCH_SYSTEMS=$2; shift 2 ;;
+		--rounds) BENCH_ROUNDS=$2; shift 2 ;;
 		--existing) existing=$2; install=0; shift 2 ;;
 		*) sed -n '7p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
