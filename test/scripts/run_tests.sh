@@ -143,7 +143,7 @@ echo "== index builds while the relation's cache entry is invalidated"
 script_layer index_build_invalidation 15 bash test/scripts/index_build_invalidation.sh
 
 echo "== HTTP endpoint: aws-cli, boto3, the JavaScript SDK, dynamodb-admin, raw HTTP, SigV4, resilience"
-script_layer http 120 bash test/scripts/http_tests.sh
+script_layer http 173 bash test/scripts/http_tests.sh
 
 echo
 printf '%s\n' "${summary[@]}"
