@@ -51,8 +51,9 @@ PG_CFLAGS += -Werror
 endif
 
 # The HTTP endpoint: libmicrohttpd (Debian libmicrohttpd-dev) serves HTTP,
-# zlib undoes gzip bodies and computes x-amz-crc32.
-SHLIB_LINK += -lmicrohttpd -lz
+# zlib undoes gzip bodies and computes x-amz-crc32, libcrypto (OpenSSL,
+# libssl-dev, which Postgres is built with) hashes for SigV4.
+SHLIB_LINK += -lmicrohttpd -lz -lcrypto
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)

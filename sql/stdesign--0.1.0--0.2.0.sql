@@ -721,3 +721,13 @@ CREATE FUNCTION st_table_tags(table_name text) RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'st_table_tags' LANGUAGE C STABLE;
 COMMENT ON FUNCTION st_table_tags(text) IS
 	'ListTagsOfResource: the tags of a table, {"key": "value", ...}';
+-- The HTTP workers keep the access keys they have looked up; every change
+-- to the key table invalidates those caches when it commits.
+CREATE FUNCTION stdesign.access_keys_changed() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'st_access_keys_changed' LANGUAGE C;
+COMMENT ON FUNCTION stdesign.access_keys_changed() IS
+	'trigger: the HTTP workers forget the access keys they cached';
+REVOKE ALL ON FUNCTION stdesign.access_keys_changed() FROM PUBLIC;
+CREATE TRIGGER access_keys_changed
+	AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.access_keys
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.access_keys_changed();

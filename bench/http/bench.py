@@ -5,8 +5,11 @@ The same data in stdesign and dynalite: 10,000 items "K#<i>"/"S" for
 GetItem, PutItem and UpdateItem, and one partition "Q" of 20 items for
 Query.  Requests are prepared (signed in advance, valid 15 minutes) and sent
 by wrk from a Lua script cycling through them; pgbench runs the same bodies
-through st_api.  Server CPU per request: ticks of the serving processes
-(HTTP workers, pgbench's backends, dynalite's node) over the run.
+through st_api.  Server CPU per request: CPU time of the serving processes
+(HTTP workers, pgbench's backends, dynalite's node) over the run, from
+/proc/<pid>/schedstat (nanoseconds).  BENCH_ROUNDS > 1 runs trust and sigv4
+that many times each, alternating, and sums them (so that a change of the
+machine's load during the run weighs on both alike).
 """
 import datetime
 import hashlib
@@ -91,14 +94,26 @@ def lua(port, op, key, secret):
 
 
 def ticks(pids):
+    """CPU time of the processes, in nanoseconds."""
     t = 0
     for p in pids:
         try:
-            f = open("/proc/%d/stat" % p).read().rsplit(")", 1)[1].split()
-            t += int(f[11]) + int(f[12])
-        except (OSError, IndexError):
-            pass
+            t += int(open("/proc/%d/schedstat" % p).read().split()[0])
+        except (OSError, IndexError, ValueError):
+            try:
+                f = open("/proc/%d/stat" % p).read().rsplit(")", 1)[1].split()
+                t += (int(f[11]) + int(f[12])) * 1000000000 // TICK
+            except (OSError, IndexError):
+                pass
     return t
+
+
+def ms(lat):
+    """wrk's latency ("812.00us", "1.23ms", "1.01s") in milliseconds."""
+    m = re.match(r"([\d.]+)(us|ms|s)$", lat or "")
+    if not m:
+        return float("nan")
+    return float(m.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m.group(2)]
 
 
 class Sampler(threading.Thread):
@@ -180,46 +195,79 @@ def load(port, key, secret):
 
 
 def main():
-    psql("CREATE EXTENSION stdesign")
+    existing = os.environ.get("BENCH_EXISTING") == "1"
+    ops = os.environ.get("BENCH_OPS", "GetItem,Query,PutItem,UpdateItem").split(",")
+    systems = os.environ.get("BENCH_SYSTEMS", "trust,sigv4,pgbench,dynalite").split(",")
+    rounds = int(os.environ.get("BENCH_ROUNDS", "1"))
+    if existing:
+        psql("CREATE EXTENSION IF NOT EXISTS stdesign")
+        psql("ALTER SYSTEM SET stdesign.http_auth = 'trust'")
+        psql("SELECT pg_reload_conf()")
+        time.sleep(0.5)
+        if psql("SELECT count(*) FROM stdesign.tables WHERE table_name = 'Bench'") != "0":
+            psql("SELECT st_api('DeleteTable', '{\"TableName\": \"Bench\"}')")
+    else:
+        psql("CREATE EXTENSION stdesign")
     time.sleep(1)
     load(PORT, "AKIDEXAMPLE", "secret")
     psql("ANALYZE")
     workers = [int(x) for x in psql("SELECT pid FROM stdesign.http_status()").split()]
     key, secret = psql("SELECT access_key_id || ' ' || secret_access_key FROM "
                        "st_create_access_key(current_user::regrole)").split()
-    dyn = subprocess.Popen(["node", DYNALITE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    dport = json.loads(dyn.stdout.readline())["port"]
-    load(dport, "AKIDEXAMPLE", "secret")
-    ops = ["GetItem", "Query", "PutItem", "UpdateItem"]
+    dyn = None
+    if "dynalite" in systems:
+        dyn = subprocess.Popen(["node", DYNALITE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        dport = json.loads(dyn.stdout.readline())["port"]
+        load(dport, "AKIDEXAMPLE", "secret")
     rows = []
     for op in ops:
         res = {}
-        for mode in ("trust", "sigv4"):
-            psql("ALTER SYSTEM SET stdesign.http_auth = '%s'" % mode)
-            psql("SELECT pg_reload_conf()")
-            time.sleep(0.5)
-            script = lua(PORT, op, key, secret)
-            t0 = ticks(workers)
-            rps, total, p50, p99, errs = wrk(PORT, script)
-            res[mode] = (rps, p50, p99, (ticks(workers) - t0) * 1e6 / TICK / max(total, 1), errs)
-        tps, total, p50, p99, cpu = pgbench(op)
-        res["pgbench"] = (tps, p50, p99, cpu * 1e6 / TICK / max(total, 1), 0)
-        script = lua(dport, op, "AKIDEXAMPLE", "secret")
-        t0 = ticks([dyn.pid])
-        rps, total, p50, p99, errs = wrk(dport, script)
-        res["dynalite"] = (rps, p50, p99, (ticks([dyn.pid]) - t0) * 1e6 / TICK / max(total, 1), errs)
+        runs = {"trust": [], "sigv4": []}
+        script = lua(PORT, op, key, secret)
+        for r in range(rounds):
+            for mode in (("trust", "sigv4") if r % 2 == 0 else ("sigv4", "trust")):
+                if mode not in systems:
+                    continue
+                psql("ALTER SYSTEM SET stdesign.http_auth = '%s'" % mode)
+                psql("SELECT pg_reload_conf()")
+                time.sleep(0.5)
+                t0 = ticks(workers)
+                rps, total, p50, p99, errs = wrk(PORT, script)
+                runs[mode].append((rps, total, p50, p99, ticks(workers) - t0, errs))
+        for mode, rs in runs.items():
+            if rs:
+                total = sum(x[1] for x in rs)
+                p50 = sorted(rs, key=lambda x: ms(x[2]))[len(rs) // 2][2]
+                p99 = sorted(rs, key=lambda x: ms(x[3]))[len(rs) // 2][3]
+                res[mode] = (sum(x[0] for x in rs) / len(rs), p50, p99,
+                             sum(x[4] for x in rs) / 1e3 / max(total, 1), sum(x[5] for x in rs))
+        if "pgbench" in systems:
+            tps, total, p50, p99, cpu = pgbench(op)
+            res["pgbench"] = (tps, p50, p99, cpu / 1e3 / max(total, 1), 0)
+        if dyn is not None:
+            script = lua(dport, op, "AKIDEXAMPLE", "secret")
+            t0 = ticks([dyn.pid])
+            rps, total, p50, p99, errs = wrk(dport, script)
+            res["dynalite"] = (rps, p50, p99, (ticks([dyn.pid]) - t0) / 1e3 / max(total, 1), errs)
         rows.append((op, res))
-    dyn.stdin.close()
-    dyn.wait()
+    if dyn is not None:
+        dyn.stdin.close()
+        dyn.wait()
+    if existing:
+        psql("ALTER SYSTEM RESET stdesign.http_auth")
+        psql("SELECT pg_reload_conf()")
     print("| operation | system | req/s | p50 | p99 | server CPU us/req | vs pgbench | vs dynalite | errors |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for op, res in rows:
         for system in ("trust", "sigv4", "pgbench", "dynalite"):
+            if system not in res:
+                continue
             rps, p50, p99, cpu, errs = res[system]
             name = {"trust": "endpoint (trust)", "sigv4": "endpoint (sigv4)",
                     "pgbench": "pgbench st_api", "dynalite": "dynalite"}[system]
             print("| %s | %s | %.0f | %s | %s | %.0f | %.2fx | %.1fx | %d |" % (
-                op, name, rps, p50, p99, cpu, rps / res["pgbench"][0], rps / res["dynalite"][0], errs))
+                op, name, rps, p50, p99, cpu, rps / res.get("pgbench", (float("nan"),))[0],
+                rps / res.get("dynalite", (float("nan"),))[0], errs))
 
 
 main()

@@ -13,13 +13,20 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
+#include "commands/trigger.h"
 #include "executor/spi.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "storage/sinval.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/snapmgr.h"
 
 #include "http_server.h"
 
@@ -56,10 +63,79 @@ http_random_string(int len, const char *alphabet)
  */
 static SPIPlanPtr key_plan = NULL;
 
-bool
-http_key_lookup(const char *key_id, char **secret, char **role)
+/*
+ * The keys this worker has looked up, so that a signed request costs a hash
+ * lookup rather than a query: key id -> (secret, role).  Only enabled keys
+ * are kept.  Any change to stdesign.access_keys fires the statement trigger
+ * st_access_keys_changed, which queues a relcache invalidation of the table
+ * at its commit; every backend's callback then marks the cache stale, and
+ * the next lookup empties it.  Invalidations are taken in at the start of
+ * each request's transaction, so a request that starts after the change has
+ * committed sees it.
+ */
+#define KEY_CACHE_ID_LEN	64
+#define KEY_CACHE_MAX		1024
+
+typedef struct KeyCacheEntry
 {
-	MemoryContext caller = CurrentMemoryContext;
+	char		key_id[KEY_CACHE_ID_LEN];	/* hash key */
+	char	   *secret;
+	char	   *role;
+} KeyCacheEntry;
+
+static HTAB *key_cache = NULL;
+static MemoryContext key_cache_context = NULL;
+static Oid	key_cache_relid = InvalidOid;	/* stdesign.access_keys */
+static uint64 key_cache_generation = 0; /* bumped by every invalidation */
+static uint64 key_cache_emptied = 0;	/* the generation last emptied for */
+
+static void
+key_cache_invalidate(Datum arg, Oid relid)
+{
+	/* InvalidOid: every relation (e.g. after a lost invalidation queue) */
+	if (relid == InvalidOid || relid == key_cache_relid)
+		key_cache_generation++;
+}
+
+/* An empty cache (secrets wiped), registering the callback the first time. */
+static void
+key_cache_reset(void)
+{
+	HASHCTL		ctl = {0};
+
+	if (key_cache_context == NULL)
+	{
+		key_cache_context = AllocSetContextCreate(TopMemoryContext, "stdesign access keys",
+												  ALLOCSET_SMALL_SIZES);
+		CacheRegisterRelcacheCallback(key_cache_invalidate, (Datum) 0);
+	}
+	if (key_cache != NULL)
+	{
+		HASH_SEQ_STATUS seq;
+		KeyCacheEntry *e;
+
+		hash_seq_init(&seq, key_cache);
+		while ((e = hash_seq_search(&seq)) != NULL)
+			explicit_bzero(e->secret, strlen(e->secret));
+	}
+	MemoryContextReset(key_cache_context);
+	ctl.keysize = KEY_CACHE_ID_LEN;
+	ctl.entrysize = sizeof(KeyCacheEntry);
+	ctl.hcxt = key_cache_context;
+	key_cache = hash_create("stdesign access keys", 64, &ctl,
+							HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
+	key_cache_relid = InvalidOid;
+	key_cache_emptied = key_cache_generation;
+}
+
+/*
+ * The key from the table, read with a snapshot taken after the invalidations
+ * received so far: a change committed later is invalidated later, so what
+ * is read here may be kept.
+ */
+static bool
+key_read(const char *key_id, char **secret, char **role, MemoryContext into)
+{
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
 	bool		found = false;
@@ -76,16 +152,75 @@ http_key_lookup(const char *key_id, char **secret, char **role)
 			st_internal_error("could not prepare the access key lookup");
 		key_plan = plan;
 	}
-	if (SPI_execute_plan(key_plan, values, NULL, true, 1) != SPI_OK_SELECT)
+	AcceptInvalidationMessages();
+	if (SPI_execute_snapshot(key_plan, values, NULL, GetLatestSnapshot(), InvalidSnapshot,
+							 true, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.access_keys");
 	if (SPI_processed == 1)
 	{
-		*secret = MemoryContextStrdup(caller, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
-		*role = MemoryContextStrdup(caller, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
+		*secret = MemoryContextStrdup(into, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+		*role = MemoryContextStrdup(into, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
 		found = true;
 	}
 	SPI_finish();
 	return found;
+}
+
+bool
+http_key_lookup(const char *key_id, char **secret, char **role)
+{
+	KeyCacheEntry *e;
+	uint64		generation;
+	char	   *s;
+	char	   *r;
+
+	if (key_cache == NULL || key_cache_emptied != key_cache_generation ||
+		hash_get_num_entries(key_cache) >= KEY_CACHE_MAX)
+		key_cache_reset();
+	/* longer ids than ours are looked up each time */
+	if (strlen(key_id) >= KEY_CACHE_ID_LEN)
+		return key_read(key_id, secret, role, CurrentMemoryContext);
+	e = hash_search(key_cache, key_id, HASH_FIND, NULL);
+	if (e != NULL)
+	{
+		*secret = pstrdup(e->secret);
+		*role = pstrdup(e->role);
+		return true;
+	}
+
+	if (!OidIsValid(key_cache_relid))
+		key_cache_relid = get_relname_relid("access_keys", get_namespace_oid("stdesign", false));
+	generation = key_cache_generation;
+	if (!key_read(key_id, &s, &r, key_cache_context))
+		return false;
+	*secret = pstrdup(s);
+	*role = pstrdup(r);
+	/* an invalidation during the read: what was read may be out of date */
+	if (generation == key_cache_generation && key_cache_emptied == generation)
+	{
+		e = hash_search(key_cache, key_id, HASH_ENTER, NULL);
+		e->secret = s;
+		e->role = r;
+	}
+	return true;
+}
+
+/*
+ * The trigger on stdesign.access_keys (every statement that changes it):
+ * the workers' caches of keys are invalidated when the change commits.
+ */
+PG_FUNCTION_INFO_V1(st_access_keys_changed);
+Datum
+st_access_keys_changed(PG_FUNCTION_ARGS)
+{
+	TriggerData *trigdata = (TriggerData *) fcinfo->context;
+
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("st_access_keys_changed: not called as a trigger")));
+	CacheInvalidateRelcache(trigdata->tg_relation);
+	return PointerGetDatum(NULL);
 }
 
 /*

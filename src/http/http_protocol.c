@@ -86,6 +86,7 @@ typedef struct HttpCall
 	size_t		raw_len;
 	char	   *json;			/* body as text (gzip undone), NUL-terminated */
 	const char *op;				/* operation name, once known */
+	const char *conflict;		/* why the last attempt is retried */
 } HttpCall;
 
 static MemoryContext request_context = NULL;
@@ -334,7 +335,18 @@ authenticate(HttpCall *call, HttpResult *r)
 	char	   *role = NULL;
 	Oid			roleid;
 
-	if (auth == NULL || strncmp(auth + strspn(auth, " "), "AWS4-", 5) != 0)
+	sv.method = call->method;
+	sv.path = call->url;
+	sv.query = call->query;
+	sv.nquery = call->nquery;
+	sv.headers = call->headers;
+	sv.nheaders = call->nheaders;
+	sv.body = call->raw;
+	sv.body_len = call->raw_len;
+	sv.authorization = auth;
+	/* a signature in the Authorization header or in the query string */
+	if (!http_sigv4_presigned(&sv) &&
+		(auth == NULL || strncmp(auth + strspn(auth, " "), "AWS4-", 5) != 0))
 	{
 		*r = error_result(400, NS_SERVICE "MissingAuthenticationTokenException",
 						  "Request is missing Authentication Token");
@@ -361,15 +373,6 @@ authenticate(HttpCall *call, HttpResult *r)
 		return roleid;
 	}
 
-	sv.method = call->method;
-	sv.path = call->url;
-	sv.query = call->query;
-	sv.nquery = call->nquery;
-	sv.headers = call->headers;
-	sv.nheaders = call->nheaders;
-	sv.body = call->raw;
-	sv.body_len = call->raw_len;
-	sv.authorization = auth;
 	if (!http_sigv4_parse(&sv, &key_id, &err))
 	{
 		*r = error_result(400, err.type, err.message);
@@ -505,6 +508,26 @@ conflict_result(HttpCall *call, Jsonb *request)
 /* ---------- running the operation ---------- */
 
 /*
+ * Is the extension installed?  Asking pg_extension is an index scan; the
+ * schema stdesign is the extension's own (CREATE EXTENSION creates it,
+ * DROP EXTENSION drops it), so once the extension has been seen, the same
+ * schema (the same OID, looked up in the syscache) says it is still there.
+ */
+static bool
+extension_installed(void)
+{
+	static Oid	seen_schema = InvalidOid;
+	Oid			schema = get_namespace_oid("stdesign", true);
+
+	if (OidIsValid(schema) && schema == seen_schema)
+		return true;
+	if (!OidIsValid(get_extension_oid("stdesign", true)))
+		return false;
+	seen_schema = schema;
+	return true;
+}
+
+/*
  * One attempt: a transaction that parses, authenticates, and runs the
  * operation as the request's role.  *retry is set on a serialization
  * failure or deadlock (the transaction is then rolled back).
@@ -530,7 +553,7 @@ run_once(HttpCall *call, bool *retry)
 	{
 		ApiHandler	handler = NULL;
 
-		if (!OidIsValid(get_extension_oid("stdesign", true)))
+		if (!extension_installed())
 			r = error_result(503, NS_DYNAMODB "ServiceUnavailableException",
 							 psprintf("stdesign is not installed in database \"%s\" yet", http_database));
 		else
@@ -582,6 +605,8 @@ run_once(HttpCall *call, bool *retry)
 		{
 			/* the request (transaction memory) is read before the abort */
 			r = conflict_result(call, request);
+			call->conflict = edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED ?
+				"deadlock detected" : "serialization failure";
 			AbortCurrentTransaction();
 			SetUserIdAndSecContext(save_uid, save_sec);
 			*retry = true;
@@ -616,7 +641,14 @@ run_request(HttpCall *call)
 		r = run_once(call, &retry);
 		if (!retry)
 			break;
-		pg_usleep(1000L * (attempt + 1));
+		/* said in the log, as a serialization failure in SQL would be */
+		ereport(LOG,
+				(errmsg("stdesign http: request %s (%s): %s, %s",
+						call->request_id, call->op, call->conflict,
+						attempt < HTTP_RETRIES ? psprintf("retrying (attempt %d of %d)", attempt + 2, HTTP_RETRIES + 1)
+						: "answered as a transaction conflict")));
+		if (attempt < HTTP_RETRIES)
+			pg_usleep(1000L * (attempt + 1));
 	}
 	pgstat_report_activity(STATE_IDLE, NULL);
 	/* table and function statistics of the request (rate-limited inside) */

@@ -44,6 +44,7 @@ extern int	http_auth;
 extern char *http_trust_role;
 extern char *http_cors_origin;
 extern int	http_request_timeout;
+extern char *http_region;
 
 /* Define the settings; register the workers when preloaded (from _PG_init). */
 extern void http_init(void);
@@ -95,7 +96,17 @@ typedef struct SigV4Request
 	int			nheaders;
 	const char *body;			/* as received (before gzip is undone) */
 	size_t		body_len;
-	const char *authorization;	/* the Authorization header */
+	const char *authorization;	/* the Authorization header (NULL: none) */
+
+	/* filled by http_sigv4_parse, for http_sigv4_verify */
+	bool		presigned;		/* the signature is in the query string */
+	const char *amz_date;
+	const char *signed_headers;
+	const char *signature;
+	const char *date;			/* of the credential scope */
+	const char *region;
+	const char *scope;			/* date/region/dynamodb/aws4_request */
+	const char *security_token; /* X-Amz-Security-Token, if any */
 } SigV4Request;
 
 /* The outcome of a check: ok, or DynamoDB's exception and message. */
@@ -105,14 +116,21 @@ typedef struct HttpAuthError
 	char	   *message;
 } HttpAuthError;
 
-/*
- * Parse the Authorization header and check the date: fills key_id; false
- * with *err set when the header is incomplete, the algorithm or scope is
- * wrong or the date out of the 15 minutes' skew.
- */
-extern bool http_sigv4_parse(const SigV4Request *req, char **key_id, HttpAuthError *err);
+/* Does the query string carry a signature (X-Amz-Algorithm)? */
+extern bool http_sigv4_presigned(const SigV4Request *req);
 
-/* Verify the signature with the key's secret (constant-time comparison). */
+/*
+ * Parse the Authorization header (or a presigned request's query string)
+ * and check the date: fills key_id and req's parsed fields; false with *err
+ * set when the signature is incomplete, the algorithm or scope is wrong or
+ * the date out of the 15 minutes' skew (or past X-Amz-Expires).
+ */
+extern bool http_sigv4_parse(SigV4Request *req, char **key_id, HttpAuthError *err);
+
+/*
+ * Verify the signature with the key's secret (constant-time comparison),
+ * then refuse a session token (stdesign has no STS).
+ */
 extern bool http_sigv4_verify(const SigV4Request *req, const char *secret, HttpAuthError *err);
 
 /* ---------- access keys (http_keys.c) ---------- */

@@ -57,6 +57,7 @@ int			http_auth = HTTP_AUTH_TRUST;
 char	   *http_trust_role = NULL;
 char	   *http_cors_origin = NULL;
 int			http_request_timeout = 60000;
+char	   *http_region = NULL;
 
 static const struct config_enum_entry auth_options[] = {
 	{"trust", HTTP_AUTH_TRUST, false},
@@ -186,6 +187,11 @@ define_settings(void)
 	DefineCustomStringVariable("stdesign.http_cors_origin",
 							   "Origin allowed by CORS (empty: no CORS headers; * for any).",
 							   NULL, &http_cors_origin, "",
+							   PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("stdesign.http_region",
+							   "The region signed requests must be scoped to (empty: any).",
+							   "DynamoDB refuses a signature scoped to another region than the endpoint's.",
+							   &http_region, "",
 							   PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("stdesign.http_request_timeout",
 							"Longest time one HTTP request may run (0: no limit).",

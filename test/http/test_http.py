@@ -2,7 +2,12 @@
 """stdesign's HTTP endpoint seen by boto3 and by raw HTTP.
 
     test_http.py PORT trust
+    test_http.py PORT conflict
+    test_http.py PORT failures
     test_http.py PORT sigv4 KEY SECRET READER_KEY READER_SECRET
+
+HTTP_SERVER_LOG names the server's log file (the checks that read it fail
+without it).
 
 Run by test/scripts/http_tests.sh against a server whose workers listen on
 127.0.0.1:PORT.  Prints one line per check and ends with
@@ -14,7 +19,9 @@ import hashlib
 import hmac
 import http.client
 import json
+import os
 import re
+import urllib.parse
 import socket
 import subprocess
 import sys
@@ -63,7 +70,28 @@ def sql(query):
                           text=True).stdout.strip()
 
 
-def sign(headers, body, key, secret, amz_date=None):
+def server_log():
+    path = os.environ.get("HTTP_SERVER_LOG")
+    if not path:
+        return ""
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+def relation(table):
+    return sql("SELECT relation_name FROM stdesign.tables WHERE table_name = '%s'" % table)
+
+
+def signature(secret, now, region, creq):
+    scope = "%s/%s/dynamodb/aws4_request" % (now[:8], region)
+    sts = "AWS4-HMAC-SHA256\n%s\n%s\n%s" % (now, scope, hashlib.sha256(creq.encode()).hexdigest())
+    k = ("AWS4" + secret).encode()
+    for part in (now[:8], region, "dynamodb", "aws4_request"):
+        k = hmac.new(k, part.encode(), hashlib.sha256).digest()
+    return scope, hmac.new(k, sts.encode(), hashlib.sha256).hexdigest()
+
+
+def sign(headers, body, key, secret, amz_date=None, region="us-east-1"):
     """SigV4 as the SDKs compute it (for requests the SDKs cannot send)."""
     now = amz_date or datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
     headers = dict(headers)
@@ -74,21 +102,36 @@ def sign(headers, body, key, secret, amz_date=None):
                     for n in names)
     signed = ";".join(names)
     creq = "POST\n/\n\n%s\n%s\n%s" % (canon, signed, hashlib.sha256(body).hexdigest())
-    scope = "%s/us-east-1/dynamodb/aws4_request" % now[:8]
-    sts = "AWS4-HMAC-SHA256\n%s\n%s\n%s" % (now, scope, hashlib.sha256(creq.encode()).hexdigest())
-    k = ("AWS4" + secret).encode()
-    for part in (now[:8], "us-east-1", "dynamodb", "aws4_request"):
-        k = hmac.new(k, part.encode(), hashlib.sha256).digest()
-    sig = hmac.new(k, sts.encode(), hashlib.sha256).hexdigest()
+    scope, sig = signature(secret, now, region, creq)
     headers["Authorization"] = "AWS4-HMAC-SHA256 Credential=%s/%s, SignedHeaders=%s, Signature=%s" % (
         key, scope, signed, sig)
     return headers
 
 
+def presign(headers, body, key, secret, expires=300, amz_date=None, extra=None):
+    """A presigned request: the signature in the query string (its path)."""
+    now = amz_date or datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
+    headers = dict(headers, Host="127.0.0.1:%d" % PORT)
+    names = sorted(h.lower() for h in headers)
+    canon = "".join("%s:%s\n" % (n, [v for k, v in headers.items() if k.lower() == n][0].strip())
+                    for n in names)
+    q = {"X-Amz-Algorithm": "AWS4-HMAC-SHA256",
+         "X-Amz-Credential": "%s/%s/us-east-1/dynamodb/aws4_request" % (key, now[:8]),
+         "X-Amz-Date": now, "X-Amz-SignedHeaders": ";".join(names)}
+    if expires is not None:
+        q["X-Amz-Expires"] = str(expires)
+    q.update(extra or {})
+    enc = lambda v: urllib.parse.quote(v, safe="-_.~")
+    cq = "&".join("%s=%s" % (enc(k), enc(v)) for k, v in sorted(q.items()))
+    creq = "POST\n/\n%s\n%s\n%s\n%s" % (cq, canon, ";".join(names), hashlib.sha256(body).hexdigest())
+    _, sig = signature(secret, now, "us-east-1", creq)
+    return headers, "/?" + cq + "&X-Amz-Signature=" + sig
+
+
 FAKE_AUTH = "AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00"
 
 
-def raw(op, body, headers=None, conn=None, method="POST", auth=True):
+def raw(op, body, headers=None, conn=None, method="POST", auth=True, path="/"):
     h = {"Content-Type": "application/x-amz-json-1.0"}
     if op:
         h["X-Amz-Target"] = "DynamoDB_20120810." + op
@@ -98,7 +141,7 @@ def raw(op, body, headers=None, conn=None, method="POST", auth=True):
     if isinstance(body, str):
         body = body.encode()
     c = conn or http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
-    c.request(method, "/", body=body, headers=h)
+    c.request(method, path, body=body, headers=h)
     r = c.getresponse()
     data = r.read()
     if conn is None:
@@ -470,9 +513,313 @@ def sigv4_tests(key, secret, rkey, rsecret):
         KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}], BillingMode="PAY_PER_REQUEST"))
     check("sigv4: the same role cannot create a table: AccessDeniedException", code == "AccessDeniedException", code)
 
+    escape_tests(key, secret, wkey, wsecret, rkey, rsecret)
+    presigned_tests(key, secret, body, base)
+
     sql("SELECT st_disable_access_key('%s')" % rkey)
     code, _ = error_code(lambda: rc.list_tables())
     check("sigv4: disabled key: UnrecognizedClientException", code == "UnrecognizedClientException", code)
+    # the key was used (and cached by the workers) above: disabling it is
+    # seen at once by every worker, on new connections and on kept ones
+    code, _ = error_code(lambda: client(rkey, rsecret).list_tables())
+    check("sigv4: disabled key refused on a new connection too", code == "UnrecognizedClientException", code)
+    dkey, dsecret = sql("SELECT access_key_id || ' ' || secret_access_key "
+                        "FROM st_create_access_key('stdesign_http_writer')").split()
+    dc = client(dkey, dsecret)
+    code, _ = error_code(lambda: dc.list_tables())
+    sql("SELECT st_drop_access_key('%s')" % dkey)
+    code2, _ = error_code(lambda: dc.list_tables())
+    check("sigv4: a key used, then dropped: UnrecognizedClientException at once",
+          code is None and code2 == "UnrecognizedClientException", (code, code2))
+
+
+def signed(op, payload, key, secret, conn):
+    body = json.dumps(payload).encode()
+    h = sign({"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810." + op},
+             body, key, secret)
+    r, data = raw(None, body, h, conn=conn, auth=False)
+    return r.status, err_type(data), data
+
+
+def escape_tests(key, secret, wkey, wsecret, rkey, rsecret):
+    """A request runs as its key's role and cannot leave it: code planted in
+    its path (a trigger, a column default, an index expression, a rule) that
+    tries SET ROLE, set_config('role'), RESET ROLE or SET SESSION
+    AUTHORIZATION fails the request; code that swallows the failure carries
+    on as the same role; and the next request on the same connection (the
+    same worker) runs as its own key's role, after a commit and after an
+    abort."""
+    su = sql("SELECT rolname FROM pg_roles WHERE oid = 10")
+    rel = relation("SignedTable")
+    sql("DROP TABLE IF EXISTS public.esc_log; "
+        "CREATE TABLE public.esc_log (who name, sess name, pid int, what text); "
+        "GRANT INSERT, SELECT ON public.esc_log TO PUBLIC")
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    put = lambda k, s, pk: signed("PutItem", {"TableName": "SignedTable",
+                                              "Item": {"PK": {"S": pk}, "SK": {"S": "e"}}}, k, s, conn)
+    logged = lambda what: sql("SELECT string_agg(who || ' ' || pid, ',') FROM public.esc_log WHERE what = '%s'" % what)
+
+    def plant_trigger(body):
+        sql("CREATE OR REPLACE FUNCTION public.esc_fn() RETURNS trigger LANGUAGE plpgsql AS $f$ "
+            "BEGIN %s; INSERT INTO public.esc_log VALUES (current_user, session_user, pg_backend_pid(), TG_ARGV[0]); "
+            "RETURN NEW; END $f$; "
+            "DROP TRIGGER IF EXISTS esc ON stdesign_data.\"%s\"; "
+            "CREATE TRIGGER esc BEFORE INSERT OR UPDATE ON stdesign_data.\"%s\" FOR EACH ROW "
+            "EXECUTE FUNCTION public.esc_fn('%s')" % (body, rel, rel, body.replace("'", "''")))
+
+    # before: the writer's request, logged with its worker's pid
+    plant_trigger("NULL")
+    status, _, data = put(wkey, wsecret, "esc-before")
+    first = logged("NULL")
+    check("escape: a logging trigger sees the key's role", status == 200 and
+          first.startswith("stdesign_http_writer "), (status, data, first))
+    pid = first.split(" ")[-1] if first else "?"
+
+    attempts = [("SET ROLE", "EXECUTE 'SET ROLE %s'" % su),
+                ("set_config('role')", "PERFORM set_config('role', '%s', false)" % su),
+                ("set_config('role', local)", "PERFORM set_config('role', '%s', true)" % su),
+                ("RESET ROLE", "EXECUTE 'RESET ROLE'"),
+                ("SET SESSION AUTHORIZATION", "EXECUTE 'SET SESSION AUTHORIZATION %s'" % su),
+                ("SET LOCAL ROLE", "EXECUTE 'SET LOCAL ROLE %s'" % su)]
+    for i, (label, attempt) in enumerate(attempts):
+        plant_trigger(attempt)
+        status, etype, data = put(wkey, wsecret, "esc-%d" % i)
+        check("escape: a trigger doing %s fails the request (%s)" % (label, etype),
+              status == 400 and etype == "com.amazon.coral.service#AccessDeniedException" and
+              not logged(attempt.replace("'", "''")) and
+              sql("SELECT st_get('esc-%d', 'e', 'SignedTable') IS NULL" % i) == "t", (status, data))
+        # the next request on the same connection, after that abort
+        status, etype, _ = put(rkey, rsecret, "esc-reader")
+        check("escape: after the abort, the next request (unprivileged key) runs as its role",
+              etype == "com.amazon.coral.service#AccessDeniedException", etype)
+
+    # the failure swallowed: the request carries on, as the same role
+    plant_trigger("BEGIN EXECUTE 'SET ROLE %s'; EXCEPTION WHEN OTHERS THEN NULL; END" % su)
+    status, _, data = put(wkey, wsecret, "esc-swallowed")
+    who = sql("SELECT string_agg(who::text, ',') FROM public.esc_log WHERE what LIKE 'BEGIN%'")
+    check("escape: SET ROLE refused and the refusal swallowed: the request stays the key's role (%s)" % who,
+          status == 200 and who == "stdesign_http_writer", (status, data, who))
+    status, etype, _ = put(rkey, rsecret, "esc-reader")
+    check("escape: after the commit, the next request (unprivileged key) runs as its role",
+          etype == "com.amazon.coral.service#AccessDeniedException", etype)
+    status, etype, _ = put(key, secret, "esc-super")
+    check("escape: ... and the next one as its own (superuser) role", status == 200, etype)
+    plant_trigger("NULL")
+    sql("DELETE FROM public.esc_log")
+    status, _, _ = put(wkey, wsecret, "esc-after")
+    after = logged("NULL")
+    check("escape: the same worker (pid %s), later, runs the writer's request as the writer" % pid,
+          status == 200 and after == "stdesign_http_writer " + pid, after)
+    sql("DROP TRIGGER esc ON stdesign_data.\"%s\"" % rel)
+
+    # a column default and an index expression calling set_config('role')
+    # (only for the key esc-ddl: CREATE INDEX runs it on the rows there are)
+    sql("CREATE OR REPLACE FUNCTION public.esc_imm(text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $f$ "
+        "BEGIN IF $1 = 'esc-ddl' THEN PERFORM set_config('role', '%s', false); END IF; RETURN $1; END $f$" % su)
+    for what, ddl, undo in [
+            ("a column default",
+             "ALTER TABLE stdesign_data.\"%s\" ADD COLUMN esc text DEFAULT public.esc_imm('esc-ddl')",
+             "ALTER TABLE stdesign_data.\"%s\" DROP COLUMN esc"),
+            ("an index expression", "CREATE INDEX esc_idx ON stdesign_data.\"%s\" (public.esc_imm(pk::text))",
+             "DROP INDEX stdesign_data.esc_idx -- %s")]:
+        planted = sql((ddl + "; SELECT 'planted'") % rel).endswith("planted")
+        status, etype, data = put(wkey, wsecret, "esc-ddl")
+        check("escape: %s calling set_config('role') fails the request (%s)" % (what, etype),
+              planted and status == 400 and
+              etype == "com.amazon.coral.service#AccessDeniedException", (planted, status, data))
+        status, etype, _ = put(rkey, rsecret, "esc-reader")
+        check("escape: ... and the next request runs as its role",
+              etype == "com.amazon.coral.service#AccessDeniedException", etype)
+        sql(undo % rel)
+    # a rule: stdesign's writes refuse tables with rules, so it never runs
+    sql("CREATE RULE esc_rule AS ON INSERT TO stdesign_data.\"%s\" DO ALSO SELECT public.esc_imm('x')" % rel)
+    status, etype, data = put(wkey, wsecret, "esc-rule")
+    check("escape: a rule on the table: the request fails (%s)" % etype, status in (400, 500) and
+          sql("SELECT st_get('esc-rule', 'e', 'SignedTable') IS NULL") == "t", (status, data))
+    sql("DROP RULE esc_rule ON stdesign_data.\"%s\"" % rel)
+    status, etype, _ = put(wkey, wsecret, "esc-norule")
+    check("escape: all planted code removed, the writer writes again", status == 200, etype)
+    conn.close()
+    sql("DROP TABLE public.esc_log; DROP FUNCTION public.esc_fn(); DROP FUNCTION public.esc_imm(text)")
+
+
+def presigned_tests(key, secret, body, base):
+    """SigV4 in the query string, session tokens, the region."""
+    h, path = presign(base, body, key, secret)
+    r, data = raw(None, body, h, auth=False, path=path)
+    check("presigned: a valid presigned request", r.status == 200, data)
+    r, data = raw(None, body + b" ", h, auth=False, path=path)
+    check("presigned: the body changed: InvalidSignatureException",
+          err_type(data) == "com.amazon.coral.service#InvalidSignatureException", data)
+    old = (datetime.datetime.utcnow() - datetime.timedelta(seconds=120)).strftime("%Y%m%dT%H%M%SZ")
+    h, path = presign(base, body, key, secret, expires=60, amz_date=old)
+    r, data = raw(None, body, h, auth=False, path=path)
+    check("presigned: past X-Amz-Expires: Signature expired", r.status == 400 and
+          err_type(data) == "com.amazon.coral.service#InvalidSignatureException" and
+          json.loads(data)["message"].startswith("Signature expired: " + old), data)
+    h, path = presign(base, body, key, secret, expires=600, amz_date=old)
+    r, data = raw(None, body, h, auth=False, path=path)
+    check("presigned: within X-Amz-Expires", r.status == 200, data)
+    for bad in ("0", "604801", "abc", ""):
+        h, path = presign(base, body, key, secret, expires=bad)
+        r, data = raw(None, body, h, auth=False, path=path)
+        check("presigned: X-Amz-Expires=%r: IncompleteSignatureException" % bad,
+              err_type(data) == "com.amazon.coral.service#IncompleteSignatureException", data)
+    h, path = presign(base, body, key, secret)
+    r, data = raw(None, body, dict(h, Authorization=sign(base, body, key, secret)["Authorization"]),
+                  auth=False, path=path)
+    check("presigned and an Authorization header: InvalidSignatureException (Found both)",
+          err_type(data) == "com.amazon.coral.service#InvalidSignatureException" and
+          "Found both" in json.loads(data)["message"], data)
+    r, data = raw(None, body, h, auth=False, path=re.sub(r"&X-Amz-Signature=[0-9a-f]+", "", path))
+    check("presigned without X-Amz-Signature: IncompleteSignatureException",
+          err_type(data) == "com.amazon.coral.service#IncompleteSignatureException" and
+          "AWS query-string parameters must include 'X-Amz-Signature'" in json.loads(data)["message"], data)
+    h, path = presign(base, body, key, secret, extra={"X-Amz-Security-Token": "FQoGZXIvYXdzEXAMPLE"})
+    r, data = raw(None, body, h, auth=False, path=path)
+    check("presigned with a session token: UnrecognizedClientException",
+          err_type(data) == "com.amazon.coral.service#UnrecognizedClientException", data)
+
+    # a session token in the header, signed (as the SDKs send it)
+    c = boto3.client("dynamodb", endpoint_url=ENDPOINT, region_name="us-east-1", aws_access_key_id=key,
+                     aws_secret_access_key=secret, aws_session_token="FQoGZXIvYXdzEXAMPLE",
+                     config=botocore.config.Config(retries={"max_attempts": 1}))
+    code, resp = error_code(lambda: c.list_tables())
+    check("session token: UnrecognizedClientException (stdesign has no STS)",
+          code == "UnrecognizedClientException" and
+          resp["Error"]["Message"] == "The security token included in the request is invalid", resp)
+    code, _ = error_code(lambda: client(key, secret + "x").list_tables())
+    check("session token: a wrong signature is still InvalidSignatureException", code == "InvalidSignatureException")
+
+    # the region: any, until stdesign.http_region names one
+    c = boto3.client("dynamodb", endpoint_url=ENDPOINT, region_name="eu-west-3", aws_access_key_id=key,
+                     aws_secret_access_key=secret, config=botocore.config.Config(retries={"max_attempts": 1}))
+    code, _ = error_code(lambda: c.list_tables())
+    check("region: any region is accepted by default", code is None, code)
+    sql("ALTER SYSTEM SET stdesign.http_region = 'us-east-1'")
+    sql("SELECT pg_reload_conf()")
+    time.sleep(1)
+    code, resp = error_code(lambda: c.list_tables())
+    check("region: stdesign.http_region = us-east-1 refuses eu-west-3: InvalidSignatureException",
+          code == "InvalidSignatureException" and
+          resp["Error"]["Message"] == "Credential should be scoped to a valid region, not 'eu-west-3'.", resp)
+    code, _ = error_code(lambda: client(key, secret).list_tables())
+    check("region: ... and serves us-east-1", code is None, code)
+    sql("ALTER SYSTEM RESET stdesign.http_region")
+    sql("SELECT pg_reload_conf()")
+    time.sleep(1)
+
+
+def failure_tests():
+    """The generic 500, and serialization failures and deadlocks: retried a
+    bounded number of times, then answered as DynamoDB answers a conflict.
+    The failures are real: a superuser plants a trigger that fails the way
+    asked on the table's relation, and a SQL session deadlocks with a
+    request."""
+    c = client()
+    make_table(c, "BotoTable")
+    rel = relation("BotoTable")
+    item = {"TableName": "BotoTable", "Item": {"PK": {"S": "fail"}, "SK": {"S": "1"}}}
+    c.delete_item(TableName="BotoTable", Key=item["Item"])
+
+    def plant(raise_stmt):
+        sql("DROP SEQUENCE IF EXISTS public.fail_attempts; CREATE SEQUENCE public.fail_attempts; "
+            "GRANT USAGE ON SEQUENCE public.fail_attempts TO PUBLIC; "
+            "CREATE OR REPLACE FUNCTION public.fail_fn() RETURNS trigger LANGUAGE plpgsql AS $f$ "
+            "BEGIN PERFORM nextval('public.fail_attempts'); %s; RETURN NEW; END $f$; "
+            "DROP TRIGGER IF EXISTS fail ON stdesign_data.\"%s\"; "
+            "CREATE TRIGGER fail BEFORE INSERT OR UPDATE ON stdesign_data.\"%s\" FOR EACH ROW "
+            "EXECUTE FUNCTION public.fail_fn()" % (raise_stmt, rel, rel))
+
+    def attempts():
+        return sql("SELECT last_value FROM public.fail_attempts")
+
+    # an error the API has no answer for: 500, generic, the cause in the log only
+    plant("RAISE EXCEPTION 'planted failure %', 'detail-7f3a'")
+    r, data = raw("PutItem", json.dumps(item))
+    rid = r.getheader("x-amzn-RequestId") or "?"
+    body = json.loads(data) if data else {}
+    check("500: InternalServerError with the generic message", r.status == 500 and
+          body.get("__type") == "com.amazonaws.dynamodb.v20120810#InternalServerError" and
+          body.get("message") == "Internal server error" and b"detail-7f3a" not in data, data)
+    check("500: DynamoDB's content type, a request id and the CRC-32",
+          r.getheader("Content-Type") == "application/x-amz-json-1.0" and
+          re.fullmatch(r"[A-Z0-9]{52}", rid) is not None and int(r.getheader("x-amz-crc32")) == zlib.crc32(data))
+    time.sleep(0.3)
+    log = server_log()
+    check("500: the server log has the cause under the request id",
+          re.search(r"request %s \(PutItem\) failed: planted failure detail-7f3a \(SQLSTATE P0001\)" % rid, log)
+          is not None, rid)
+    check("500: not retried, nothing written", attempts() == "1" and
+          sql("SELECT st_get('fail', '1', 'BotoTable') IS NULL") == "t", attempts())
+
+    # a serialization failure every time: retried, then a conflict
+    plant("RAISE EXCEPTION 'planted' USING ERRCODE = 'serialization_failure'")
+    code, resp = error_code(lambda: c.put_item(**item))
+    check("serialization failure every time: TransactionConflictException after 6 attempts (%s)" % attempts(),
+          code == "TransactionConflictException" and attempts() == "6" and
+          resp["Error"]["Message"] == "Transaction is ongoing for the item", resp)
+    plant("RAISE EXCEPTION 'planted' USING ERRCODE = 'deadlock_detected'")
+    tx = [{"Put": {"TableName": "BotoTable", "Item": {"PK": {"S": "fail"}, "SK": {"S": "%d" % i}}}}
+          for i in (2, 3)]
+    code, resp = error_code(lambda: c.transact_write_items(TransactItems=tx))
+    reasons = [x.get("Code") for x in (resp or {}).get("CancellationReasons", [])]
+    check("deadlock every time: TransactionCanceledException, reasons [TransactionConflict] x2, after 6 attempts (%s)"
+          % attempts(), code == "TransactionCanceledException" and reasons == ["TransactionConflict"] * 2 and
+          attempts() == "6", resp)
+    time.sleep(0.3)
+    check("the retries are in the server log",
+          re.search(r"\(TransactWriteItems\): deadlock detected, retrying \(attempt 6 of 6\)", server_log())
+          is not None)
+    sql("DROP TRIGGER fail ON stdesign_data.\"%s\"; DROP FUNCTION public.fail_fn(); "
+        "DROP SEQUENCE public.fail_attempts" % rel)
+    check("the table serves again", error_code(lambda: c.put_item(**item))[0] is None)
+
+    # a real deadlock: a SQL session holds item b; the request locks a, then
+    # waits for b; the session asks for a.  The request's deadlock_timeout
+    # (1 s) is the shorter: it is the one chosen, and is retried.
+    for sk in ("a", "b"):
+        c.put_item(TableName="BotoTable", Item={"PK": {"S": "dl"}, "SK": {"S": sk}, "n": {"N": "0"}})
+    session = subprocess.Popen(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=0"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    session.stdin.write("SET deadlock_timeout = '60s';\nBEGIN;\n"
+                        "SELECT 1 FROM stdesign_data.\"%s\" WHERE pk = 'dl' AND sk = 'b' FOR UPDATE;\n" % rel)
+    session.stdin.flush()
+    time.sleep(0.5)
+    result = {}
+
+    def request():
+        c2 = client()
+        add = lambda sk: {"Update": {"TableName": "BotoTable", "Key": {"PK": {"S": "dl"}, "SK": {"S": sk}},
+                                     "UpdateExpression": "ADD n :one",
+                                     "ExpressionAttributeValues": {":one": {"N": "1"}}}}
+        result["code"], result["resp"] = error_code(lambda: c2.transact_write_items(
+            TransactItems=[add("b"), add("a")]))
+
+    t = threading.Thread(target=request)
+    t.start()
+    waiting = False
+    for _ in range(50):
+        if sql("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker' "
+               "AND wait_event_type = 'Lock'") == "1":
+            waiting = True
+            break
+        time.sleep(0.1)
+    session.stdin.write("SELECT 1 FROM stdesign_data.\"%s\" WHERE pk = 'dl' AND sk = 'a' FOR UPDATE;\n"
+                        "SELECT pg_sleep(0.5);\nCOMMIT;\n" % rel)
+    session.stdin.close()
+    session.wait(60)
+    err = session.stderr.read()
+    t.join(60)
+    time.sleep(0.3)
+    n = sql("SELECT string_agg(st_get('dl', sk, 'BotoTable')->>'n', ',' ORDER BY sk) FROM (VALUES ('a'), ('b')) v(sk)")
+    check("deadlock with a SQL session: the request waited for the session's lock", waiting)
+    check("deadlock with a SQL session: the request succeeds once retried (%s)" % result.get("code"),
+          result.get("code") is None and n == "1,1", (result, n))
+    check("deadlock with a SQL session: the session was not the one chosen", "deadlock" not in err, err)
+    check("deadlock with a SQL session: the retry is in the server log",
+          re.search(r"\(TransactWriteItems\): deadlock detected, retrying \(attempt 2 of 6\)", server_log())
+          is not None)
 
 
 def conflict_tests():
@@ -509,6 +856,8 @@ if MODE == "trust":
     trust_tests()
 elif MODE == "conflict":
     conflict_tests()
+elif MODE == "failures":
+    failure_tests()
 else:
     sigv4_tests(*sys.argv[3:7])
 print("http %s: %d passed, %d failed" % (MODE, passed, failed))

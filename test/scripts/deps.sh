@@ -6,10 +6,10 @@ set -euo pipefail
 
 # perl (prove, Test::More) and libipc-run-perl: the TAP tests
 # (PostgreSQL::Test::Cluster runs its commands through IPC::Run);
-# libmicrohttpd and zlib: the HTTP endpoint; awscli, boto3, curl: its tests;
+# libmicrohttpd, zlib and libssl: the HTTP endpoint; awscli, boto3, curl: its tests;
 # chromium: the design studio's page, loaded headless (studio_browser.sh).
 packages=(postgresql-15 postgresql-server-dev-15 postgresql-contrib make gcc clang libclang-rt-14-dev
-	perl libipc-run-perl libmicrohttpd-dev zlib1g-dev awscli python3-boto3 curl chromium)
+	perl libipc-run-perl libmicrohttpd-dev zlib1g-dev libssl-dev awscli python3-boto3 curl chromium)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
