@@ -15,7 +15,7 @@ DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
 
 SRCS = $(wildcard src/common/*.c src/item/*.c src/expr/*.c src/catalog/*.c \
-	src/storage/*.c src/ops/*.c src/api/*.c src/http/*.c src/init/*.c)
+	src/storage/*.c src/ops/*.c src/studio/*.c src/api/*.c src/http/*.c src/init/*.c)
 OBJS = $(SRCS:.c=.o)
 # The project's own headers: internal, never installed (PGXS installs what
 # is named HEADERS, so this list has another name).

@@ -2,7 +2,7 @@
 # The layers of src/ depend downwards only, checked from the built objects
 # and from the sources' #include lines:
 #
-#   init -> http -> api -> ops -> {catalog, expr, storage} -> item -> common
+#   init -> http -> api -> studio -> ops -> {catalog, expr, storage} -> item -> common
 #
 # init holds only the module's entry (_PG_init), which sets up every layer;
 # http (the HTTP endpoint's workers) calls the same code as st_api, in api
@@ -14,10 +14,13 @@
 #   - of the three middle layers only storage uses catalog (a table's
 #     definition and its cached plans); catalog never calls storage, and
 #     expr (plain C, unit tested and fuzzed) uses neither.
+#   - studio (the design studio: partitions, traffic, import and export)
+#     reads tables as api does, through ops and the catalog, never storage;
+#     api may call it, it never calls api.
 # Nothing calls up: a helper a lower layer needs lives in that layer.
 #
 # Every global symbol also carries the project's prefix (st_) or its
-# layer's (http_, api_, ops_, catalog_, expr_, storage_, av_ for item; common has
+# layer's (http_, api_, studio_, ops_, catalog_, expr_, storage_, av_ for item; common has
 # only st_): Postgres loads the library with its symbols global, so an
 # unprefixed name (table_create, row_update) could meet another library's.
 #
@@ -29,11 +32,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-layers="init http api ops catalog expr storage item common"
+layers="init http api studio ops catalog expr storage item common"
 # FROM:TO pairs: layer FROM may use layer TO (and every layer itself)
-allowed="init:http init:api init:ops init:catalog init:expr init:storage init:item init:common
+allowed="init:http init:api init:studio init:ops init:catalog init:expr init:storage init:item init:common
 	http:api http:ops http:item http:common
-	api:ops api:catalog api:expr api:item api:common
+	api:studio api:ops api:catalog api:expr api:item api:common
+	studio:ops studio:catalog studio:expr studio:item studio:common
 	ops:catalog ops:expr ops:storage ops:item ops:common
 	storage:catalog
 	catalog:item catalog:common expr:item expr:common storage:item storage:common
