@@ -60,6 +60,9 @@ traffic_init(void)
 							 PGC_SUSET,
 							 0,
 							 NULL, NULL, NULL);
+	/* a size of shared memory: defined only when there is some to size */
+	if (!process_shared_preload_libraries_in_progress)
+		return;
 	DefineCustomIntVariable("stdesign.traffic_max_partitions",
 							"How many partitions the traffic counters keep.",
 							"The least used are evicted when the table is full.",
@@ -68,8 +71,6 @@ traffic_init(void)
 							PGC_POSTMASTER,
 							0,
 							NULL, NULL, NULL);
-	if (!process_shared_preload_libraries_in_progress)
-		return;
 	prev_shmem_request_hook = shmem_request_hook;
 	shmem_request_hook = st_shmem_request;
 	prev_shmem_startup_hook = shmem_startup_hook;

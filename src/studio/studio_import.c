@@ -9,6 +9,8 @@
  *	 st_import(table_name, lines text) -> bigint
  *	 st_import_file(table_name, path text) -> bigint	 (pg_read_server_files)
  *
+ * Each line is read straight into an item (av_item_from_json_text: no
+ * jsonb in between), validated and normalised as PutItem's item is.
  * An import is one statement: every item is validated as PutItem does,
  * and the first bad line fails the whole import, nothing written, with
  * the line's number in the error's CONTEXT (as COPY reports its line).
@@ -37,6 +39,7 @@
 #include "utils/acl.h"
 #include "utils/backend_progress.h"
 #include "utils/builtins.h"
+#include "mb/pg_wchar.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 
@@ -66,6 +69,7 @@ typedef struct ImportState
 	int64		total;			/* items written */
 	int64		bytes;			/* bytes read */
 	bool		probe;			/* a key was found to exist: look first */
+	bool		check_encoding; /* bytes from a file: valid UTF-8? */
 } ImportState;
 
 static int
@@ -127,8 +131,7 @@ static void
 import_line(ImportState *st, char *line, int len)
 {
 	MemoryContext old;
-	Jsonb	   *jb;
-	JsonbValue *v;
+	StErr		err;
 	Av		   *item;
 	ImportItem *ii;
 	StringInfoData key;
@@ -138,18 +141,12 @@ import_line(ImportState *st, char *line, int len)
 		return;
 	if (memchr(line, '\0', len) != NULL)
 		st_error(ST_ERR_VALIDATION, "The line holds a NUL byte, which an item cannot hold");
+	if (st->check_encoding)
+		pg_verify_mbstr(PG_UTF8, line, len, false);
 	old = MemoryContextSwitchTo(st->chunk_cxt);
-	jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(line)));
-	if (!JB_ROOT_IS_OBJECT(jb) || JB_ROOT_IS_SCALAR(jb))
-		st_error(ST_ERR_VALIDATION, "A line must be a JSON object {\"Item\": {...}}");
-	v = getKeyJsonValueFromContainer(&jb->root, "Item", 4, NULL);
-	if (v == NULL)
-		st_error(ST_ERR_VALIDATION, "A line must be a JSON object {\"Item\": {...}}: \"Item\" is missing");
-	if (JsonContainerSize(&jb->root) != 1)
-		st_error(ST_ERR_VALIDATION, "A line must be a JSON object {\"Item\": {...}}: it has members other than \"Item\"");
-	if (v->type != jbvBinary || !JsonContainerIsObject(v->val.binary.data))
-		st_error(ST_ERR_VALIDATION, "A line must be a JSON object {\"Item\": {...}}: \"Item\" is not an object");
-	item = av_item_from_jsonb(JsonbValueToJsonb(v), true, "Item");
+	item = av_item_from_json_text(line, len, "Item", &err);
+	if (item == NULL)
+		st_raise(&err);
 	ops_check_item(st->table, item);
 
 	ii = &st->items[st->n];
@@ -269,6 +266,7 @@ st_import_file(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("\"%s\" is a directory", path)));
 	st = import_begin(name, PROGRESS_COPY_TYPE_FILE, stbuf.st_size, &cb);
+	st->check_encoding = true;
 	initStringInfo(&line);
 	block = palloc(READ_BLOCK);
 	st->line = 1;
