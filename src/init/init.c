@@ -67,7 +67,7 @@ traffic_init(void)
 							"How many partitions the traffic counters keep.",
 							"The least used are evicted when the table is full.",
 							&ops_traffic_max_guc,
-							5000, 100, 1000000,
+							10000, 100, 1000000,
 							PGC_POSTMASTER,
 							0,
 							NULL, NULL, NULL);

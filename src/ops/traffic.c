@@ -13,15 +13,21 @@
  * entries) keyed by database, relation, index and a 64-bit hash of the
  * partition key value, each entry holding the counts, the units, the units
  * of the current second and the highest units seen in one second.  When it
- * is full the least used tenth of the entries is evicted, as
- * pg_stat_statements does.
+ * is full the least used fifth of the entries is evicted (a fifth: a walk
+ * and a sort of the whole table every few thousand new partitions, not
+ * every few hundred), and the usage of
+ * the others decays, as pg_stat_statements does.
  *
  * The cost on the hot path matters more than exactness to the millisecond:
- * a read or a write adds to a backend-local hash table only.  The local
- * sums move into the shared table (one LWLock in shared mode, a spinlock
- * per entry; exclusive only to insert new partitions) before each commit,
- * when the second changes (so that per-second peaks stay per second), and
- * when the local table holds 256 partitions.  The sums of an aborted
+ * a read or a write adds to a backend-local table only (open addressing,
+ * no allocation).  The local sums move into the shared table (one LWLock
+ * in shared mode, a spinlock per entry; exclusive only to insert new
+ * partitions) once their second has passed -- at the next count or the
+ * next commit after it, so that per-second peaks stay per second and a
+ * busy backend takes the lock about once a second -- when the local table
+ * holds 256 partitions, when this backend reports or resets, and when it
+ * exits.  A backend idle since its last second of traffic holds that
+ * second back until it does something again.  The sums of an aborted
  * transaction are kept for the next move: DynamoDB charges failed requests
  * too.
  *
@@ -59,11 +65,13 @@
 
 /* Partition keys are shown up to this many bytes (DynamoDB allows 2048). */
 #define PK_SHOWN 200
+/* The usage of the entries left at an eviction is multiplied by this. */
+#define USAGE_DECAY 0.9
 /* A backend's local table moves into the shared one at this many partitions. */
 #define LOCAL_MAX 256
 
 bool		ops_traffic_track_guc = true;
-int			ops_traffic_max_guc = 5000;
+int			ops_traffic_max_guc = 10000;
 
 typedef struct TrafficKey
 {
@@ -92,6 +100,7 @@ typedef struct TrafficEntry
 	int64		cur_write_units;
 	int64		peak_read_units;
 	int64		peak_write_units;
+	double		usage;			/* reads and writes, decayed at each eviction */
 	char		pk[PK_SHOWN + 4];
 } TrafficEntry;
 
@@ -106,14 +115,24 @@ typedef struct TrafficShared
 typedef struct LocalEntry
 {
 	TrafficKey	key;
+	uint32		generation;		/* in use when it is local_generation */
+	uint16		nth;			/* its place in local_used and local_pk */
 	TrafficCounts c;
-	char		pk[PK_SHOWN + 4];
 } LocalEntry;
 
 TrafficShared *ops_traffic_shared = NULL;
 static HTAB *shared_hash = NULL;
 
-static HTAB *local_hash = NULL;
+/*
+ * The backend's pending sums: an open-addressing table of LOCAL_SLOTS
+ * entries, emptied at once by advancing the generation, and the list of the
+ * slots in use, so that neither a lookup nor a flush walks the whole table.
+ */
+#define LOCAL_SLOTS (2 * LOCAL_MAX)
+static LocalEntry *local_slots = NULL;
+static uint32 local_generation = 1;
+static int	local_used[LOCAL_MAX];
+static char (*local_pk)[PK_SHOWN + 4] = NULL;	/* kept apart: the slots stay small */
 static int	local_n = 0;
 static int64 local_second = 0;	/* the second the local sums belong to */
 
@@ -166,6 +185,7 @@ add_to_entry(TrafficEntry *e, const LocalEntry *le, int64 second)
 	e->c.writes += le->c.writes;
 	e->c.read_units += le->c.read_units;
 	e->c.write_units += le->c.write_units;
+	e->usage += le->c.reads + le->c.writes;
 	if (second != e->second)
 	{
 		e->second = second;
@@ -183,13 +203,15 @@ usage_cmp(const void *a, const void *b)
 {
 	const TrafficEntry *x = *(TrafficEntry *const *) a;
 	const TrafficEntry *y = *(TrafficEntry *const *) b;
-	int64		ux = x->c.reads + x->c.writes;
-	int64		uy = y->c.reads + y->c.writes;
 
-	return (ux > uy) - (ux < uy);
+	return (x->usage > y->usage) - (x->usage < y->usage);
 }
 
-/* Drop the least used tenth of the entries (under the exclusive lock). */
+/*
+ * Drop the least used fifth of the entries (under the exclusive lock), and
+ * decay the usage of the others, so that partitions busy long ago (of a
+ * table or a database since dropped) make room for today's in time.
+ */
 static void
 evict(void)
 {
@@ -205,9 +227,11 @@ evict(void)
 	while ((e = hash_seq_search(&seq)) != NULL)
 		all[i++] = e;
 	qsort(all, i, sizeof(TrafficEntry *), usage_cmp);
-	drop = Max(i / 10, 1);
+	drop = Max(i / 5, 1);
 	for (long k = 0; k < drop && k < i; k++)
 		hash_search(shared_hash, &all[k]->key, HASH_REMOVE, NULL);
+	for (long k = drop; k < i; k++)
+		all[k]->usage *= USAGE_DECAY;
 	SpinLockAcquire(&ops_traffic_shared->mutex);
 	ops_traffic_shared->evicted += Min(drop, i);
 	SpinLockRelease(&ops_traffic_shared->mutex);
@@ -217,22 +241,20 @@ evict(void)
 static void
 clear_local(void)
 {
-	HASH_SEQ_STATUS seq;
-	LocalEntry *le;
-
-	if (local_hash == NULL)
-		return;
-	hash_seq_init(&seq, local_hash);
-	while ((le = hash_seq_search(&seq)) != NULL)
-		hash_search(local_hash, &le->key, HASH_REMOVE, NULL);
 	local_n = 0;
+	if (++local_generation == 0)
+	{
+		/* wrapped around: mark every slot unused for real */
+		if (local_slots)
+			for (int i = 0; i < LOCAL_SLOTS; i++)
+				local_slots[i].generation = 0;
+		local_generation = 1;
+	}
 }
 
 static void
 flush_local(void)
 {
-	HASH_SEQ_STATUS seq;
-	LocalEntry *le;
 	LocalEntry *missing[LOCAL_MAX];
 	int			m = 0;
 
@@ -244,9 +266,9 @@ flush_local(void)
 		return;
 	}
 	LWLockAcquire(ops_traffic_shared->lock, LW_SHARED);
-	hash_seq_init(&seq, local_hash);
-	while ((le = hash_seq_search(&seq)) != NULL)
+	for (int i = 0; i < local_n; i++)
 	{
+		LocalEntry *le = &local_slots[local_used[i]];
 		TrafficEntry *e = hash_search(shared_hash, &le->key, HASH_FIND, NULL);
 
 		if (e)
@@ -276,7 +298,7 @@ flush_local(void)
 					memset(((char *) e) + sizeof(TrafficKey), 0,
 						   sizeof(TrafficEntry) - sizeof(TrafficKey));
 					SpinLockInit(&e->mutex);
-					strlcpy(e->pk, missing[i]->pk, sizeof(e->pk));
+					strlcpy(e->pk, local_pk[missing[i]->nth], sizeof(e->pk));
 				}
 			}
 			add_to_entry(e, missing[i], local_second);
@@ -286,10 +308,16 @@ flush_local(void)
 	clear_local();
 }
 
+/*
+ * At a commit, the sums move only once their second has passed: a backend
+ * committing thousands of times a second takes the shared lock once a
+ * second, not at every commit.
+ */
 static void
 traffic_xact_callback(XactEvent event, void *arg)
 {
-	if (event == XACT_EVENT_PRE_COMMIT || event == XACT_EVENT_PARALLEL_PRE_COMMIT)
+	if ((event == XACT_EVENT_PRE_COMMIT || event == XACT_EVENT_PARALLEL_PRE_COMMIT) &&
+		local_n > 0 && (int64) time(NULL) != local_second)
 		flush_local();
 }
 
@@ -304,14 +332,8 @@ traffic_exit(int code, Datum arg)
 static void
 local_setup(void)
 {
-	HASHCTL		info;
-
-	memset(&info, 0, sizeof(info));
-	info.keysize = sizeof(TrafficKey);
-	info.entrysize = sizeof(LocalEntry);
-	info.hcxt = TopMemoryContext;
-	local_hash = hash_create("stdesign local traffic", LOCAL_MAX, &info,
-							 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	local_slots = MemoryContextAllocZero(TopMemoryContext, sizeof(LocalEntry) * LOCAL_SLOTS);
+	local_pk = MemoryContextAlloc(TopMemoryContext, sizeof(*local_pk) * LOCAL_MAX);
 	RegisterXactCallback(traffic_xact_callback, NULL);
 	before_shmem_exit(traffic_exit, (Datum) 0);
 }
@@ -343,12 +365,12 @@ count(StTable *t, Oid indexoid, const Av *pk, const TrafficCounts *add)
 {
 	TrafficKey	key;
 	LocalEntry *le;
-	bool		found;
+	uint32		slot;
 	int64		now = (int64) time(NULL);
 
 	if (pk == NULL || !av_type_is_scalar(pk->type))
 		return;
-	if (local_hash == NULL)
+	if (local_slots == NULL)
 		local_setup();
 	if (local_n > 0 && (now != local_second || local_n >= LOCAL_MAX))
 		flush_local();
@@ -359,12 +381,25 @@ count(StTable *t, Oid indexoid, const Av *pk, const TrafficCounts *add)
 	key.relid = t->relid;
 	key.indexoid = indexoid;
 	key.pkhash = hash_bytes_extended((const unsigned char *) pk->str, pk->len, pk->type);
-	le = hash_search(local_hash, &key, HASH_ENTER, &found);
-	if (!found)
+	slot = (uint32) (key.pkhash ^ (key.pkhash >> 32) ^ (key.relid * 0x9E3779B1u) ^ key.indexoid);
+	for (;;)
 	{
-		memset(&le->c, 0, sizeof(le->c));
-		show_pk(pk, le->pk);
-		local_n++;
+		slot &= LOCAL_SLOTS - 1;
+		le = &local_slots[slot];
+		if (le->generation != local_generation)
+		{
+			/* a free slot: the partition's first count since the last move */
+			le->generation = local_generation;
+			le->key = key;
+			memset(&le->c, 0, sizeof(le->c));
+			le->nth = local_n;
+			show_pk(pk, local_pk[local_n]);
+			local_used[local_n++] = slot;
+			break;
+		}
+		if (memcmp(&le->key, &key, sizeof(key)) == 0)
+			break;
+		slot++;
 	}
 	le->c.reads += add->reads;
 	le->c.writes += add->writes;
@@ -389,9 +424,19 @@ ops_traffic_read_slow(StTable *t, StIndex *ix, const Av *pk, int64 bytes)
 void
 ops_traffic_read_stored(StTable *t, const Av *pk, Jsonb *stored)
 {
+	int64		bytes = 0;
+
 	if (!ops_traffic_on())
 		return;
-	ops_traffic_read_slow(t, NULL, pk, stored ? av_stored_item_size(stored) : 0);
+	/*
+	 * The stored form is never smaller than the DynamoDB size (each byte
+	 * of DynamoDB's overhead is a 4-byte JEntry or more in jsonb, each
+	 * value at least its DynamoDB bytes): an item stored in 4 KB is one
+	 * unit without walking it.
+	 */
+	if (stored)
+		bytes = VARSIZE(stored) - VARHDRSZ <= READ_UNIT_BYTES ? 1 : av_stored_item_size(stored);
+	ops_traffic_read_slow(t, NULL, pk, bytes);
 }
 
 static const Av *
