@@ -171,3 +171,7 @@ SELECT st_import_workbench('{"DataModel": [{"TableName": "BadType", "KeyAttribut
 SELECT st_import_workbench('{"DataModel": [{"TableName": "Imp", "KeyAttributes": {"PartitionKey": {"AttributeName": "PK", "AttributeType": "S"}}}]}');
 SELECT st_import_workbench(NULL);
 SELECT st_list_tables();
+
+-- Later files list every table: leave none behind.
+SELECT count(st_drop_table(t)) AS dropped FROM unnest(ARRAY['Imp', 'WorkbenchECommerce']) AS t;
+SELECT count(*) AS left_behind FROM st_list_tables();

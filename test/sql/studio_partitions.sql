@@ -117,3 +117,7 @@ SELECT st_create_table(jsonb_set(st_table_cloudformation('StudioProvisioned') #>
                                  '{TableName}', '"StudioFromTemplate"')) ->> 'TableStatus' AS status;
 SELECT st_table_create_json('NoSuchTable');
 SELECT st_table_create_json(NULL) IS NULL AS null_in_null_out;
+
+-- Later files list every table: leave none behind.
+SELECT count(st_drop_table(t)) AS dropped FROM unnest(ARRAY['Studio', 'StudioBin', 'StudioCopy', 'StudioEmpty',
+  'StudioFromTemplate', 'StudioNum', 'StudioProvisioned']) AS t;
