@@ -264,7 +264,7 @@ studio_partitions(StTable *t, int64 sample_items)
 	{
 		fraction = sample_items / total;
 		r->sampled = true;
-		sql = psprintf("SELECT item FROM %s TABLESAMPLE BERNOULLI (%.6f) REPEATABLE (0)",
+		sql = psprintf("SELECT item FROM %s TABLESAMPLE BERNOULLI (%.9g) REPEATABLE (0)",
 					   t->qualified, 100.0 * fraction);
 	}
 	else
