@@ -945,3 +945,248 @@ REVOKE ALL ON FUNCTION stdesign.access_keys_changed() FROM PUBLIC;
 CREATE TRIGGER access_keys_changed
 	AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.access_keys
 	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.access_keys_changed();
+-- Design studio: partitions, traffic, import and export ------------------------
+
+CREATE FUNCTION st_partitions(table_name text DEFAULT NULL, "limit" bigint DEFAULT 10,
+							  sample_items bigint DEFAULT 1000000)
+	RETURNS TABLE(index_name text, partition_key text, items bigint, bytes bigint,
+				  share double precision, sampled boolean)
+	AS 'MODULE_PATHNAME', 'st_partitions' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_partitions(text, bigint, bigint) IS
+	'The largest item collections of a table and of each GSI (index_name NULL: the table): items and bytes by DynamoDB''s size rules per partition key value, sampled past sample_items';
+
+CREATE FUNCTION st_partition_skew(table_name text DEFAULT NULL, sample_items bigint DEFAULT 1000000)
+	RETURNS TABLE(index_name text, partitions bigint, items bigint, bytes bigint,
+				  largest_partition text, largest_bytes bigint, largest_share double precision,
+				  max_over_mean double precision, gini double precision, sampled boolean)
+	AS 'MODULE_PATHNAME', 'st_partition_skew' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_partition_skew(text, bigint) IS
+	'How evenly the items of a table and of each GSI spread over their partition key values';
+
+CREATE FUNCTION st_partition_traffic(table_name text DEFAULT NULL)
+	RETURNS TABLE(index_name text, partition_key text, reads bigint, writes bigint,
+				  read_units double precision, write_units double precision)
+	AS 'MODULE_PATHNAME', 'st_partition_traffic' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_partition_traffic(text) IS
+	'Reads and writes counted per partition key value of a table and of each GSI since the server started or the last st_partition_traffic_reset (needs shared_preload_libraries)';
+
+CREATE FUNCTION st_partition_traffic_reset() RETURNS void
+	AS 'MODULE_PATHNAME', 'st_partition_traffic_reset' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_partition_traffic_reset() IS
+	'Forget every per-partition traffic count; counting starts again now';
+REVOKE ALL ON FUNCTION st_partition_traffic_reset() FROM PUBLIC;
+
+CREATE FUNCTION st_hot_partitions(table_name text DEFAULT NULL, top integer DEFAULT 10)
+	RETURNS TABLE(index_name text, partition_key text, read_units double precision,
+				  write_units double precision, read_units_per_second double precision,
+				  write_units_per_second double precision, peak_read_units double precision,
+				  peak_write_units double precision, limit_share double precision,
+				  collection_bytes bigint, advice text)
+	AS 'MODULE_PATHNAME', 'st_hot_partitions' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_hot_partitions(text, integer) IS
+	'The busiest partitions against DynamoDB''s per-partition limits (3,000 RCU and 1,000 WCU per second, 10 GB item collections with an LSI), with write-sharding advice';
+
+CREATE FUNCTION st_import(table_name text, lines text) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'st_import' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_import(text, text) IS
+	'Import DynamoDB export-format lines ({"Item": {...}} per line) into a table, all or nothing; returns how many items';
+
+CREATE FUNCTION st_import_file(table_name text, path text) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'st_import_file' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_import_file(text, text) IS
+	'Import a server file of DynamoDB export-format lines (needs pg_read_server_files, as COPY FROM a file)';
+
+CREATE FUNCTION st_export(table_name text DEFAULT NULL) RETURNS SETOF text
+	AS 'MODULE_PATHNAME', 'st_export' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_export(text) IS
+	'Every item of a table as DynamoDB export-format lines ({"Item": {...}}), in key order';
+
+CREATE FUNCTION st_export_file(table_name text, path text) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'st_export_file' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_export_file(text, text) IS
+	'Write every item of a table to a server file as DynamoDB export-format lines (needs pg_write_server_files, as COPY TO a file)';
+
+CREATE FUNCTION st_table_create_json(table_name text) RETURNS jsonb
+	LANGUAGE sql STABLE STRICT SET search_path = pg_catalog, pg_temp AS $$
+SELECT jsonb_build_object('TableName', d->'TableName',
+						  'AttributeDefinitions', d->'AttributeDefinitions',
+						  'KeySchema', d->'KeySchema')
+	|| CASE WHEN d #>> '{BillingModeSummary,BillingMode}' = 'PAY_PER_REQUEST'
+			THEN jsonb_build_object('BillingMode', 'PAY_PER_REQUEST')
+			ELSE jsonb_build_object('BillingMode', 'PROVISIONED',
+									'ProvisionedThroughput', (d->'ProvisionedThroughput') - 'NumberOfDecreasesToday')
+	   END
+	|| COALESCE((SELECT jsonb_build_object('GlobalSecondaryIndexes', jsonb_agg(
+						 jsonb_build_object('IndexName', g->'IndexName', 'KeySchema', g->'KeySchema',
+											'Projection', g->'Projection')
+						 || CASE WHEN d #>> '{BillingModeSummary,BillingMode}' = 'PAY_PER_REQUEST' THEN '{}'::jsonb
+								 ELSE jsonb_build_object('ProvisionedThroughput',
+														 (g->'ProvisionedThroughput') - 'NumberOfDecreasesToday')
+							END ORDER BY o))
+				   FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') WITH ORDINALITY AS x(g, o)
+				  HAVING count(*) > 0), '{}'::jsonb)
+	|| COALESCE((SELECT jsonb_build_object('LocalSecondaryIndexes', jsonb_agg(
+						 jsonb_build_object('IndexName', l->'IndexName', 'KeySchema', l->'KeySchema',
+											'Projection', l->'Projection') ORDER BY o))
+				   FROM jsonb_array_elements(d->'LocalSecondaryIndexes') WITH ORDINALITY AS x(l, o)
+				  HAVING count(*) > 0), '{}'::jsonb)
+  FROM (SELECT @extschema@.st_describe_table(table_name) AS d) AS s
+$$;
+COMMENT ON FUNCTION st_table_create_json(text) IS
+	'The CreateTable request that creates a table like this one (keys, attribute definitions, indexes, billing mode)';
+
+CREATE FUNCTION st_table_cloudformation(table_name text, logical_id text DEFAULT NULL) RETURNS jsonb
+	LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+SELECT jsonb_build_object(
+	'AWSTemplateFormatVersion', '2010-09-09',
+	'Description', 'DynamoDB table ' || (c->>'TableName'),
+	'Resources', jsonb_build_object(
+		COALESCE(logical_id, regexp_replace(c->>'TableName', '[^A-Za-z0-9]', '', 'g') || 'Table'),
+		jsonb_build_object('Type', 'AWS::DynamoDB::Table', 'Properties', c)))
+  FROM (SELECT @extschema@.st_table_create_json(table_name) AS c) AS s
+ WHERE c IS NOT NULL
+$$;
+COMMENT ON FUNCTION st_table_cloudformation(text, text) IS
+	'A CloudFormation template (JSON) with the table as one AWS::DynamoDB::Table resource';
+
+CREATE FUNCTION st_import_workbench(model jsonb) RETURNS jsonb
+	LANGUAGE plpgsql VOLATILE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	m jsonb;
+	i integer := 0;
+	tname text;
+	keys jsonb;
+	defs jsonb;
+	gsis jsonb;
+	req jsonb;
+	n bigint;
+	tables jsonb := '[]';
+	total bigint := 0;
+BEGIN
+	IF model IS NULL OR jsonb_typeof(model) IS DISTINCT FROM 'object'
+	   OR jsonb_typeof(model->'DataModel') IS DISTINCT FROM 'array' THEN
+		RAISE EXCEPTION 'ValidationException: A NoSQL Workbench data model is a JSON object with a "DataModel" array'
+			USING ERRCODE = 'SD001';
+	END IF;
+	FOR m IN SELECT value FROM jsonb_array_elements(model->'DataModel') LOOP
+		i := i + 1;
+		tname := m->>'TableName';
+		IF jsonb_typeof(m) IS DISTINCT FROM 'object' OR tname IS NULL
+		   OR jsonb_typeof(m #> '{KeyAttributes,PartitionKey}') IS DISTINCT FROM 'object' THEN
+			RAISE EXCEPTION 'ValidationException: DataModel[%] needs a "TableName" and "KeyAttributes": {"PartitionKey": {"AttributeName", "AttributeType"}}', i - 1
+				USING ERRCODE = 'SD001';
+		END IF;
+		keys := jsonb_build_array(jsonb_build_object('AttributeName', m #> '{KeyAttributes,PartitionKey,AttributeName}', 'KeyType', 'HASH'));
+		defs := jsonb_build_array(m #> '{KeyAttributes,PartitionKey}');
+		IF m #> '{KeyAttributes,SortKey}' IS NOT NULL THEN
+			keys := keys || jsonb_build_object('AttributeName', m #> '{KeyAttributes,SortKey,AttributeName}', 'KeyType', 'RANGE');
+			defs := defs || (m #> '{KeyAttributes,SortKey}');
+		END IF;
+		gsis := '[]';
+		IF jsonb_typeof(m->'GlobalSecondaryIndexes') = 'array' THEN
+			SELECT COALESCE(jsonb_agg(jsonb_build_object(
+					   'IndexName', g->'IndexName',
+					   'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', g #> '{KeyAttributes,PartitionKey,AttributeName}', 'KeyType', 'HASH'))
+									|| CASE WHEN g #> '{KeyAttributes,SortKey}' IS NULL THEN '[]'::jsonb
+											ELSE jsonb_build_array(jsonb_build_object('AttributeName', g #> '{KeyAttributes,SortKey,AttributeName}', 'KeyType', 'RANGE')) END,
+					   'Projection', COALESCE(g->'Projection', '{"ProjectionType": "ALL"}'::jsonb)) ORDER BY o), '[]')
+			  INTO gsis
+			  FROM jsonb_array_elements(m->'GlobalSecondaryIndexes') WITH ORDINALITY AS x(g, o);
+			SELECT defs || COALESCE(jsonb_agg(a ORDER BY o, k), '[]')
+			  INTO defs
+			  FROM jsonb_array_elements(m->'GlobalSecondaryIndexes') WITH ORDINALITY AS x(g, o),
+				   LATERAL (VALUES (1, g #> '{KeyAttributes,PartitionKey}'), (2, g #> '{KeyAttributes,SortKey}')) AS v(k, a)
+			 WHERE a IS NOT NULL;
+		END IF;
+		-- one definition per attribute (a GSI may reuse a table key)
+		SELECT jsonb_agg(d ORDER BY first) INTO defs
+		  FROM (SELECT DISTINCT ON (d->>'AttributeName') d, o AS first
+				  FROM jsonb_array_elements(defs) WITH ORDINALITY AS x(d, o)
+				 ORDER BY d->>'AttributeName', o) AS u;
+		req := jsonb_build_object('TableName', tname, 'KeySchema', keys, 'AttributeDefinitions', defs);
+		IF jsonb_array_length(gsis) > 0 THEN
+			req := req || jsonb_build_object('GlobalSecondaryIndexes', gsis);
+		END IF;
+		IF m->>'BillingMode' = 'PROVISIONED' THEN
+			req := req || jsonb_build_object('BillingMode', 'PROVISIONED', 'ProvisionedThroughput',
+				COALESCE(m #> '{ProvisionedCapacitySettings,ProvisionedThroughput}',
+						 '{"ReadCapacityUnits": 5, "WriteCapacityUnits": 5}'::jsonb));
+		ELSE
+			req := req || '{"BillingMode": "PAY_PER_REQUEST"}'::jsonb;
+		END IF;
+		PERFORM @extschema@.st_create_table(req);
+		IF m->'TableData' IS NOT NULL AND jsonb_typeof(m->'TableData') <> 'array' THEN
+			RAISE EXCEPTION 'ValidationException: DataModel[%] (table %): "TableData" must be an array of items', i - 1, tname
+				USING ERRCODE = 'SD001';
+		END IF;
+		SELECT @extschema@.st_put_all(item, tname, true) INTO n
+		  FROM jsonb_array_elements(COALESCE(m->'TableData', '[]')) AS x(item);
+		tables := tables || jsonb_build_object('TableName', tname, 'Items', COALESCE(n, 0));
+		total := total + COALESCE(n, 0);
+	END LOOP;
+	RETURN jsonb_build_object('ModelName', model->'ModelName', 'Tables', tables, 'Items', total);
+END $$;
+COMMENT ON FUNCTION st_import_workbench(jsonb) IS
+	'Import a NoSQL Workbench data model: creates its tables and GSIs and writes their sample items (TableData)';
+
+CREATE FUNCTION st_export_workbench(table_names text[] DEFAULT NULL, model_name text DEFAULT 'stdesign',
+									max_items integer DEFAULT 100) RETURNS jsonb
+	LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	name text;
+	d jsonb;
+	items jsonb;
+	model jsonb := '[]';
+	stamp text := to_char(now(), 'Mon DD, YYYY, HH12:MI AM');
+BEGIN
+	FOR name IN SELECT DISTINCT n FROM unnest(COALESCE(table_names, ARRAY(SELECT @extschema@.st_list_tables()))) AS u(n)
+				 ORDER BY n LOOP
+		d := @extschema@.st_describe_table(name);
+		SELECT COALESCE(jsonb_agg(s.item ORDER BY s.o), '[]') INTO items
+		  FROM @extschema@.st_scan(name, "limit" => max_items, typed => true) WITH ORDINALITY AS s(item, o);
+		model := model || jsonb_build_object(
+			'TableName', name,
+			'KeyAttributes', (
+				SELECT jsonb_object_agg(CASE k->>'KeyType' WHEN 'HASH' THEN 'PartitionKey' ELSE 'SortKey' END,
+										jsonb_build_object('AttributeName', k->'AttributeName',
+														   'AttributeType', (SELECT a->'AttributeType'
+																			   FROM jsonb_array_elements(d->'AttributeDefinitions') AS a
+																			  WHERE a->'AttributeName' = k->'AttributeName')))
+				  FROM jsonb_array_elements(d->'KeySchema') AS k),
+			-- every other attribute: the index keys (typed by their definitions),
+			-- then those of the sample items (typed by the first item that has them)
+			'NonKeyAttributes', COALESCE((
+				SELECT jsonb_agg(jsonb_build_object('AttributeName', an, 'AttributeType', at) ORDER BY an)
+				  FROM (SELECT DISTINCT ON (an) an, at
+						  FROM (SELECT a->>'AttributeName' AS an, a->>'AttributeType' AS at, 0 AS o
+								  FROM jsonb_array_elements(d->'AttributeDefinitions') AS a
+								UNION ALL
+								SELECT e.key, (SELECT min(t) FROM jsonb_object_keys(e.value) AS t), 1
+								  FROM jsonb_array_elements(items) AS it, jsonb_each(it) AS e) AS c
+						 WHERE an NOT IN (SELECT k->>'AttributeName' FROM jsonb_array_elements(d->'KeySchema') AS k)
+						 ORDER BY an, o) AS na), '[]'),
+			'GlobalSecondaryIndexes', COALESCE((
+				SELECT jsonb_agg(jsonb_build_object(
+						   'IndexName', g->'IndexName',
+						   'KeyAttributes', (
+							   SELECT jsonb_object_agg(CASE k->>'KeyType' WHEN 'HASH' THEN 'PartitionKey' ELSE 'SortKey' END,
+													   jsonb_build_object('AttributeName', k->'AttributeName',
+																		  'AttributeType', (SELECT a->'AttributeType'
+																							  FROM jsonb_array_elements(d->'AttributeDefinitions') AS a
+																							 WHERE a->'AttributeName' = k->'AttributeName')))
+								 FROM jsonb_array_elements(g->'KeySchema') AS k),
+						   'Projection', g->'Projection') ORDER BY o)
+				  FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') WITH ORDINALITY AS x(g, o)), '[]'),
+			'TableData', items,
+			'DataAccess', '{"MySql": {}}'::jsonb,
+			'BillingMode', COALESCE(d #>> '{BillingModeSummary,BillingMode}', 'PROVISIONED'));
+	END LOOP;
+	RETURN jsonb_build_object(
+		'ModelName', model_name,
+		'ModelMetadata', jsonb_build_object('Author', '', 'DateCreated', stamp, 'DateLastModified', stamp,
+											'Description', '', 'AWSService', 'Amazon DynamoDB',
+											'Version', '3.0'),
+		'DataModel', model);
+END $$;
+COMMENT ON FUNCTION st_export_workbench(text[], text, integer) IS
+	'A NoSQL Workbench data model of tables (all when NULL): keys, attributes, GSIs and up to max_items sample items each';

@@ -14,16 +14,71 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
+#include "storage/ipc.h"
 #include "utils/guc.h"
 
 #include "catalog/st_catalog.h"
 #include "http/http_server.h"
 #include "ops/collection.h"
 #include "ttl/ttl.h"
+#include "ops/traffic.h"
 
 PG_MODULE_MAGIC;
 
 void		_PG_init(void);
+
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+static void
+st_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	ops_traffic_shmem_request();
+}
+
+static void
+st_shmem_startup(void)
+{
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	ops_traffic_shmem_startup();
+}
+
+/*
+ * The per-partition traffic counters (src/ops/traffic.c): their settings,
+ * and their shared memory when the library is preloaded (without it the
+ * counters are off and the reporting functions say so).
+ */
+static void
+traffic_init(void)
+{
+	DefineCustomBoolVariable("stdesign.track_traffic",
+							 "Counts reads and writes per partition key value.",
+							 "Takes effect only when stdesign is in shared_preload_libraries.",
+							 &ops_traffic_track_guc,
+							 true,
+							 PGC_SUSET,
+							 0,
+							 NULL, NULL, NULL);
+	/* a size of shared memory: defined only when there is some to size */
+	if (!process_shared_preload_libraries_in_progress)
+		return;
+	DefineCustomIntVariable("stdesign.traffic_max_partitions",
+							"How many partitions the traffic counters keep.",
+							"The least used are evicted when the table is full.",
+							&ops_traffic_max_guc,
+							10000, 100, 1000000,
+							PGC_POSTMASTER,
+							0,
+							NULL, NULL, NULL);
+	prev_shmem_request_hook = shmem_request_hook;
+	shmem_request_hook = st_shmem_request;
+	prev_shmem_startup_hook = shmem_startup_hook;
+	shmem_startup_hook = st_shmem_startup;
+}
 
 void
 _PG_init(void)
@@ -44,6 +99,7 @@ _PG_init(void)
 							PGC_USERSET,
 							GUC_UNIT_KB,
 							NULL, NULL, NULL);
+	traffic_init();
 	http_init();
 	ttl_init();
 	MarkGUCPrefixReserved("stdesign");

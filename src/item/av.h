@@ -175,4 +175,12 @@ extern int64 av_number_size(const char *str, int len);
 /* ValidationException "Item size has exceeded the maximum allowed size" past 400 KB. */
 extern bool av_check_item_size(const Av *item, StErr *err);
 
+/*
+ * av_json.c: a typed item straight from JSON text (valid UTF-8), validated
+ * and normalised as av_item_from_jsonb(typed) does; with wrapper, the text
+ * is {"<wrapper>": item} (DynamoDB's export lines: "Item").  NULL, with
+ * *err filled, when it is not.
+ */
+extern Av  *av_item_from_json_text(const char *text, int len, const char *wrapper, StErr *err);
+
 #endif							/* ST_AV_H */

@@ -210,8 +210,8 @@ same_attr(const Av *a, const Av *b, const char *name)
 }
 
 /* The half units one index spends on a change from old_item to new_item. */
-static int64
-index_write_halves(const StTable *t, const StIndex *ix, const Av *old_item, const Av *new_item)
+int64
+ops_capacity_index_write_halves(const StTable *t, const StIndex *ix, const Av *old_item, const Av *new_item)
 {
 	bool		was = in_index(ix, old_item);
 	bool		is = in_index(ix, new_item);
@@ -252,7 +252,7 @@ ops_capacity_write(StCapacity *c, StTable *t, const Av *old_item, const Av *new_
 	e->table.touched = true;
 	for (int i = 0; i < t->nindexes; i++)
 	{
-		int64		h = index_write_halves(t, &t->indexes[i], old_item, new_item);
+		int64		h = ops_capacity_index_write_halves(t, &t->indexes[i], old_item, new_item);
 
 		if (h == 0)
 			continue;

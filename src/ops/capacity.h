@@ -57,6 +57,13 @@ extern void ops_capacity_write(StCapacity *c, StTable *t, const Av *old_item, co
 extern int64 ops_index_entry_size(const StTable *t, const StIndex *ix, const Av *item);
 
 /*
+ * The half units (even: whole units) secondary index ix of t spends on a
+ * change from old_item to new_item (either NULL); 0 when it is untouched.
+ */
+extern int64 ops_capacity_index_write_halves(const StTable *t, const StIndex *ix,
+											 const Av *old_item, const Av *new_item);
+
+/*
  * The ConsumedCapacity of the request: NULL for mode NONE; for a single
  * table an AV_M {TableName, CapacityUnits, ReadCapacityUnits?,
  * WriteCapacityUnits?, Table?, GlobalSecondaryIndexes?, LocalSecondaryIndexes?};

@@ -22,6 +22,7 @@
 #include "collection.h"
 #include "item/av_jsonb.h"
 #include "item_ops.h"
+#include "traffic.h"
 
 /* How often a write retries after losing an insert race before giving up. */
 #define ST_WRITE_RETRIES 100
@@ -30,9 +31,13 @@ Jsonb *
 ops_get(StTable *t, const Av *keymap)
 {
 	StKey		key;
+	Jsonb	   *jb;
 
 	ops_key_from_map(t, keymap, &key);
-	return storage_get(t, &key);
+	jb = storage_get(t, &key);
+	if (ops_traffic_on())
+		ops_traffic_read_stored(t, av_map_get(keymap, t->pk.name, strlen(t->pk.name)), jb);
+	return jb;
 }
 
 void
@@ -79,6 +84,7 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv, StWriteResul
 	{
 		storage_upsert(t, stored);
 		ops_check_item_collection(t, item);
+		ops_traffic_write(t, NULL, item, false);
 		return NULL;
 	}
 
@@ -100,11 +106,13 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv, StWriteResul
 		{
 			storage_replace(t, &ctid, stored);
 			ops_check_item_collection(t, item);
+			ops_traffic_write(t, old_item, item, false);
 			return rv == ST_RV_ALL_OLD ? old_item : NULL;
 		}
 		if (storage_insert(t, stored, NULL))
 		{
 			ops_check_item_collection(t, item);
+			ops_traffic_write(t, NULL, item, false);
 			return NULL;
 		}
 		/* a concurrent writer inserted this key first: read it again */
@@ -170,6 +178,7 @@ ops_put_many(StTable *t, Av **items, int n)
 		stored[i] = keyed[i].stored;
 	storage_upsert_many(t, stored, n, &probe);
 	check_collections(t, stored, n);
+	ops_traffic_write_stored(t, stored, n);
 }
 
 void
@@ -177,6 +186,7 @@ ops_put_sorted(StTable *t, Jsonb **stored, int n, bool *probe)
 {
 	storage_upsert_many(t, stored, n, probe);
 	check_collections(t, stored, n);
+	ops_traffic_write_stored(t, stored, n);
 }
 
 Av *
@@ -194,6 +204,8 @@ ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, S
 
 		old = storage_delete(t, &key, rv == ST_RV_ALL_OLD || res != NULL, &deleted);
 		old_item = old ? av_item_from_stored(old) : NULL;
+		/* without the old item its key stands for it */
+		ops_traffic_write(t, old_item ? old_item : keymap, NULL, false);
 		if (res)
 		{
 			res->old_item = old_item;
@@ -214,6 +226,7 @@ ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, S
 	}
 	if (old)
 		storage_delete_ctid(t, &ctid);
+	ops_traffic_write(t, old_item ? old_item : keymap, NULL, false);
 	return rv == ST_RV_ALL_OLD ? old_item : NULL;
 }
 
@@ -295,6 +308,7 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 			res->old_item = old_item;
 			res->new_item = new_item;
 		}
+		ops_traffic_write(t, old_item, new_item, false);
 
 		switch (rv)
 		{

@@ -14,7 +14,9 @@
  */
 #include "postgres.h"
 
+#include "item/av_jsonb.h"
 #include "item_ops.h"
+#include "traffic.h"
 
 const StKeyDef *
 ops_query_pk(const StQuerySpec *q)
@@ -112,6 +114,23 @@ sort_range(const StQuerySpec *q, StQueryRange *r)
 	}
 }
 
+/* A query's rows passed on, their sizes summed for the traffic counters. */
+typedef struct CountedRows
+{
+	StRowCallback callback;
+	void	   *arg;
+	int64		bytes;
+} CountedRows;
+
+static bool
+counted_row(Jsonb *item, void *arg)
+{
+	CountedRows *cr = arg;
+
+	cr->bytes += av_stored_item_size(item);
+	return cr->callback(item, cr->arg);
+}
+
 void
 ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 {
@@ -128,6 +147,14 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 	r.start = q->start;
 	if (q->limit == 0)
 		return;
+	if (ops_traffic_on())
+	{
+		CountedRows cr = {callback, arg, 0};
+
+		storage_query(q->table, q->index, &r, counted_row, &cr);
+		ops_traffic_read(q->table, q->index, q->pk, cr.bytes);
+		return;
+	}
 	storage_query(q->table, q->index, &r, callback, arg);
 }
 

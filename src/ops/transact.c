@@ -42,6 +42,7 @@
 
 #include "collection.h"
 #include "item/av_jsonb.h"
+#include "traffic.h"
 #include "transact.h"
 
 /* ---------- ordering ---------- */
@@ -99,6 +100,7 @@ lock_item(StTxAction *a, bool need_old)
 	if (a->op == ST_TX_PUT && a->req.condition == NULL && !need_old)
 	{
 		storage_upsert(t, av_item_to_jsonb(a->item, true));
+		ops_traffic_write(t, NULL, a->item, true);
 		a->written = true;
 		return;
 	}
@@ -242,6 +244,8 @@ write_action(StTxAction *a)
 {
 	if (a->written)
 		return;
+	ops_traffic_write(a->table, a->old_item,
+					  a->op == ST_TX_DELETE ? NULL : a->new_item, true);
 	switch (a->op)
 	{
 		case ST_TX_PUT:

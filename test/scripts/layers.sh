@@ -23,6 +23,9 @@
 #   - of the three middle layers only storage uses catalog (a table's
 #     definition and its cached plans); catalog never calls storage, and
 #     expr (plain C, unit tested and fuzzed) uses neither.
+#   - studio (the design studio: partitions, traffic, import and export)
+#     reads tables as api does, through ops and the catalog, never storage;
+#     api may call it, it never calls api.
 # Nothing calls up: a helper a lower layer needs lives in that layer.
 #
 # Every global symbol also carries the project's prefix (st_) or its

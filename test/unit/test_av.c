@@ -487,6 +487,140 @@ test_size(void)
 	CHECK(av_value_size(deep_list(100000, S("x"))) == (int64) 100000 * 4 + 1);
 }
 
+/* av_json.c: export lines read straight into items. */
+static Av  *
+json_item(const char *text, StErr *err)
+{
+	return av_item_from_json_text(text, (int) strlen(text), "Item", err);
+}
+
+static const char *
+json_refusal(const char *text)
+{
+	static StErr err;
+
+	memset(&err, 0, sizeof(err));
+	if (json_item(text, &err) != NULL)
+		return "(accepted)";
+	return err.message;
+}
+
+static void
+test_json_text(void)
+{
+	StErr		err;
+	Av		   *item;
+	Av		   *v;
+
+	item = json_item("{\"Item\": {\"PK\": {\"S\": \"a\\u00e9\\ud83d\\ude00\"}, \"n\": {\"N\": \"-0012.50\"},"
+					 " \"b\": {\"B\": \"AAE=\"}, \"t\": {\"BOOL\": true}, \"z\": {\"NULL\": true},"
+					 " \"l\": {\"L\": [{\"S\": \"x\"}, {\"M\": {}}]}, \"ss\": {\"SS\": [\"q\", \"r\"]},"
+					 " \"skip\": {\"S\": \"s\", \"other\": [1, 2.5e3, {\"k\": null}, false]}}}", &err);
+	CHECK(item != NULL && item->type == AV_M && item->n == 8);
+	v = item ? av_map_get(item, "PK", 2) : NULL;
+	CHECK(v && v->type == AV_S && v->len == 7 && memcmp(v->str, "a\xc3\xa9\xf0\x9f\x98\x80", 7) == 0);
+	v = item ? av_map_get(item, "n", 1) : NULL;
+	CHECK(v && str_is(v, "-12.5"));
+	v = item ? av_map_get(item, "b", 1) : NULL;
+	CHECK(v && v->type == AV_B && v->len == 2 && v->str[0] == 0 && v->str[1] == 1);
+	v = item ? av_map_get(item, "l", 1) : NULL;
+	CHECK(v && v->type == AV_L && v->n == 2 && v->items[1]->type == AV_M);
+	v = item ? av_map_get(item, "skip", 4) : NULL;
+	CHECK(v && str_is(v, "s"));
+
+	/* duplicate names: the last stays (as jsonb keeps it) */
+	item = json_item("{\"Item\": {\"a\": {\"S\": \"1\"}, \"b\": {\"S\": \"2\"}, \"a\": {\"S\": \"3\"}}}", &err);
+	CHECK(item && item->n == 2 && str_is(av_map_get(item, "a", 1), "3"));
+	item = json_item("{\"Item\": {\"a\": {\"S\": \"1\"}}, \"Item\": {\"b\": {\"S\": \"2\"}}}", &err);
+	CHECK(item && item->n == 1 && av_map_get(item, "b", 1) != NULL);
+	item = json_item("  {\"Item\":{}}\r\n", &err);
+	CHECK(item && item->n == 0);
+
+	/* the shape of a line */
+	CHECK_STR(json_refusal("[1]"), "A line must be a JSON object {\"Item\": {...}}");
+	CHECK_STR(json_refusal("{}"), "A line must be a JSON object {\"Item\": {...}}: \"Item\" is missing");
+	CHECK_STR(json_refusal("{\"X\": {}}"),
+			  "A line must be a JSON object {\"Item\": {...}}: it has members other than \"Item\"");
+	CHECK_STR(json_refusal("{\"Item\": 1}"),
+			  "A line must be a JSON object {\"Item\": {...}}: \"Item\" is not an object");
+
+	/* JSON itself */
+	CHECK_STR(json_refusal("{\"Item\": {}} x"), "Malformed JSON: text after the end of the JSON value at byte 14");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"S\": \"x}}}"), "Malformed JSON: unterminated string at byte 27");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\" {\"S\": \"x\"}}}"), "Malformed JSON: ':' expected at byte 15");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"S\": \"\\ud800x\"}}}"),
+			  "Malformed JSON: lone Unicode high surrogate at byte 29");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"S\": \"\\udc00\"}}}"),
+			  "Malformed JSON: lone Unicode low surrogate at byte 29");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"S\": \"\\u12\"}}}"), "Malformed JSON: bad \\u escape at byte 24");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"S\": \"\\u0000\"}}}"),
+			  "\\u0000 cannot be stored: an item cannot hold the character U+0000");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"x\": tru}}}"), "Malformed JSON: bad literal at byte 22");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"x\": -}}}"), "Malformed JSON: bad number at byte 22");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"x\": 1.}}}"), "Malformed JSON: bad number at byte 22");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"S\": \"x\"},}}"), "Malformed JSON: '\"' expected at byte 27");
+	CHECK_STR(json_refusal(""), "A line must be a JSON object {\"Item\": {...}}");
+
+	/* AttributeValues, as av_jsonb.c words them */
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {}}}"),
+			  "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"S\": \"x\", \"N\": \"1\"}}}"),
+			  "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the supported datatypes");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": \"x\"}}"),
+			  "Supplied AttributeValue has an invalid shape: STRING_VALUE found where an object with exactly one of the supported datatypes was expected");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"S\": 1}}}"), "NUMBER_VALUE cannot be converted to String");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"BOOL\": \"true\"}}}"), "STRING_VALUE cannot be converted to Boolean");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"M\": []}}}"), "START_ARRAY cannot be converted to Map");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"L\": {}}}}"), "START_OBJECT cannot be converted to List");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"SS\": [1]}}}"), "NUMBER_VALUE cannot be converted to String");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"NULL\": false}}}"),
+			  "One or more parameter values were invalid: Null attribute value types must have the value of true");
+	CHECK_STR(json_refusal("{\"Item\": {\"a\": {\"SS\": [\"x\", \"x\"]}}}"),
+			  "One or more parameter values were invalid: Input collection [\"x\", \"x\"] contains duplicates.");
+
+	/* depth: refused before recursion could go deep, whatever the nesting */
+	{
+		int			n = 200000;
+		char	   *deep = palloc(n * 2 + 64);
+		char	   *p = deep;
+
+		p += sprintf(p, "{\"Item\": {\"a\": ");
+		for (int i = 0; i < n; i++)
+			*p++ = '[';
+		*p = '\0';
+		CHECK(json_item(deep, &err) == NULL);
+		p = deep + sprintf(deep, "{\"Item\": {\"a\": ");
+		for (int i = 0; i < 70; i++)
+			p += sprintf(p, "{\"L\": [");
+		*p = '\0';
+		CHECK_STR(json_refusal(deep),
+				  "Nesting Levels have exceeded supported limits: Attributes in the item have nested levels beyond supported limit");
+		p = deep + sprintf(deep, "{\"Item\": {\"a\": {\"x\": ");
+		for (int i = 0; i < n / 2; i++)
+			*p++ = '[';
+		*p = '\0';
+		CHECK_STR(json_refusal(deep), "Malformed JSON: nested too deeply at byte 158");
+	}
+
+	/* every prefix of a good line is refused, never read past its end */
+	{
+		const char *good = "{\"Item\": {\"PK\": {\"S\": \"a\\n\"}, \"L\": {\"L\": [{\"N\": \"1\"}]}, \"B\": {\"BOOL\": false}}}";
+		int			len = (int) strlen(good);
+		int			refused = 0;
+
+		for (int i = 0; i < len; i++)
+		{
+			char	   *copy = palloc(i + 1);
+
+			memcpy(copy, good, i);
+			copy[i] = '\0';
+			refused += av_item_from_json_text(copy, i, "Item", &err) == NULL;
+		}
+		CHECK(refused == len);
+		CHECK(json_item(good, &err) != NULL);
+	}
+}
+
 int
 main(void)
 {
@@ -497,6 +631,7 @@ main(void)
 	test_nul();
 	test_equal_copy();
 	test_size();
+	test_json_text();
 	st_standalone_reset();
 	return unit_summary("test_av");
 }

@@ -1,0 +1,302 @@
+/*-------------------------------------------------------------------------
+ *
+ * studio_import.c
+ *		Import of DynamoDB's export format: the JSON lines of an export to
+ *		S3 (ExportFormat DYNAMODB_JSON), one {"Item": {...}} per line, the
+ *		item's attributes as typed AttributeValues (Developer Guide, "DynamoDB
+ *		table export output format").
+ *
+ *	 st_import(table_name, lines text) -> bigint
+ *	 st_import_file(table_name, path text) -> bigint	 (pg_read_server_files)
+ *
+ * Each line is read straight into an item (av_item_from_json_text: no
+ * jsonb in between), validated and normalised as PutItem's item is.
+ * An import is one statement: every item is validated as PutItem does,
+ * and the first bad line fails the whole import, nothing written, with
+ * the line's number in the error's CONTEXT (as COPY reports its line).
+ * Items are written as st_put_all writes them: 1000 at a time in key order
+ * through ops_put_sorted, one INSERT ... ON CONFLICT per chunk, the last of
+ * equal keys winning.  Progress shows in pg_stat_progress_copy (command
+ * COPY FROM, the bytes and the items so far), as a COPY's does.
+ *
+ * A file on the server is read with the privileges COPY FROM a file needs:
+ * superuser or the pg_read_server_files role.  Blank lines are skipped; a
+ * line may be at most 4 MB (an item is at most 400 KB by DynamoDB's size
+ * rules, and its JSON rarely more than a few times that); a NUL byte is
+ * refused (jsonb cannot hold one).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <sys/stat.h>
+
+#include "catalog/pg_authid.h"
+#include "commands/progress.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/fd.h"
+#include "utils/acl.h"
+#include "utils/backend_progress.h"
+#include "utils/builtins.h"
+#include "mb/pg_wchar.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+
+#include "item/av_jsonb.h"
+#include "ops/item_ops.h"
+#include "studio.h"
+
+#define IMPORT_CHUNK 1000
+#define IMPORT_LINE_MAX (4 * 1024 * 1024)
+#define READ_BLOCK 65536
+
+typedef struct ImportItem
+{
+	char	   *key;			/* the key values' bytes: sort and dedupe */
+	int			key_len;
+	int			seq;			/* line order: the last of equal keys wins */
+	Jsonb	   *stored;
+} ImportItem;
+
+typedef struct ImportState
+{
+	StTable    *table;
+	MemoryContext chunk_cxt;	/* the pending items; reset after each write */
+	int			n;
+	ImportItem	items[IMPORT_CHUNK];
+	int64		line;			/* the line being read (1-based) */
+	int64		total;			/* items written */
+	int64		bytes;			/* bytes read */
+	bool		probe;			/* a key was found to exist: look first */
+	bool		check_encoding; /* bytes from a file: valid UTF-8? */
+} ImportState;
+
+static int
+import_item_cmp(const void *a, const void *b)
+{
+	const ImportItem *x = a;
+	const ImportItem *y = b;
+	int			c = ops_key_bytes_cmp(x->key, x->key_len, y->key, y->key_len);
+
+	return c != 0 ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static void
+import_flush(ImportState *st)
+{
+	Jsonb	  **stored;
+	int			m = 0;
+
+	if (st->n == 0)
+		return;
+	qsort(st->items, st->n, sizeof(ImportItem), import_item_cmp);
+	stored = palloc(sizeof(Jsonb *) * st->n);
+	for (int i = 0; i < st->n; i++)
+	{
+		if (i + 1 < st->n && ops_key_bytes_cmp(st->items[i].key, st->items[i].key_len,
+											   st->items[i + 1].key, st->items[i + 1].key_len) == 0)
+			continue;
+		stored[m++] = st->items[i].stored;
+	}
+	ops_put_sorted(st->table, stored, m, &st->probe);
+	st->total += st->n;
+	st->n = 0;
+	pfree(stored);
+	MemoryContextReset(st->chunk_cxt);
+	pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED, st->total);
+	pgstat_progress_update_param(PROGRESS_COPY_BYTES_PROCESSED, st->bytes);
+}
+
+static void
+import_context(void *arg)
+{
+	ImportState *st = arg;
+
+	if (st->line > 0)
+		errcontext("line %lld of the import into table %s", (long long) st->line, st->table->name);
+}
+
+static bool
+is_blank(const char *s, int len)
+{
+	for (int i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return false;
+	return true;
+}
+
+/* One line, NUL-terminated at line[len] (the caller's buffer). */
+static void
+import_line(ImportState *st, char *line, int len)
+{
+	MemoryContext old;
+	StErr		err;
+	Av		   *item;
+	ImportItem *ii;
+	StringInfoData key;
+
+	st->bytes += len + 1;
+	if (is_blank(line, len))
+		return;
+	if (memchr(line, '\0', len) != NULL)
+		st_error(ST_ERR_VALIDATION, "The line holds a NUL byte, which an item cannot hold");
+	if (st->check_encoding)
+		pg_verify_mbstr(PG_UTF8, line, len, false);
+	old = MemoryContextSwitchTo(st->chunk_cxt);
+	item = av_item_from_json_text(line, len, "Item", &err);
+	if (item == NULL)
+		st_raise(&err);
+	ops_check_item(st->table, item);
+
+	ii = &st->items[st->n];
+	initStringInfo(&key);
+	ops_append_key_bytes(st->table, item, &key);
+	ii->key = key.data;
+	ii->key_len = key.len;
+	ii->seq = st->n;
+	ii->stored = av_item_to_jsonb(item, true);
+	st->n++;
+	MemoryContextSwitchTo(old);
+	if (st->n == IMPORT_CHUNK)
+		import_flush(st);
+}
+
+static void
+too_long(void)
+{
+	st_error(ST_ERR_VALIDATION, "The line is longer than %d bytes", IMPORT_LINE_MAX);
+}
+
+/* Set up an import into table `name`, its error context pushed. */
+static ImportState *
+import_begin(const char *name, int copy_type, int64 total_bytes, ErrorContextCallback *cb)
+{
+	ImportState *st = palloc0(sizeof(ImportState));
+
+	st->table = catalog_lookup(name, false);
+	st->chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign import",
+										  8 * 1024, 64 * 1024, 64 * 1024);
+	pgstat_progress_start_command(PROGRESS_COMMAND_COPY, st->table->relid);
+	pgstat_progress_update_param(PROGRESS_COPY_COMMAND, PROGRESS_COPY_COMMAND_FROM);
+	pgstat_progress_update_param(PROGRESS_COPY_TYPE, copy_type);
+	pgstat_progress_update_param(PROGRESS_COPY_BYTES_TOTAL, total_bytes);
+	cb->callback = import_context;
+	cb->arg = st;
+	cb->previous = error_context_stack;
+	error_context_stack = cb;
+	return st;
+}
+
+static int64
+import_end(ImportState *st, ErrorContextCallback *cb)
+{
+	st->line = 0;
+	import_flush(st);
+	error_context_stack = cb->previous;
+	pgstat_progress_end_command();
+	MemoryContextDelete(st->chunk_cxt);
+	return st->total;
+}
+
+PG_FUNCTION_INFO_V1(st_import);
+Datum
+st_import(PG_FUNCTION_ARGS)
+{
+	char	   *name = studio_io_arg_text(fcinfo, 0);
+	text	   *lines;
+	const char *p;
+	const char *end;
+	ImportState *st;
+	ErrorContextCallback cb;
+	StringInfoData buf;
+
+	if (PG_ARGISNULL(1))
+		st_validation_null("lines");
+	lines = PG_GETARG_TEXT_PP(1);
+	p = VARDATA_ANY(lines);
+	end = p + VARSIZE_ANY_EXHDR(lines);
+	st = import_begin(name, PROGRESS_COPY_TYPE_CALLBACK, end - p, &cb);
+	initStringInfo(&buf);
+	while (p < end)
+	{
+		const char *nl = memchr(p, '\n', end - p);
+		int			len = (nl ? nl : end) - p;
+
+		st->line++;
+		if (len > IMPORT_LINE_MAX)
+			too_long();
+		resetStringInfo(&buf);
+		appendBinaryStringInfo(&buf, p, len);
+		import_line(st, buf.data, buf.len);
+		p += len + 1;
+	}
+	PG_RETURN_INT64(import_end(st, &cb));
+}
+
+PG_FUNCTION_INFO_V1(st_import_file);
+Datum
+st_import_file(PG_FUNCTION_ARGS)
+{
+	char	   *name = studio_io_arg_text(fcinfo, 0);
+	char	   *path = studio_io_arg_required(fcinfo, 1, "path");
+	FILE	   *f;
+	struct stat stbuf;
+	ImportState *st;
+	ErrorContextCallback cb;
+	StringInfoData line;
+	char	   *block;
+	size_t		got;
+
+	if (!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to import from a file"),
+				 errdetail("Only roles with privileges of the \"pg_read_server_files\" role may read files on the server, as with COPY FROM a file."),
+				 errhint("st_import takes the lines as text from the client.")));
+	f = AllocateFile(path, PG_BINARY_R);
+	if (f == NULL)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\" for reading: %m", path)));
+	if (fstat(fileno(f), &stbuf) != 0)
+		ereport(ERROR, (errcode_for_file_access(), errmsg("could not stat file \"%s\": %m", path)));
+	if (S_ISDIR(stbuf.st_mode))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is a directory", path)));
+	st = import_begin(name, PROGRESS_COPY_TYPE_FILE, stbuf.st_size, &cb);
+	st->check_encoding = true;
+	initStringInfo(&line);
+	block = palloc(READ_BLOCK);
+	st->line = 1;
+	while ((got = fread(block, 1, READ_BLOCK, f)) > 0)
+	{
+		const char *p = block;
+		const char *end = block + got;
+
+		while (p < end)
+		{
+			const char *nl = memchr(p, '\n', end - p);
+			int			len = (nl ? nl : end) - p;
+
+			if (line.len + (int64) len > IMPORT_LINE_MAX)
+				too_long();
+			appendBinaryStringInfo(&line, p, len);
+			p += len;
+			if (nl == NULL)
+				break;			/* the line goes on in the next block */
+			p++;
+			import_line(st, line.data, line.len);
+			resetStringInfo(&line);
+			st->line++;
+		}
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (ferror(f))
+		ereport(ERROR, (errcode_for_file_access(), errmsg("could not read file \"%s\": %m", path)));
+	if (line.len > 0)
+		import_line(st, line.data, line.len);
+	FreeFile(f);
+	PG_RETURN_INT64(import_end(st, &cb));
+}

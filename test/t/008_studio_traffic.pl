@@ -1,0 +1,148 @@
+# The per-partition traffic counters (src/ops/traffic.c), which need
+# stdesign in shared_preload_libraries (pg_regress runs without it and
+# tests only that the functions then say the counters are off).
+#
+# Counts and units by table, GSI and partition key for each kind of read
+# and write; counts of other sessions, moved into shared memory at their
+# commits; stdesign.track_traffic; transactions (double units);
+# per-second peaks against the 1,000 WCU limit with write-sharding advice;
+# eviction of the least used partitions when the shared table is full;
+# reset and who may; a dropped table; a restart.
+
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+$ENV{PGOPTIONS} = '-c client_min_messages=warning';
+
+my $node = PostgreSQL::Test::Cluster->new('traffic');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+shared_preload_libraries = 'stdesign'
+stdesign.traffic_max_partitions = 100
+log_statement = none
+});
+$node->start;
+
+sub sql { return $node->safe_psql('postgres', $_[0]); }
+
+sql(q{
+CREATE EXTENSION stdesign;
+SELECT st_create_table('{"TableName": "Traffic", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"},
+                           {"AttributeName": "G", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "ByG", "KeySchema": [{"AttributeName": "G", "KeyType": "HASH"}],
+                              "Projection": {"ProjectionType": "ALL"}}]}'::jsonb) IS NOT NULL;
+});
+is(sql("SHOW stdesign.traffic_max_partitions"), '100', 'the size setting is there when preloaded');
+is(sql("SELECT count(*) FROM st_partition_traffic('Traffic')"), '0', 'nothing counted before any traffic');
+
+# Writes: 5 puts on HOT (10 bytes each: 1 WCU), 2 of them with G (in the
+# GSI's partition g1), one 3,000-byte item on BIG (3 WCU), a delete, an update.
+sql(q{
+SELECT st_put(jsonb_build_object('PK', 'HOT', 'SK', i::text, 'v', 'x'), 'Traffic') FROM generate_series(1, 3) AS i;
+SELECT st_put(jsonb_build_object('PK', 'HOT', 'SK', i::text, 'G', 'g1'), 'Traffic') FROM generate_series(4, 5) AS i;
+SELECT st_put(jsonb_build_object('PK', 'BIG', 'SK', '1', 'v', repeat('y', 3000)), 'Traffic');
+SELECT st_delete('HOT', '3', 'Traffic');
+SELECT st_update('HOT', '1', 'SET v = :v', 'Traffic', "values" => '{":v": "z"}');
+});
+is( sql(q{SELECT string_agg(coalesce(index_name, '-') || ' ' || partition_key || ' ' || reads || ' ' || writes || ' '
+                          || read_units || ' ' || write_units, ', ' ORDER BY index_name NULLS FIRST, partition_key)
+          FROM st_partition_traffic('Traffic')}),
+	'- BIG 0 1 0 3, - HOT 0 7 0 7, ByG g1 0 2 0 2',
+	'writes counted per partition: table and GSI, units by item size');
+
+# Reads: GetItem (hit and miss: one unit each), a Query of HOT (its items'
+# sizes summed, one unit), a Query of the GSI, st_api GetItem on BIG
+# (3,000 bytes: one 4 KB unit), and a Query of BIG.
+sql(q{
+SELECT st_get('HOT', '1', 'Traffic');
+SELECT st_get('HOT', 'missing', 'Traffic');
+SELECT count(*) FROM st_query('HOT', "table" => 'Traffic');
+SELECT count(*) FROM st_query('g1', "table" => 'Traffic', index => 'ByG');
+SELECT st_api('GetItem', '{"TableName": "Traffic", "Key": {"PK": {"S": "BIG"}, "SK": {"S": "1"}}}');
+});
+is( sql(q{SELECT string_agg(coalesce(index_name, '-') || ' ' || partition_key || ' ' || reads || ' ' || read_units,
+                          ', ' ORDER BY index_name NULLS FIRST, partition_key)
+          FROM st_partition_traffic('Traffic')}),
+	'- BIG 1 1, - HOT 3 3, ByG g1 1 1',
+	'reads counted per partition, for the table and the GSI');
+
+# Another session's counts are there once it commits; a transaction's
+# writes cost twice.
+sql(q{
+SELECT st_transact('[
+  {"Put": {"TableName": "Traffic", "Item": {"PK": {"S": "TX"}, "SK": {"S": "1"}}}},
+  {"Put": {"TableName": "Traffic", "Item": {"PK": {"S": "TX"}, "SK": {"S": "2"}}}}]');
+});
+is(sql("SELECT writes || ' ' || write_units FROM st_partition_traffic('Traffic') WHERE partition_key = 'TX'"),
+	'2 4', 'TransactWriteItems: two writes, doubled units');
+
+# Switched off for a session: nothing counted.
+sql(q{SET stdesign.track_traffic = off;
+    SELECT st_put('{"PK": "OFF", "SK": "1"}', 'Traffic');});
+is(sql("SELECT count(*) FROM st_partition_traffic('Traffic') WHERE partition_key = 'OFF'"), '0',
+	'stdesign.track_traffic = off counts nothing');
+
+# A bulk load of 5,000 small items into one partition: a peak far over
+# 1,000 WCU in one second, and the write-sharding advice for it.
+sql(q{SELECT st_put_all(jsonb_build_object('PK', 'EVENTS#2026-07-06', 'SK', 'TS#' || lpad(i::text, 5, '0')), 'Traffic')
+      FROM generate_series(1, 5000) AS i});
+my $hot = sql(q{SELECT partition_key || '|' || write_units || '|' || (peak_write_units > 800) || '|' || (limit_share > 0.8) || '|' || advice
+                FROM st_hot_partitions('Traffic', 1)});
+my ($key, $units, $peak, $share, $advice) = split(/\|/, $hot, 5);
+is($key, 'EVENTS#2026-07-06', 'the hottest partition first');
+is($units, '5000', 'its 5,000 writes counted');
+is($peak, 'true', 'its per-second peak is near or over the 1,000 WCU partition limit');
+is($share, 'true', 'and its share of the limit says so');
+like($advice, qr/write-shard the key over \d+ keys \("EVENTS#2026-07-06#SHARD0"/, 'write-sharding advice');
+like(sql(q{SELECT advice FROM st_hot_partitions('Traffic') WHERE partition_key = 'HOT'}), qr/^ok$/,
+	'a quiet partition is ok');
+
+# Resetting: not for PUBLIC; for a role granted it.
+sql(q{CREATE ROLE traffic_user LOGIN;
+    GRANT USAGE ON SCHEMA stdesign TO traffic_user;
+    GRANT SELECT ON ALL TABLES IN SCHEMA stdesign TO traffic_user;
+    GRANT SELECT ON ALL TABLES IN SCHEMA stdesign_data TO traffic_user;});
+my ($rc, $out, $err) = $node->psql('postgres', 'SELECT st_partition_traffic_reset()',
+	extra_params => [ '-U', 'traffic_user' ]);
+like($err, qr/permission denied for function st_partition_traffic_reset/, 'reset is refused to PUBLIC');
+sql('GRANT EXECUTE ON FUNCTION st_partition_traffic_reset() TO traffic_user');
+($rc, $out, $err) = $node->psql('postgres', 'SELECT st_partition_traffic_reset()',
+	extra_params => [ '-U', 'traffic_user' ]);
+is($rc, 0, 'a granted role may reset');
+is(sql("SELECT count(*) FROM st_partition_traffic('Traffic')"), '0', 'reset forgets every count');
+
+# Eviction: 300 partitions into a table of 100, one of them busy: at most
+# 100 kept, the busy one among them.
+sql(q{SELECT st_put(jsonb_build_object('PK', 'BUSY', 'SK', i::text), 'Traffic') FROM generate_series(1, 50) AS i});
+for my $batch (0 .. 2)
+{
+	sql(qq{SELECT st_put(jsonb_build_object('PK', 'COLD' || i, 'SK', '1'), 'Traffic')
+           FROM generate_series($batch * 100, $batch * 100 + 99) AS i});
+}
+my $kept = sql("SELECT count(*) FROM st_partition_traffic('Traffic')");
+cmp_ok($kept, '<=', 100, "no more partitions kept than the setting allows ($kept)");
+cmp_ok($kept, '>=', 50, 'eviction drops only some');
+is(sql("SELECT writes FROM st_partition_traffic('Traffic') WHERE partition_key = 'BUSY'"), '50',
+	'the busy partition survives eviction');
+
+# A dropped table: its name no longer resolves; no crash.
+sql(q{SELECT st_create_table('Gone') IS NOT NULL;
+    SELECT st_put('{"PK": "a", "SK": "b"}', 'Gone');
+    SELECT st_drop_table('Gone');});
+($rc, $out, $err) = $node->psql('postgres', "SELECT * FROM st_partition_traffic('Gone')");
+like($err, qr/ResourceNotFoundException/, 'a dropped table is not found');
+is(sql('SELECT 1'), '1', 'the server is up');
+
+# Counts live in shared memory: a restart starts afresh.
+$node->restart;
+is(sql("SELECT count(*) FROM st_partition_traffic('Traffic')"), '0', 'a restart starts counting afresh');
+sql(q{SELECT st_get('BUSY', '1', 'Traffic')});
+is(sql("SELECT reads FROM st_partition_traffic('Traffic') WHERE partition_key = 'BUSY'"), '1', 'and counts again');
+
+$node->stop;
+done_testing();
