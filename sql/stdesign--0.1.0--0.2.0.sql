@@ -208,3 +208,15 @@ CREATE EVENT TRIGGER stdesign_layout_ddl ON ddl_command_end
 	EXECUTE FUNCTION stdesign.guard_ddl();
 CREATE EVENT TRIGGER stdesign_layout_drop ON sql_drop
 	EXECUTE FUNCTION stdesign.guard_drop();
+
+-- Citus --------------------------------------------------------------------
+-- (README, "Citus".)  Distribute a table's relation by its partition key
+-- over the workers of a Citus cluster (run on the coordinator); run again,
+-- it copies the table's catalog rows to the workers again (after a worker
+-- was added, say).  Returns the number of shards.  Citus is found at run
+-- time: without it, this raises and nothing else changes.
+CREATE FUNCTION st_distribute_table(table_name text, shard_count integer DEFAULT 32) RETURNS integer
+	AS 'MODULE_PATHNAME', 'st_distribute_table' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION st_distribute_table(text, integer) IS
+	'distribute a table over the workers of a Citus cluster by its partition key';
+REVOKE EXECUTE ON FUNCTION st_distribute_table(text, integer) FROM PUBLIC;

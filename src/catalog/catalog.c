@@ -483,6 +483,7 @@ load_definition(StTable *t, const char *key_column, const char *key)
 	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
 	if (!OidIsValid(t->relid) || !lock_relation(t->relid))
 		return false;
+	t->distributed = catalog_citus_distributed(t->relid);
 	load_indexes(t);
 	return true;
 }

@@ -182,7 +182,7 @@ ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, S
 		res->new_item = NULL;
 	}
 	if (old)
-		storage_delete_ctid(t, &ctid);
+		storage_delete_ctid(t, &ctid, &key);
 	return rv == ST_RV_ALL_OLD ? old_item : NULL;
 }
 

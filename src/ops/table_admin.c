@@ -915,6 +915,7 @@ ops_table_drop(const char *name)
 	char	   *relname = pstrdup(t->relname);
 	Datum		arg = CStringGetTextDatum(name);
 	Oid			type = TEXTOID;
+	bool		distributed = t->distributed;
 
 	storage_drop_relation(relname);
 	SPI_connect();
@@ -922,6 +923,8 @@ ops_table_drop(const char *name)
 							  1, &type, &arg, NULL, false, 0) != SPI_OK_DELETE)
 		st_internal_error("could not remove table %s from the catalog", name);
 	SPI_finish();
+	if (distributed)
+		storage_publish_catalog(name);
 	catalog_invalidate_all();
 	CommandCounterIncrement();
 	return d;
@@ -1042,6 +1045,8 @@ ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_defini
 				 t->name, ST_MAX_GSI);
 	create_index(t->name, t->relname, &ix, &t->pk, &t->sk);
 	CommandCounterIncrement();
+	if (t->distributed)
+		storage_publish_catalog(t->name);
 	return ops_table_describe(name);
 }
 
@@ -1066,4 +1071,26 @@ ops_table_drop_gsi(const char *name, const char *index_name)
 		st_internal_error("could not remove index %s from the catalog", index_name);
 	SPI_finish();
 	CommandCounterIncrement();
+	if (t->distributed)
+		storage_publish_catalog(name);
+}
+
+/*
+ * st_distribute_table: the table's relation distributed by pk over Citus's
+ * workers (README, "Citus").  Only with Citus installed; shard_count as
+ * create_distributed_table takes it.
+ */
+int
+ops_table_distribute(const char *name, int shard_count)
+{
+	StTable    *t = catalog_lookup(name, false);
+
+	if (!catalog_citus_present())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("st_distribute_table needs the Citus extension"),
+				 errhint("CREATE EXTENSION citus on the coordinator and add the workers first.")));
+	if (shard_count < 1 || shard_count > 64000)
+		st_error(ST_ERR_VALIDATION, "shard_count must be between 1 and 64000, not %d", shard_count);
+	return storage_distribute(t, shard_count);
 }

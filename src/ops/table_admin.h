@@ -42,4 +42,7 @@ extern Av  *ops_table_add_gsi(const char *name, const Av *gsi, const Av *attribu
 /* Drop a GSI. */
 extern void ops_table_drop_gsi(const char *name, const char *index_name);
 
+/* Distribute a table over Citus's workers by its partition key; returns its number of shards. */
+extern int	ops_table_distribute(const char *name, int shard_count);
+
 #endif							/* ST_TABLE_ADMIN_H */
