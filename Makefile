@@ -87,6 +87,13 @@ fuzz:
 prove:
 	$(prove_installcheck)
 
+# stdesign on a Citus cluster (coordinator and two workers on this machine):
+# test/citus/*.pl, never part of make test; builds Citus from
+# ../shared/vendor when it is not installed, skips when neither is there.
+.PHONY: test-citus
+test-citus: deps
+	@bash test/scripts/citus.sh
+
 test: deps
 	@bash test/scripts/run_tests.sh
 

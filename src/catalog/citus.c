@@ -28,6 +28,8 @@
 #include "common/st_common.h"
 #include "st_catalog.h"
 
+int			st_citus_shard_count_guc = 0;
+
 bool
 catalog_citus_present(void)
 {
@@ -107,7 +109,16 @@ catalog_citus_shard_parent(Oid relid)
 	parent = DatumGetObjectId(citus_scalar("SELECT logicalrelid::pg_catalog.oid FROM pg_catalog.pg_dist_shard"
 										   " WHERE shardid OPERATOR(pg_catalog.=) $1",
 										   INT8OID, Int64GetDatum(shardid), &found));
-	if (!found || parent == relid || get_rel_namespace(parent) != get_rel_namespace(relid))
+
+	/*
+	 * Not there: the shard of a table being distributed, whose metadata
+	 * the worker does not see yet while the coordinator copies the table's
+	 * rows into it.  Its name without the suffix is its table's (unless
+	 * Citus had to cut it).
+	 */
+	if (!found)
+		parent = get_relname_relid(pnstrdup(relname, us - relname), get_rel_namespace(relid));
+	if (!OidIsValid(parent) || parent == relid || get_rel_namespace(parent) != get_rel_namespace(relid))
 		return InvalidOid;
 	return parent;
 }

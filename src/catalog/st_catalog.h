@@ -183,4 +183,7 @@ extern void catalog_init(void);
 /* The GUC stdesign.default_table. */
 extern char *st_default_table_guc;
 
+/* The GUC stdesign.citus_shard_count: CreateTable distributes new tables (0: not). */
+extern int	st_citus_shard_count_guc;
+
 #endif							/* ST_CATALOG_H */

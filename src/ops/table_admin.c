@@ -610,6 +610,12 @@ ops_table_create(const Av *request_in)
 		create_index(name, relname, &ixs[i], &pk, &sk);
 	catalog_invalidate_all();
 	CommandCounterIncrement();
+	/* stdesign.citus_shard_count: CreateTable distributes (README, "Citus") */
+	if (st_citus_shard_count_guc > 0 && catalog_citus_present())
+	{
+		(void) storage_distribute(catalog_lookup(name, false), st_citus_shard_count_guc);
+		CommandCounterIncrement();
+	}
 	return ops_table_describe(name);
 }
 

@@ -57,6 +57,7 @@
 #include "storage/lock.h"
 #include "utils/reltrigger.h"
 #include "utils/guc.h"
+#include "utils/plancache.h"
 
 #include "catalog/pg_proc.h"
 #include "utils/syscache.h"
@@ -467,6 +468,33 @@ get_plan(SPIPlanPtr *slot, const char *sql, int nargs, Oid *argtypes, bool distr
 	(*(slot) ? *(slot) : get_plan((slot), (sql), (nargs), (types), (t)->distributed))
 
 /*
+ * plan_cache_mode = force_generic_plan in the session would override the
+ * custom plans of a distributed table: while its statements run, it is
+ * force_custom_plan (as a function's SET clause would set it; an error
+ * undoes it with the (sub)transaction).  Returns the GUC nest level to end,
+ * or -1 for a table that is not distributed.
+ */
+static int
+dist_plans_begin(StTable *t)
+{
+	int			nest;
+
+	if (!t->distributed || plan_cache_mode != PLAN_CACHE_MODE_FORCE_GENERIC_PLAN)
+		return -1;
+	nest = NewGUCNestLevel();
+	(void) set_config_option("plan_cache_mode", "force_custom_plan", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return nest;
+}
+
+static void
+dist_plans_end(int nest)
+{
+	if (nest >= 0)
+		AtEOXact_GUC(true, nest);
+}
+
+/*
  * "<partition expr> = <param> [AND sk = $2]" for the table's primary key.
  * On a distributed table also "pk = $1" (the same rows: key_ix keeps
  * equality), by which Citus routes the statement to one shard.
@@ -522,12 +550,14 @@ first_item(ItemPointer ctid)
 static Jsonb *
 read_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 {
+	int			nest;
 	Oid			types[2];
 	Datum		values[2];
 	int			n = key_args(t, key, types, values);
 	SPIPlanPtr	plan;
 	Jsonb	   *result;
 
+	nest = dist_plans_begin(t);
 	SPI_connect();
 	if (ctid)
 		plan = CACHED_PLAN(t, &t->plan_get_for_update,
@@ -543,6 +573,7 @@ read_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 		st_internal_error("read by key failed");
 	result = first_item(ctid);
 	SPI_finish();
+	dist_plans_end(nest);
 	return result;
 }
 
@@ -914,11 +945,13 @@ dist_insert_sql(StTable *t)
 static void
 dist_upsert(StTable *t, Jsonb *item)
 {
+	int			nest;
 	Oid			types[3];
 	Datum		values[3];
 	int			n = dist_item_args(t, item, types, values);
 	SPIPlanPtr	plan;
 
+	nest = dist_plans_begin(t);
 	SPI_connect();
 	plan = CACHED_PLAN(t, &t->plan_upsert,
 					   psprintf("%s ON CONFLICT (%s%s) DO UPDATE SET item = excluded.item",
@@ -928,18 +961,21 @@ dist_upsert(StTable *t, Jsonb *item)
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
 		st_internal_error("put failed");
 	SPI_finish();
+	dist_plans_end(nest);
 }
 
 /* Replace or delete the item with this key (a row this transaction has locked). */
 static void
 dist_write_by_key(StTable *t, const StKey *key, Jsonb *item)
 {
+	int			nest;
 	Oid			types[3];
 	Datum		values[3];
 	int			n = key_args(t, key, types, values);
 	SPIPlanPtr	plan;
 	int			expected = item ? SPI_OK_UPDATE : SPI_OK_DELETE;
 
+	nest = dist_plans_begin(t);
 	SPI_connect();
 	if (item)
 	{
@@ -956,6 +992,7 @@ dist_write_by_key(StTable *t, const StKey *key, Jsonb *item)
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != expected)
 		st_internal_error("%s of a locked item failed", item ? "update" : "delete");
 	SPI_finish();
+	dist_plans_end(nest);
 }
 
 /* Does an item with the key exist (committed, or written by this transaction)? */
@@ -1043,6 +1080,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 bool
 storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 {
+	int			nest;
 	Oid			types[1] = {JSONBOID};
 	Datum		values[1] = {PointerGetDatum(item)};
 	SPIPlanPtr	plan;
@@ -1060,6 +1098,7 @@ storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 		argtypes = dtypes;
 		args = dvalues;
 	}
+	nest = dist_plans_begin(t);
 	SPI_connect();
 	plan = CACHED_PLAN(t, &t->plan_insert,
 					t->distributed
@@ -1079,6 +1118,7 @@ storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 						ctid);
 	}
 	SPI_finish();
+	dist_plans_end(nest);
 	if (inserted)
 		storage_respect_key_locks(t, &item, 1);
 	return inserted;
@@ -1177,6 +1217,7 @@ delete_under_rules(StTable *t, const StKey *key, bool want_old, bool *deleted)
 Jsonb *
 storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 {
+	int			nest;
 	Oid			types[2];
 	Datum		values[2];
 	int			n = key_args(t, key, types, values);
@@ -1213,6 +1254,7 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	if (has_rules(t))
 		return delete_under_rules(t, key, want_old, deleted);
 
+	nest = dist_plans_begin(t);
 	SPI_connect();
 	plan = CACHED_PLAN(t, &t->plan_delete_returning,
 					psprintf("DELETE FROM %s WHERE %s RETURNING item", t->qualified, key_match_sql(t)),
@@ -1222,6 +1264,7 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	*deleted = SPI_processed > 0;
 	result = want_old ? first_item(NULL) : NULL;
 	SPI_finish();
+	dist_plans_end(nest);
 	return result;
 }
 
@@ -1698,6 +1741,7 @@ static void
 storage_query_spi(StTable *t, StIndex *ix, const StQueryRange *r,
 			  StRowCallback callback, void *arg)
 {
+	int			nest;
 	const StKeyDef *pk = ix ? &ix->pk : &t->pk;
 	const StKeyDef *sk = ix ? &ix->sk : &t->sk;
 	StPlanSet  *ps = ix ? &ix->plans : &t->plans;
@@ -1741,11 +1785,13 @@ storage_query_spi(StTable *t, StIndex *ix, const StQueryRange *r,
 		nulls[6] = t->sk.name ? ' ' : 'n';
 	}
 
+	nest = dist_plans_begin(t);
 	SPI_connect();
 	plan = CACHED_PLAN(t, &ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0][r->start ? 1 : 0],
 					storage_query_sql(t, ix, r), 7, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
 	SPI_finish();
+	dist_plans_end(nest);
 }
 
 /*
@@ -1818,6 +1864,7 @@ storage_segment_of(StTable *t, Datum pk, int total_segments)
 void
 storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callback, void *arg)
 {
+	int			nest;
 	StPlanSet  *ps = ix ? &ix->plans : &t->plans;
 	Oid			types[7];
 	Datum		values[7];
@@ -1856,10 +1903,12 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
 	nulls[5] = nulls[6] = ' ';
 
 	pushed = begin_read();
+	nest = dist_plans_begin(t);
 	SPI_connect();
 	plan = CACHED_PLAN(t, &ps->scan[r->start ? 1 : 0][segmented ? 1 : 0],
 					scan_sql(t, ix, r->start != NULL, segmented), 7, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
 	SPI_finish();
+	dist_plans_end(nest);
 	end_read(pushed);
 }
