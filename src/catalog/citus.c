@@ -86,9 +86,13 @@ catalog_citus_distributed(Oid relid)
  * A shard is named after its table with "_<shard id>" appended (cut and
  * hashed when that is too long; the id stays at the end): the id names
  * the shard in pg_dist_shard, whose table must then be in the same schema.
+ * Not there: the shard of a table being distributed, whose metadata (and
+ * table) the worker does not see yet while the coordinator copies the
+ * table's rows into it; its name without the suffix is its table's
+ * (unless Citus had to cut it: README, "Citus").
  */
-Oid
-catalog_citus_shard_parent(Oid relid)
+char *
+catalog_citus_shard_table_name(Oid relid)
 {
 	char	   *relname = get_rel_name(relid);
 	char	   *us;
@@ -98,29 +102,22 @@ catalog_citus_shard_parent(Oid relid)
 	Oid			parent;
 
 	if (relname == NULL || !catalog_citus_present())
-		return InvalidOid;
+		return NULL;
 	us = strrchr(relname, '_');
-	if (us == NULL || us[1] == '\0')
-		return InvalidOid;
+	if (us == NULL || us == relname || us[1] == '\0')
+		return NULL;
 	errno = 0;
 	shardid = strtoi64(us + 1, &end, 10);
 	if (*end != '\0' || errno != 0 || shardid <= 0)
-		return InvalidOid;
+		return NULL;
 	parent = DatumGetObjectId(citus_scalar("SELECT logicalrelid::pg_catalog.oid FROM pg_catalog.pg_dist_shard"
 										   " WHERE shardid OPERATOR(pg_catalog.=) $1",
 										   INT8OID, Int64GetDatum(shardid), &found));
-
-	/*
-	 * Not there: the shard of a table being distributed, whose metadata
-	 * the worker does not see yet while the coordinator copies the table's
-	 * rows into it.  Its name without the suffix is its table's (unless
-	 * Citus had to cut it).
-	 */
 	if (!found)
-		parent = get_relname_relid(pnstrdup(relname, us - relname), get_rel_namespace(relid));
-	if (!OidIsValid(parent) || parent == relid || get_rel_namespace(parent) != get_rel_namespace(relid))
-		return InvalidOid;
-	return parent;
+		return pnstrdup(relname, us - relname);
+	if (parent == relid || get_rel_namespace(parent) != get_rel_namespace(relid))
+		return NULL;
+	return get_rel_name(parent);
 }
 
 /*

@@ -168,7 +168,7 @@ extern void catalog_guard_relation(Oid relid);
 extern bool catalog_citus_present(void);
 extern bool catalog_citus_internal_session(void);
 extern bool catalog_citus_distributed(Oid relid);
-extern Oid	catalog_citus_shard_parent(Oid relid);
+extern char *catalog_citus_shard_table_name(Oid relid);
 
 /*
  * Copy the catalog rows of table_name (stdesign.tables and its

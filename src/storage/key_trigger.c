@@ -254,8 +254,7 @@ verify_relation(Relation rel, const Trigger *trigger)
 	if (!registered_with_key(relname, &pk, &sk))
 	{
 		/* a shard, on a Citus worker, is named after its table */
-		Oid			parent = catalog_citus_shard_parent(relid);
-		char	   *parent_name = OidIsValid(parent) ? get_rel_name(parent) : NULL;
+		char	   *parent_name = catalog_citus_shard_table_name(relid);
 
 		if (parent_name == NULL || !registered_with_key(parent_name, &pk, &sk))
 			refuse(rel, "It is not the relation of a table in stdesign.tables with the key of the trigger's arguments.");

@@ -371,7 +371,7 @@ shard_count_of(Oid relid)
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT pg_catalog.count(*)::pg_catalog.int4 FROM pg_catalog.pg_dist_shard"
 							  " WHERE logicalrelid OPERATOR(pg_catalog.=) $1",
-							  1, types, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+							  1, types, values, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
 		st_internal_error("could not count the shards of relation %u", relid);
 	n = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	SPI_finish();

@@ -78,9 +78,12 @@ is(join(',', map { $_->safe_psql('postgres', "SELECT extversion FROM pg_extensio
 my %known_differences = (
 	# DescribeTable's sizes: the coordinator's relation is an empty shell
 	'*' => qr/"(TableSizeBytes|IndexSizeBytes|ItemCount)"/,
+	# plain SQL on the data relation: a self-join on other columns than pk
+	# is a join Citus does not run
+	'seeds_many_to_many' => qr/^$|one_way_only|^-+$|^\s+0$|^\(1 row\)$|complex joins are only supported/,
 	# stdesign.query_sql names pk for Citus to route the query, and the
 	# EXPLAIN of a generic plan fails on Citus outside its fast path
-	'query' => qr/stdesign_data\."Qry" WHERE|QUERY PLAN|^-+$|^\s*(Limit|->|Index Cond|Filter|Sort|Order)|^\(\d+ rows?\)|could not create distributed plan|Possibly this is caused|Consider using PL\/pgSQL/,
+	'query' => qr/^$|stdesign_data\."Qry" WHERE|QUERY PLAN|^-+$|^\s*(Limit|->|Index Cond|Filter|Sort|Order)|^\(\d+ rows?\)|could not create distributed plan|Possibly this is caused|Consider using PL\/pgSQL/,
 );
 
 my @regress = qw(
@@ -288,7 +291,7 @@ is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog 
 # An undistributed table beside it works as on a single node.
 my $local_q = q{SELECT st_create_table('Local') IS NOT NULL;
 	SELECT st_put('{"PK": "a", "SK": "1", "v": 1}', 'Local');
-	SELECT st_update('a', '1', 'SET v = v + :one', 'Local', values => '{":one": 1}');
+	SELECT st_update('a', '1', 'SET v = v + :one', 'Local', "values" => '{":one": 1}');
 	SELECT jsonb_agg(x) FROM st_query('a', NULL, 'Local') x;};
 is($coord->safe_psql('postgres', $local_q), $single->safe_psql('postgres', $local_q),
 	'an undistributed table on the coordinator works as on a single node');
@@ -344,11 +347,11 @@ LANGUAGE plpgsql AS \$\$
 DECLARE
   v numeric;
 BEGIN
-  v := (st_get('COUNTER#' || c, 'C', 'Bank', plain => true)->>'v')::numeric;
+  v := (st_get('COUNTER#' || c, 'C', 'Bank')->>'v')::numeric;
   PERFORM st_update('COUNTER#' || c, 'C', 'SET n = n + :one, v = :nv', 'Bank',
-                    condition => 'v = :v', values => jsonb_build_object(':one', 1, ':nv', v + 1, ':v', v));
+                    condition => 'v = :v', "values" => jsonb_build_object(':one', 1, ':nv', v + 1, ':v', v));
   RETURN 1;
-EXCEPTION WHEN SQLSTATE 'SD001' THEN
+EXCEPTION WHEN SQLSTATE 'SD004' THEN
   RETURN 0;
 END
 \$\$;
@@ -424,8 +427,10 @@ cmp_ok(wait_for_puts(30), '>=', 30, 'kill: the load is running');
 my $victim = $workers[1];
 my $pid = $victim->safe_psql('postgres', 'SELECT pg_postmaster_start_time() IS NOT NULL') && (split /\n/, slurp_file($victim->data_dir . '/postmaster.pid'))[0];
 kill 'KILL', $pid;
+# the postmaster is gone: its backends notice and exit, and its pid file stays behind
+usleep(100_000) while kill 0, $pid;
 usleep(1_500_000);
-# the postmaster is gone; its data directory is still marked as in use
+unlink($victim->data_dir . '/postmaster.pid');
 $victim->_update_pid(0);
 $victim->start;
 my $after = -e $putlog ? scalar(split /\n/, slurp_file($putlog)) : 0;
