@@ -423,6 +423,12 @@ sub wait_for_puts
 	}
 	return -1;
 }
+# transfers across the workers at the same time: two-phase commits in flight
+# when the worker dies (clients that lose their connection stop)
+my ($kill_out, $kill_err);
+my $transfers = IPC::Run::start([ 'pgbench', '-n', '-c', '3', '-j', '1', '-T', '12',
+	'-h', $coord->host, '-p', $coord->port, '-D', 'n=500000', '-D', "naccounts=$accounts",
+	'-f', "$dir/transfer.sql", 'postgres' ], '>', \$kill_out, '2>', \$kill_err);
 cmp_ok(wait_for_puts(30), '>=', 30, 'kill: the load is running');
 my $victim = $workers[1];
 my $pid = $victim->safe_psql('postgres', 'SELECT pg_postmaster_start_time() IS NOT NULL') && (split /\n/, slurp_file($victim->data_dir . '/postmaster.pid'))[0];
@@ -437,13 +443,26 @@ my $after = -e $putlog ? scalar(split /\n/, slurp_file($putlog)) : 0;
 cmp_ok(wait_for_puts($after + 30), '>=', $after + 30, 'kill: puts succeed again after the worker restarted');
 append_to_file("$putlog.stop", '');
 $loader->finish;
+$transfers->finish;
 my @done = split /\n/, slurp_file($putlog);
 $coord->safe_psql('postgres', 'SELECT recover_prepared_transactions()');
 is($coord->safe_psql('postgres', 'SELECT count(*) FROM unnest(ARRAY[' . join(',', @done) . ']) AS i'
 	. q{ WHERE st_get('LOAD#' || i, 'X', 'Bank') IS NULL}), 0,
 	'kill: every put that returned success (' . scalar(@done) . ') is there');
+my ($applied_after) = $coord->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."Bank" WHERE pk LIKE 'TRANSFER#%'});
+cmp_ok($applied_after, '>', $applied, "kill: transfers ran during the kill (" . ($applied_after - $applied) . ")");
 is($coord->safe_psql('postgres', q{SELECT sum((item->'balance'->>'N')::numeric) FROM stdesign_data."Bank" WHERE pk LIKE 'ACCT#%'}),
 	$accounts * $opening, 'kill: the total of the balances is still conserved');
+is($coord->safe_psql('postgres', qq{
+WITH t AS (SELECT (item->'src'->>'N')::int AS src, (item->'dst'->>'N')::int AS dst, (item->'amount'->>'N')::numeric AS amount
+             FROM stdesign_data."Bank" WHERE pk LIKE 'TRANSFER#%'),
+     flow AS (SELECT src AS acct, -amount AS delta FROM t UNION ALL SELECT dst, amount FROM t)
+SELECT count(*) FROM stdesign_data."Bank" a
+ WHERE a.pk LIKE 'ACCT#%'
+   AND (a.item->'balance'->>'N')::numeric <> $opening + coalesce((SELECT sum(delta) FROM flow WHERE 'ACCT#' || flow.acct = a.pk), 0)}),
+	0, 'kill: no half transfer after recovery (two-phase commit)');
+is(join(' ', map { $_->safe_psql('postgres', q{SELECT count(*) FROM pg_prepared_xacts}) } @all),
+	'0 0 0', 'kill: no prepared transaction left behind after recovery');
 
 $_->stop for ($single, @all);
 done_testing();
