@@ -114,6 +114,12 @@ bench: deps
 bench-emulator:
 	@bash bench/emulator/run.sh
 
+# stdesign through a Citus coordinator with two workers against one node
+# (bench/citus/run.sh; needs Citus installed, as make test-citus leaves it)
+.PHONY: bench-citus
+bench-citus:
+	@bash bench/citus/run.sh $(BENCH_ARGS)
+
 # The HTTP endpoint under wrk against pgbench's st_api and dynalite
 # (bench/http/run.sh; needs wrk)
 .PHONY: bench-http

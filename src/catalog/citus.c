@@ -59,7 +59,7 @@ citus_scalar(const char *sql, Oid argtype, Datum arg, bool *found)
 	bool		isnull = true;
 
 	SPI_connect();
-	if (SPI_execute_with_args(sql, 1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+	if (SPI_execute_with_args(sql, 1, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read Citus's metadata: %s", sql);
 	if (SPI_processed == 1)
 		result = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
