@@ -103,13 +103,13 @@ cat > "$work/put.sql" <<SQL
 \set c random(1, $parts)
 \set o random(1, 9)
 \set g (:c * 10 + :o) % $((items / 10))
-SELECT st_put(jsonb_build_object('PK', 'CUSTOMER#' || :c, 'SK', 'ORDER#' || :o, 'total', :o,
+SELECT st_put(jsonb_build_object('PK', 'CUSTOMER#' || :c, 'SK', 'ORDER#' || :o, 'total', :o::int,
   'GSI1PK', 'STATUS#' || :g, 'GSI1SK', 'ORDER#' || :c || '#' || :o), :t) IS NOT NULL;
 SQL
 cat > "$work/gsi.sql" <<SQL
 \set st random(0, $((items / 10 - 1)))
-SELECT st_api('Query', jsonb_build_object('TableName', :t, 'IndexName', 'GSI1',
-  'KeyConditionExpression', 'GSI1PK = :v', 'ExpressionAttributeValues', jsonb_build_object(':v', jsonb_build_object('S', 'STATUS#' || :st))))->'Count';
+SELECT st_api('Query', jsonb_build_object('TableName', :t::text, 'IndexName', 'GSI1',
+  'KeyConditionExpression', 'GSI1PK = :v', 'ExpressionAttributeValues', jsonb_build_object(':v', jsonb_build_object('S', 'STATUS#' || :st::text))))->'Count';
 SQL
 chmod 644 "$work"/*.sql
 
@@ -119,7 +119,7 @@ run()
 	local out
 	out=$("$bindir/pgbench" -n -M prepared -h "$work" -U postgres -p "$1" -c "${4:-$clients}" -j 2 -T "$seconds" \
 		-D t="$3" -f "$work/$2.sql" postgres 2>&1)
-	grep -q '^tps = ' <<<"$out" || echo "$out" | tail -n 5 >&2
+	grep -q '^tps = ' <<<"$out" || grep -i 'error' <<<"$out" | head -n 3 >&2
 	echo "$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' <<<"$out" | xargs printf '%.0f') $(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")"
 }
 
