@@ -414,6 +414,10 @@ storage_distribute(StTable *t, int shard_count)
 								  " colocate_with => 'none', shard_count => $2)",
 								  2, types, values, NULL, false, 0) != SPI_OK_SELECT)
 			st_internal_error("create_distributed_table failed");
+		/* the items copied into the shards stay in the coordinator's relation, unseen, until this */
+		if (SPI_execute_with_args("SELECT pg_catalog.truncate_local_data_after_distributing_table($1)",
+								  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
+			st_internal_error("truncate_local_data_after_distributing_table failed");
 		SPI_finish();
 	}
 	PG_FINALLY();

@@ -185,6 +185,8 @@ is($coord->safe_psql('postgres', q{SELECT st_distribute_table('ECommerce', 8)}),
 	'st_distribute_table: 8 shards, the items copied into them');
 is($coord->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."ECommerce"}), 40 + 240 + 720,
 	'st_distribute_table: every item is in the distributed table');
+is($coord->safe_psql('postgres', q{SELECT pg_relation_size('stdesign_data."ECommerce"')}), 0,
+	'st_distribute_table: no copy of the items is left in the coordinator\'s relation');
 is($coord->safe_psql('postgres', q{SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name::text LIKE '%ECommerce%'}),
 	2, 'st_distribute_table: shards on both workers');
 is($coord->safe_psql('postgres', q{SELECT st_distribute_table('ECommerce', 8)}), 8,
