@@ -26,6 +26,12 @@
  * refused.  The verdict is kept per relation until a relcache invalidation
  * of it (any ALTER) says to look again.
  *
+ * On a Citus worker the trigger fires on the shards of a distributed table
+ * (named after the table, "_<shard id>" appended; see catalog/citus.c):
+ * Citus has already routed the row by the pk it was given, so there the
+ * trigger checks that pk and sk are the item's key and refuses the row
+ * otherwise, and never rewrites them.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
