@@ -20,10 +20,10 @@ items=20000
 seconds=10
 clients=4
 shards_list="2 8 32 64"
-parts="ops fanout"
+halves="ops fanout"
 while [ $# -gt 0 ]; do
 	case "$1" in
-		--parts) parts=$2; shift 2 ;;
+		--parts) halves=$2; shift 2 ;;
 		--items) items=$2; shift 2 ;;
 		--seconds) seconds=$2; shift 2 ;;
 		--clients) clients=$2; shift 2 ;;
@@ -127,7 +127,7 @@ run()
 echo "# stdesign on Citus: $items items ($parts partitions of 10), $clients clients, ${seconds}s per run"
 echo "# $(nproc) cores on this machine; every node on it"
 load $single Bench 0
-if [[ " $parts " == *" ops "* ]]; then
+if [[ " $halves " == *" ops "* ]]; then
 load $coord Bench 32
 echo
 echo "| operation | one node tps | one node ms | coordinator + 2 workers tps | ms | ratio |"
@@ -152,7 +152,7 @@ echo "| per shard: a routed GetItem's statement on its worker | $w_tps tps | $w_
 
 fi
 
-[[ " $parts " == *" fanout "* ]] || exit 0
+[[ " $halves " == *" fanout "* ]] || exit 0
 echo
 echo "| shards | GSI query (fan-out) tps | ms | table Query tps | ms |"
 echo "| ---: | ---: | ---: | ---: | ---: |"
