@@ -72,6 +72,7 @@ typedef struct StTable
 	char	   *key_index_name; /* its name in the data schema, as recorded */
 	AttrNumber	item_attnum;	/* the item column */
 	bool		distributed;	/* a Citus distributed table (see storage.c) */
+	struct StShardMap *shards;	/* its shards on this node, once looked up (storage.c) */
 	char	   *relname;		/* the relation's own name (unquoted) */
 	char	   *qualified;		/* schema-qualified and quoted, for SQL text */
 	StKeyDef	pk;

@@ -266,3 +266,9 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 	st_error(ST_ERR_TRANSACTION_CONFLICT,
 			 "Transaction is ongoing for the item; the write could not acquire the item");
 }
+
+int64
+ops_shard_direct_reads(void)
+{
+	return storage_shard_direct_reads();
+}

@@ -923,6 +923,8 @@ ops_table_drop(const char *name)
 	Oid			type = TEXTOID;
 	bool		distributed = t->distributed;
 
+	if (distributed)
+		storage_drop_delegated_functions(relname);
 	storage_drop_relation(relname);
 	SPI_connect();
 	if (SPI_execute_with_args("DELETE FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",

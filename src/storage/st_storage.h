@@ -181,4 +181,13 @@ extern int	storage_segment_of(StTable *t, Datum pk, int total_segments);
 extern int	storage_distribute(StTable *t, int shard_count);
 extern void storage_publish_catalog(const char *table_name);
 
+/*
+ * How many GetItems and Queries this backend ran directly against a shard
+ * of a distributed table on this node (a Citus worker; see storage.c).
+ */
+extern int64 storage_shard_direct_reads(void);
+
+/* Drop a distributed table's delegated functions (before its relation). */
+extern void storage_drop_delegated_functions(const char *relname);
+
 #endif							/* ST_STORAGE_H */

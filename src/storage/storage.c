@@ -69,6 +69,12 @@
 #include "row_write.h"
 #include "st_storage.h"
 
+/* Reads of a distributed table's shard on this node by the direct paths (storage_shard_direct_reads). */
+static int64 shard_direct_reads = 0;
+
+/* A distributed table's shard on this node, to read directly (see "distributed tables"). */
+static StTable *local_shard(StTable *t, Datum pk, AclMode mode);
+
 /* Reads and deletes of an item that other writers keep changing, before the statement runs. */
 #define ST_DIRECT_DELETE_TRIES 3
 
@@ -359,6 +365,8 @@ storage_drop_relation(const char *relname)
 
 /* ---------- Citus ---------- */
 
+static void create_delegated_functions(StTable *t);
+
 /* The number of shards of a distributed relation. */
 static int
 shard_count_of(Oid relid)
@@ -406,6 +414,9 @@ storage_distribute(StTable *t, int shard_count)
 							 GUC_ACTION_SAVE, true, 0, false);
 	(void) set_config_option("citus.allow_unsafe_constraints", "on", context, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
+	/* the delegated functions are created in the same transaction: one connection per worker */
+	(void) set_config_option("citus.multi_shard_modify_mode", "sequential", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
 	catalog_own_ddl_enter();
 	PG_TRY();
 	{
@@ -425,9 +436,80 @@ storage_distribute(StTable *t, int shard_count)
 		catalog_own_ddl_leave();
 	}
 	PG_END_TRY();
+	create_delegated_functions(t);
 	AtEOXact_GUC(true, nest);
 	catalog_invalidate_all();
 	return shard_count_of(t->relid);
+}
+
+/*
+ * The table's delegated functions, stdesign_data."<relation>_get"(pk, sk)
+ * and "<relation>_query"(pk, sk_prefix, limit) (README, "Citus"):
+ * distributed by pk with the table (create_distributed_function), so that
+ * Citus runs a call of one at the worker holding pk's shard, where
+ * st_get / st_query read the shard directly (local_shard).  Not made for a
+ * relation name too long to take the suffix.
+ */
+static void
+create_delegated_functions(StTable *t)
+{
+	char	   *ext_schema;
+	MemoryContext caller = CurrentMemoryContext;
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		values[2];
+	char	   *get_name = psprintf("%s_get", t->relname);
+	char	   *query_name = psprintf("%s_query", t->relname);
+	char	   *table = quote_literal_cstr(t->name);
+
+	if (strlen(query_name) >= NAMEDATALEN)
+		return;
+	SPI_connect();
+	if (SPI_execute("SELECT n.nspname FROM pg_catalog.pg_extension AS e JOIN pg_catalog.pg_namespace AS n"
+					" ON n.oid OPERATOR(pg_catalog.=) e.extnamespace WHERE e.extname OPERATOR(pg_catalog.=) 'stdesign'",
+					false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		st_internal_error("the schema of extension stdesign is unknown");
+	ext_schema = MemoryContextStrdup(caller,
+									 quote_identifier(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1)));
+	SPI_finish();
+
+	exec_ddl(psprintf("CREATE FUNCTION %s.%s(pk pg_catalog.text, sk pg_catalog.text DEFAULT NULL)"
+					  " RETURNS pg_catalog.jsonb LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp"
+					  " AS $st$BEGIN RETURN %s.st_get(pk, sk, %s); END$st$",
+					  ST_DATA_SCHEMA, quote_identifier(get_name), ext_schema, table));
+	exec_ddl(psprintf("CREATE FUNCTION %s.%s(pk pg_catalog.text, sk_prefix pg_catalog.text DEFAULT NULL,"
+					  " \"limit\" pg_catalog.int4 DEFAULT NULL)"
+					  " RETURNS pg_catalog.jsonb LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp"
+					  " AS $st$BEGIN RETURN (SELECT COALESCE(pg_catalog.jsonb_agg(x), '[]')"
+					  " FROM %s.st_query(pk, sk_prefix, %s, \"limit\" => \"limit\") AS x); END$st$",
+					  ST_DATA_SCHEMA, quote_identifier(query_name), ext_schema, table));
+	values[1] = CStringGetTextDatum(t->qualified);
+	SPI_connect();
+	values[0] = CStringGetTextDatum(psprintf("%s.%s(pg_catalog.text, pg_catalog.text)",
+											 ST_DATA_SCHEMA, quote_identifier(get_name)));
+	if (SPI_execute_with_args("SELECT pg_catalog.create_distributed_function($1::pg_catalog.regprocedure,"
+							  " 'pk', colocate_with => $2)", 2, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("create_distributed_function failed");
+	values[0] = CStringGetTextDatum(psprintf("%s.%s(pg_catalog.text, pg_catalog.text, pg_catalog.int4)",
+											 ST_DATA_SCHEMA, quote_identifier(query_name)));
+	if (SPI_execute_with_args("SELECT pg_catalog.create_distributed_function($1::pg_catalog.regprocedure,"
+							  " 'pk', colocate_with => $2)", 2, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("create_distributed_function failed");
+	SPI_finish();
+}
+
+void
+storage_drop_delegated_functions(const char *relname)
+{
+	exec_ddl(psprintf("DROP FUNCTION IF EXISTS %s.%s(pg_catalog.text, pg_catalog.text),"
+					  " %s.%s(pg_catalog.text, pg_catalog.text, pg_catalog.int4)",
+					  ST_DATA_SCHEMA, quote_identifier(psprintf("%s_get", relname)),
+					  ST_DATA_SCHEMA, quote_identifier(psprintf("%s_query", relname))));
+}
+
+int64
+storage_shard_direct_reads(void)
+{
+	return shard_direct_reads;
 }
 
 void
@@ -751,8 +833,11 @@ storage_get(StTable *t, const StKey *key)
 {
 	bool		pushed = begin_read();
 	Jsonb	   *item;
+	StTable    *shard = local_shard(t, key->pk, ACL_SELECT);
 
-	if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT))
+	if (shard)
+		item = probe_key_index(shard, key);
+	else if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT))
 		item = probe_key_index(t, key);
 	else
 		item = read_by_key(t, key, NULL);
@@ -997,6 +1082,133 @@ dist_write_by_key(StTable *t, const StKey *key, Jsonb *item)
 		st_internal_error("%s of a locked item failed", item ? "update" : "delete");
 	SPI_finish();
 	dist_plans_end(nest);
+}
+
+/*
+ * On a Citus worker, the shards of a distributed table placed on this node
+ * are relations of its own: a GetItem or a Query of one partition whose
+ * shard is here (a call Citus delegated to this node, or any call made on
+ * it) reads the shard directly, by the same direct paths as an
+ * undistributed table, without a statement for Citus to route.  The
+ * shards are found once per definition through Citus's metadata (its hash
+ * ranges and this node's placements); a partition's shard is the one whose
+ * range holds the hash of pk by its type's hash function, as Citus hashes
+ * it.  A shard named otherwise than "<relation>_<shard id>" (Citus cuts
+ * long names) is not used: its reads are routed statements as on the
+ * coordinator.
+ */
+typedef struct StShardMap
+{
+	int			n;
+	int32	   *min;
+	int32	   *max;
+	Oid		   *relid;
+	Oid		   *key_index;
+} StShardMap;
+
+static StShardMap *
+load_shard_map(StTable *t)
+{
+	Oid			types[1] = {REGCLASSOID};
+	Datum		values[1] = {ObjectIdGetDatum(t->relid)};
+	Oid			nsp = get_rel_namespace(t->relid);
+	MemoryContext old;
+	StShardMap *map = MemoryContextAllocZero(t->cxt, sizeof(StShardMap));
+
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT s.shardid, s.shardminvalue::pg_catalog.int4, s.shardmaxvalue::pg_catalog.int4"
+							  " FROM pg_catalog.pg_dist_shard AS s"
+							  " JOIN pg_catalog.pg_dist_placement AS p USING (shardid)"
+							  " WHERE s.logicalrelid OPERATOR(pg_catalog.=) $1"
+							  " AND p.groupid OPERATOR(pg_catalog.=) (SELECT groupid FROM pg_catalog.pg_dist_local_group)"
+							  " AND p.shardstate OPERATOR(pg_catalog.=) 1",
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("could not read the shards of table %s", t->name);
+	old = MemoryContextSwitchTo(t->cxt);
+	map->min = palloc(sizeof(int32) * Max(1, SPI_processed));
+	map->max = palloc(sizeof(int32) * Max(1, SPI_processed));
+	map->relid = palloc(sizeof(Oid) * Max(1, SPI_processed));
+	map->key_index = palloc(sizeof(Oid) * Max(1, SPI_processed));
+	MemoryContextSwitchTo(old);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		bool		isnull[3];
+		int64		shardid = DatumGetInt64(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull[0]));
+		int32		lo = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull[1]));
+		int32		hi = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull[2]));
+		char	   *relname = psprintf("%s_" INT64_FORMAT, t->relname, shardid);
+		char	   *ixname = psprintf("%s_" INT64_FORMAT, t->key_index_name, shardid);
+		Oid			rel;
+		Oid			ix;
+
+		if (isnull[0] || isnull[1] || isnull[2] ||
+			strlen(relname) >= NAMEDATALEN || strlen(ixname) >= NAMEDATALEN)
+			continue;
+		rel = get_relname_relid(relname, nsp);
+		ix = get_relname_relid(ixname, nsp);
+		if (!OidIsValid(rel) || !OidIsValid(ix))
+			continue;
+		map->min[map->n] = lo;
+		map->max[map->n] = hi;
+		map->relid[map->n] = rel;
+		map->key_index[map->n] = ix;
+		map->n++;
+	}
+	SPI_finish();
+	return map;
+}
+
+/* Citus's hash of a partition key: its type's hash function (text: "C", a hash of the bytes). */
+static int32
+citus_pk_hash(StTable *t, Datum pk)
+{
+	switch (t->pk.type)
+	{
+		case AV_N:
+			return DatumGetInt32(DirectFunctionCall1(hash_numeric, pk));
+		case AV_B:
+			return DatumGetInt32(DirectFunctionCall1(hashvarlena, pk));
+		default:
+			return DatumGetInt32(DirectFunctionCall1Coll(hashtext, C_COLLATION_OID, pk));
+	}
+}
+
+/*
+ * The definition of pk's shard, when it is on this node and may be read
+ * directly: a copy of t naming the shard's relation and key index, or NULL.
+ */
+static StTable *
+local_shard(StTable *t, Datum pk, AclMode mode)
+{
+	StShardMap *map;
+	int32		h;
+
+	if (!t->distributed || t->item_attnum <= 0)
+		return NULL;
+	if (t->shards == NULL)
+		t->shards = load_shard_map(t);
+	map = t->shards;
+	if (map->n == 0)
+		return NULL;
+	h = citus_pk_hash(t, pk);
+	for (int i = 0; i < map->n; i++)
+	{
+		StTable    *s;
+
+		if (h < map->min[i] || h > map->max[i])
+			continue;
+		if (!storage_direct_ok(map->relid[i], mode))
+			return NULL;
+		s = palloc(sizeof(StTable));
+		memcpy(s, t, sizeof(StTable));
+		s->relid = map->relid[i];
+		s->key_index = map->key_index[i];
+		s->distributed = false;
+		shard_direct_reads++;
+		return s;
+	}
+	return NULL;
 }
 
 /* Does an item with the key exist (committed, or written by this transaction)? */
@@ -1732,9 +1944,12 @@ storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 			  StRowCallback callback, void *arg)
 {
 	bool		pushed = begin_read();
+	StTable    *shard = (ix == NULL && r->start == NULL) ? local_shard(t, r->pk, ACL_SELECT) : NULL;
 
-	if (r->start == NULL && OidIsValid(ix ? ix->index_oid : t->key_index) && t->item_attnum > 0 &&
-		!t->distributed && storage_direct_ok(t->relid, ACL_SELECT))
+	if (shard)
+		scan_key_space(shard, NULL, r, callback, arg);
+	else if (r->start == NULL && OidIsValid(ix ? ix->index_oid : t->key_index) && t->item_attnum > 0 &&
+			 !t->distributed && storage_direct_ok(t->relid, ACL_SELECT))
 		scan_key_space(t, ix, r, callback, arg);
 	else
 		storage_query_spi(t, ix, r, callback, arg);

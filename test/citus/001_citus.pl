@@ -279,6 +279,40 @@ for my $p (@patterns)
 like($single->safe_psql('postgres', q{SELECT jsonb_agg(x->>'SK') FROM st_query('CUSTOMER#7', 'ORDER#', 'ECommerce') x}),
 	qr/^\["ORDER#2024-0\d-1\d#7-\d"(, "ORDER#2024-0\d-1\d#7-\d"){5}\]$/, 'e-commerce on one node: the patterns read the items loaded');
 
+# Delegation: the table's functions run at the worker holding the shard,
+# where st_get and st_query read the shard directly.
+my ($dret, $dout, $derr) = $coord->psql('postgres', q{SET citus.log_remote_commands = on;
+	SET client_min_messages = notice;
+	SELECT stdesign_data."ECommerce_get"('CUSTOMER#7', 'PROFILE')});
+is($dout, $single->safe_psql('postgres', q{SELECT st_get('CUSTOMER#7', 'PROFILE', 'ECommerce')}),
+	'delegated GetItem: the item');
+like($derr, qr/NOTICE:  issuing SELECT stdesign_data\."ECommerce_get"\('CUSTOMER#7'/,
+	'delegated GetItem: the call itself was sent to a worker');
+is($coord->safe_psql('postgres', q{SELECT stdesign_data."ECommerce_query"('CUSTOMER#7', 'ORDER#')}),
+	$single->safe_psql('postgres', q{SELECT jsonb_agg(x) FROM st_query('CUSTOMER#7', 'ORDER#', 'ECommerce') x}),
+	'delegated Query: the partition');
+is($coord->safe_psql('postgres', q{SELECT stdesign_data."ECommerce_query"('CUSTOMER#7', 'ORDER#', 2)}),
+	$single->safe_psql('postgres', q{SELECT jsonb_agg(x) FROM st_query('CUSTOMER#7', 'ORDER#', 'ECommerce', "limit" => 2) x}),
+	'delegated Query: with a limit');
+# On each worker: its own partitions are read from the shard directly, the
+# others routed; the answers are the single node's either way.
+my $expect = $single->safe_psql('postgres', q{SELECT jsonb_agg(st_get('CUSTOMER#' || c, 'PROFILE', 'ECommerce') ORDER BY c)
+	FROM generate_series(1, 39) AS c});
+my $expect_q = $single->safe_psql('postgres', q{SELECT jsonb_agg((SELECT jsonb_agg(x) FROM st_query('CUSTOMER#' || c, 'ORDER#', 'ECommerce') x) ORDER BY c)
+	FROM generate_series(1, 39) AS c});
+for my $w (0 .. 1)
+{
+	my $out = $workers[$w]->safe_psql('postgres', q{SELECT jsonb_agg(st_get('CUSTOMER#' || c, 'PROFILE', 'ECommerce') ORDER BY c)
+		FROM generate_series(1, 39) AS c;
+	SELECT jsonb_agg((SELECT jsonb_agg(x) FROM st_query('CUSTOMER#' || c, 'ORDER#', 'ECommerce') x) ORDER BY c)
+		FROM generate_series(1, 39) AS c;
+	SELECT (stdesign.cache_stats()->>'shard_direct_reads')::int});
+	my ($gets, $queries, $direct) = split /\n/, $out;
+	is($gets, $expect, "worker " . ($w + 1) . ": GetItems from the worker give the single node's items");
+	is($queries, $expect_q, "worker " . ($w + 1) . ": Queries from the worker give the single node's items");
+	cmp_ok($direct, '>', 10, "worker " . ($w + 1) . ": its own partitions read from its shards directly ($direct of 78)");
+}
+
 # An item collection sits on one shard.
 is($coord->safe_psql('postgres', q{SELECT count(*) FROM run_command_on_shards('stdesign_data."ECommerce"',
 	$$SELECT count(*) FROM %s WHERE pk = 'CUSTOMER#7'$$) WHERE result::int > 0}), 1,
