@@ -118,7 +118,7 @@ chmod 644 "$work"/*.sql
 run()
 {
 	local out
-	out=$("$bindir/pgbench" -n -M prepared -h "$work" -U postgres -p "$1" -c "${4:-$clients}" -j 2 -T "$seconds" \
+	out=$("$bindir/pgbench" -n -M "${MODE:-prepared}" -h "$work" -U postgres -p "$1" -c "${4:-$clients}" -j 2 -T "$seconds" \
 		-D t="$3" -f "$work/$2.sql" postgres 2>&1)
 	grep -q '^tps = ' <<<"$out" || grep -i 'error' <<<"$out" | head -n 3 >&2
 	echo "$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' <<<"$out" | xargs printf '%.0f') $(sed -n 's/^latency average = \([0-9.]*\) ms/\1/p' <<<"$out")"
@@ -136,6 +136,31 @@ for op in get query put; do
 	read -r s_tps s_ms <<<"$(run $single $op Bench)"
 	read -r c_tps c_ms <<<"$(run $coord $op Bench)"
 	echo "| $op | $s_tps | $s_ms | $c_tps | $c_ms | $(awk -v a="$c_tps" -v b="$s_tps" 'BEGIN { printf "%.2f", a / b }') |"
+done
+
+# the delegated functions, against st_get (simple protocol: the key a
+# constant in the statement, which Citus needs to delegate the call)
+cat > "$work/get_simple.sql" <<SQL
+\set c random(1, $parts)
+SELECT st_get('CUSTOMER#:c', 'PROFILE', 'Bench');
+SQL
+cat > "$work/get_delegated.sql" <<SQL
+\set c random(1, $parts)
+SELECT stdesign_data."Bench_get"('CUSTOMER#:c', 'PROFILE');
+SQL
+cat > "$work/query_delegated.sql" <<SQL
+\set c random(1, $parts)
+SELECT jsonb_array_length(stdesign_data."Bench_query"('CUSTOMER#:c'));
+SQL
+cat > "$work/query_simple.sql" <<SQL
+\set c random(1, $parts)
+SELECT count(*) FROM st_query('CUSTOMER#:c', NULL, 'Bench');
+SQL
+chmod 644 "$work"/*.sql
+for op in get query; do
+	read -r s_tps s_ms <<<"$(MODE=simple run $coord ${op}_simple Bench)"
+	read -r d_tps d_ms <<<"$(MODE=simple run $coord ${op}_delegated Bench)"
+	echo "| $op through the coordinator, simple protocol: routed statement | $s_tps | $s_ms | delegated function | $d_tps | $d_ms |"
 done
 
 # the statement a routed GetItem becomes, run on a worker against its shard
