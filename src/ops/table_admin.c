@@ -917,15 +917,21 @@ Av *
 ops_table_drop(const char *name)
 {
 	StTable    *t = catalog_lookup(name, false);
+	bool		distributed = t->distributed;
+	/* a distributed table: its description's count over one connection per worker (see storage.h) */
+	int			nest = distributed ? storage_citus_sequential_begin() : -1;
 	Av		   *d = deleting_description(ops_table_describe(name));
 	char	   *relname = pstrdup(t->relname);
 	Datum		arg = CStringGetTextDatum(name);
 	Oid			type = TEXTOID;
-	bool		distributed = t->distributed;
 
 	if (distributed)
-		storage_drop_delegated_functions(relname);
-	storage_drop_relation(relname);
+	{
+		storage_drop_distributed_relation(relname);
+		storage_citus_sequential_end(nest);
+	}
+	else
+		storage_drop_relation(relname);
 	SPI_connect();
 	if (SPI_execute_with_args("DELETE FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
 							  1, &type, &arg, NULL, false, 0) != SPI_OK_DELETE)

@@ -187,7 +187,15 @@ extern void storage_publish_catalog(const char *table_name);
  */
 extern int64 storage_shard_direct_reads(void);
 
-/* Drop a distributed table's delegated functions (before its relation). */
-extern void storage_drop_delegated_functions(const char *relname);
+/*
+ * Until storage_citus_sequential_end: Citus uses one connection per worker
+ * (citus.multi_shard_modify_mode = sequential), as commands on distributed
+ * functions later in the transaction need.  Returns the level to end.
+ */
+extern int	storage_citus_sequential_begin(void);
+extern void storage_citus_sequential_end(int nest);
+
+/* Drop a distributed table's relation and its delegated functions. */
+extern void storage_drop_distributed_relation(const char *relname);
 
 #endif							/* ST_STORAGE_H */

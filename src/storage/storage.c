@@ -497,13 +497,39 @@ create_delegated_functions(StTable *t)
 	SPI_finish();
 }
 
-void
-storage_drop_delegated_functions(const char *relname)
+/*
+ * A distributed table's relation and its delegated functions, dropped over
+ * one connection per worker: Citus refuses a command on a distributed
+ * function after a transaction used several (as DROP TABLE of a
+ * distributed table would, for the next table dropped in the statement).
+ */
+int
+storage_citus_sequential_begin(void)
 {
+	int			nest = NewGUCNestLevel();
+
+	(void) set_config_option("citus.multi_shard_modify_mode", "sequential", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return nest;
+}
+
+void
+storage_citus_sequential_end(int nest)
+{
+	AtEOXact_GUC(true, nest);
+}
+
+void
+storage_drop_distributed_relation(const char *relname)
+{
+	int			nest = storage_citus_sequential_begin();
+
 	exec_ddl(psprintf("DROP FUNCTION IF EXISTS %s.%s(pg_catalog.text, pg_catalog.text),"
 					  " %s.%s(pg_catalog.text, pg_catalog.text, pg_catalog.int4)",
 					  ST_DATA_SCHEMA, quote_identifier(psprintf("%s_get", relname)),
 					  ST_DATA_SCHEMA, quote_identifier(psprintf("%s_query", relname))));
+	storage_drop_relation(relname);
+	storage_citus_sequential_end(nest);
 }
 
 int64
