@@ -1089,6 +1089,15 @@ ops_table_drop_gsi(const char *name, const char *index_name)
 		storage_publish_catalog(name);
 }
 
+void
+ops_table_publish(const char *name)
+{
+	StTable    *t = catalog_lookup(name, false);
+
+	if (t->distributed)
+		storage_publish_catalog(t->name);
+}
+
 /*
  * st_distribute_table: the table's relation distributed by pk over Citus's
  * workers (README, "Citus").  Only with Citus installed; shard_count as

@@ -42,6 +42,9 @@ extern Av  *ops_table_add_gsi(const char *name, const Av *gsi, const Av *attribu
 /* Drop a GSI. */
 extern void ops_table_drop_gsi(const char *name, const char *index_name);
 
+/* After a change to a table's catalog rows: a distributed table's are copied to every worker. */
+extern void ops_table_publish(const char *name);
+
 /* Distribute a table over Citus's workers by its partition key; returns its number of shards. */
 extern int	ops_table_distribute(const char *name, int shard_count);
 

@@ -324,11 +324,19 @@ my $gsi_q = q{SELECT st_api('Query', '{"TableName": "ECommerce", "IndexName": "B
 	"ExpressionAttributeValues": {":n": {"S": "Customer 12"}}}')};
 is($coord->safe_psql('postgres', $gsi_q), $single->safe_psql('postgres', $gsi_q),
 	'a GSI added to the distributed table indexes its items');
+my $catalog_q0 = q{SELECT md5(coalesce((SELECT jsonb_agg(t ORDER BY table_name)::text FROM stdesign.tables t), '')
+	|| coalesce((SELECT jsonb_agg(i ORDER BY table_name, index_name)::text FROM stdesign.indexes i), ''))};
+is(join(' ', map { $_->safe_psql('postgres', $catalog_q0) } @workers), join(' ', ($coord->safe_psql('postgres', $catalog_q0)) x 2),
+	'the catalog is the same on every node after st_create_gsi');
+my $drop_gsi = q{SELECT st_api('UpdateTable', '{"TableName": "ECommerce",
+	"GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByName"}}]}')->'TableDescription'->'GlobalSecondaryIndexes'};
+is($coord->safe_psql('postgres', $drop_gsi), $single->safe_psql('postgres', $drop_gsi),
+	'UpdateTable drops a GSI of the distributed table');
 my $catalog_q = q{SELECT md5(coalesce((SELECT jsonb_agg(t ORDER BY table_name)::text FROM stdesign.tables t), '')
 	|| coalesce((SELECT jsonb_agg(i ORDER BY table_name, index_name)::text FROM stdesign.indexes i), ''))};
 my $catalog = $coord->safe_psql('postgres', $catalog_q);
 is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog",
-	'the catalog is the same on every node');
+	'the catalog is the same on every node after UpdateTable');
 
 # An undistributed table beside it works as on a single node.
 my $local_q = q{SELECT st_create_table('Local') IS NOT NULL;
