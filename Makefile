@@ -88,6 +88,13 @@ fuzz:
 prove:
 	$(prove_installcheck)
 
+# stdesign on a Citus cluster (coordinator and two workers on this machine):
+# test/citus/*.pl, never part of make test; builds Citus from
+# ../shared/vendor when it is not installed, skips when neither is there.
+.PHONY: test-citus
+test-citus: deps
+	@bash test/scripts/citus.sh
+
 test: deps
 	@bash test/scripts/run_tests.sh
 
@@ -109,6 +116,12 @@ bench: deps
 .PHONY: bench-emulator
 bench-emulator:
 	@bash bench/emulator/run.sh
+
+# stdesign through a Citus coordinator with two workers against one node
+# (bench/citus/run.sh; needs Citus installed, as make test-citus leaves it)
+.PHONY: bench-citus
+bench-citus:
+	@bash bench/citus/run.sh $(BENCH_ARGS)
 
 # The HTTP endpoint under wrk against pgbench's st_api and dynalite
 # (bench/http/run.sh; needs wrk)

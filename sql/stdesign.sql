@@ -1190,3 +1190,14 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION st_export_workbench(text[], text, integer) IS
 	'A NoSQL Workbench data model of tables (all when NULL): keys, attributes, GSIs and up to max_items sample items each';
+-- Citus --------------------------------------------------------------------
+-- (README, "Citus".)  Distribute a table's relation by its partition key
+-- over the workers of a Citus cluster (run on the coordinator); run again,
+-- it copies the table's catalog rows to the workers again (after a worker
+-- was added, say).  Returns the number of shards.  Citus is found at run
+-- time: without it, this raises and nothing else changes.
+CREATE FUNCTION st_distribute_table(table_name text, shard_count integer DEFAULT 32) RETURNS integer
+	AS 'MODULE_PATHNAME', 'st_distribute_table' LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION st_distribute_table(text, integer) IS
+	'distribute a table over the workers of a Citus cluster by its partition key';
+REVOKE EXECUTE ON FUNCTION st_distribute_table(text, integer) FROM PUBLIC;

@@ -552,6 +552,8 @@ api_update_table(Jsonb *request)
 			av_append(dropped, gone);
 	}
 	after = ops_table_describe(tu->table);
+	/* a distributed table's workers get the changed catalog rows (README, "Citus") */
+	ops_table_publish(tu->table);
 
 	/* a dropped index is still described, DELETING, as DynamoDB does while it goes */
 	if (dropped->n > 0)

@@ -153,6 +153,14 @@ st_describe_table(PG_FUNCTION_ARGS)
 	PG_RETURN_JSONB_P(av_item_to_jsonb(ops_table_describe(name ? name : catalog_default_table_name()), false));
 }
 
+/* st_distribute_table(table_name, shard_count): README, "Citus". */
+PG_FUNCTION_INFO_V1(st_distribute_table);
+Datum
+st_distribute_table(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(ops_table_distribute(text_to_cstring(PG_GETARG_TEXT_PP(0)), PG_GETARG_INT32(1)));
+}
+
 PG_FUNCTION_INFO_V1(st_drop_table);
 Datum
 st_drop_table(PG_FUNCTION_ARGS)

@@ -593,6 +593,7 @@ load_definition(StTable *t, const char *key_column, const char *key, LOCKMODE mo
 	t->relid = get_relname_relid(t->relname, get_namespace_oid(ST_DATA_SCHEMA, false));
 	if (!OidIsValid(t->relid) || !lock_relation(t->relid, mode))
 		return false;
+	t->distributed = catalog_citus_distributed(t->relid);
 	/* the indexes as they are once the relation is locked (no DDL on it meanwhile) */
 	load_indexes(t);
 	return true;

@@ -20,12 +20,17 @@
 #include "st_catalog.h"
 #include "st_layout.h"
 
-/* stdesign.own_ddl(): is a DDL statement of stdesign's own running? */
+/*
+ * stdesign.own_ddl(): is a DDL statement of stdesign's own running?  Also
+ * true in Citus's connections between nodes: on a worker, the shards of a
+ * distributed table (and their set_keys triggers) are created and dropped
+ * by the coordinator's DDL, which the guard let through there.
+ */
 PG_FUNCTION_INFO_V1(st_own_ddl);
 Datum
 st_own_ddl(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_BOOL(catalog_in_own_ddl());
+	PG_RETURN_BOOL(catalog_in_own_ddl() || catalog_citus_internal_session());
 }
 
 /* stdesign.check_layout(relid oid): raise if DDL broke a table's relation. */

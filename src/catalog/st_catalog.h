@@ -72,6 +72,8 @@ typedef struct StTable
 	Oid			key_index;		/* the unique btree on (key_ix(pk), sk) */
 	char	   *key_index_name; /* its name in the data schema, as recorded */
 	AttrNumber	item_attnum;	/* the item column */
+	bool		distributed;	/* a Citus distributed table (see storage.c) */
+	struct StShardMap *shards;	/* its shards on this node, once looked up (storage.c) */
 	char	   *relname;		/* the relation's own name (unquoted) */
 	char	   *qualified;		/* schema-qualified and quoted, for SQL text */
 	StKeyDef	pk;
@@ -182,10 +184,32 @@ extern int64 catalog_kept_in_use_count(void);
  */
 extern void catalog_guard_relation(Oid relid);
 
+/*
+ * Citus (see README, "Citus"): is the extension installed in this
+ * database; is this session one of Citus's own connections between nodes
+ * (which run the DDL and writes the coordinator sends to shards); is relid a
+ * distributed table; the distributed table a shard (relid on this node)
+ * belongs to, or InvalidOid.
+ */
+extern bool catalog_citus_present(void);
+extern bool catalog_citus_internal_session(void);
+extern bool catalog_citus_distributed(Oid relid);
+extern char *catalog_citus_shard_table_name(Oid relid);
+
+/*
+ * Copy the catalog rows of table_name (stdesign.tables and its
+ * stdesign.indexes; none when it was dropped) to every Citus worker, so
+ * that the catalog is the same on every node.  No-op without Citus.
+ */
+extern void catalog_publish(const char *table_name);
+
 /* Register the invalidation callbacks (from _PG_init). */
 extern void catalog_init(void);
 
 /* The GUC stdesign.default_table. */
 extern char *st_default_table_guc;
+
+/* The GUC stdesign.citus_shard_count: CreateTable distributes new tables (0: not). */
+extern int	st_citus_shard_count_guc;
 
 #endif							/* ST_CATALOG_H */

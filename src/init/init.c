@@ -100,6 +100,14 @@ _PG_init(void)
 							GUC_UNIT_KB,
 							NULL, NULL, NULL);
 	traffic_init();
+	DefineCustomIntVariable("stdesign.citus_shard_count",
+							"Distribute every table CreateTable creates over Citus with this many shards.",
+							"0 (the default) leaves new tables undistributed; without Citus it has no effect.",
+							&st_citus_shard_count_guc,
+							0, 0, 64000,
+							PGC_USERSET,
+							0,
+							NULL, NULL, NULL);
 	http_init();
 	ttl_init();
 	MarkGUCPrefixReserved("stdesign");

@@ -225,7 +225,7 @@ ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, S
 		res->new_item = NULL;
 	}
 	if (old)
-		storage_delete_ctid(t, &ctid);
+		storage_delete_ctid(t, &ctid, &key);
 	ops_traffic_write(t, old_item ? old_item : keymap, NULL, false);
 	return rv == ST_RV_ALL_OLD ? old_item : NULL;
 }
@@ -347,4 +347,11 @@ ops_index_lookup(StTable *t, const char *name)
 	if (ix == NULL)
 		st_error(ST_ERR_VALIDATION, "The table does not have the specified index: %s", name);
 	return ix;
+}
+
+/* Reads that went straight to a Citus shard of this node (cache_stats). */
+int64
+ops_shard_direct_reads(void)
+{
+	return storage_shard_direct_reads();
 }

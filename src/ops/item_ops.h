@@ -209,4 +209,7 @@ extern int	ops_segment_of(StTable *t, Datum pk, int total_segments);
 extern char *ops_query_sql(StTable *t, StIndex *ix, StBoundKind lower, StBoundKind upper,
 						   bool backward);
 
+/* GetItems and Queries read straight from a shard on this Citus worker (storage.h). */
+extern int64 ops_shard_direct_reads(void);
+
 #endif							/* ST_ITEM_OPS_H */

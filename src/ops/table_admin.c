@@ -619,6 +619,12 @@ ops_table_create(const Av *request_in)
 	/* CreateTable's Tags (CloudFormation's too): the table's first tags */
 	if (tags && tags->n > 0)
 		ops_tags_add(name, tags);
+	/* stdesign.citus_shard_count: CreateTable distributes (README, "Citus") */
+	if (st_citus_shard_count_guc > 0 && catalog_citus_present())
+	{
+		(void) storage_distribute(catalog_lookup(name, false), st_citus_shard_count_guc);
+		CommandCounterIncrement();
+	}
 	return ops_table_describe(name);
 }
 
@@ -932,6 +938,8 @@ ops_table_drop(const char *name)
 	char	   *created;
 	char	   *table_id;
 	Av		   *d;
+	bool		distributed = t->distributed;
+	int			nest;
 	char	   *relname = pstrdup(t->relname);
 	Datum		arg;
 	Oid			type = TEXTOID;
@@ -943,14 +951,24 @@ ops_table_drop(const char *name)
 	if (deletion_protected(stored_definition(name, &created, &table_id)))
 		st_error(ST_ERR_VALIDATION,
 				 "Resource cannot be deleted as it is currently protected against deletion. Disable deletion protection first.");
+	/* a distributed table: its description's count over one connection per worker (see storage.h) */
+	nest = distributed ? storage_citus_sequential_begin() : -1;
 	d = deleting_description(ops_table_describe(name));
 
-	storage_drop_relation(relname);
+	if (distributed)
+	{
+		storage_drop_distributed_relation(relname);
+		storage_citus_sequential_end(nest);
+	}
+	else
+		storage_drop_relation(relname);
 	SPI_connect();
 	if (SPI_execute_with_args("DELETE FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
 							  1, &type, &arg, NULL, false, 0) != SPI_OK_DELETE)
 		st_internal_error("could not remove table %s from the catalog", name);
 	SPI_finish();
+	if (distributed)
+		storage_publish_catalog(name);
 	catalog_invalidate_all();
 	CommandCounterIncrement();
 	return d;
@@ -1071,6 +1089,8 @@ ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_defini
 				 t->name, ST_MAX_GSI);
 	create_index(t->name, t->relname, &ix, &t->pk, &t->sk);
 	CommandCounterIncrement();
+	if (t->distributed)
+		storage_publish_catalog(t->name);
 	return ops_table_describe(name);
 }
 
@@ -1101,4 +1121,35 @@ ops_table_drop_gsi(const char *name, const char *index_name)
 		st_internal_error("could not remove index %s from the catalog", index_name);
 	SPI_finish();
 	CommandCounterIncrement();
+	if (t->distributed)
+		storage_publish_catalog(t->name);
+}
+
+void
+ops_table_publish(const char *name)
+{
+	StTable    *t = catalog_lookup(name, false);
+
+	if (t->distributed)
+		storage_publish_catalog(t->name);
+}
+
+/*
+ * st_distribute_table: the table's relation distributed by pk over Citus's
+ * workers (README, "Citus").  Only with Citus installed; shard_count as
+ * create_distributed_table takes it.
+ */
+int
+ops_table_distribute(const char *name, int shard_count)
+{
+	StTable    *t = catalog_lookup(name, false);
+
+	if (!catalog_citus_present())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("st_distribute_table needs the Citus extension"),
+				 errhint("CREATE EXTENSION citus on the coordinator and add the workers first.")));
+	if (shard_count < 1 || shard_count > 64000)
+		st_error(ST_ERR_VALIDATION, "shard_count must be between 1 and 64000, not %d", shard_count);
+	return storage_distribute(t, shard_count);
 }

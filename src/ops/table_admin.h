@@ -78,5 +78,10 @@ extern Av  *ops_tags_list(const char *name, const char *start_after, int limit, 
  */
 extern Av  *ops_continuous_backups(const char *name);
 extern void ops_set_point_in_time_recovery(const char *name, bool enabled, int recovery_days);
+/* After a change to a table's catalog rows: a distributed table's are copied to every worker. */
+extern void ops_table_publish(const char *name);
+
+/* Distribute a table over Citus's workers by its partition key; returns its number of shards. */
+extern int	ops_table_distribute(const char *name, int shard_count);
 
 #endif							/* ST_TABLE_ADMIN_H */

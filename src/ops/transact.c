@@ -259,7 +259,7 @@ write_action(StTxAction *a)
 			break;
 		case ST_TX_DELETE:
 			if (a->old_item != NULL)
-				storage_delete_ctid(a->table, &a->ctid);
+				storage_delete_ctid(a->table, &a->ctid, &a->key);
 			break;
 		case ST_TX_CONDITION_CHECK:
 			/* an existing item stays locked, a missing one's key too */

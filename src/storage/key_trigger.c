@@ -26,6 +26,12 @@
  * refused.  The verdict is kept per relation until a relcache invalidation
  * of it (any ALTER) says to look again.
  *
+ * On a Citus worker the trigger fires on the shards of a distributed table
+ * (named after the table, "_<shard id>" appended; see catalog/citus.c):
+ * Citus has already routed the row by the pk it was given, so there the
+ * trigger checks that pk and sk are the item's key and refuses the row
+ * otherwise, and never rewrites them.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -55,7 +61,16 @@
 #include "catalog/st_layout.h"
 #include "st_storage.h"
 
-/* Relations (by OID) this backend found to be tables' relations, until invalidated. */
+/*
+ * Relations (by OID) this backend found to be tables' relations, or shards
+ * of them, until invalidated.
+ */
+typedef struct VerifiedRelation
+{
+	Oid			relid;
+	bool		shard;			/* a Citus shard: the key columns are checked, not set */
+} VerifiedRelation;
+
 static HTAB *verified_relations = NULL;
 
 /* The key column's value of attribute `name` (type letter `type`) of item. */
@@ -123,7 +138,7 @@ static void
 verified_invalidate(Datum arg, Oid relid)
 {
 	HASH_SEQ_STATUS status;
-	Oid		   *entry;
+	VerifiedRelation *entry;
 
 	if (verified_relations == NULL)
 		return;
@@ -134,7 +149,7 @@ verified_invalidate(Datum arg, Oid relid)
 	}
 	hash_seq_init(&status, verified_relations);
 	while ((entry = hash_seq_search(&status)) != NULL)
-		hash_search(verified_relations, entry, HASH_REMOVE, NULL);
+		hash_search(verified_relations, &entry->relid, HASH_REMOVE, NULL);
 }
 
 /* A key definition from the trigger's arguments k*2, k*2+1; false when they are not one. */
@@ -214,17 +229,25 @@ refuse(Relation rel, const char *why)
 			 errhint("The trigger belongs to the relations of stdesign's tables (st_create_table).")));
 }
 
-/* Is the relation a table's relation with the trigger's key (see the banner)? Raises if not. */
-static void
+/*
+ * Is the relation a table's relation with the trigger's key (see the
+ * banner), or a Citus shard of one?  Raises if not; returns whether it is
+ * a shard.
+ */
+static bool
 verify_relation(Relation rel, const Trigger *trigger)
 {
 	Oid			relid = RelationGetRelid(rel);
 	StKeyDef	pk = {0};
 	StKeyDef	sk = {0};
 	char	   *problem;
+	char	   *relname;
+	VerifiedRelation *entry;
+	bool		shard = false;
 
-	if (verified_relations && hash_search(verified_relations, &relid, HASH_FIND, NULL))
-		return;
+	if (verified_relations &&
+		(entry = hash_search(verified_relations, &relid, HASH_FIND, NULL)) != NULL)
+		return entry->shard;
 	if ((trigger->tgnargs != 2 && trigger->tgnargs != 4) || !trigger_key(trigger, 0, &pk) ||
 		(trigger->tgnargs == 4 && !trigger_key(trigger, 1, &sk)))
 		refuse(rel, "Its arguments must be the key's attribute names and types (S, N or B).");
@@ -233,21 +256,73 @@ verify_relation(Relation rel, const Trigger *trigger)
 	problem = catalog_columns_problem(RelationGetDescr(rel), &pk, &sk);
 	if (problem)
 		refuse(rel, psprintf("Its columns are not those of a table of its key: %s.", problem));
-	if (!registered_with_key(pstrdup(RelationGetRelationName(rel)), &pk, &sk))
-		refuse(rel, "It is not the relation of a table in stdesign.tables with the key of the trigger's arguments.");
+	relname = pstrdup(RelationGetRelationName(rel));
+	if (!registered_with_key(relname, &pk, &sk))
+	{
+		/* a shard, on a Citus worker, is named after its table */
+		char	   *parent_name = catalog_citus_shard_table_name(relid);
+
+		if (parent_name == NULL || !registered_with_key(parent_name, &pk, &sk))
+			refuse(rel, "It is not the relation of a table in stdesign.tables with the key of the trigger's arguments.");
+		shard = true;
+	}
 
 	if (verified_relations == NULL)
 	{
 		HASHCTL		ctl;
 
 		ctl.keysize = sizeof(Oid);
-		ctl.entrysize = sizeof(Oid);
+		ctl.entrysize = sizeof(VerifiedRelation);
 		ctl.hcxt = CacheMemoryContext;
 		verified_relations = hash_create("stdesign set_keys relations", 16, &ctl,
 										 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
 		CacheRegisterRelcacheCallback(verified_invalidate, (Datum) 0);
 	}
-	hash_search(verified_relations, &relid, HASH_ENTER, NULL);
+	entry = hash_search(verified_relations, &relid, HASH_ENTER, NULL);
+	entry->shard = shard;
+	return shard;
+}
+
+/* Equality of two key column values of one type letter (numbers numerically, others by bytes). */
+static bool
+key_column_equal(const char *type, Datum a, Datum b)
+{
+	struct varlena *x;
+	struct varlena *y;
+
+	if (type[0] == 'N')
+		return DatumGetBool(DirectFunctionCall2(numeric_eq, a, b));
+	x = PG_DETOAST_DATUM_PACKED(a);
+	y = PG_DETOAST_DATUM_PACKED(b);
+	return VARSIZE_ANY_EXHDR(x) == VARSIZE_ANY_EXHDR(y) &&
+		memcmp(VARDATA_ANY(x), VARDATA_ANY(y), VARSIZE_ANY_EXHDR(x)) == 0;
+}
+
+/*
+ * On a shard, Citus has routed the row by the pk it was given: a pk
+ * rewritten here would put the item on the wrong shard.  The key columns
+ * must already be the item's key (stdesign's statements on a distributed
+ * table name them); otherwise the row is refused.
+ */
+static void
+check_shard_keys(Relation rel, HeapTuple tuple, TupleDesc desc, const Trigger *trigger,
+				 const Datum *values)
+{
+	int			nkeys = trigger->tgnargs / 2;
+
+	for (int k = 0; k < nkeys; k++)
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tuple, k + 1, desc, &isnull);
+
+		if (isnull || !key_column_equal(trigger->tgargs[2 * k + 1], d, values[k]))
+			ereport(ERROR,
+					(errcode(ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION),
+					 errmsg("the %s column of a row of distributed table \"%s\" is not its item's key attribute %s",
+							k == 0 ? "pk" : "sk", RelationGetRelationName(rel), trigger->tgargs[2 * k]),
+					 errdetail("Rows of a distributed table are routed by pk: its key columns are given with the item, never computed."),
+					 errhint("Write items through stdesign's functions, or give pk and sk equal to the item's key.")));
+	}
 }
 
 PG_FUNCTION_INFO_V1(st_set_keys);
@@ -265,6 +340,7 @@ st_set_keys(PG_FUNCTION_ARGS)
 	Datum		item;
 	Jsonb	   *jb;
 	StErr		err;
+	bool		shard;
 
 	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_BEFORE(td->tg_event) ||
 		!TRIGGER_FIRED_FOR_ROW(td->tg_event))
@@ -280,7 +356,7 @@ st_set_keys(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("stdesign.set_keys() must be an INSERT or UPDATE trigger")));
-	verify_relation(td->tg_relation, td->tg_trigger);
+	shard = verify_relation(td->tg_relation, td->tg_trigger);
 
 	desc = RelationGetDescr(td->tg_relation);
 	tuple = TRIGGER_FIRED_BY_UPDATE(td->tg_event) ? td->tg_newtuple : td->tg_trigtuple;
@@ -294,5 +370,10 @@ st_set_keys(PG_FUNCTION_ARGS)
 	storage_set_keys_values(td->tg_trigger, jb, values);
 	if (!av_stored_numbers_ok(jb, &err))
 		st_raise(&err);
+	if (shard)
+	{
+		check_shard_keys(td->tg_relation, tuple, desc, td->tg_trigger, values);
+		return PointerGetDatum(tuple);
+	}
 	return PointerGetDatum(heap_modify_tuple_by_cols(tuple, desc, nkeys, cols, values, nulls));
 }

@@ -127,7 +127,8 @@ extern void storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);
 extern bool storage_can_replace_unlocked(StTable *t);
 extern Jsonb *storage_get_latest(StTable *t, const StKey *key, ItemPointer ctid);
 extern bool storage_replace_unlocked(StTable *t, ItemPointer ctid, Jsonb *item);
-extern void storage_delete_ctid(StTable *t, ItemPointer ctid);
+/* Delete the locked item at ctid, whose key is key (by which a distributed table deletes it). */
+extern void storage_delete_ctid(StTable *t, ItemPointer ctid, const StKey *key);
 extern Jsonb *storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted);
 
 /*
@@ -180,5 +181,32 @@ extern int64 storage_partition_count(StTable *t, Datum pk, int64 limit);
 
 /* The segment of total_segments a table partition key (a Datum of its column's type) falls in. */
 extern int	storage_segment_of(StTable *t, Datum pk, int total_segments);
+
+/*
+ * Citus (README, "Citus"): distribute a table's relation by pk into
+ * shard_count shards with a colocation group of its own, after copying its
+ * catalog rows to every worker; on a table already distributed, copy the
+ * catalog rows again.  storage_publish_catalog copies them after DDL on a
+ * distributed table (its GSIs, its drop).  Returns the number of shards.
+ */
+extern int	storage_distribute(StTable *t, int shard_count);
+extern void storage_publish_catalog(const char *table_name);
+
+/*
+ * How many GetItems and Queries this backend ran directly against a shard
+ * of a distributed table on this node (a Citus worker; see storage.c).
+ */
+extern int64 storage_shard_direct_reads(void);
+
+/*
+ * Until storage_citus_sequential_end: Citus uses one connection per worker
+ * (citus.multi_shard_modify_mode = sequential), as commands on distributed
+ * functions later in the transaction need.  Returns the level to end.
+ */
+extern int	storage_citus_sequential_begin(void);
+extern void storage_citus_sequential_end(int nest);
+
+/* Drop a distributed table's relation and its delegated functions. */
+extern void storage_drop_distributed_relation(const char *relname);
 
 #endif							/* ST_STORAGE_H */

@@ -56,6 +56,8 @@
 #include "storage/lmgr.h"
 #include "storage/lock.h"
 #include "utils/reltrigger.h"
+#include "utils/guc.h"
+#include "utils/plancache.h"
 
 #include "catalog/pg_proc.h"
 #include "utils/syscache.h"
@@ -66,6 +68,12 @@
 #include "key_trigger.h"
 #include "row_write.h"
 #include "st_storage.h"
+
+/* Reads of a distributed table's shard on this node by the direct paths (storage_shard_direct_reads). */
+static int64 shard_direct_reads = 0;
+
+/* A distributed table's shard on this node, to read directly (see "distributed tables"). */
+static StTable *local_shard(StTable *t, Datum pk, AclMode mode);
 
 /* Reads and deletes of an item that other writers keep changing, before the statement runs. */
 #define ST_DIRECT_DELETE_TRIES 3
@@ -355,11 +363,192 @@ storage_drop_relation(const char *relname)
 	exec_ddl(psprintf("DROP TABLE %s", qualified(relname)));
 }
 
+/* ---------- Citus ---------- */
+
+static void create_delegated_functions(StTable *t);
+
+/* The number of shards of a distributed relation. */
+static int
+shard_count_of(Oid relid)
+{
+	Oid			types[1] = {REGCLASSOID};
+	Datum		values[1] = {ObjectIdGetDatum(relid)};
+	bool		isnull;
+	int			n;
+
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT pg_catalog.count(*)::pg_catalog.int4 FROM pg_catalog.pg_dist_shard"
+							  " WHERE logicalrelid OPERATOR(pg_catalog.=) $1",
+							  1, types, values, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		st_internal_error("could not count the shards of relation %u", relid);
+	n = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
+	return n;
+}
+
+/*
+ * create_distributed_table by pk, with what Citus needs told (only for this
+ * call, as a function's SET clause would): the set_keys trigger is safe on
+ * shards (citus.enable_unsafe_triggers; it checks the key columns there,
+ * see key_trigger.c), and the key index, on stdesign.key_ix(pk), does hold
+ * the distribution column, which Citus cannot see
+ * (citus.allow_unsafe_constraints).  A colocation group of its own: pk is
+ * COLLATE "C", unlike other tables' text columns.  The catalog rows go to
+ * the workers first: the set_keys trigger of the shards verifies the rows
+ * Citus copies into them against them.
+ */
+int
+storage_distribute(StTable *t, int shard_count)
+{
+	Oid			types[2] = {REGCLASSOID, INT4OID};
+	Datum		values[2] = {ObjectIdGetDatum(t->relid), Int32GetDatum(shard_count)};
+	int			nest;
+	GucContext	context = superuser() ? PGC_SUSET : PGC_USERSET;
+
+	catalog_publish(t->name);
+	if (t->distributed)
+		return shard_count_of(t->relid);
+
+	nest = NewGUCNestLevel();
+	(void) set_config_option("citus.enable_unsafe_triggers", "on", context, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("citus.allow_unsafe_constraints", "on", context, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	/* the delegated functions are created in the same transaction: one connection per worker */
+	(void) set_config_option("citus.multi_shard_modify_mode", "sequential", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	catalog_own_ddl_enter();
+	PG_TRY();
+	{
+		SPI_connect();
+		if (SPI_execute_with_args("SELECT pg_catalog.create_distributed_table($1, 'pk',"
+								  " colocate_with => 'none', shard_count => $2)",
+								  2, types, values, NULL, false, 0) != SPI_OK_SELECT)
+			st_internal_error("create_distributed_table failed");
+		/* the items copied into the shards stay in the coordinator's relation, unseen, until this */
+		if (SPI_execute_with_args("SELECT pg_catalog.truncate_local_data_after_distributing_table($1)",
+								  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
+			st_internal_error("truncate_local_data_after_distributing_table failed");
+		SPI_finish();
+	}
+	PG_FINALLY();
+	{
+		catalog_own_ddl_leave();
+	}
+	PG_END_TRY();
+	create_delegated_functions(t);
+	AtEOXact_GUC(true, nest);
+	catalog_invalidate_all();
+	return shard_count_of(t->relid);
+}
+
+/*
+ * The table's delegated functions, stdesign_data."<relation>_get"(pk, sk)
+ * and "<relation>_query"(pk, sk_prefix, limit) (README, "Citus"):
+ * distributed by pk with the table (create_distributed_function), so that
+ * Citus runs a call of one at the worker holding pk's shard, where
+ * st_get / st_query read the shard directly (local_shard).  Not made for a
+ * relation name too long to take the suffix.
+ */
+static void
+create_delegated_functions(StTable *t)
+{
+	char	   *ext_schema;
+	MemoryContext caller = CurrentMemoryContext;
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		values[2];
+	char	   *get_name = psprintf("%s_get", t->relname);
+	char	   *query_name = psprintf("%s_query", t->relname);
+	char	   *table = quote_literal_cstr(t->name);
+
+	if (strlen(query_name) >= NAMEDATALEN)
+		return;
+	SPI_connect();
+	if (SPI_execute("SELECT n.nspname FROM pg_catalog.pg_extension AS e JOIN pg_catalog.pg_namespace AS n"
+					" ON n.oid OPERATOR(pg_catalog.=) e.extnamespace WHERE e.extname OPERATOR(pg_catalog.=) 'stdesign'",
+					false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		st_internal_error("the schema of extension stdesign is unknown");
+	ext_schema = MemoryContextStrdup(caller,
+									 quote_identifier(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1)));
+	SPI_finish();
+
+	exec_ddl(psprintf("CREATE FUNCTION %s.%s(pk pg_catalog.text, sk pg_catalog.text DEFAULT NULL)"
+					  " RETURNS pg_catalog.jsonb LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp"
+					  " AS $st$BEGIN RETURN %s.st_get(pk, sk, %s); END$st$",
+					  ST_DATA_SCHEMA, quote_identifier(get_name), ext_schema, table));
+	exec_ddl(psprintf("CREATE FUNCTION %s.%s(pk pg_catalog.text, sk_prefix pg_catalog.text DEFAULT NULL,"
+					  " \"limit\" pg_catalog.int4 DEFAULT NULL)"
+					  " RETURNS pg_catalog.jsonb LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp"
+					  " AS $st$BEGIN RETURN (SELECT COALESCE(pg_catalog.jsonb_agg(x), '[]')"
+					  " FROM %s.st_query(pk, sk_prefix, %s, \"limit\" => \"limit\") AS x); END$st$",
+					  ST_DATA_SCHEMA, quote_identifier(query_name), ext_schema, table));
+	values[1] = CStringGetTextDatum(t->qualified);
+	SPI_connect();
+	values[0] = CStringGetTextDatum(psprintf("%s.%s(pg_catalog.text, pg_catalog.text)",
+											 ST_DATA_SCHEMA, quote_identifier(get_name)));
+	if (SPI_execute_with_args("SELECT pg_catalog.create_distributed_function($1::pg_catalog.regprocedure,"
+							  " 'pk', colocate_with => $2)", 2, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("create_distributed_function failed");
+	values[0] = CStringGetTextDatum(psprintf("%s.%s(pg_catalog.text, pg_catalog.text, pg_catalog.int4)",
+											 ST_DATA_SCHEMA, quote_identifier(query_name)));
+	if (SPI_execute_with_args("SELECT pg_catalog.create_distributed_function($1::pg_catalog.regprocedure,"
+							  " 'pk', colocate_with => $2)", 2, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("create_distributed_function failed");
+	SPI_finish();
+}
+
+/*
+ * A distributed table's relation and its delegated functions, dropped over
+ * one connection per worker: Citus refuses a command on a distributed
+ * function after a transaction used several (as DROP TABLE of a
+ * distributed table would, for the next table dropped in the statement).
+ */
+int
+storage_citus_sequential_begin(void)
+{
+	int			nest = NewGUCNestLevel();
+
+	(void) set_config_option("citus.multi_shard_modify_mode", "sequential", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return nest;
+}
+
+void
+storage_citus_sequential_end(int nest)
+{
+	AtEOXact_GUC(true, nest);
+}
+
+void
+storage_drop_distributed_relation(const char *relname)
+{
+	int			nest = storage_citus_sequential_begin();
+
+	exec_ddl(psprintf("DROP FUNCTION IF EXISTS %s.%s(pg_catalog.text, pg_catalog.text),"
+					  " %s.%s(pg_catalog.text, pg_catalog.text, pg_catalog.int4)",
+					  ST_DATA_SCHEMA, quote_identifier(psprintf("%s_get", relname)),
+					  ST_DATA_SCHEMA, quote_identifier(psprintf("%s_query", relname))));
+	storage_drop_relation(relname);
+	storage_citus_sequential_end(nest);
+}
+
+int64
+storage_shard_direct_reads(void)
+{
+	return shard_direct_reads;
+}
+
+void
+storage_publish_catalog(const char *table_name)
+{
+	catalog_publish(table_name);
+}
+
 /* ---------- plans ---------- */
 
 /* Prepare and keep a plan in the table's cache; `*slot` caches it. */
 static SPIPlanPtr
-get_plan(SPIPlanPtr *slot, const char *sql, int nargs, Oid *argtypes)
+get_plan(SPIPlanPtr *slot, const char *sql, int nargs, Oid *argtypes, bool distributed)
 {
 	SPIPlanPtr	plan;
 
@@ -368,9 +557,12 @@ get_plan(SPIPlanPtr *slot, const char *sql, int nargs, Oid *argtypes)
 	/*
 	 * Always the generic plan: these statements are key lookups and range
 	 * scans whose best plan does not depend on the values, and a custom plan
-	 * would be planned again on every call.
+	 * would be planned again on every call.  Except on a Citus distributed
+	 * table: Citus routes a statement to its shard by the value of pk, which
+	 * a generic plan does not know outside Citus's fast path.
 	 */
-	plan = SPI_prepare_cursor(sql, nargs, argtypes, CURSOR_OPT_GENERIC_PLAN);
+	plan = SPI_prepare_cursor(sql, nargs, argtypes,
+							  distributed ? CURSOR_OPT_CUSTOM_PLAN : CURSOR_OPT_GENERIC_PLAN);
 	if (plan == NULL)
 		st_internal_error("could not prepare \"%s\": %s", sql,
 						  SPI_result_code_string(SPI_result));
@@ -384,18 +576,50 @@ get_plan(SPIPlanPtr *slot, const char *sql, int nargs, Oid *argtypes)
  * The cached plan of a slot, preparing it from the SQL expression only on
  * first use: the text is not even built once the plan exists.
  */
-#define CACHED_PLAN(slot, sql, nargs, types) \
-	(*(slot) ? *(slot) : get_plan((slot), (sql), (nargs), (types)))
+#define CACHED_PLAN(t, slot, sql, nargs, types) \
+	(*(slot) ? *(slot) : get_plan((slot), (sql), (nargs), (types), (t)->distributed))
 
-/* "<partition expr> = <param> [AND sk = $2]" for the table's primary key. */
+/*
+ * plan_cache_mode = force_generic_plan in the session would override the
+ * custom plans of a distributed table: while its statements run, it is
+ * force_custom_plan (as a function's SET clause would set it; an error
+ * undoes it with the (sub)transaction).  Returns the GUC nest level to end,
+ * or -1 for a table that is not distributed.
+ */
+static int
+dist_plans_begin(StTable *t)
+{
+	int			nest;
+
+	if (!t->distributed || plan_cache_mode != PLAN_CACHE_MODE_FORCE_GENERIC_PLAN)
+		return -1;
+	nest = NewGUCNestLevel();
+	(void) set_config_option("plan_cache_mode", "force_custom_plan", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return nest;
+}
+
+static void
+dist_plans_end(int nest)
+{
+	if (nest >= 0)
+		AtEOXact_GUC(true, nest);
+}
+
+/*
+ * "<partition expr> = <param> [AND sk = $2]" for the table's primary key.
+ * On a distributed table also "pk = $1" (the same rows: key_ix keeps
+ * equality), by which Citus routes the statement to one shard.
+ */
 static char *
 key_match_sql(StTable *t)
 {
 	char	   *param = t->pk.type == AV_N ? "$1" : "stdesign.key_ix($1)";
+	const char *route = (t->distributed && t->pk.type != AV_N) ? "pk " OP("=") " $1 AND " : "";
 
 	if (t->sk.name)
-		return psprintf("%s " OP("=") " %s AND sk " OP("=") " $2", partition_expr("pk", t->pk.type), param);
-	return psprintf("%s " OP("=") " %s", partition_expr("pk", t->pk.type), param);
+		return psprintf("%s%s " OP("=") " %s AND sk " OP("=") " $2", route, partition_expr("pk", t->pk.type), param);
+	return psprintf("%s%s " OP("=") " %s", route, partition_expr("pk", t->pk.type), param);
 }
 
 static int
@@ -438,26 +662,30 @@ first_item(ItemPointer ctid)
 static Jsonb *
 read_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 {
+	int			nest;
 	Oid			types[2];
 	Datum		values[2];
 	int			n = key_args(t, key, types, values);
 	SPIPlanPtr	plan;
 	Jsonb	   *result;
 
+	nest = dist_plans_begin(t);
 	SPI_connect();
 	if (ctid)
-		plan = CACHED_PLAN(&t->plan_get_for_update,
-						   psprintf("SELECT item, ctid FROM %s WHERE %s FOR UPDATE",
+		plan = CACHED_PLAN(t, &t->plan_get_for_update,
+						   psprintf("SELECT item, %s FROM %s WHERE %s FOR UPDATE",
+									t->distributed ? "'(0,0)'::pg_catalog.tid" : "ctid",
 									t->qualified, key_match_sql(t)),
 						   n, types);
 	else
-		plan = CACHED_PLAN(&t->plan_get,
+		plan = CACHED_PLAN(t, &t->plan_get,
 						   psprintf("SELECT item FROM %s WHERE %s", t->qualified, key_match_sql(t)),
 						   n, types);
 	if (SPI_execute_plan(plan, values, NULL, ctid == NULL, 1) != SPI_OK_SELECT)
 		st_internal_error("read by key failed");
 	result = first_item(ctid);
 	SPI_finish();
+	dist_plans_end(nest);
 	return result;
 }
 
@@ -543,11 +771,17 @@ storage_require_privilege(StTable *t, AclMode mode)
 		aclcheck_error(res, OBJECT_TABLE, t->relname);
 }
 
-/* Are the key index and the item column known (direct reads and writes need both)? */
+/*
+ * Are the key index and the item column known (direct reads and writes need
+ * both)?  Never on a Citus distributed table: its relation on the
+ * coordinator is an empty shell, the items are in the shards, and every
+ * read and write is a statement Citus routes (see the banner of the
+ * section "distributed tables").
+ */
 static bool
 key_layout_known(StTable *t)
 {
-	return OidIsValid(t->key_index) && t->item_attnum > 0;
+	return OidIsValid(t->key_index) && t->item_attnum > 0 && !t->distributed;
 }
 
 /*
@@ -625,8 +859,11 @@ storage_get(StTable *t, const StKey *key)
 {
 	bool		pushed = begin_read();
 	Jsonb	   *item;
+	StTable    *shard = local_shard(t, key->pk, ACL_SELECT);
 
-	if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT))
+	if (shard)
+		item = probe_key_index(shard, key);
+	else if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT))
 		item = probe_key_index(t, key);
 	else
 		item = read_by_key(t, key, NULL);
@@ -770,6 +1007,254 @@ upsert_sql(StTable *t, const char *source)
 					t->sk.name ? ", sk" : "");
 }
 
+/* ---------- distributed tables ---------- */
+
+/*
+ * On a Citus distributed table (st_distribute_table) the relation on the
+ * coordinator is an empty shell: the items live in its shards, on the
+ * workers.  Every read and write is then a SQL statement that Citus routes
+ * (custom plans: see get_plan), never a direct access to the relation:
+ *
+ *	- a statement on one item names its pk ("pk = $1", and the item's key
+ *	  columns in an INSERT), by which Citus sends it to the one shard that
+ *	  holds the partition; the set_keys trigger on the shard checks that
+ *	  the key columns are the item's, it cannot move a row to another shard;
+ *	- a row locked by a locking read is replaced or deleted by its key, not
+ *	  by its ctid (a ctid is only unique within a shard);
+ *	- queries of one partition name pk too and go to one shard; GSI queries
+ *	  and scans go to every shard, Citus merging their results in the
+ *	  statement's ORDER BY with its LIMIT;
+ *	- a transaction writing items on several workers commits them with
+ *	  Citus's two-phase commit.
+ *
+ * The key locks of missing items (storage_lock_absent_key) stay locks of
+ * the coordinator: they order the coordinator's sessions (README, "Citus").
+ */
+
+/* The key columns' values of a stored item, as the set_keys trigger computes them. */
+static void stored_item_key(StTable *t, Jsonb *item, StKey *key);
+
+/* $1 pk, [$2 sk,] item: the parameters of a distributed write of item. */
+static int
+dist_item_args(StTable *t, Jsonb *item, Oid *types, Datum *values)
+{
+	StKey		key;
+	int			n;
+
+	stored_item_key(t, item, &key);
+	n = key_args(t, &key, types, values);
+	types[n] = JSONBOID;
+	values[n] = PointerGetDatum(item);
+	return n + 1;
+}
+
+/* "INSERT INTO rel (pk, [sk,] item) VALUES ($1, [$2,] $n)" */
+static char *
+dist_insert_sql(StTable *t)
+{
+	return psprintf("INSERT INTO %s AS t (pk, %sitem) VALUES ($1, %s)", t->qualified,
+					t->sk.name ? "sk, " : "", t->sk.name ? "$2, $3" : "$2");
+}
+
+/* Put one item: INSERT ... ON CONFLICT DO UPDATE, routed by its pk. */
+static void
+dist_upsert(StTable *t, Jsonb *item)
+{
+	int			nest;
+	Oid			types[3];
+	Datum		values[3];
+	int			n = dist_item_args(t, item, types, values);
+	SPIPlanPtr	plan;
+
+	nest = dist_plans_begin(t);
+	SPI_connect();
+	plan = CACHED_PLAN(t, &t->plan_upsert,
+					   psprintf("%s ON CONFLICT (%s%s) DO UPDATE SET item = excluded.item",
+								dist_insert_sql(t), partition_expr("pk", t->pk.type),
+								t->sk.name ? ", sk" : ""),
+					   n, types);
+	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
+		st_internal_error("put failed");
+	SPI_finish();
+	dist_plans_end(nest);
+}
+
+/* Replace or delete the item with this key (a row this transaction has locked). */
+static void
+dist_write_by_key(StTable *t, const StKey *key, Jsonb *item)
+{
+	int			nest;
+	Oid			types[3];
+	Datum		values[3];
+	int			n = key_args(t, key, types, values);
+	SPIPlanPtr	plan;
+	int			expected = item ? SPI_OK_UPDATE : SPI_OK_DELETE;
+
+	nest = dist_plans_begin(t);
+	SPI_connect();
+	if (item)
+	{
+		types[n] = JSONBOID;
+		values[n] = PointerGetDatum(item);
+		plan = CACHED_PLAN(t, &t->plan_update,
+						   psprintf("UPDATE %s SET item = $%d WHERE %s", t->qualified, n + 1, key_match_sql(t)),
+						   n + 1, types);
+	}
+	else
+		plan = CACHED_PLAN(t, &t->plan_delete,
+						   psprintf("DELETE FROM %s WHERE %s", t->qualified, key_match_sql(t)),
+						   n, types);
+	if (SPI_execute_plan(plan, values, NULL, false, 0) != expected)
+		st_internal_error("%s of a locked item failed", item ? "update" : "delete");
+	SPI_finish();
+	dist_plans_end(nest);
+}
+
+/*
+ * On a Citus worker, the shards of a distributed table placed on this node
+ * are relations of its own: a GetItem or a Query of one partition whose
+ * shard is here (a call Citus delegated to this node, or any call made on
+ * it) reads the shard directly, by the same direct paths as an
+ * undistributed table, without a statement for Citus to route.  The
+ * shards are found once per definition through Citus's metadata (its hash
+ * ranges and this node's placements); a partition's shard is the one whose
+ * range holds the hash of pk by its type's hash function, as Citus hashes
+ * it.  A shard named otherwise than "<relation>_<shard id>" (Citus cuts
+ * long names) is not used: its reads are routed statements as on the
+ * coordinator.
+ */
+typedef struct StShardMap
+{
+	int			n;
+	int32	   *min;
+	int32	   *max;
+	Oid		   *relid;
+	Oid		   *key_index;
+} StShardMap;
+
+static StShardMap *
+load_shard_map(StTable *t)
+{
+	Oid			types[1] = {REGCLASSOID};
+	Datum		values[1] = {ObjectIdGetDatum(t->relid)};
+	Oid			nsp = get_rel_namespace(t->relid);
+	MemoryContext old;
+	StShardMap *map = MemoryContextAllocZero(t->cxt, sizeof(StShardMap));
+
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT s.shardid, s.shardminvalue::pg_catalog.int4, s.shardmaxvalue::pg_catalog.int4"
+							  " FROM pg_catalog.pg_dist_shard AS s"
+							  " JOIN pg_catalog.pg_dist_placement AS p USING (shardid)"
+							  " WHERE s.logicalrelid OPERATOR(pg_catalog.=) $1"
+							  " AND p.groupid OPERATOR(pg_catalog.=) (SELECT groupid FROM pg_catalog.pg_dist_local_group)"
+							  " AND p.shardstate OPERATOR(pg_catalog.=) 1",
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("could not read the shards of table %s", t->name);
+	old = MemoryContextSwitchTo(t->cxt);
+	map->min = palloc(sizeof(int32) * Max(1, SPI_processed));
+	map->max = palloc(sizeof(int32) * Max(1, SPI_processed));
+	map->relid = palloc(sizeof(Oid) * Max(1, SPI_processed));
+	map->key_index = palloc(sizeof(Oid) * Max(1, SPI_processed));
+	MemoryContextSwitchTo(old);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		bool		isnull[3];
+		int64		shardid = DatumGetInt64(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull[0]));
+		int32		lo = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 2, &isnull[1]));
+		int32		hi = DatumGetInt32(SPI_getbinval(tup, SPI_tuptable->tupdesc, 3, &isnull[2]));
+		char	   *relname = psprintf("%s_" INT64_FORMAT, t->relname, shardid);
+		char	   *ixname = psprintf("%s_" INT64_FORMAT, t->key_index_name, shardid);
+		Oid			rel;
+		Oid			ix;
+
+		if (isnull[0] || isnull[1] || isnull[2] ||
+			strlen(relname) >= NAMEDATALEN || strlen(ixname) >= NAMEDATALEN)
+			continue;
+		rel = get_relname_relid(relname, nsp);
+		ix = get_relname_relid(ixname, nsp);
+		if (!OidIsValid(rel) || !OidIsValid(ix))
+			continue;
+		map->min[map->n] = lo;
+		map->max[map->n] = hi;
+		map->relid[map->n] = rel;
+		map->key_index[map->n] = ix;
+		map->n++;
+	}
+	SPI_finish();
+	return map;
+}
+
+/* Citus's hash of a partition key: its type's hash function (text: "C", a hash of the bytes). */
+static int32
+citus_pk_hash(StTable *t, Datum pk)
+{
+	switch (t->pk.type)
+	{
+		case AV_N:
+			return DatumGetInt32(DirectFunctionCall1(hash_numeric, pk));
+		case AV_B:
+			return DatumGetInt32(DirectFunctionCall1(hashvarlena, pk));
+		default:
+			return DatumGetInt32(DirectFunctionCall1Coll(hashtext, C_COLLATION_OID, pk));
+	}
+}
+
+/*
+ * The definition of pk's shard, when it is on this node and may be read
+ * directly: a copy of t naming the shard's relation and key index, or NULL.
+ */
+static StTable *
+local_shard(StTable *t, Datum pk, AclMode mode)
+{
+	StShardMap *map;
+	int32		h;
+
+	if (!t->distributed || t->item_attnum <= 0)
+		return NULL;
+	if (t->shards == NULL)
+		t->shards = load_shard_map(t);
+	map = t->shards;
+	if (map->n == 0)
+		return NULL;
+	h = citus_pk_hash(t, pk);
+	for (int i = 0; i < map->n; i++)
+	{
+		StTable    *s;
+
+		if (h < map->min[i] || h > map->max[i])
+			continue;
+		if (!storage_direct_ok(map->relid[i], mode))
+			return NULL;
+		s = palloc(sizeof(StTable));
+		memcpy(s, t, sizeof(StTable));
+		s->relid = map->relid[i];
+		s->key_index = map->key_index[i];
+		s->distributed = false;
+		shard_direct_reads++;
+		return s;
+	}
+	return NULL;
+}
+
+/* Does an item with the key exist (committed, or written by this transaction)? */
+static bool
+dist_key_exists(StTable *t, const StKey *key)
+{
+	Oid			types[2];
+	Datum		values[2];
+	int			n = key_args(t, key, types, values);
+	bool		found;
+
+	SPI_connect();
+	if (SPI_execute_with_args(psprintf("SELECT true FROM %s WHERE %s", t->qualified, key_match_sql(t)),
+							  n, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		st_internal_error("read by key failed");
+	found = SPI_processed > 0;
+	SPI_finish();
+	return found;
+}
+
 void
 storage_upsert(StTable *t, Jsonb *item)
 {
@@ -777,8 +1262,14 @@ storage_upsert(StTable *t, Jsonb *item)
 	Datum		values[1] = {PointerGetDatum(item)};
 	SPIPlanPtr	plan;
 
+	if (t->distributed)
+	{
+		dist_upsert(t, item);
+		storage_respect_key_locks(t, &item, 1);
+		return;
+	}
 	SPI_connect();
-	plan = CACHED_PLAN(&t->plan_upsert, upsert_sql(t, "VALUES ($1)"), 1, types);
+	plan = CACHED_PLAN(t, &t->plan_upsert, upsert_sql(t, "VALUES ($1)"), 1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
 		st_internal_error("put failed");
 	SPI_finish();
@@ -801,6 +1292,14 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 
 	if (n == 0)
 		return;
+	/* one statement per item: each goes to the shard of its pk */
+	if (t->distributed)
+	{
+		for (int i = 0; i < n; i++)
+			dist_upsert(t, items[i]);
+		storage_respect_key_locks(t, items, n);
+		return;
+	}
 	if (key_layout_known(t) &&
 		storage_row_upsert_many(t->relid, t->key_index, t->item_attnum, items, n, probe))
 	{
@@ -813,7 +1312,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 		elems[i] = PointerGetDatum(items[i]);
 	values[0] = PointerGetDatum(construct_array(elems, n, JSONBOID, -1, false, TYPALIGN_INT));
 	SPI_connect();
-	plan = CACHED_PLAN(&t->plan_upsert_many, upsert_sql(t, "SELECT pg_catalog.unnest($1)"), 1, types);
+	plan = CACHED_PLAN(t, &t->plan_upsert_many, upsert_sql(t, "SELECT pg_catalog.unnest($1)"), 1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT)
 		st_internal_error("put of many items failed");
 	SPI_finish();
@@ -823,17 +1322,33 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 bool
 storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 {
+	int			nest;
 	Oid			types[1] = {JSONBOID};
 	Datum		values[1] = {PointerGetDatum(item)};
 	SPIPlanPtr	plan;
 	bool		inserted;
 
+	Oid			dtypes[3];
+	Datum		dvalues[3];
+	int			nargs = 1;
+	Oid		   *argtypes = types;
+	Datum	   *args = values;
+
+	if (t->distributed)
+	{
+		nargs = dist_item_args(t, item, dtypes, dvalues);
+		argtypes = dtypes;
+		args = dvalues;
+	}
+	nest = dist_plans_begin(t);
 	SPI_connect();
-	plan = CACHED_PLAN(&t->plan_insert,
-					psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING RETURNING ctid",
-							 t->qualified),
-					1, types);
-	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
+	plan = CACHED_PLAN(t, &t->plan_insert,
+					t->distributed
+					? psprintf("%s ON CONFLICT DO NOTHING RETURNING '(0,0)'::pg_catalog.tid", dist_insert_sql(t))
+					: psprintf("INSERT INTO %s (item) VALUES ($1) ON CONFLICT DO NOTHING RETURNING ctid",
+							   t->qualified),
+					nargs, argtypes);
+	if (SPI_execute_plan(plan, args, NULL, false, 0) != SPI_OK_INSERT_RETURNING)
 		st_internal_error("insert failed");
 	inserted = SPI_processed == 1;
 	if (inserted && ctid)
@@ -845,6 +1360,7 @@ storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 						ctid);
 	}
 	SPI_finish();
+	dist_plans_end(nest);
 	if (inserted)
 		storage_respect_key_locks(t, &item, 1);
 	return inserted;
@@ -872,13 +1388,21 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 	Datum		values[2] = {PointerGetDatum(ctid), PointerGetDatum(item)};
 	SPIPlanPtr	plan;
 
+	if (t->distributed)
+	{
+		StKey		key;
+
+		stored_item_key(t, item, &key);
+		dist_write_by_key(t, &key, item);
+		return;
+	}
 	if (t->item_attnum > 0 && storage_row_update_allowed(t->relid))
 	{
 		storage_row_update(t->relid, t->item_attnum, ctid, item, true);
 		return;
 	}
 	SPI_connect();
-	plan = CACHED_PLAN(&t->plan_update,
+	plan = CACHED_PLAN(t, &t->plan_update,
 					psprintf("UPDATE %s SET item = $2 WHERE ctid " OP("=") " $1", t->qualified),
 					2, types);
 	if ((SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_UPDATE || SPI_processed != 1) &&
@@ -888,19 +1412,24 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 }
 
 void
-storage_delete_ctid(StTable *t, ItemPointer ctid)
+storage_delete_ctid(StTable *t, ItemPointer ctid, const StKey *key)
 {
 	Oid			types[1] = {TIDOID};
 	Datum		values[1] = {PointerGetDatum(ctid)};
 	SPIPlanPtr	plan;
 
+	if (t->distributed)
+	{
+		dist_write_by_key(t, key, NULL);
+		return;
+	}
 	if (t->item_attnum > 0 && storage_row_delete_allowed(t->relid))
 	{
 		storage_row_delete(t->relid, ctid, true);
 		return;
 	}
 	SPI_connect();
-	plan = CACHED_PLAN(&t->plan_delete,
+	plan = CACHED_PLAN(t, &t->plan_delete,
 					psprintf("DELETE FROM %s WHERE ctid " OP("=") " $1", t->qualified),
 					1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE && !has_rules(t))
@@ -930,6 +1459,7 @@ delete_under_rules(StTable *t, const StKey *key, bool want_old, bool *deleted)
 Jsonb *
 storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 {
+	int			nest;
 	Oid			types[2];
 	Datum		values[2];
 	int			n = key_args(t, key, types, values);
@@ -966,8 +1496,9 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	if (has_rules(t))
 		return delete_under_rules(t, key, want_old, deleted);
 
+	nest = dist_plans_begin(t);
 	SPI_connect();
-	plan = CACHED_PLAN(&t->plan_delete_returning,
+	plan = CACHED_PLAN(t, &t->plan_delete_returning,
 					psprintf("DELETE FROM %s WHERE %s RETURNING item", t->qualified, key_match_sql(t)),
 					n, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE_RETURNING)
@@ -975,6 +1506,7 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	*deleted = SPI_processed > 0;
 	result = want_old ? first_item(NULL) : NULL;
 	SPI_finish();
+	dist_plans_end(nest);
 	return result;
 }
 
@@ -1103,7 +1635,7 @@ storage_lock_absent_key(StTable *t, const StKey *key)
 	LOCKTAG		tag;
 
 	/* the key index is what says whether a key exists */
-	if (!OidIsValid(t->key_index))
+	if (!OidIsValid(t->key_index) && !t->distributed)
 		st_internal_error("the key index of table %s is missing", t->name);
 	flag_lock_tag(&flag, t);
 	key_lock_tag(&tag, t, key);
@@ -1116,7 +1648,16 @@ storage_lock_absent_key(StTable *t, const StKey *key)
 
 		CHECK_FOR_INTERRUPTS();
 		(void) LockAcquire(&tag, ExclusiveLock, false, false);
-		state = key_state(t, key, &xwait, &spec_token);
+		/*
+		 * A distributed table: the shard's index is on a worker; an item
+		 * being written by another transaction is not seen, and that
+		 * writer waits for this lock once it has written (see
+		 * storage_respect_key_locks) before it can commit.
+		 */
+		if (t->distributed)
+			state = dist_key_exists(t, key) ? KEY_PRESENT : KEY_ABSENT;
+		else
+			state = key_state(t, key, &xwait, &spec_token);
 		if (state == KEY_ABSENT)
 			return true;
 		/* never wait for a writer while holding what it may wait for */
@@ -1297,6 +1838,9 @@ storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
 	initStringInfo(&sql);
 	appendStringInfo(&sql, "SELECT item FROM %s WHERE %s " OP("=") " %s", t->qualified, pexpr,
 					 param_key(pk->type, "$1"));
+	/* Citus routes a query of one partition (of the table or an LSI) to its shard by pk */
+	if (t->distributed && (ix ? ix->is_local : pk->type != AV_N))
+		appendStringInfoString(&sql, " AND pk " OP("=") " $1");
 	if (ix)
 		appendStringInfo(&sql, " AND %s", storage_index_predicate(pk, sk));
 	if (sexpr && r->lower_kind != ST_BOUND_NONE)
@@ -1430,9 +1974,12 @@ storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 			  StRowCallback callback, void *arg)
 {
 	bool		pushed = begin_read();
+	StTable    *shard = (ix == NULL && r->start == NULL) ? local_shard(t, r->pk, ACL_SELECT) : NULL;
 
-	if (r->start == NULL && OidIsValid(ix ? ix->index_oid : t->key_index) && t->item_attnum > 0 &&
-		storage_direct_ok(t->relid, ACL_SELECT))
+	if (shard)
+		(void) scan_key_space(shard, NULL, r, callback, arg);
+	else if (r->start == NULL && OidIsValid(ix ? ix->index_oid : t->key_index) && t->item_attnum > 0 &&
+			 !t->distributed && storage_direct_ok(t->relid, ACL_SELECT))
 		(void) scan_key_space(t, ix, r, callback, arg);
 	else
 		storage_query_spi(t, ix, r, callback, arg);
@@ -1443,6 +1990,7 @@ static void
 storage_query_spi(StTable *t, StIndex *ix, const StQueryRange *r,
 			  StRowCallback callback, void *arg)
 {
+	int			nest;
 	const StKeyDef *pk = ix ? &ix->pk : &t->pk;
 	const StKeyDef *sk = ix ? &ix->sk : &t->sk;
 	StPlanSet  *ps = ix ? &ix->plans : &t->plans;
@@ -1486,11 +2034,13 @@ storage_query_spi(StTable *t, StIndex *ix, const StQueryRange *r,
 		nulls[6] = t->sk.name ? ' ' : 'n';
 	}
 
+	nest = dist_plans_begin(t);
 	SPI_connect();
-	plan = CACHED_PLAN(&ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0][r->start ? 1 : 0],
+	plan = CACHED_PLAN(t, &ps->query[r->lower_kind][r->upper_kind][r->backward ? 1 : 0][r->start ? 1 : 0],
 					storage_query_sql(t, ix, r), 7, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
 	SPI_finish();
+	dist_plans_end(nest);
 }
 
 /*
@@ -1563,6 +2113,7 @@ storage_segment_of(StTable *t, Datum pk, int total_segments)
 void
 storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callback, void *arg)
 {
+	int			nest;
 	StPlanSet  *ps = ix ? &ix->plans : &t->plans;
 	Oid			types[7];
 	Datum		values[7];
@@ -1601,11 +2152,13 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
 	nulls[5] = nulls[6] = ' ';
 
 	pushed = begin_read();
+	nest = dist_plans_begin(t);
 	SPI_connect();
-	plan = CACHED_PLAN(&ps->scan[r->start ? 1 : 0][segmented ? 1 : 0],
+	plan = CACHED_PLAN(t, &ps->scan[r->start ? 1 : 0][segmented ? 1 : 0],
 					scan_sql(t, ix, r->start != NULL, segmented), 7, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
 	SPI_finish();
+	dist_plans_end(nest);
 	end_read(pushed);
 }
 

@@ -1,0 +1,518 @@
+# stdesign on a Citus cluster: a coordinator and two workers on this
+# machine, against a single node without Citus (make test-citus, through
+# test/scripts/citus.sh; not part of make prove: it needs Citus).
+#
+#   1. Set-up: Citus on three nodes, stdesign created on the coordinator
+#      (Citus creates it on the workers); a single node without Citus.
+#   2. Regression files against both: test/sql files run by psql as
+#      pg_regress runs them, on the single node and on the coordinator with
+#      stdesign.citus_shard_count set (every table they create is
+#      distributed); the outputs must be the same, but for the lines listed
+#      in %known_differences.
+#   3. The seeds' e-commerce table created and loaded on the coordinator,
+#      then distributed with its items (st_distribute_table): every access
+#      pattern gives the single node's answer; an item collection sits on
+#      one shard; the catalog is the same on every node, also after a GSI
+#      is added; an undistributed table keeps working beside it.
+#   4. Concurrency (pgbench): transfers between accounts on both workers by
+#      st_transact with a condition, and conditional increments of
+#      counters: totals conserved, no lost update, no prepared transaction
+#      left behind.
+#   5. A worker killed (SIGKILL to its postmaster) in the middle of a load
+#      of puts, and restarted: every put that returned success is there.
+#
+#   CITUS_TEST_PORT  first of four consecutive ports to use (default: free ones)
+
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use IPC::Run;
+use Time::HiRes qw(usleep);
+
+$ENV{PGOPTIONS} = '-c client_min_messages=warning';
+my $base_port = $ENV{CITUS_TEST_PORT};
+my $srcdir = $ENV{STDESIGN_SRCDIR} || '.';
+
+# ---------- 1. set-up ----------
+
+sub new_node
+{
+	my ($name, $i, $citus) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name, $base_port ? (port => $base_port + $i) : ());
+	$node->init;
+	$node->append_conf('postgresql.conf', qq{
+listen_addresses = '127.0.0.1'
+max_connections = 100
+max_prepared_transactions = 100
+log_statement = none
+fsync = off
+} . ($citus ? qq{
+shared_preload_libraries = 'citus'
+citus.max_cached_conns_per_worker = 4
+} : ''));
+	$node->start;
+	return $node;
+}
+
+my $single = new_node('single', 0, 0);
+my $coord = new_node('coord', 1, 1);
+my @workers = (new_node('worker1', 2, 1), new_node('worker2', 3, 1));
+my @all = ($coord, @workers);
+
+$_->safe_psql('postgres', 'CREATE EXTENSION citus') for @all;
+$coord->safe_psql('postgres', "SELECT citus_set_coordinator_host('127.0.0.1', " . $coord->port . ")");
+$coord->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', " . $_->port . ")") for @workers;
+$coord->safe_psql('postgres', 'CREATE EXTENSION stdesign');
+$single->safe_psql('postgres', 'CREATE EXTENSION stdesign');
+is($coord->safe_psql('postgres', 'SELECT count(*) FROM citus_get_active_worker_nodes()'), 2,
+	'set-up: the coordinator has two workers');
+is(join(',', map { $_->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'stdesign'") } @workers),
+	'0.2.0,0.2.0', 'set-up: CREATE EXTENSION stdesign reached both workers');
+
+# ---------- 2. regression files, single node against the cluster ----------
+
+# Lines that differ for a reason the README documents ("Citus"), by file:
+# a regex of lines to drop from both outputs before comparing.
+my %known_differences = (
+	# plain SQL on the data relation: a self-join on other columns than pk
+	# is a join Citus does not run
+	'seeds_many_to_many' => qr/^$|one_way_only|^-+$|^\s+0$|^\(1 row\)$|complex joins are only supported/,
+	# stdesign.query_sql names pk for Citus to route the query, and the
+	# EXPLAIN of a generic plan fails on Citus outside its fast path
+	'query' => qr/^$|stdesign_data\."Qry" WHERE|QUERY PLAN|^-+$|^\s*(Limit|->|Index Cond|Filter|Sort|Order)|^\(\d+ rows?\)|could not create distributed plan|Possibly this is caused|Consider using PL\/pgSQL/,
+);
+
+my @regress = qw(
+  seeds_ecommerce seeds_cloudformation seeds_composite_sort_keys seeds_many_to_many
+  seeds_gsi_overloading seeds_write_sharding seeds_newest_first seeds_order_with_items
+  seeds_orders_by_status seeds_type_attribute
+  items query conditions filters projections updates transact api_items api_query
+  api_batch api_transact fidelity_reads fidelity_transact fidelity_update_missing);
+
+# run_file <node> <file> <shards>: the file's output as pg_regress's psql makes it
+sub run_file
+{
+	my ($node, $file, $shards) = @_;
+	local $ENV{PGOPTIONS} = "-c intervalstyle=postgres_verbose -c client_min_messages=notice"
+	  . ($shards ? " -c stdesign.citus_shard_count=$shards -c citus.enable_repartition_joins=on" : '');
+	local $ENV{PGTZ} = 'PST8PDT';
+	local $ENV{PGDATESTYLE} = 'Postgres, MDY';
+	local $ENV{LC_MESSAGES} = 'C';
+	# a fresh start: no tables of an earlier file
+	$node->safe_psql('postgres', 'SELECT count(st_drop_table(t)) FROM st_list_tables() AS t');
+	my ($out, $err);
+	IPC::Run::run([ 'psql', '-X', '-a', '-q', '-h', $node->host, '-p', $node->port,
+		'-v', 'HIDE_TABLEAM=on', '-v', 'HIDE_TOAST_COMPRESSION=on', 'postgres' ],
+		'<', "$srcdir/test/sql/$file.sql", '>&', \$out);
+	return $out;
+}
+
+sub normalised
+{
+	my ($text, $file) = @_;
+	my @drop = grep { defined } ($known_differences{'*'}, $known_differences{$file});
+	my @lines = split /\n/, $text;
+	for my $re (@drop)
+	{
+		@lines = grep { $_ !~ $re } @lines;
+	}
+	return join("\n", @lines);
+}
+
+# The regression files' tables are distributed: the setting works.
+is($coord->safe_psql('postgres', q{SET stdesign.citus_shard_count = 4;
+	SELECT st_create_table('Probe') IS NOT NULL;
+	SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'stdesign_data."Probe"'::regclass;
+	SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'stdesign_data."Probe"'::regclass;
+	SELECT st_drop_table('Probe')}), "t\n1\n4\n", 'stdesign.citus_shard_count: CreateTable distributes the new table');
+
+for my $file (@regress)
+{
+	next unless -e "$srcdir/test/sql/$file.sql";
+	next if $ENV{CITUS_ONLY_REGRESS} && $file !~ /$ENV{CITUS_ONLY_REGRESS}/;
+	my $one = normalised(run_file($single, $file, 0), $file);
+	my $dist = normalised(run_file($coord, $file, 4), $file);
+	my $ok = ok($dist eq $one, "regression $file: the cluster's output is the single node's");
+	if (!$ok)
+	{
+		my $d = PostgreSQL::Test::Utils::tempdir;
+		append_to_file("$d/one", $one);
+		append_to_file("$d/dist", $dist);
+		my ($diff) = run_log_diff("$d/one", "$d/dist");
+		diag($diff);
+	}
+}
+
+sub run_log_diff
+{
+	my ($a, $b) = @_;
+	my $out = '';
+	IPC::Run::run([ 'diff', '-u', $a, $b ], '>', \$out);
+	return (substr($out, 0, 6000));
+}
+
+# ---------- 3. the e-commerce table distributed with its items ----------
+
+my $ecommerce_setup = q{
+SELECT st_create_table('{"TableName": "ECommerce",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"},
+                           {"AttributeName": "GSI1PK", "AttributeType": "S"}, {"AttributeName": "GSI1SK", "AttributeType": "S"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "GSI1",
+    "KeySchema": [{"AttributeName": "GSI1PK", "KeyType": "HASH"}, {"AttributeName": "GSI1SK", "KeyType": "RANGE"}],
+    "Projection": {"ProjectionType": "ALL"}}],
+  "BillingMode": "PAY_PER_REQUEST"}'::jsonb) IS NOT NULL;
+SELECT count(st_put(jsonb_build_object('PK', 'CUSTOMER#' || c, 'SK', 'PROFILE', 'name', 'Customer ' || c,
+                                       'entity_type', 'Customer'), 'ECommerce'))
+  FROM generate_series(1, 40) AS c;
+SELECT count(st_put(jsonb_build_object('PK', 'CUSTOMER#' || c, 'SK', 'ORDER#2024-0' || (1 + o % 9) || '-1' || o || '#' || c || '-' || o,
+                                       'entity_type', 'Order', 'status', s, 'total', c * 10 + o,
+                                       'GSI1PK', 'STATUS#' || s, 'GSI1SK', 'ORDER#2024-0' || (1 + o % 9) || '-1' || o || '#' || c || '-' || o),
+                    'ECommerce'))
+  FROM generate_series(1, 40) AS c, generate_series(1, 6) AS o,
+       LATERAL (SELECT (ARRAY['PENDING', 'SHIPPED', 'DELIVERED'])[1 + (c + o) % 3] AS s) AS st;
+SELECT count(st_put(jsonb_build_object('PK', 'ORDER#' || c || '-' || o, 'SK', 'ITEM#' || i, 'entity_type', 'OrderItem',
+                                       'qty', i, 'price', 5 * i), 'ECommerce'))
+  FROM generate_series(1, 40) AS c, generate_series(1, 6) AS o, generate_series(1, 3) AS i;
+};
+$single->safe_psql('postgres', $ecommerce_setup);
+$coord->safe_psql('postgres', $ecommerce_setup);
+is($coord->safe_psql('postgres', q{SELECT st_distribute_table('ECommerce', 8)}), 8,
+	'st_distribute_table: 8 shards, the items copied into them');
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."ECommerce"}), 40 + 240 + 720,
+	'st_distribute_table: every item is in the distributed table');
+is($coord->safe_psql('postgres', q{SELECT pg_relation_size('stdesign_data."ECommerce"')}), 0,
+	'st_distribute_table: no copy of the items is left in the coordinator\'s relation');
+is($coord->safe_psql('postgres', q{SELECT count(DISTINCT nodeport) FROM citus_shards WHERE table_name::text LIKE '%ECommerce%'}),
+	2, 'st_distribute_table: shards on both workers');
+is($coord->safe_psql('postgres', q{SELECT st_distribute_table('ECommerce', 8)}), 8,
+	'st_distribute_table again: only the catalog copied again');
+
+# The access patterns of the seeds' e-commerce model, and more: each
+# query's result (a jsonb) on the single node and on the cluster.
+my @patterns = (
+	[ 'get customer', q{SELECT st_get('CUSTOMER#7', 'PROFILE', 'ECommerce')} ],
+	[ 'missing item', q{SELECT st_get('CUSTOMER#700', 'PROFILE', 'ECommerce')} ],
+	[ 'a customer\'s orders (begins_with)', q{SELECT jsonb_agg(x) FROM st_query('CUSTOMER#7', 'ORDER#', 'ECommerce') x} ],
+	[ 'an order', q{SELECT st_get('CUSTOMER#7', 'ORDER#2024-03-12#7-2', 'ECommerce')} ],
+	[ 'an order\'s items', q{SELECT jsonb_agg(x) FROM st_query('ORDER#7-2', 'ITEM#', 'ECommerce') x} ],
+	[ 'orders in a date range (BETWEEN)', q{SELECT st_api('Query', '{"TableName": "ECommerce",
+		"KeyConditionExpression": "PK = :pk AND SK BETWEEN :a AND :b",
+		"ExpressionAttributeValues": {":pk": {"S": "CUSTOMER#9"}, ":a": {"S": "ORDER#2024-02"}, ":b": {"S": "ORDER#2024-05"}}}')} ],
+	[ 'orders by status (GSI1)', q{SELECT st_api('Query', '{"TableName": "ECommerce", "IndexName": "GSI1",
+		"KeyConditionExpression": "GSI1PK = :s", "ExpressionAttributeValues": {":s": {"S": "STATUS#SHIPPED"}}}')} ],
+	[ 'orders by status, newest first, paged', q{SELECT st_api('Query', '{"TableName": "ECommerce", "IndexName": "GSI1",
+		"KeyConditionExpression": "GSI1PK = :s AND begins_with(GSI1SK, :p)", "ScanIndexForward": false, "Limit": 7,
+		"ExclusiveStartKey": {"GSI1PK": {"S": "STATUS#PENDING"}, "GSI1SK": {"S": "ORDER#2024-05-14#20-4"}, "PK": {"S": "CUSTOMER#20"}, "SK": {"S": "ORDER#2024-05-14#20-4"}},
+		"ExpressionAttributeValues": {":s": {"S": "STATUS#PENDING"}, ":p": {"S": "ORDER#2024-0"}}}')} ],
+	[ 'newest first with a filter on type', q{SELECT st_api('Query', '{"TableName": "ECommerce",
+		"KeyConditionExpression": "PK = :pk", "ScanIndexForward": false, "FilterExpression": "entity_type = :t",
+		"ExpressionAttributeValues": {":pk": {"S": "CUSTOMER#3"}, ":t": {"S": "Order"}}}')} ],
+	[ 'scan, paged', q{SELECT st_api('Scan', '{"TableName": "ECommerce", "Limit": 25,
+		"ExclusiveStartKey": {"PK": {"S": "CUSTOMER#17"}, "SK": {"S": "ORDER#2024-03-12#17-2"}}}')} ],
+	[ 'scan of a segment', q{SELECT st_api('Scan', '{"TableName": "ECommerce", "Segment": 2, "TotalSegments": 5, "Select": "COUNT"}')} ],
+	[ 'scan of GSI1 with a filter', q{SELECT st_api('Scan', '{"TableName": "ECommerce", "IndexName": "GSI1", "Limit": 30,
+		"FilterExpression": "#t > :t", "ExpressionAttributeNames": {"#t": "total"},
+		"ExpressionAttributeValues": {":t": {"N": "300"}}}')} ],
+	[ 'count of the whole table', q{SELECT st_api('Scan', '{"TableName": "ECommerce", "Select": "COUNT"}')} ],
+	[ 'batch get', q{SELECT st_api('BatchGetItem', '{"RequestItems": {"ECommerce": {"Keys": [
+		{"PK": {"S": "CUSTOMER#1"}, "SK": {"S": "PROFILE"}}, {"PK": {"S": "CUSTOMER#2"}, "SK": {"S": "PROFILE"}},
+		{"PK": {"S": "ORDER#5-5"}, "SK": {"S": "ITEM#2"}}, {"PK": {"S": "NOPE"}, "SK": {"S": "PROFILE"}}]}}}')} ],
+	[ 'transact get', q{SELECT st_api('TransactGetItems', '{"TransactItems": [
+		{"Get": {"TableName": "ECommerce", "Key": {"PK": {"S": "CUSTOMER#31"}, "SK": {"S": "PROFILE"}}}},
+		{"Get": {"TableName": "ECommerce", "Key": {"PK": {"S": "ORDER#1-1"}, "SK": {"S": "ITEM#1"}}}}]}')} ],
+	[ 'update with a condition', q{SELECT st_api('UpdateItem', '{"TableName": "ECommerce",
+		"Key": {"PK": {"S": "CUSTOMER#4"}, "SK": {"S": "PROFILE"}}, "UpdateExpression": "SET visits = if_not_exists(visits, :z) + :one",
+		"ConditionExpression": "attribute_exists(PK)", "ReturnValues": "ALL_NEW",
+		"ExpressionAttributeValues": {":z": {"N": "0"}, ":one": {"N": "1"}}}')} ],
+	[ 'failed condition', q{SELECT st_api('PutItem', '{"TableName": "ECommerce",
+		"Item": {"PK": {"S": "CUSTOMER#4"}, "SK": {"S": "PROFILE"}}, "ConditionExpression": "attribute_not_exists(PK)"}')} ],
+	[ 'conditional put of a new item', q{SELECT st_api('PutItem', '{"TableName": "ECommerce",
+		"Item": {"PK": {"S": "CUSTOMER#400"}, "SK": {"S": "PROFILE"}, "name": {"S": "new"}}, "ConditionExpression": "attribute_not_exists(PK)"}')} ],
+	[ 'delete with return values', q{SELECT st_api('DeleteItem', '{"TableName": "ECommerce",
+		"Key": {"PK": {"S": "ORDER#9-1"}, "SK": {"S": "ITEM#3"}}, "ReturnValues": "ALL_OLD"}')} ],
+	[ 'conditional delete', q{SELECT st_api('DeleteItem', '{"TableName": "ECommerce",
+		"Key": {"PK": {"S": "ORDER#9-1"}, "SK": {"S": "ITEM#2"}}, "ConditionExpression": "qty = :q",
+		"ExpressionAttributeValues": {":q": {"N": "2"}}, "ReturnValues": "ALL_OLD"}')} ],
+	[ 'the order after the deletes', q{SELECT jsonb_agg(x) FROM st_query('ORDER#9-1', NULL, 'ECommerce') x} ],
+	[ 'batch write across shards', q{SELECT st_api('BatchWriteItem', '{"RequestItems": {"ECommerce": [
+		{"PutRequest": {"Item": {"PK": {"S": "CUSTOMER#501"}, "SK": {"S": "PROFILE"}}}},
+		{"PutRequest": {"Item": {"PK": {"S": "CUSTOMER#502"}, "SK": {"S": "PROFILE"}}}},
+		{"DeleteRequest": {"Key": {"PK": {"S": "CUSTOMER#40"}, "SK": {"S": "PROFILE"}}}}]}}')} ],
+	[ 'transact write across shards', q{SELECT st_api('TransactWriteItems', '{"TransactItems": [
+		{"Put": {"TableName": "ECommerce", "Item": {"PK": {"S": "CUSTOMER#601"}, "SK": {"S": "PROFILE"}}, "ConditionExpression": "attribute_not_exists(PK)"}},
+		{"Update": {"TableName": "ECommerce", "Key": {"PK": {"S": "CUSTOMER#1"}, "SK": {"S": "PROFILE"}}, "UpdateExpression": "SET n = :n", "ExpressionAttributeValues": {":n": {"N": "1"}}}},
+		{"Delete": {"TableName": "ECommerce", "Key": {"PK": {"S": "CUSTOMER#2"}, "SK": {"S": "PROFILE"}}}},
+		{"ConditionCheck": {"TableName": "ECommerce", "Key": {"PK": {"S": "CUSTOMER#3"}, "SK": {"S": "PROFILE"}}, "ConditionExpression": "attribute_exists(PK)"}}]}')} ],
+	[ 'transact write cancelled: nothing written', q{SELECT st_api('TransactWriteItems', '{"TransactItems": [
+		{"Put": {"TableName": "ECommerce", "Item": {"PK": {"S": "CUSTOMER#602"}, "SK": {"S": "PROFILE"}}}},
+		{"Update": {"TableName": "ECommerce", "Key": {"PK": {"S": "CUSTOMER#5"}, "SK": {"S": "PROFILE"}}, "UpdateExpression": "SET n = :n", "ExpressionAttributeValues": {":n": {"N": "1"}}}},
+		{"ConditionCheck": {"TableName": "ECommerce", "Key": {"PK": {"S": "CUSTOMER#999"}, "SK": {"S": "PROFILE"}}, "ConditionExpression": "attribute_exists(PK)"}}]}')} ],
+	[ 'after the transactions', q{SELECT jsonb_agg(st_get('CUSTOMER#' || c, 'PROFILE', 'ECommerce') ORDER BY c) FROM unnest(ARRAY[1, 2, 3, 5, 40, 501, 502, 601, 602]) AS c} ],
+	[ 'put_all and the count after it', q{SELECT st_put_all(jsonb_build_object('PK', 'BULK#' || i, 'SK', 'X', 'i', i), 'ECommerce')
+		FROM generate_series(1, 200) AS i} ],
+	[ 'the whole table, scanned in pages of 97', q{WITH RECURSIVE p(n, r) AS (
+		SELECT 1, st_api('Scan', '{"TableName": "ECommerce", "Limit": 97}')
+		UNION ALL
+		SELECT n + 1, st_api('Scan', jsonb_build_object('TableName', 'ECommerce', 'Limit', 97, 'ExclusiveStartKey', r->'LastEvaluatedKey'))
+		  FROM p WHERE r ? 'LastEvaluatedKey')
+		SELECT jsonb_build_object('pages', count(*), 'items', sum((r->>'Count')::int), 'digest', md5(string_agg(r->>'Items', '' ORDER BY n))) FROM p} ],
+);
+for my $p (@patterns)
+{
+	my ($label, $sql) = @$p;
+	my ($ret1, $out1, $err1) = $single->psql('postgres', $sql);
+	my ($ret2, $out2, $err2) = $coord->psql('postgres', $sql);
+	$err1 =~ s/^.*?ERROR/ERROR/s;
+	$err2 =~ s/^.*?ERROR/ERROR/s;
+	is("$ret2 $out2 $err2", "$ret1 $out1 $err1", "e-commerce distributed: $label");
+	# the single node's answer is one (not an error both gave), but where a condition fails
+	my $fails = $label =~ /failed condition|cancelled/;
+	ok(($fails ? $ret1 != 0 : $ret1 == 0) && ($out1 . $err1 ne '' || $label =~ /missing/),
+		"e-commerce on one node: $label answers" . ($fails ? ' with an error' : ''))
+	  or diag($err1);
+}
+like($single->safe_psql('postgres', q{SELECT jsonb_agg(x->>'SK') FROM st_query('CUSTOMER#7', 'ORDER#', 'ECommerce') x}),
+	qr/^\["ORDER#2024-0\d-1\d#7-\d"(, "ORDER#2024-0\d-1\d#7-\d"){5}\]$/, 'e-commerce on one node: the patterns read the items loaded');
+
+# Delegation: the table's functions run at the worker holding the shard,
+# where st_get and st_query read the shard directly.
+my ($dret, $dout, $derr) = $coord->psql('postgres', q{SET citus.log_remote_commands = on;
+	SET client_min_messages = notice;
+	SELECT stdesign_data."ECommerce_get"('CUSTOMER#7', 'PROFILE')});
+is($dout, $single->safe_psql('postgres', q{SELECT st_get('CUSTOMER#7', 'PROFILE', 'ECommerce')}),
+	'delegated GetItem: the item');
+like($derr, qr/NOTICE:  issuing SELECT stdesign_data\."ECommerce_get"\('CUSTOMER#7'/,
+	'delegated GetItem: the call itself was sent to a worker');
+is($coord->safe_psql('postgres', q{SELECT stdesign_data."ECommerce_query"('CUSTOMER#7', 'ORDER#')}),
+	$single->safe_psql('postgres', q{SELECT jsonb_agg(x) FROM st_query('CUSTOMER#7', 'ORDER#', 'ECommerce') x}),
+	'delegated Query: the partition');
+is($coord->safe_psql('postgres', q{SELECT stdesign_data."ECommerce_query"('CUSTOMER#7', 'ORDER#', 2)}),
+	$single->safe_psql('postgres', q{SELECT jsonb_agg(x) FROM st_query('CUSTOMER#7', 'ORDER#', 'ECommerce', "limit" => 2) x}),
+	'delegated Query: with a limit');
+# On each worker: its own partitions are read from the shard directly, the
+# others routed; the answers are the single node's either way.
+my $expect = $single->safe_psql('postgres', q{SELECT jsonb_agg(st_get('CUSTOMER#' || c, 'PROFILE', 'ECommerce') ORDER BY c)
+	FROM generate_series(1, 39) AS c});
+my $expect_q = $single->safe_psql('postgres', q{SELECT jsonb_agg((SELECT jsonb_agg(x) FROM st_query('CUSTOMER#' || c, 'ORDER#', 'ECommerce') x) ORDER BY c)
+	FROM generate_series(1, 39) AS c});
+for my $w (0 .. 1)
+{
+	my $out = $workers[$w]->safe_psql('postgres', q{SELECT jsonb_agg(st_get('CUSTOMER#' || c, 'PROFILE', 'ECommerce') ORDER BY c)
+		FROM generate_series(1, 39) AS c;
+	SELECT jsonb_agg((SELECT jsonb_agg(x) FROM st_query('CUSTOMER#' || c, 'ORDER#', 'ECommerce') x) ORDER BY c)
+		FROM generate_series(1, 39) AS c;
+	SELECT (stdesign.cache_stats()->>'shard_direct_reads')::int});
+	my ($gets, $queries, $direct) = split /\n/, $out;
+	is($gets, $expect, "worker " . ($w + 1) . ": GetItems from the worker give the single node's items");
+	is($queries, $expect_q, "worker " . ($w + 1) . ": Queries from the worker give the single node's items");
+	cmp_ok($direct, '>', 10, "worker " . ($w + 1) . ": its own partitions read from its shards directly ($direct of 78)");
+}
+
+# An item collection sits on one shard.
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM run_command_on_shards('stdesign_data."ECommerce"',
+	$$SELECT count(*) FROM %s WHERE pk = 'CUSTOMER#7'$$) WHERE result::int > 0}), 1,
+	'an item collection (CUSTOMER#7) is on one shard');
+
+# A GSI added and dropped on the distributed table; the catalog on every node.
+$coord->safe_psql('postgres', q{SELECT st_create_gsi('ECommerce', 'ByName', 'name') IS NOT NULL});
+$single->safe_psql('postgres', q{SELECT st_create_gsi('ECommerce', 'ByName', 'name') IS NOT NULL});
+my $gsi_q = q{SELECT st_api('Query', '{"TableName": "ECommerce", "IndexName": "ByName",
+	"KeyConditionExpression": "#n = :n", "ExpressionAttributeNames": {"#n": "name"},
+	"ExpressionAttributeValues": {":n": {"S": "Customer 12"}}}')};
+is($coord->safe_psql('postgres', $gsi_q), $single->safe_psql('postgres', $gsi_q),
+	'a GSI added to the distributed table indexes its items');
+my $catalog_q0 = q{SELECT md5(coalesce((SELECT jsonb_agg(t ORDER BY table_name)::text FROM stdesign.tables t), '')
+	|| coalesce((SELECT jsonb_agg(i ORDER BY table_name, index_name)::text FROM stdesign.indexes i), ''))};
+is(join(' ', map { $_->safe_psql('postgres', $catalog_q0) } @workers), join(' ', ($coord->safe_psql('postgres', $catalog_q0)) x 2),
+	'the catalog is the same on every node after st_create_gsi');
+my $drop_gsi = q{SELECT st_api('UpdateTable', '{"TableName": "ECommerce",
+	"GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByName"}}]}')->'TableDescription'->'GlobalSecondaryIndexes'};
+is($coord->safe_psql('postgres', $drop_gsi), $single->safe_psql('postgres', $drop_gsi),
+	'UpdateTable drops a GSI of the distributed table');
+my $catalog_q = q{SELECT md5(coalesce((SELECT jsonb_agg(t ORDER BY table_name)::text FROM stdesign.tables t), '')
+	|| coalesce((SELECT jsonb_agg(i ORDER BY table_name, index_name)::text FROM stdesign.indexes i), ''))};
+my $catalog = $coord->safe_psql('postgres', $catalog_q);
+is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog",
+	'the catalog is the same on every node after UpdateTable');
+
+# An undistributed table beside it works as on a single node.
+my $local_q = q{SELECT st_create_table('Local') IS NOT NULL;
+	SELECT st_put('{"PK": "a", "SK": "1", "v": 1}', 'Local');
+	SELECT st_update('a', '1', 'SET v = v + :one', 'Local', "values" => '{":one": 1}');
+	SELECT jsonb_agg(x) FROM st_query('a', NULL, 'Local') x;};
+is($coord->safe_psql('postgres', $local_q), $single->safe_psql('postgres', $local_q),
+	'an undistributed table on the coordinator works as on a single node');
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'stdesign_data."Local"'::regclass}),
+	0, 'the undistributed table stays a local table');
+
+# A row written with a pk that is not its item's is refused on the shard.
+my ($ret, $out, $err) = $coord->psql('postgres',
+	q{INSERT INTO stdesign_data."ECommerce" (pk, sk, item) VALUES ('X', 'Y', '{"PK": {"S": "Z"}, "SK": {"S": "Y"}}')});
+like($err, qr/is not its item's key attribute PK/, 'the shard\'s trigger refuses a pk that is not the item\'s');
+
+# ---------- 4. concurrency ----------
+
+my $accounts = 40;
+my $opening = 100;
+my $dir = $coord->basedir;
+$coord->safe_psql('postgres', qq{
+SET stdesign.citus_shard_count = 8;
+SELECT st_create_table('Bank') IS NOT NULL;
+RESET stdesign.citus_shard_count;
+SELECT count(st_put(jsonb_build_object('PK', 'ACCT#' || i, 'SK', 'ACCT', 'balance', $opening), 'Bank'))
+  FROM generate_series(1, $accounts) AS i;
+SELECT count(st_put(jsonb_build_object('PK', 'COUNTER#' || i, 'SK', 'C', 'n', 0, 'v', 0), 'Bank'))
+  FROM generate_series(1, 4) AS i;
+CREATE FUNCTION transfer(id bigint, src int, dst int, amount int) RETURNS int
+LANGUAGE plpgsql AS \$\$
+BEGIN
+  IF src = dst THEN
+    dst := src % $accounts + 1;
+  END IF;
+  PERFORM st_transact(jsonb_build_array(
+    jsonb_build_object('Update', jsonb_build_object('TableName', 'Bank',
+      'Key', jsonb_build_object('PK', 'ACCT#' || src, 'SK', 'ACCT'),
+      'UpdateExpression', 'SET balance = balance - :a',
+      'ConditionExpression', 'balance >= :a',
+      'ExpressionAttributeValues', jsonb_build_object(':a', amount))),
+    jsonb_build_object('Update', jsonb_build_object('TableName', 'Bank',
+      'Key', jsonb_build_object('PK', 'ACCT#' || dst, 'SK', 'ACCT'),
+      'UpdateExpression', 'SET balance = balance + :a',
+      'ExpressionAttributeValues', jsonb_build_object(':a', amount))),
+    jsonb_build_object('Put', jsonb_build_object('TableName', 'Bank',
+      'Item', jsonb_build_object('PK', 'TRANSFER#' || id, 'SK', 'T', 'src', src, 'dst', dst, 'amount', amount),
+      'ConditionExpression', 'attribute_not_exists(PK)'))), plain => true);
+  RETURN 1;
+EXCEPTION WHEN SQLSTATE 'SD005' THEN
+  RETURN 0;
+END
+\$\$;
+-- A read-modify-write of a counter, optimistic: the version read is the
+-- condition of the write (conditional writes, as DynamoDB applications do).
+CREATE FUNCTION bump(c int) RETURNS int
+LANGUAGE plpgsql AS \$\$
+DECLARE
+  v numeric;
+BEGIN
+  v := (st_get('COUNTER#' || c, 'C', 'Bank')->>'v')::numeric;
+  PERFORM st_update('COUNTER#' || c, 'C', 'SET n = n + :one, v = :nv', 'Bank',
+                    condition => 'v = :v', "values" => jsonb_build_object(':one', 1, ':nv', v + 1, ':v', v));
+  RETURN 1;
+EXCEPTION WHEN SQLSTATE 'SD004' THEN
+  RETURN 0;
+END
+\$\$;
+});
+append_to_file("$dir/transfer.sql", q{
+\set n :n + 1
+\set id :client_id * 10000000 + :n
+\set src random(1, :naccounts)
+\set dst random(1, :naccounts)
+\set amount random(1, 60)
+SELECT transfer(:id, :src, :dst, :amount);
+});
+append_to_file("$dir/bump.sql", q{
+\set c random(1, 4)
+SELECT bump(:c) AS ok \gset
+\shell echo :c :ok >> :okfile
+});
+my ($pgb_out, $pgb_err);
+IPC::Run::run([ 'pgbench', '-n', '-c', '6', '-j', '2', '-T', $ENV{CITUS_LOAD_SECONDS} || '10',
+	'-h', $coord->host, '-p', $coord->port, '-D', 'n=0', '-D', "naccounts=$accounts", '-D', "okfile=$dir/bumps.log",
+	'-f', "$dir/transfer.sql\@3", '-f', "$dir/bump.sql\@1", 'postgres' ], '>', \$pgb_out, '2>', \$pgb_err);
+like($pgb_out, qr/number of failed transactions: 0 /, 'concurrency: no client failed') or diag("$pgb_out\n$pgb_err");
+my ($applied) = $coord->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."Bank" WHERE pk LIKE 'TRANSFER#%'});
+cmp_ok($applied, '>', 0, "concurrency: transfers applied ($applied)");
+is($coord->safe_psql('postgres', q{SELECT sum((item->'balance'->>'N')::numeric) FROM stdesign_data."Bank" WHERE pk LIKE 'ACCT#%'}),
+	$accounts * $opening, 'concurrency: the total of the balances is conserved');
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."Bank" WHERE pk LIKE 'ACCT#%' AND (item->'balance'->>'N')::numeric < 0}),
+	0, 'concurrency: no balance is negative');
+is($coord->safe_psql('postgres', qq{
+WITH t AS (SELECT (item->'src'->>'N')::int AS src, (item->'dst'->>'N')::int AS dst, (item->'amount'->>'N')::numeric AS amount
+             FROM stdesign_data."Bank" WHERE pk LIKE 'TRANSFER#%'),
+     flow AS (SELECT src AS acct, -amount AS delta FROM t UNION ALL SELECT dst, amount FROM t)
+SELECT count(*) FROM stdesign_data."Bank" a
+ WHERE a.pk LIKE 'ACCT#%'
+   AND (a.item->'balance'->>'N')::numeric <> $opening + coalesce((SELECT sum(delta) FROM flow WHERE 'ACCT#' || flow.acct = a.pk), 0)}),
+	0, 'concurrency: every balance is its opening balance plus its transfers (no half transfer)');
+my %wins;
+for (split /\n/, slurp_file("$dir/bumps.log"))
+{
+	my ($c, $ok) = split / /;
+	$wins{$c} += $ok;
+}
+my $counters = $coord->safe_psql('postgres', q{SELECT string_agg(substr(pk, 9) || '=' || (item->'n'->>'N') || '/' || (item->'v'->>'N'), ' ' ORDER BY pk)
+	FROM stdesign_data."Bank" WHERE pk LIKE 'COUNTER#%'});
+is($counters, join(' ', map { my $w = $wins{$_} || 0; "$_=$w/$w" } 1 .. 4),
+	'concurrency: each counter counts exactly the conditional writes that succeeded (no lost update)');
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_prepared_xacts}) . ' '
+	. join(' ', map { $_->safe_psql('postgres', q{SELECT count(*) FROM pg_prepared_xacts}) } @workers),
+	'0 0 0', 'concurrency: no prepared transaction left behind');
+
+# ---------- 5. a worker killed and restarted in the middle of a load ----------
+
+my $putlog = "$dir/puts.log";
+my $loader = IPC::Run::start([ 'bash', '-c', q{
+	for i in $(seq 1 100000); do
+		psql -X -q -At -h "$1" -p "$2" -c "SELECT st_put(jsonb_build_object('PK', 'LOAD#' || $i, 'SK', 'X', 'i', $i), 'Bank') IS NOT NULL" postgres \
+			>/dev/null 2>&1 && echo $i >> "$3"
+		[ -e "$3.stop" ] && break
+	done
+	true }, 'loader', $coord->host, $coord->port, $putlog ]);
+sub wait_for_puts
+{
+	my ($n) = @_;
+	for (1 .. 600)
+	{
+		my $have = -e $putlog ? scalar(split /\n/, slurp_file($putlog)) : 0;
+		return $have if $have >= $n;
+		usleep(100_000);
+	}
+	return -1;
+}
+# transfers across the workers at the same time: two-phase commits in flight
+# when the worker dies (clients that lose their connection stop)
+my ($kill_out, $kill_err);
+my $transfers = IPC::Run::start([ 'pgbench', '-n', '-c', '3', '-j', '1', '-T', '12',
+	'-h', $coord->host, '-p', $coord->port, '-D', 'n=500000', '-D', "naccounts=$accounts",
+	'-f', "$dir/transfer.sql", 'postgres' ], '>', \$kill_out, '2>', \$kill_err);
+cmp_ok(wait_for_puts(30), '>=', 30, 'kill: the load is running');
+my $victim = $workers[1];
+my $pid = $victim->safe_psql('postgres', 'SELECT pg_postmaster_start_time() IS NOT NULL') && (split /\n/, slurp_file($victim->data_dir . '/postmaster.pid'))[0];
+kill 'KILL', $pid;
+# the postmaster is gone: its backends notice and exit, and its pid file stays behind
+usleep(100_000) while kill 0, $pid;
+usleep(1_500_000);
+unlink($victim->data_dir . '/postmaster.pid');
+$victim->_update_pid(0);
+$victim->start;
+my $after = -e $putlog ? scalar(split /\n/, slurp_file($putlog)) : 0;
+cmp_ok(wait_for_puts($after + 30), '>=', $after + 30, 'kill: puts succeed again after the worker restarted');
+append_to_file("$putlog.stop", '');
+$loader->finish;
+$transfers->finish;
+my @done = split /\n/, slurp_file($putlog);
+$coord->safe_psql('postgres', 'SELECT recover_prepared_transactions()');
+is($coord->safe_psql('postgres', 'SELECT count(*) FROM unnest(ARRAY[' . join(',', @done) . ']) AS i'
+	. q{ WHERE st_get('LOAD#' || i, 'X', 'Bank') IS NULL}), 0,
+	'kill: every put that returned success (' . scalar(@done) . ') is there');
+my ($applied_after) = $coord->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."Bank" WHERE pk LIKE 'TRANSFER#%'});
+cmp_ok($applied_after, '>', $applied, "kill: transfers ran during the kill (" . ($applied_after - $applied) . ")");
+is($coord->safe_psql('postgres', q{SELECT sum((item->'balance'->>'N')::numeric) FROM stdesign_data."Bank" WHERE pk LIKE 'ACCT#%'}),
+	$accounts * $opening, 'kill: the total of the balances is still conserved');
+is($coord->safe_psql('postgres', qq{
+WITH t AS (SELECT (item->'src'->>'N')::int AS src, (item->'dst'->>'N')::int AS dst, (item->'amount'->>'N')::numeric AS amount
+             FROM stdesign_data."Bank" WHERE pk LIKE 'TRANSFER#%'),
+     flow AS (SELECT src AS acct, -amount AS delta FROM t UNION ALL SELECT dst, amount FROM t)
+SELECT count(*) FROM stdesign_data."Bank" a
+ WHERE a.pk LIKE 'ACCT#%'
+   AND (a.item->'balance'->>'N')::numeric <> $opening + coalesce((SELECT sum(delta) FROM flow WHERE 'ACCT#' || flow.acct = a.pk), 0)}),
+	0, 'kill: no half transfer after recovery (two-phase commit)');
+is(join(' ', map { $_->safe_psql('postgres', q{SELECT count(*) FROM pg_prepared_xacts}) } @all),
+	'0 0 0', 'kill: no prepared transaction left behind after recovery');
+
+$_->stop for ($single, @all);
+done_testing();

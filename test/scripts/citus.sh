@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# make test-citus: stdesign on a Citus cluster (test/citus/*.pl, a
+# coordinator and two workers on this machine against a single node).
+#
+# Finds Citus in the PostgreSQL that pg_config names (PG_CONFIG), or builds
+# and installs it from a source tarball in ../shared/vendor beside the
+# project (CITUS_TARBALL names another), with the Debian packages its build
+# needs; without either it skips, saying so, and succeeds.  Then installs
+# stdesign there and runs the TAP test as make prove runs the others (as
+# the postgres user when started as root: initdb refuses root).
+#
+#   CITUS_TEST_PORT      first of four consecutive ports (default: free ones)
+#   CITUS_LOAD_SECONDS   length of the concurrent load (default 10)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PG_CONFIG=${PG_CONFIG:-pg_config}
+export PG_CONFIG
+pkglibdir=$("$PG_CONFIG" --pkglibdir)
+
+if [ ! -f "$pkglibdir/citus.so" ]; then
+	tarball=${CITUS_TARBALL:-$(ls ../shared/vendor/citus-*.tar.gz 2>/dev/null | sort -V | tail -n 1 || true)}
+	if [ -z "$tarball" ] || [ ! -f "$tarball" ]; then
+		echo "test-citus: SKIPPED: Citus is not installed in $pkglibdir and no Citus source tarball was found (../shared/vendor/citus-*.tar.gz or CITUS_TARBALL)"
+		exit 0
+	fi
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo="sudo"
+	missing=()
+	for p in libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		echo "test-citus: installing ${missing[*]}"
+		export DEBIAN_FRONTEND=noninteractive
+		$sudo apt-get update -qq
+		$sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+	fi
+	build=$(mktemp -d -t stdesign_citus.XXXXXX)
+	echo "test-citus: building Citus from $tarball in $build (a few minutes)"
+	tar -xzf "$tarball" -C "$build"
+	src=$(find "$build" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	(cd "$src" && ./configure PG_CONFIG="$PG_CONFIG" >"$build/configure.log" 2>&1 &&
+		make -j2 >"$build/make.log" 2>&1 && $sudo make install >"$build/install.log" 2>&1) || {
+		echo "test-citus: the Citus build failed; its logs:"; tail -n 30 "$build"/*.log; exit 1; }
+	rm -rf "$build"
+fi
+
+make -s install
+rm -rf tmp_check
+mkdir -p results
+status=0
+if [ "$(id -u)" -eq 0 ]; then
+	tapdir=$(mktemp -d -t stdesign_citus_tap.XXXXXX)
+	mkdir -p "$tapdir/test"
+	cp -r Makefile stdesign.control "$tapdir/"
+	cp -r test/citus test/sql "$tapdir/test/"
+	chown -R postgres: "$tapdir"
+	(cd "$tapdir" && runuser -u postgres -- env PATH="$PATH" make -s prove PROVE_TESTS="test/citus/*.pl") \
+		> results/citus.log 2>&1 || status=$?
+	mkdir -p tmp_check
+	cp -r "$tapdir/tmp_check/log" tmp_check/ 2>/dev/null || true
+	rm -rf "$tapdir"
+else
+	make -s prove PROVE_TESTS="test/citus/*.pl" > results/citus.log 2>&1 || status=$?
+fi
+cat results/citus.log
+exit $status
