@@ -241,7 +241,7 @@ ops_delete_if(StTable *t, const Av *keymap, StCondition *cond)
 	old = storage_get_for_update(t, &key, &ctid);
 	if (old == NULL || !condition_holds(cond, av_item_from_stored(old)))
 		return false;
-	storage_delete_ctid(t, &ctid);
+	storage_delete_ctid(t, &ctid, &key);
 	return true;
 }
 

@@ -2228,7 +2228,7 @@ storage_partition_count(StTable *t, Datum pk, int64 limit)
 	bool		isnull;
 
 	/* directly, as a query reads (scan_key_space), where nothing forbids it */
-	if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT))
+	if (!t->distributed && key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT))
 	{
 		StQueryRange r;
 		bool		pushed = begin_read();
@@ -2241,7 +2241,7 @@ storage_partition_count(StTable *t, Datum pk, int64 limit)
 		return count;
 	}
 	SPI_connect();
-	plan = CACHED_PLAN(&t->plan_partition_count,
+	plan = CACHED_PLAN(t, &t->plan_partition_count,
 					   psprintf("SELECT pg_catalog.count(*) FROM (SELECT FROM %s WHERE %s " OP("=") " %s LIMIT $2) s",
 								t->qualified, partition_expr("pk", t->pk.type), param),
 					   2, types);
