@@ -1024,11 +1024,12 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
  * so a transaction taking a key's lock afterwards finds it (and waits for
  * its writer); a transaction that took the lock before is waited for.  To
  * keep that cheap, a transaction holding absent-key locks on a relation also
- * holds a relation-wide flag lock (ShareLock), and a writer that can take
- * the flag in RowExclusiveLock mode (conflicting with it, not with other
- * writers) at once knows that no key of the relation is held: one lock-table
- * probe per write or per batch of items, and key locks only while some
- * transaction holds absent keys of the relation.  Writers never hold a key
+ * holds a relation-wide flag lock (ShareLock), and a writer that finds no
+ * other transaction holding the flag in a mode conflicting with
+ * RowExclusiveLock knows that no key of the relation is held: one look into
+ * the lock table per write or per batch of items, in shared mode and
+ * without taking the flag, and key locks only while some transaction holds
+ * absent keys of the relation.  Writers never hold a key
  * lock while waiting for anything else.
  *
  * Key locks show in pg_locks as advisory locks with objsubid
@@ -1199,13 +1200,24 @@ void
 storage_respect_key_locks(StTable *t, Jsonb **items, int n)
 {
 	LOCKTAG		flag;
+	VirtualTransactionId *holders;
+	bool		held;
 
+	/*
+	 * Whether another transaction holds the flag, read from the lock table
+	 * under its partition's lock in shared mode, without entering a lock
+	 * of our own: when none does, the lock's entry is not even there, and
+	 * writers do not queue behind each other on the partition's lock.  It
+	 * orders with a transaction taking the flag as taking and releasing the
+	 * flag ourselves would: one taking it after this look finds our index
+	 * entry, already in place, when it checks its key.
+	 */
 	flag_lock_tag(&flag, t);
-	if (LockAcquire(&flag, RowExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL)
-	{
-		LockRelease(&flag, RowExclusiveLock, false);
+	holders = GetLockConflicts(&flag, RowExclusiveLock, NULL);
+	held = VirtualTransactionIdIsValid(holders[0]);
+	pfree(holders);
+	if (!held)
 		return;
-	}
 	/* some transaction holds absent keys of the relation: wait for those of these items */
 	for (int i = 0; i < n; i++)
 	{
