@@ -447,12 +447,12 @@ read_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 	SPI_connect();
 	if (ctid)
 		plan = CACHED_PLAN(&t->plan_get_for_update,
-						   psprintf("SELECT item, ctid FROM %s WHERE %s FOR UPDATE",
+						   psprintf("SELECT item, ctid FROM ONLY %s WHERE %s FOR UPDATE",
 									t->qualified, key_match_sql(t)),
 						   n, types);
 	else
 		plan = CACHED_PLAN(&t->plan_get,
-						   psprintf("SELECT item FROM %s WHERE %s", t->qualified, key_match_sql(t)),
+						   psprintf("SELECT item FROM ONLY %s WHERE %s", t->qualified, key_match_sql(t)),
 						   n, types);
 	if (SPI_execute_plan(plan, values, NULL, ctid == NULL, 1) != SPI_OK_SELECT)
 		st_internal_error("read by key failed");
@@ -894,26 +894,27 @@ has_rules(StTable *t)
 	return rules;
 }
 
-void
+bool
 storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 {
 	Oid			types[2] = {TIDOID, JSONBOID};
 	Datum		values[2] = {PointerGetDatum(ctid), PointerGetDatum(item)};
 	SPIPlanPtr	plan;
+	bool		replaced;
 
 	if (t->item_attnum > 0 && storage_row_update_allowed(t->relid))
-	{
-		storage_row_update(t->relid, t->item_attnum, ctid, item, true);
-		return;
-	}
+		return storage_row_update(t->relid, t->item_attnum, ctid, item, true);
 	SPI_connect();
+	/* ONLY: a ctid names a row of this relation, not of an inheritance child */
 	plan = CACHED_PLAN(&t->plan_update,
-					psprintf("UPDATE %s SET item = $2 WHERE ctid " OP("=") " $1", t->qualified),
+					psprintf("UPDATE ONLY %s SET item = $2 WHERE ctid " OP("=") " $1", t->qualified),
 					2, types);
-	if ((SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_UPDATE || SPI_processed != 1) &&
-		!has_rules(t))
+	replaced = SPI_execute_plan(plan, values, NULL, false, 0) == SPI_OK_UPDATE && SPI_processed == 1;
+	/* a rule may have replaced the UPDATE (DO INSTEAD) by something else, or by nothing */
+	if (!replaced && !has_rules(t))
 		st_internal_error("update of a locked item failed");
 	SPI_finish();
+	return replaced;
 }
 
 void
@@ -930,7 +931,7 @@ storage_delete_ctid(StTable *t, ItemPointer ctid)
 	}
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_delete,
-					psprintf("DELETE FROM %s WHERE ctid " OP("=") " $1", t->qualified),
+					psprintf("DELETE FROM ONLY %s WHERE ctid " OP("=") " $1", t->qualified),
 					1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE && !has_rules(t))
 		st_internal_error("delete of a locked item failed");
@@ -947,7 +948,7 @@ delete_under_rules(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	int			res;
 
 	SPI_connect();
-	res = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE %s", t->qualified, key_match_sql(t)),
+	res = SPI_execute_with_args(psprintf("DELETE FROM ONLY %s WHERE %s", t->qualified, key_match_sql(t)),
 								n, types, values, NULL, false, 0);
 	if (res < 0)
 		st_internal_error("delete failed");
@@ -997,7 +998,7 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 
 	SPI_connect();
 	plan = CACHED_PLAN(&t->plan_delete_returning,
-					psprintf("DELETE FROM %s WHERE %s RETURNING item", t->qualified, key_match_sql(t)),
+					psprintf("DELETE FROM ONLY %s WHERE %s RETURNING item", t->qualified, key_match_sql(t)),
 					n, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE_RETURNING)
 		st_internal_error("delete failed");
@@ -1336,7 +1337,7 @@ storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
 	order_cols(t, ix, "$5", "$6", "$7", &oc);
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT item FROM %s WHERE %s " OP("=") " %s", t->qualified, pexpr,
+	appendStringInfo(&sql, "SELECT item FROM ONLY %s WHERE %s " OP("=") " %s", t->qualified, pexpr,
 					 param_key(pk->type, "$1"));
 	if (ix)
 		appendStringInfo(&sql, " AND %s", storage_index_predicate(pk, sk));
@@ -1561,7 +1562,7 @@ scan_sql(StTable *t, StIndex *ix, bool from_start, bool segmented)
 	}
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT item FROM %s", t->qualified);
+	appendStringInfo(&sql, "SELECT item FROM ONLY %s", t->qualified);
 	if (ix)
 	{
 		appendStringInfo(&sql, " WHERE %s", storage_index_predicate(&ix->pk, &ix->sk));
