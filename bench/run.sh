@@ -14,8 +14,9 @@
 # (pg_virtualenv, stdesign installed there).  --server runs against the
 # server the environment names instead (PGHOST, PGPORT, PGUSER; a database
 # with nothing of the bench in it yet, stdesign installable), e.g. a
-# cluster of another installation started with the same settings
-# (shared_buffers=1GB, max_wal_size=4GB, synchronous_commit=on).
+# cluster of another installation started with the settings pg_virtualenv
+# gives (fsync=off, shared_buffers=1GB, max_wal_size=4GB,
+# synchronous_commit=on).
 set -euo pipefail
 self=$(realpath "$0")
 cd "$(dirname "$self")"
