@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # stdesign against hand-written SQL on the same data (make bench).
 #
-#   bench/run.sh [--items N] [--seconds S] [--clients C]
+#   bench/run.sh [--items N] [--seconds S] [--clients C] [--rounds R] [--ops '...'] [--server]
 #
 # Loads the seeds' e-commerce shape (customers with 19 orders each, orders
 # in GSI1; 10^5 items by default) into a stdesign table and into an
@@ -9,6 +9,14 @@
 # (-M prepared, fixed duration), alternating stdesign and SQL, and prints
 # a table: operation, stdesign tps, SQL tps, ratio, p50/p99 latency (ms).
 # A benchmark, not a test: nothing here fails on a slow number.
+#
+# By default it runs in a throwaway cluster of the installed PostgreSQL
+# (pg_virtualenv, stdesign installed there).  --server runs against the
+# server the environment names instead (PGHOST, PGPORT, PGUSER; a database
+# with nothing of the bench in it yet, stdesign installable), e.g. a
+# cluster of another installation started with the settings pg_virtualenv
+# gives (fsync=off, shared_buffers=1GB, max_wal_size=4GB,
+# synchronous_commit=on).
 set -euo pipefail
 self=$(realpath "$0")
 cd "$(dirname "$self")"
@@ -18,6 +26,7 @@ seconds=10
 clients=2
 rounds=2
 ops="get getplain query gsi put update transact delete"
+server=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--ops) ops=$2; shift 2 ;;
@@ -25,11 +34,12 @@ while [ $# -gt 0 ]; do
 		--seconds) seconds=$2; shift 2 ;;
 		--clients) clients=$2; shift 2 ;;
 		--rounds) rounds=$2; shift 2 ;;
-		*) echo "usage: $0 [--items N] [--seconds S] [--clients C] [--rounds R] [--ops 'get query ...']"; exit 2 ;;
+		--server) server=1; shift ;;
+		*) echo "usage: $0 [--items N] [--seconds S] [--clients C] [--rounds R] [--ops 'get query ...'] [--server]"; exit 2 ;;
 	esac
 done
 
-if [ -z "${PGPORT:-}" ] || [ "${STDESIGN_BENCH_INNER:-}" != 1 ]; then
+if [ "$server" = 0 ] && { [ -z "${PGPORT:-}" ] || [ "${STDESIGN_BENCH_INNER:-}" != 1 ]; }; then
 	# run ourselves again inside a throwaway cluster
 	exec env STDESIGN_BENCH_INNER=1 pg_virtualenv -t -o shared_buffers=1GB -o max_wal_size=4GB \
 		-o synchronous_commit=on bash "$self" --items "$items" --seconds "$seconds" \

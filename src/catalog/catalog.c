@@ -66,6 +66,15 @@ static Oid	catalog_relid = InvalidOid;	/* stdesign.tables, once known */
 static int64 catalog_loads = 0;	/* catalog reads by this backend, for tests */
 static int64 kept_in_use = 0;	/* definitions replaced while in use, for tests */
 
+/*
+ * catalog_sql_is_0_1_0's answer once known (-1: not known), forgotten with
+ * every invalidation of stdesign.tables (ALTER EXTENSION UPDATE adds its
+ * key_index column; DROP EXTENSION drops it); catalog_invals counts those
+ * invalidations, so that an answer computed while one arrived is not kept.
+ */
+static int	sql_is_0_1_0 = -1;
+static uint64 catalog_invals = 0;
+
 static void
 free_plan(SPIPlanPtr plan)
 {
@@ -209,6 +218,8 @@ relcache_callback(Datum arg, Oid relid)
 	{
 		default_valid = false;
 		catalog_relid = InvalidOid;
+		sql_is_0_1_0 = -1;
+		catalog_invals++;
 	}
 
 	/*
@@ -518,10 +529,30 @@ load_indexes(StTable *t)
 bool
 catalog_sql_is_0_1_0(void)
 {
-	Oid			nsp = get_namespace_oid("stdesign", true);
-	Oid			relid = OidIsValid(nsp) ? get_relname_relid("tables", nsp) : InvalidOid;
+	uint64		invals;
+	Oid			nsp;
+	Oid			relid;
+	bool		old;
 
-	return OidIsValid(relid) && get_attnum(relid, "key_index") == InvalidAttrNumber;
+	if (table_cache == NULL)
+		catalog_init();
+	if (sql_is_0_1_0 >= 0)
+		return sql_is_0_1_0 == 1;
+
+	/* the lookups may process invalidations: keep the answer only if none came */
+	invals = catalog_invals;
+	nsp = get_namespace_oid("stdesign", true);
+	relid = OidIsValid(nsp) ? get_relname_relid("tables", nsp) : InvalidOid;
+	/* no stdesign.tables: not kept, no invalidation would say when it appears */
+	if (!OidIsValid(relid))
+		return false;
+	old = get_attnum(relid, "key_index") == InvalidAttrNumber;
+	if (invals == catalog_invals)
+	{
+		catalog_relid = relid;
+		sql_is_0_1_0 = old ? 1 : 0;
+	}
+	return old;
 }
 
 /* A new, empty definition in a memory context of its own. */
@@ -805,7 +836,15 @@ catalog_lookup_locked(const char *name, bool missing_ok, LOCKMODE mode)
 			st_error(ST_ERR_RESOURCE_NOT_FOUND,
 					 "Requested resource not found: Table: %s not found", name);
 		}
-		if (lock_relation(t->relid, mode) && t->valid)
+		/*
+		 * A valid definition's relation exists once locked: the lock, when
+		 * new, processes the invalidations pending, and a DROP of the
+		 * relation (by the session waited for, or by this transaction's
+		 * earlier commands) invalidates it, as any change of its pg_class
+		 * row does.  Only a definition just read looks its relation up.
+		 */
+		LockRelationOid(t->relid, mode);
+		if (t->valid)
 			break;
 		t->valid = false;
 		if (attempt >= 10)

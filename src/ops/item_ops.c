@@ -104,7 +104,8 @@ ops_put(StTable *t, Av *item, StCondition *cond, StReturnValues rv, StWriteResul
 		}
 		if (old)
 		{
-			storage_replace(t, &ctid, stored);
+			/* whether a rule kept it from being written or not, the old item is what was there */
+			(void) storage_replace(t, &ctid, stored);
 			ops_check_item_collection(t, item);
 			ops_traffic_write(t, old_item, item, false);
 			return rv == ST_RV_ALL_OLD ? old_item : NULL;
@@ -297,7 +298,11 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 		ops_check_item(t, new_item);
 		stored = av_item_to_jsonb(new_item, true);
 		if (old && locked)
-			storage_replace(t, &ctid, stored);
+		{
+			/* a rule (DO INSTEAD NOTHING) may keep it from being written: then there is no new item */
+			if (!storage_replace(t, &ctid, stored))
+				new_item = NULL;
+		}
 		else if (old && !storage_replace_unlocked(t, &ctid, stored))
 			continue;			/* changed since read: read it again, locked */
 		else if (!old && !storage_insert(t, stored, NULL))
@@ -319,7 +324,7 @@ ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition *cond, StRet
 			case ST_RV_UPDATED_OLD:
 				return old_item && upd ? upd->project_updated(upd, old_item) : NULL;
 			case ST_RV_UPDATED_NEW:
-				return upd ? upd->project_updated(upd, new_item) : NULL;
+				return new_item && upd ? upd->project_updated(upd, new_item) : NULL;
 			default:
 				return NULL;
 		}

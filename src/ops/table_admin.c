@@ -789,7 +789,7 @@ table_stats(StTable *t, char **counts, char **sizes)
 						 " COALESCE(pg_catalog.sum(stdesign.item_size(item)) FILTER (WHERE %s), 0)::pg_catalog.text",
 						 pred, pred);
 	}
-	appendStringInfo(&sql, " FROM %s", t->qualified);
+	appendStringInfo(&sql, " FROM %s%s", t->distributed ? "" : "ONLY ", t->qualified);
 	SPI_connect();
 	if (SPI_execute(sql.data, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
 		st_internal_error("could not count the items of %s", t->name);

@@ -255,7 +255,7 @@ write_action(StTxAction *a)
 			if (a->old_item == NULL)
 				insert_missing(a);
 			else
-				storage_replace(a->table, &a->ctid, av_item_to_jsonb(a->new_item, true));
+				(void) storage_replace(a->table, &a->ctid, av_item_to_jsonb(a->new_item, true));
 			break;
 		case ST_TX_DELETE:
 			if (a->old_item != NULL)

@@ -497,6 +497,46 @@ upsert_row(RowWriter *w, List *arbiter, bool *probe)
 	}
 }
 
+/*
+ * w opened for an insertion of items by INSERT ... ON CONFLICT (key):
+ * *trigger the set_keys arguments the key columns are computed with, the
+ * indexes open.  False, with w closed, when the statement would do more
+ * than write rows (see the banner).
+ */
+static bool
+upsert_open(RowWriter *w, Oid relid, Oid key_index, AttrNumber item_attnum, Trigger **trigger)
+{
+	writer_open(w, relid, item_attnum);
+	*trigger = upsert_trigger(w->rel, item_attnum);
+	if (*trigger != NULL)
+		writer_open_indexes(w);
+	if (*trigger == NULL || !only_key_unique(w->rri, key_index))
+	{
+		writer_close(w, false);
+		return false;
+	}
+	return true;
+}
+
+/* w->row: a new row of item, its key columns computed as set_keys computes them. */
+static void
+fill_insert_row(RowWriter *w, Trigger *trigger, Jsonb *item)
+{
+	TupleTableSlot *row = w->row;
+	int			natts = RelationGetDescr(w->rel)->natts;
+
+	for (int a = 0; a < natts; a++)
+	{
+		row->tts_values[a] = (Datum) 0;
+		row->tts_isnull[a] = true;
+	}
+	storage_set_keys_values(trigger, item, row->tts_values);
+	for (int a = 0; a < w->item_attnum; a++)
+		row->tts_isnull[a] = false;
+	row->tts_values[w->item_attnum - 1] = PointerGetDatum(item);
+	ExecStoreVirtualTuple(row);
+}
+
 bool
 storage_row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 				Jsonb **items, int n, bool *probe)
@@ -506,46 +546,98 @@ storage_row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 	List	   *arbiter;
 	MemoryContext row_cxt;
 	MemoryContext old;
-	int			natts;
 
-	writer_open(&w, relid, item_attnum);
-	trigger = upsert_trigger(w.rel, item_attnum);
-	if (trigger != NULL)
-		writer_open_indexes(&w);
-	if (trigger == NULL || !only_key_unique(w.rri, key_index))
-	{
-		writer_close(&w, false);
+	if (!upsert_open(&w, relid, key_index, item_attnum, &trigger))
 		return false;
-	}
 
 	arbiter = list_make1_oid(key_index);
-	natts = RelationGetDescr(w.rel)->natts;
 	row_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign upsert row",
 									ALLOCSET_DEFAULT_SIZES);
 	for (int i = 0; i < n; i++)
 	{
-		TupleTableSlot *row = w.row;
-
 		old = MemoryContextSwitchTo(row_cxt);
-		for (int a = 0; a < natts; a++)
-		{
-			row->tts_values[a] = (Datum) 0;
-			row->tts_isnull[a] = true;
-		}
-		storage_set_keys_values(trigger, items[i], row->tts_values);
-		for (int a = 0; a < item_attnum; a++)
-			row->tts_isnull[a] = false;
-		row->tts_values[item_attnum - 1] = PointerGetDatum(items[i]);
-		ExecStoreVirtualTuple(row);
-
+		fill_insert_row(&w, trigger, items[i]);
 		upsert_row(&w, arbiter, probe);
-
 		MemoryContextSwitchTo(old);
-		ExecClearTuple(row);
+		ExecClearTuple(w.row);
 		ResetPerTupleExprContext(w.estate);
 		MemoryContextReset(row_cxt);
 	}
 	MemoryContextDelete(row_cxt);
 	writer_close(&w, true);
 	return true;
+}
+
+/* ---------- INSERT ... ON CONFLICT DO NOTHING of one item ---------- */
+
+/*
+ * The row at conflict keeps its key, and nothing is written: as ON
+ * CONFLICT DO NOTHING, REPEATABLE READ and SERIALIZABLE refuse a row their
+ * snapshot does not see (ExecCheckTIDVisible), unless this transaction
+ * wrote it.
+ */
+static void
+conflict_nothing(RowWriter *w, ItemPointer conflict)
+{
+	if (!IsolationUsesXactSnapshot())
+		return;
+	if (!table_tuple_fetch_row_version(w->rel, conflict, SnapshotAny, w->existing))
+		st_internal_error("failed to fetch conflicting tuple for ON CONFLICT");
+	if (!table_tuple_satisfies_snapshot(w->rel, w->existing, w->estate->es_snapshot) &&
+		!TransactionIdIsCurrentTransactionId(slot_xmin(w->existing)))
+		st_serialization_failure("update");
+	ExecClearTuple(w->existing);
+}
+
+/* w->row inserted (true, *ctid its row), or the key exists (false). */
+static bool
+insert_row(RowWriter *w, List *arbiter, ItemPointer ctid)
+{
+	for (;;)
+	{
+		ItemPointerData conflict;
+		TransactionId xid;
+		uint32		token;
+		bool		conflicted = false;
+		List	   *recheck;
+
+		CHECK_FOR_INTERRUPTS();
+		/* waits for a transaction still writing the key, as the statement does */
+		if (!ExecCheckIndexConstraints(w->rri, w->row, w->estate, &conflict, arbiter))
+		{
+			conflict_nothing(w, &conflict);
+			return false;
+		}
+		xid = GetCurrentTransactionId();
+		token = SpeculativeInsertionLockAcquire(xid);
+		table_tuple_insert_speculative(w->rel, w->row, w->cid, 0, NULL, token);
+		recheck = ExecInsertIndexTuples(w->rri, w->row, w->estate, false, true,
+										&conflicted, arbiter);
+		table_tuple_complete_speculative(w->rel, w->row, token, !conflicted);
+		SpeculativeInsertionLockRelease(xid);
+		list_free(recheck);
+		if (!conflicted)
+		{
+			if (ctid)
+				ItemPointerCopy(&w->row->tts_tid, ctid);
+			return true;
+		}
+	}
+}
+
+StRowInsert
+storage_row_insert(Oid relid, Oid key_index, AttrNumber item_attnum, Jsonb *item,
+				   ItemPointer ctid)
+{
+	RowWriter	w;
+	Trigger    *trigger;
+	bool		inserted;
+
+	if (!upsert_open(&w, relid, key_index, item_attnum, &trigger))
+		return ST_ROW_NOT_DIRECT;
+	fill_insert_row(&w, trigger, item);
+	inserted = insert_row(&w, list_make1_oid(key_index), ctid);
+	ExecClearTuple(w.row);
+	writer_close(&w, inserted);
+	return inserted ? ST_ROW_INSERTED : ST_ROW_KEY_EXISTS;
 }

@@ -62,4 +62,22 @@ extern bool storage_row_delete(Oid relid, ItemPointer ctid, bool locked);
 extern bool storage_row_upsert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
 							Jsonb **items, int n, bool *probe);
 
+/*
+ * Write item as INSERT ... ON CONFLICT DO NOTHING RETURNING ctid would
+ * (key_index being the only unique index): ST_ROW_INSERTED with *ctid (if
+ * not NULL) the new row's, ST_ROW_KEY_EXISTS when a row with the key
+ * exists or is being written by a transaction that then committed it
+ * (waited for, as the statement waits).  ST_ROW_NOT_DIRECT, having written
+ * nothing, when the statement would do more (see row_write.c).
+ */
+typedef enum StRowInsert
+{
+	ST_ROW_NOT_DIRECT,
+	ST_ROW_INSERTED,
+	ST_ROW_KEY_EXISTS
+} StRowInsert;
+
+extern StRowInsert storage_row_insert(Oid relid, Oid key_index, AttrNumber item_attnum,
+									  Jsonb *item, ItemPointer ctid);
+
 #endif							/* ST_ROW_WRITE_H */

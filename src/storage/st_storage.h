@@ -113,7 +113,11 @@ extern void storage_upsert(StTable *t, Jsonb *item);
 extern void storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe);
 /* Insert a new item; false when its key exists.  Fills *ctid (when given) with the new row's. */
 extern bool storage_insert(StTable *t, Jsonb *item, ItemPointer ctid);
-extern void storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);
+/*
+ * Replace the locked item at ctid; false when a rewrite rule of the
+ * relation kept the UPDATE from writing it (DO INSTEAD NOTHING).
+ */
+extern bool storage_replace(StTable *t, ItemPointer ctid, Jsonb *item);
 
 /*
  * Optimistic replacement, for a write that reads an item and replaces it:

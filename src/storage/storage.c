@@ -580,6 +580,13 @@ get_plan(SPIPlanPtr *slot, const char *sql, int nargs, Oid *argtypes, bool distr
 	(*(slot) ? *(slot) : get_plan((slot), (sql), (nargs), (types), (t)->distributed))
 
 /*
+ * "ONLY " before the relation in a fallback statement: the rows of this
+ * relation, never an inheritance child's.  A Citus distributed table has
+ * no children and its statements are routed as they are written.
+ */
+#define ONLY_KW(t) ((t)->distributed ? "" : "ONLY ")
+
+/*
  * plan_cache_mode = force_generic_plan in the session would override the
  * custom plans of a distributed table: while its statements run, it is
  * force_custom_plan (as a function's SET clause would set it; an error
@@ -673,13 +680,14 @@ read_by_key(StTable *t, const StKey *key, ItemPointer ctid)
 	SPI_connect();
 	if (ctid)
 		plan = CACHED_PLAN(t, &t->plan_get_for_update,
-						   psprintf("SELECT item, %s FROM %s WHERE %s FOR UPDATE",
+						   psprintf("SELECT item, %s FROM %s%s WHERE %s FOR UPDATE",
 									t->distributed ? "'(0,0)'::pg_catalog.tid" : "ctid",
-									t->qualified, key_match_sql(t)),
+									ONLY_KW(t), t->qualified, key_match_sql(t)),
 						   n, types);
 	else
 		plan = CACHED_PLAN(t, &t->plan_get,
-						   psprintf("SELECT item FROM %s WHERE %s", t->qualified, key_match_sql(t)),
+						   psprintf("SELECT item FROM %s%s WHERE %s", ONLY_KW(t), t->qualified,
+									key_match_sql(t)),
 						   n, types);
 	if (SPI_execute_plan(plan, values, NULL, ctid == NULL, 1) != SPI_OK_SELECT)
 		st_internal_error("read by key failed");
@@ -1255,16 +1263,33 @@ dist_key_exists(StTable *t, const StKey *key)
 	return found;
 }
 
+/*
+ * One item as INSERT ... ON CONFLICT DO UPDATE: written directly where the
+ * statement would do nothing more (storage_row_upsert_many, looking for the
+ * key first as the statement does, so that a put over an existing item
+ * leaves no dead speculative insertion behind).  Through SPI, each call
+ * starts an executor, which prepares every GSI's partial-index predicate
+ * again (copied, planned, compiled: about 45,000 instructions for the
+ * type and length checks of one GSI) where the direct writer keeps them
+ * compiled per backend (index_cache.c).
+ */
 void
 storage_upsert(StTable *t, Jsonb *item)
 {
 	Oid			types[1] = {JSONBOID};
 	Datum		values[1] = {PointerGetDatum(item)};
 	SPIPlanPtr	plan;
+	bool		probe = true;
 
 	if (t->distributed)
 	{
 		dist_upsert(t, item);
+		storage_respect_key_locks(t, &item, 1);
+		return;
+	}
+	if (key_layout_known(t) &&
+		storage_row_upsert_many(t->relid, t->key_index, t->item_attnum, &item, 1, &probe))
+	{
 		storage_respect_key_locks(t, &item, 1);
 		return;
 	}
@@ -1334,6 +1359,18 @@ storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 	Oid		   *argtypes = types;
 	Datum	   *args = values;
 
+	/* directly where the statement would do nothing more (see storage_upsert) */
+	if (key_layout_known(t))
+	{
+		StRowInsert r = storage_row_insert(t->relid, t->key_index, t->item_attnum, item, ctid);
+
+		if (r != ST_ROW_NOT_DIRECT)
+		{
+			if (r == ST_ROW_INSERTED)
+				storage_respect_key_locks(t, &item, 1);
+			return r == ST_ROW_INSERTED;
+		}
+	}
 	if (t->distributed)
 	{
 		nargs = dist_item_args(t, item, dtypes, dvalues);
@@ -1381,12 +1418,13 @@ has_rules(StTable *t)
 	return rules;
 }
 
-void
+bool
 storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 {
 	Oid			types[2] = {TIDOID, JSONBOID};
 	Datum		values[2] = {PointerGetDatum(ctid), PointerGetDatum(item)};
 	SPIPlanPtr	plan;
+	bool		replaced;
 
 	if (t->distributed)
 	{
@@ -1394,21 +1432,21 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 
 		stored_item_key(t, item, &key);
 		dist_write_by_key(t, &key, item);
-		return;
+		return true;
 	}
 	if (t->item_attnum > 0 && storage_row_update_allowed(t->relid))
-	{
-		storage_row_update(t->relid, t->item_attnum, ctid, item, true);
-		return;
-	}
+		return storage_row_update(t->relid, t->item_attnum, ctid, item, true);
 	SPI_connect();
+	/* ONLY: a ctid names a row of this relation, not of an inheritance child */
 	plan = CACHED_PLAN(t, &t->plan_update,
-					psprintf("UPDATE %s SET item = $2 WHERE ctid " OP("=") " $1", t->qualified),
+					psprintf("UPDATE ONLY %s SET item = $2 WHERE ctid " OP("=") " $1", t->qualified),
 					2, types);
-	if ((SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_UPDATE || SPI_processed != 1) &&
-		!has_rules(t))
+	replaced = SPI_execute_plan(plan, values, NULL, false, 0) == SPI_OK_UPDATE && SPI_processed == 1;
+	/* a rule may have replaced the UPDATE (DO INSTEAD) by something else, or by nothing */
+	if (!replaced && !has_rules(t))
 		st_internal_error("update of a locked item failed");
 	SPI_finish();
+	return replaced;
 }
 
 void
@@ -1430,7 +1468,7 @@ storage_delete_ctid(StTable *t, ItemPointer ctid, const StKey *key)
 	}
 	SPI_connect();
 	plan = CACHED_PLAN(t, &t->plan_delete,
-					psprintf("DELETE FROM %s WHERE ctid " OP("=") " $1", t->qualified),
+					psprintf("DELETE FROM ONLY %s WHERE ctid " OP("=") " $1", t->qualified),
 					1, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE && !has_rules(t))
 		st_internal_error("delete of a locked item failed");
@@ -1447,7 +1485,7 @@ delete_under_rules(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	int			res;
 
 	SPI_connect();
-	res = SPI_execute_with_args(psprintf("DELETE FROM %s WHERE %s", t->qualified, key_match_sql(t)),
+	res = SPI_execute_with_args(psprintf("DELETE FROM %s%s WHERE %s", ONLY_KW(t), t->qualified, key_match_sql(t)),
 								n, types, values, NULL, false, 0);
 	if (res < 0)
 		st_internal_error("delete failed");
@@ -1499,7 +1537,8 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	nest = dist_plans_begin(t);
 	SPI_connect();
 	plan = CACHED_PLAN(t, &t->plan_delete_returning,
-					psprintf("DELETE FROM %s WHERE %s RETURNING item", t->qualified, key_match_sql(t)),
+					psprintf("DELETE FROM %s%s WHERE %s RETURNING item", ONLY_KW(t), t->qualified,
+							 key_match_sql(t)),
 					n, types);
 	if (SPI_execute_plan(plan, values, NULL, false, 0) != SPI_OK_DELETE_RETURNING)
 		st_internal_error("delete failed");
@@ -1527,11 +1566,12 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
  * so a transaction taking a key's lock afterwards finds it (and waits for
  * its writer); a transaction that took the lock before is waited for.  To
  * keep that cheap, a transaction holding absent-key locks on a relation also
- * holds a relation-wide flag lock (ShareLock), and a writer that can take
- * the flag in RowExclusiveLock mode (conflicting with it, not with other
- * writers) at once knows that no key of the relation is held: one lock-table
- * probe per write or per batch of items, and key locks only while some
- * transaction holds absent keys of the relation.  Writers never hold a key
+ * holds a relation-wide flag lock (ShareLock), and a writer that finds no
+ * other transaction holding the flag in a mode conflicting with
+ * RowExclusiveLock knows that no key of the relation is held: one look into
+ * the lock table per write or per batch of items, in shared mode and
+ * without taking the flag, and key locks only while some transaction holds
+ * absent keys of the relation.  Writers never hold a key
  * lock while waiting for anything else.
  *
  * Key locks show in pg_locks as advisory locks with objsubid
@@ -1711,13 +1751,24 @@ void
 storage_respect_key_locks(StTable *t, Jsonb **items, int n)
 {
 	LOCKTAG		flag;
+	VirtualTransactionId *holders;
+	bool		held;
 
+	/*
+	 * Whether another transaction holds the flag, read from the lock table
+	 * under its partition's lock in shared mode, without entering a lock
+	 * of our own: when none does, the lock's entry is not even there, and
+	 * writers do not queue behind each other on the partition's lock.  It
+	 * orders with a transaction taking the flag as taking and releasing the
+	 * flag ourselves would: one taking it after this look finds our index
+	 * entry, already in place, when it checks its key.
+	 */
 	flag_lock_tag(&flag, t);
-	if (LockAcquire(&flag, RowExclusiveLock, false, true) != LOCKACQUIRE_NOT_AVAIL)
-	{
-		LockRelease(&flag, RowExclusiveLock, false);
+	holders = GetLockConflicts(&flag, RowExclusiveLock, NULL);
+	held = VirtualTransactionIdIsValid(holders[0]);
+	pfree(holders);
+	if (!held)
 		return;
-	}
 	/* some transaction holds absent keys of the relation: wait for those of these items */
 	for (int i = 0; i < n; i++)
 	{
@@ -1836,7 +1887,7 @@ storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
 	order_cols(t, ix, "$5", "$6", "$7", &oc);
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT item FROM %s WHERE %s " OP("=") " %s", t->qualified, pexpr,
+	appendStringInfo(&sql, "SELECT item FROM %s%s WHERE %s " OP("=") " %s", ONLY_KW(t), t->qualified, pexpr,
 					 param_key(pk->type, "$1"));
 	/* Citus routes a query of one partition (of the table or an LSI) to its shard by pk */
 	if (t->distributed && (ix ? ix->is_local : pk->type != AV_N))
@@ -2074,7 +2125,7 @@ scan_sql(StTable *t, StIndex *ix, bool from_start, bool segmented)
 	}
 
 	initStringInfo(&sql);
-	appendStringInfo(&sql, "SELECT item FROM %s", t->qualified);
+	appendStringInfo(&sql, "SELECT item FROM %s%s", ONLY_KW(t), t->qualified);
 	if (ix)
 	{
 		appendStringInfo(&sql, " WHERE %s", storage_index_predicate(&ix->pk, &ix->sk));

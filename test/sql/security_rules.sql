@@ -61,6 +61,16 @@ SELECT st_api('UpdateItem', '{"TableName": "Ruled", "Key": {"PK": {"S": "a"}, "S
                               "UpdateExpression": "SET v = :v", "ExpressionAttributeValues": {":v": {"S": "new"}}}');
 SELECT st_api('PutItem', '{"TableName": "Ruled", "Item": {"PK": {"S": "a"}, "SK": {"S": "9"}, "v": {"S": "new"}},
                            "ConditionExpression": "attribute_exists(PK)"}');
+-- Nothing was written, so no new item is returned (ALL_NEW is st_update's
+-- default, UPDATED_NEW, UpdateItem's ReturnValues); ALL_OLD and
+-- UPDATED_OLD return the item as it was, and still is.
+SELECT st_update('a', '2', 'SET v = :v', 'Ruled', "values" => '{":v": "new"}');
+SELECT st_update('a', '2', 'SET v = :v', 'Ruled', "values" => '{":v": "new"}', return_values => 'UPDATED_NEW');
+SELECT st_update('a', '2', 'SET v = :v', 'Ruled', "values" => '{":v": "new"}', return_values => 'ALL_OLD');
+SELECT st_update('a', '2', 'SET v = :v', 'Ruled', "values" => '{":v": "new"}', return_values => 'UPDATED_OLD');
+SELECT st_api('UpdateItem', '{"TableName": "Ruled", "Key": {"PK": {"S": "a"}, "SK": {"S": "7"}},
+                              "UpdateExpression": "SET v = :v", "ExpressionAttributeValues": {":v": {"S": "new"}},
+                              "ReturnValues": "ALL_NEW"}');
 SELECT * FROM ruled_items();
 -- An upsert (INSERT ... ON CONFLICT) is refused on a relation with an
 -- UPDATE (or INSERT) rule, by Postgres, whoever writes it: a Put without a
@@ -117,5 +127,33 @@ SELECT * FROM ruled_items();
 
 DROP FUNCTION ruled_reset();
 DROP FUNCTION ruled_items();
+
+-- 6. An inheritance child's rows are not the table's items.  The
+-- statements a write runs when it cannot go direct (here because of DO
+-- ALSO rules) name the relation with ONLY: a child row with the same ctid
+-- or the same key as an item is never updated or deleted with it.
+SELECT st_create_table('Inherited') IS NOT NULL AS created;
+SELECT st_put(jsonb_build_object('PK', 'a', 'SK', i::text, 'v', 'old'), 'Inherited')
+  FROM generate_series(1, 4) AS i;
+CREATE TABLE inherited_child () INHERITS (stdesign_data."Inherited");
+INSERT INTO inherited_child (pk, sk, item)
+  SELECT pk, sk, jsonb_set(item, '{v,S}', '"child"') FROM ONLY stdesign_data."Inherited" ORDER BY ctid;
+CREATE RULE audit_update AS ON UPDATE TO stdesign_data."Inherited"
+  DO ALSO INSERT INTO rule_audit (op, pk, sk, v) VALUES ('update', new.pk, new.sk, new.item #>> '{v,S}');
+CREATE RULE audit_delete AS ON DELETE TO stdesign_data."Inherited"
+  DO ALSO INSERT INTO rule_audit (op, pk, sk, v) VALUES ('delete', old.pk, old.sk, old.item #>> '{v,S}');
+DELETE FROM rule_audit;
+-- the child's rows have the items' ctids and keys
+SELECT tableoid::regclass AS relation, ctid, pk, sk, item #>> '{v,S}' AS v
+  FROM stdesign_data."Inherited" ORDER BY sk, relation;
+SELECT st_update('a', '1', 'SET v = :v', 'Inherited', "values" => '{":v": "new"}');
+SELECT st_delete('a', '2', 'Inherited', condition => 'attribute_exists(PK)', return_values => 'ALL_OLD');
+SELECT st_delete('a', '3', 'Inherited');
+SELECT st_get('a', '4', 'Inherited');
+SELECT op, pk, sk, v FROM rule_audit ORDER BY n;
+SELECT tableoid::regclass AS relation, pk, sk, item #>> '{v,S}' AS v
+  FROM stdesign_data."Inherited" ORDER BY sk, relation;
+DROP TABLE inherited_child;
+SELECT st_drop_table('Inherited');
 DROP TABLE rule_audit;
 SELECT st_drop_table('Ruled');
