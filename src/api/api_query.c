@@ -178,33 +178,6 @@ check_projection_on_index(StExprRequest *req, StTable *t, StIndex *ix)
 
 /* ---------- keys and positions ---------- */
 
-static void
-copy_key_attr(Av *dst, const Av *item, const StKeyDef *k)
-{
-	Av		   *v;
-
-	if (k->name == NULL || av_map_get(dst, k->name, strlen(k->name)))
-		return;
-	v = av_map_get(item, k->name, strlen(k->name));
-	if (v)
-		av_map_put_nocheck(dst, k->name, strlen(k->name), av_copy(v));
-}
-
-/* The key of an item in a key space: the table's key, plus the index's. */
-static Av  *
-item_key(StTable *t, StIndex *ix, const Av *item)
-{
-	Av		   *key = av_new(AV_M);
-
-	copy_key_attr(key, item, &t->pk);
-	copy_key_attr(key, item, &t->sk);
-	if (ix)
-	{
-		copy_key_attr(key, item, &ix->pk);
-		copy_key_attr(key, item, &ix->sk);
-	}
-	return key;
-}
 
 /*
  * How many attributes the key of a key space has: the table's and the
@@ -240,7 +213,7 @@ start_position(Jsonb *request, StTable *t, StIndex *ix)
 
 	if (start == NULL)
 		return NULL;
-	keys = item_key(t, ix, start);
+	keys = ops_item_key(t, ix, start);
 	expected = key_attribute_count(t, ix);
 	if (start->n != keys->n || keys->n != expected)
 		st_error(ST_ERR_VALIDATION,
@@ -441,7 +414,7 @@ page_row(Jsonb *stored, void *arg)
 		if (item == NULL)
 			item = av_item_from_stored(stored);
 		old = MemoryContextSwitchTo(pg->keep_cxt);
-		pg->last_key = item_key(pg->table, pg->index, item);
+		pg->last_key = ops_item_key(pg->table, pg->index, item);
 		MemoryContextSwitchTo(old);
 		return false;
 	}

@@ -83,29 +83,6 @@ capacity_response(Jsonb *responses, StCapacity *cap)
 
 /* ---------- TransactWriteItems ---------- */
 
-static void
-count_writes(StCapacity *cap, StTxAction *actions, int n)
-{
-	for (int i = 0; i < n; i++)
-	{
-		StTxAction *a = &actions[i];
-
-		switch (a->op)
-		{
-			case ST_TX_PUT:
-			case ST_TX_UPDATE:
-				ops_capacity_write(cap, a->table, a->old_item, a->new_item, true);
-				break;
-			case ST_TX_DELETE:
-				ops_capacity_write(cap, a->table, a->old_item, NULL, true);
-				break;
-			case ST_TX_CONDITION_CHECK:
-				/* the item as it is: no index changes */
-				ops_capacity_write(cap, a->table, a->old_item, a->old_item, true);
-				break;
-		}
-	}
-}
 
 /* A repeated request: what reading its items cost. */
 static void
@@ -183,7 +160,7 @@ api_transact_write_items(Jsonb *request)
 	else
 	{
 		ops_transact_write(actions, n, true, ops_capacity_wanted(cap));
-		count_writes(cap, actions, n);
+		ops_transact_count_writes(cap, actions, n);
 	}
 	if (!api_wants_collection_metrics(request))
 		return capacity_response(NULL, cap);

@@ -191,6 +191,9 @@ extern const StKeyDef *ops_query_sk(const StQuerySpec *q);
 /* Run a query; the callback sees each stored item in order. */
 extern void ops_query(const StQuerySpec *q, StRowCallback callback, void *arg);
 
+/* The key of an item in the key space of t (ix NULL) or index ix: its key attributes, each once. */
+extern Av  *ops_item_key(StTable *t, StIndex *ix, const Av *item);
+
 /* Scan a table (ix NULL) or an index, reading at most limit items (-1: all). */
 extern void ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg);
 

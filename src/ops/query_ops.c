@@ -216,3 +216,36 @@ ops_segment_of(StTable *t, Datum pk, int total_segments)
 {
 	return storage_segment_of(t, pk, total_segments);
 }
+
+/* ---------- the key of an item in a key space ---------- */
+
+static void
+copy_key_attr(Av *dst, const Av *item, const StKeyDef *k)
+{
+	Av		   *v;
+
+	if (k->name == NULL || av_map_get(dst, k->name, strlen(k->name)))
+		return;
+	v = av_map_get(item, k->name, strlen(k->name));
+	if (v)
+		av_map_put_nocheck(dst, k->name, strlen(k->name), av_copy(v));
+}
+
+/*
+ * The key of an item in the key space read (LastEvaluatedKey, a page's
+ * position): the table's key attributes, plus the index's, each once.
+ */
+Av *
+ops_item_key(StTable *t, StIndex *ix, const Av *item)
+{
+	Av		   *key = av_new(AV_M);
+
+	copy_key_attr(key, item, &t->pk);
+	copy_key_attr(key, item, &t->sk);
+	if (ix)
+	{
+		copy_key_attr(key, item, &ix->pk);
+		copy_key_attr(key, item, &ix->sk);
+	}
+	return key;
+}

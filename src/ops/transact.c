@@ -310,3 +310,31 @@ ops_transact_write(StTxAction *actions, int n, bool typed, bool need_old)
 	if (cancelled)
 		ops_transact_cancel(reasons, n, typed);
 }
+
+/*
+ * The write capacity of a transaction's actions (TransactWriteItems and
+ * PartiQL's ExecuteTransaction): each counted as a transactional write of
+ * what it changes; a ConditionCheck as the item as it is (no index changes).
+ */
+void
+ops_transact_count_writes(StCapacity *cap, StTxAction *actions, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		StTxAction *a = &actions[i];
+
+		switch (a->op)
+		{
+			case ST_TX_PUT:
+			case ST_TX_UPDATE:
+				ops_capacity_write(cap, a->table, a->old_item, a->new_item, true);
+				break;
+			case ST_TX_DELETE:
+				ops_capacity_write(cap, a->table, a->old_item, NULL, true);
+				break;
+			case ST_TX_CONDITION_CHECK:
+				ops_capacity_write(cap, a->table, a->old_item, a->old_item, true);
+				break;
+		}
+	}
+}

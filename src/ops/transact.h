@@ -10,6 +10,7 @@
 
 #include "postgres.h"
 
+#include "capacity.h"
 #include "expr_ops.h"
 #include "item_ops.h"
 
@@ -55,6 +56,9 @@ typedef struct StTxAction
  * (fills lock_key).  Also rejects two actions on one item.
  */
 extern void ops_transact_prepare(StTxAction *actions, int n);
+
+/* The write capacity of the actions, into cap (after ops_transact_write). */
+extern void ops_transact_count_writes(StCapacity *cap, StTxAction *actions, int n);
 
 /*
  * Run the actions as one all-or-nothing write: lock every item in key

@@ -291,33 +291,6 @@ typedef struct ReadState
 	MemoryContext keep_cxt;		/* the statement's context: what outlives a row */
 } ReadState;
 
-static void
-copy_key_attr(Av *dst, const Av *item, const StKeyDef *k)
-{
-	Av		   *v;
-
-	if (k->name == NULL || av_map_get(dst, k->name, strlen(k->name)))
-		return;
-	v = av_map_get(item, k->name, strlen(k->name));
-	if (v)
-		av_map_put_nocheck(dst, k->name, strlen(k->name), av_copy(v));
-}
-
-/* The key of an item in the key space read: the table's key, plus the index's. */
-static Av  *
-item_key(StTable *t, StIndex *ix, const Av *item)
-{
-	Av		   *key = av_new(AV_M);
-
-	copy_key_attr(key, item, &t->pk);
-	copy_key_attr(key, item, &t->sk);
-	if (ix)
-	{
-		copy_key_attr(key, item, &ix->pk);
-		copy_key_attr(key, item, &ix->sk);
-	}
-	return key;
-}
 
 static StPosition *
 key_position(StTable *t, StIndex *ix, const Av *key)
@@ -405,7 +378,7 @@ read_row(Jsonb *stored, void *arg)
 	if ((rs->limit > 0 && rs->scanned >= rs->limit) || rs->bytes >= PARTIQL_PAGE_BYTES)
 	{
 		rs->stopped = true;
-		rs->last_key = item_key(rs->table, rs->index, item ? item : av_item_from_stored(stored));
+		rs->last_key = ops_item_key(rs->table, rs->index, item ? item : av_item_from_stored(stored));
 		more = false;
 	}
 	MemoryContextSwitchTo(old);

@@ -131,28 +131,6 @@ write_action(StTxAction *a, const PqlStmt *s, const Av *params)
 	ops_expr_finish(&a->req);
 }
 
-static void
-count_writes(StCapacity *cap, StTxAction *actions, int n)
-{
-	for (int i = 0; i < n; i++)
-	{
-		StTxAction *a = &actions[i];
-
-		switch (a->op)
-		{
-			case ST_TX_PUT:
-			case ST_TX_UPDATE:
-				ops_capacity_write(cap, a->table, a->old_item, a->new_item, true);
-				break;
-			case ST_TX_DELETE:
-				ops_capacity_write(cap, a->table, a->old_item, NULL, true);
-				break;
-			case ST_TX_CONDITION_CHECK:
-				ops_capacity_write(cap, a->table, a->old_item, a->old_item, true);
-				break;
-		}
-	}
-}
 
 /* The reads: each a SELECT of one whole key, its item (filtered, projected) or a miss. */
 static void
@@ -218,5 +196,5 @@ partiql_transact(const char *const *statements, const Av *const *params, int n,
 	ops_transact_prepare(actions, n);
 	ops_transact_write(actions, n, typed, cap != NULL && ops_capacity_wanted(cap));
 	if (cap)
-		count_writes(cap, actions, n);
+		ops_transact_count_writes(cap, actions, n);
 }

@@ -24,10 +24,15 @@ log_statement = none
 wal_consistency_checking = 'heap,heap2,btree'
 });
 $primary->start;
+# A slot reserved before the backup keeps every WAL segment the standby has
+# yet to receive: the full-page images of wal_consistency_checking fill
+# segments fast, and a busy machine can otherwise recycle one before the
+# standby streams it.
+$primary->safe_psql('postgres', "SELECT pg_create_physical_replication_slot('standby', true)");
 $primary->backup('base');
 my $standby = PostgreSQL::Test::Cluster->new('standby');
 $standby->init_from_backup($primary, 'base', has_streaming => 1);
-$standby->append_conf('postgresql.conf', "log_statement = none\n");
+$standby->append_conf('postgresql.conf', "log_statement = none\nprimary_slot_name = 'standby'\n");
 $standby->start;
 
 is($primary->safe_psql('postgres', 'SHOW wal_consistency_checking'), 'heap,heap2,btree',
