@@ -587,6 +587,14 @@ run_once(HttpCall *call, bool *retry)
 		}
 		else
 			r.message = r.message ? MemoryContextStrdup(ctx, r.message) : NULL;
+
+		/*
+		 * A shutdown or cancel that arrived while the request ran (say, while
+		 * it waited for a lock whose holder the same fast shutdown ended)
+		 * ends it here, before its transaction commits: the interrupted
+		 * request writes nothing.
+		 */
+		CHECK_FOR_INTERRUPTS();
 		PopActiveSnapshot();
 		CommitTransactionCommand();
 	}

@@ -256,9 +256,15 @@ sleep 1
 
 # A request that waits: a session holds the table's relation locked.
 relation=$(q -c "SELECT relation_name FROM stdesign.tables WHERE table_name = 'ECommerceTable'")
+# hold_lock S: another session holds the table's relation in ACCESS
+# EXCLUSIVE mode for S seconds; returns once the lock is granted (a busy
+# machine, or a server just restarted, can take longer than a fixed sleep).
+lock_held() {
+	[ -n "$(q -c "SELECT 1 FROM pg_locks WHERE relation = 'stdesign_data.\"$relation\"'::regclass AND mode = 'AccessExclusiveLock' AND granted")" ]
+}
 hold_lock() {
 	psql -X -q -c "BEGIN" -c "LOCK TABLE stdesign_data.\"$relation\" IN ACCESS EXCLUSIVE MODE" -c "SELECT pg_sleep($1)" >/dev/null 2>&1 &
-	sleep 1
+	wait_for lock_held
 }
 blocked_put() {
 	post PutItem '{"TableName": "ECommerceTable", "Item": {"PK": {"S": "BLOCKED"}, "SK": {"S": "'"$1"'"}}}' > "$work/code.$1"
