@@ -11,6 +11,12 @@
 # is the total, "stdesign: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# The expected files hold UTF-8 text (psql pads its columns by character,
+# pg_virtualenv's cluster takes the environment's locale): an environment
+# with no locale of its own runs the suite in C.UTF-8.
+if [ -z "${LC_ALL:-}${LC_CTYPE:-}${LANG:-}" ]; then
+	export LANG=C.UTF-8
+fi
 
 # Minimum number of checks per layer: raise them when tests are added.
 # pg_regress and isolation must also run every file there is.
