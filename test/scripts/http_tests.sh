@@ -30,7 +30,7 @@ if [ -z "${HTTP_TESTS_INSIDE:-}" ]; then
 	HTTP_TESTS_INSIDE=1 HTTP_PORT=$port exec pg_virtualenv -t \
 		-o shared_preload_libraries=stdesign -o stdesign.http_port="$port" \
 		-o stdesign.http_workers=2 -o stdesign.http_cors_origin=http://admin.example \
-		-o max_connections=60 bash "$0" "$@"
+		-o max_connections=60 -o max_prepared_transactions=2 bash "$0" "$@"
 fi
 
 . test/scripts/checks.sh
@@ -270,11 +270,12 @@ blocked_put() {
 	post PutItem '{"TableName": "ECommerceTable", "Item": {"PK": {"S": "BLOCKED"}, "SK": {"S": "'"$1"'"}}}' > "$work/code.$1"
 }
 active_worker() { q -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'stdesign http worker' AND state = 'active' AND query LIKE '%PutItem%'"; }
+worker_active() { [ -n "$(active_worker)" ]; }
 
 hold_lock 30
 blocked_put cancel &
 cpid=$!
-wait_for test -n "$(active_worker)"
+wait_for worker_active
 wpid=$(active_worker)
 check "a running request shows in pg_stat_activity (pid $wpid)" $([ -n "$wpid" ]; echo $?)
 q -c "SELECT pg_cancel_backend($wpid)" >/dev/null
@@ -301,7 +302,7 @@ sleep 1
 hold_lock 30
 blocked_put kill &
 kpid=$!
-wait_for test -n "$(active_worker)"
+wait_for worker_active
 wpid=$(active_worker)
 kill -9 "$wpid"
 wait $kpid
@@ -315,17 +316,21 @@ check "kill -9: requests are served again" $?
 n=$(q -c "SELECT count(*) FROM st_query('BLOCKED', NULL, 'ECommerceTable')")
 check "kill -9: nothing of the killed request was written ($n)" $([ "$n" = 0 ]; echo $?)
 
-# fast shutdown while a request waits
-hold_lock 60
+# fast shutdown while a request waits: for a lock a prepared transaction
+# holds, which the shutdown keeps (a session holding it would be ended by
+# the same shutdown, and the request could go through before its own end)
+q -c "BEGIN" -c "LOCK TABLE stdesign_data.\"$relation\" IN ACCESS EXCLUSIVE MODE" \
+	-c "PREPARE TRANSACTION 'http_tests_hold'" >/dev/null
 blocked_put shutdown &
 spid=$!
-wait_for test -n "$(active_worker)"
+wait_for worker_active
 timeout 60 pg_ctlcluster "$PGVERSION" regress stop -m fast
 check "fast shutdown during a request: the server stops" $?
 wait $spid
 pg_ctlcluster "$PGVERSION" regress start
 wait_for workers_up
 check "after the restart the workers are back" $?
+q -c "ROLLBACK PREPARED 'http_tests_hold'" >/dev/null
 n=$(q -c "SELECT count(*) FROM st_query('BLOCKED', NULL, 'ECommerceTable')")
 check "fast shutdown: the interrupted request wrote nothing ($n)" $([ "$n" = 0 ]; echo $?)
 
