@@ -268,8 +268,21 @@ extern bool partiql_is_value(const PqlNode *n);
 #include "utils/jsonb.h"
 
 #include "ops/capacity.h"
+#include "ops/expr_ops.h"
+#include "ops/item_ops.h"
 
 /* ---------- execution (partiql_exec_pg.c) ---------- */
+
+/*
+ * Shared by single statements and transactions: the parameter count
+ * checked against the statement's ?s; a value node's value (raising its
+ * error); the plan's names and values bound into an expression request;
+ * the full key a write statement fixes, as a key map of table t.
+ */
+extern void partiql_check_params(const PqlStmt *s, const Av *params);
+extern Av  *partiql_value_of(const PqlNode *n, const Av *params);
+extern void partiql_bind_request(StExprRequest *req, const PqlPlan *plan, const Av *params);
+extern Av  *partiql_write_keymap(StTable *t, const PqlPlan *plan, const Av *params);
 
 /*
  * Where the items of a statement go: a stored item as it is (stored not

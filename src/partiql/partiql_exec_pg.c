@@ -244,15 +244,15 @@ key_schema(StTable *t, StIndex *ix, PqlKeySchema *ks)
 	ks->is_index = ix != NULL;
 }
 
-static void
-check_params(const PqlStmt *s, const Av *params)
+void
+partiql_check_params(const PqlStmt *s, const Av *params)
 {
 	if (s->nparams != (params ? params->n : 0))
 		st_error(ST_ERR_VALIDATION, "Number of parameters in request and statement don't match.");
 }
 
-static Av  *
-value_of(const PqlNode *n, const Av *params)
+Av *
+partiql_value_of(const PqlNode *n, const Av *params)
 {
 	StErr		err;
 	Av		   *v = partiql_value(n, params, &err);
@@ -263,8 +263,8 @@ value_of(const PqlNode *n, const Av *params)
 }
 
 /* The plan's expressions, bound: filter and projection, or condition and update. */
-static void
-plan_request(StExprRequest *req, const PqlPlan *plan, const Av *params)
+void
+partiql_bind_request(StExprRequest *req, const PqlPlan *plan, const Av *params)
 {
 	StErr		err;
 	Av		   *values = partiql_plan_values(plan, params, &err);
@@ -420,14 +420,14 @@ sort_range(const PqlPlan *plan, const StKeyDef *sk, const Av *params, StQuerySpe
 	if (plan->sk_op == PQL_SK_NONE)
 		return true;
 	q->sort_op = sort_op(plan->sk_op);
-	q->sort1 = value_of(plan->sk1, params);
+	q->sort1 = partiql_value_of(plan->sk1, params);
 	if (q->sort1->type != sk->type)
 		return false;
 	if (plan->sk_op == PQL_SK_BEGINS_WITH && sk->type == AV_N)
 		return false;
 	if (plan->sk_op == PQL_SK_BETWEEN)
 	{
-		q->sort2 = value_of(plan->sk2, params);
+		q->sort2 = partiql_value_of(plan->sk2, params);
 		if (q->sort2->type != sk->type || av_compare_scalar(q->sort1, q->sort2) > 0)
 			return false;
 	}
@@ -442,7 +442,7 @@ partition_values(const PqlPlan *plan, const StKeyDef *pk, const Av *params)
 
 	for (int i = 0; i < plan->npk; i++)
 	{
-		Av		   *v = value_of(plan->pk_values[i], params);
+		Av		   *v = partiql_value_of(plan->pk_values[i], params);
 
 		if (v->type != pk->type)
 			continue;
@@ -458,13 +458,13 @@ static void
 run_get(PartiqlCall *call, ReadState *rs, const PqlPlan *plan, StTable *t)
 {
 	Av		   *keymap = av_new(AV_M);
-	Av		   *pk = value_of(plan->pk_values[0], call->params);
+	Av		   *pk = partiql_value_of(plan->pk_values[0], call->params);
 	Jsonb	   *stored = NULL;
 	int64		bytes = 0;
 
 	av_map_put_nocheck(keymap, t->pk.name, strlen(t->pk.name), pk);
 	if (t->sk.name)
-		av_map_put_nocheck(keymap, t->sk.name, strlen(t->sk.name), value_of(plan->sk1, call->params));
+		av_map_put_nocheck(keymap, t->sk.name, strlen(t->sk.name), partiql_value_of(plan->sk1, call->params));
 	/* a key value of another type than the key's matches nothing */
 	if (pk->type == t->pk.type &&
 		(t->sk.name == NULL || av_map_get(keymap, t->sk.name, strlen(t->sk.name))->type == t->sk.type))
@@ -508,7 +508,7 @@ run_select(PartiqlCall *call, const PqlStmt *s, uint32 hash)
 		st_raise(&err);
 	if (call->mode == PARTIQL_MODE_BATCH && plan.access != PQL_ACCESS_GET)
 		st_error(ST_ERR_VALIDATION, "Only single item select is supported");
-	plan_request(&req, &plan, call->params);
+	partiql_bind_request(&req, &plan, call->params);
 	ops_expr_add_filter(&req, plan.filter, NULL);
 	ops_expr_add_projection(&req, plan.projection);
 	ops_expr_finish(&req);
@@ -593,14 +593,14 @@ insert_absent(StCondition *cond, const Av *item)
 	return true;
 }
 
-static Av  *
-write_keymap(StTable *t, const PqlPlan *plan, const Av *params)
+Av *
+partiql_write_keymap(StTable *t, const PqlPlan *plan, const Av *params)
 {
 	Av		   *keymap = av_new(AV_M);
 
-	av_map_put_nocheck(keymap, t->pk.name, strlen(t->pk.name), value_of(plan->pk_values[0], params));
+	av_map_put_nocheck(keymap, t->pk.name, strlen(t->pk.name), partiql_value_of(plan->pk_values[0], params));
 	if (t->sk.name)
-		av_map_put_nocheck(keymap, t->sk.name, strlen(t->sk.name), value_of(plan->sk1, params));
+		av_map_put_nocheck(keymap, t->sk.name, strlen(t->sk.name), partiql_value_of(plan->sk1, params));
 	return keymap;
 }
 
@@ -632,7 +632,7 @@ emit_returned(PartiqlCall *call, const Av *item)
 static void
 run_insert(PartiqlCall *call, const PqlStmt *s, StTable *t)
 {
-	Av		   *item = value_of(s->value, call->params);
+	Av		   *item = partiql_value_of(s->value, call->params);
 	StCondition cond;
 	StWriteResult res;
 
@@ -671,8 +671,8 @@ run_write(PartiqlCall *call, const PqlStmt *s)
 	key_schema(t, NULL, &ks);
 	if (!partiql_plan(s, &ks, &plan, &err))
 		st_raise(&err);
-	keymap = write_keymap(t, &plan, call->params);
-	plan_request(&req, &plan, call->params);
+	keymap = partiql_write_keymap(t, &plan, call->params);
+	partiql_bind_request(&req, &plan, call->params);
 	memset(&res, 0, sizeof(res));
 	if (s->kind == PQL_UPDATE)
 	{
@@ -710,7 +710,7 @@ partiql_execute(PartiqlCall *call)
 	call->last_key = NULL;
 	call->is_read = s->kind == PQL_SELECT;
 	call->table_name = s->table;
-	check_params(s, call->params);
+	partiql_check_params(s, call->params);
 	if (s->kind == PQL_SELECT)
 		run_select(call, s, hash_bytes((const unsigned char *) call->statement,
 									   strlen(call->statement)));

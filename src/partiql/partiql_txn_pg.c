@@ -27,17 +27,6 @@
 #include "ops/transact.h"
 #include "partiql.h"
 
-static Av  *
-value_of(const PqlNode *n, const Av *params)
-{
-	StErr		err;
-	Av		   *v = partiql_value(n, params, &err);
-
-	if (v == NULL)
-		st_raise(&err);
-	return v;
-}
-
 static void
 plan_of(const PqlStmt *s, StTable *t, PqlPlan *plan)
 {
@@ -53,35 +42,6 @@ plan_of(const PqlStmt *s, StTable *t, PqlPlan *plan)
 		st_raise(&err);
 }
 
-static Av  *
-plan_keymap(StTable *t, const PqlPlan *plan, const Av *params)
-{
-	Av		   *keymap = av_new(AV_M);
-
-	av_map_put_nocheck(keymap, t->pk.name, strlen(t->pk.name), value_of(plan->pk_values[0], params));
-	if (t->sk.name)
-		av_map_put_nocheck(keymap, t->sk.name, strlen(t->sk.name), value_of(plan->sk1, params));
-	return keymap;
-}
-
-static void
-request_of(StExprRequest *req, const PqlPlan *plan, const Av *params)
-{
-	StErr		err;
-	Av		   *values = partiql_plan_values(plan, params, &err);
-
-	if (values == NULL && plan->nvalues > 0)
-		st_raise(&err);
-	ops_expr_init_maps(req, plan->names, values);
-}
-
-static void
-param_count(const PqlStmt *s, const Av *params, int i)
-{
-	if (s->nparams != (params ? params->n : 0))
-		st_error(ST_ERR_VALIDATION, "Number of parameters in request and statement don't match.");
-}
-
 /* One write statement as a TransactWriteItems action. */
 static void
 write_action(StTxAction *a, const PqlStmt *s, const Av *params)
@@ -90,12 +50,12 @@ write_action(StTxAction *a, const PqlStmt *s, const Av *params)
 
 	a->table = ops_table_lookup(s->table);
 	plan_of(s, a->table, &plan);
-	request_of(&a->req, &plan, params);
+	partiql_bind_request(&a->req, &plan, params);
 	switch (s->kind)
 	{
 		case PQL_INSERT:
 			a->op = ST_TX_PUT;
-			a->item = value_of(s->value, params);
+			a->item = partiql_value_of(s->value, params);
 			if (a->item->type != AV_M)
 				st_error(ST_ERR_VALIDATION, "The VALUE of an INSERT must be a tuple of attributes");
 			ops_check_item(a->table, a->item);
@@ -111,17 +71,17 @@ write_action(StTxAction *a, const PqlStmt *s, const Av *params)
 			break;
 		case PQL_UPDATE:
 			a->op = ST_TX_UPDATE;
-			a->keymap = plan_keymap(a->table, &plan, params);
+			a->keymap = partiql_write_keymap(a->table, &plan, params);
 			ops_expr_add_update(&a->req, plan.update);
 			ops_expr_write_update(&a->req, a->table);
 			break;
 		case PQL_DELETE:
 			a->op = ST_TX_DELETE;
-			a->keymap = plan_keymap(a->table, &plan, params);
+			a->keymap = partiql_write_keymap(a->table, &plan, params);
 			break;
 		case PQL_EXISTS:
 			a->op = ST_TX_CONDITION_CHECK;
-			a->keymap = plan_keymap(a->table, &plan, params);
+			a->keymap = partiql_write_keymap(a->table, &plan, params);
 			break;
 		default:
 			st_internal_error("PartiQL statement kind %d in a write transaction", (int) s->kind);
@@ -150,11 +110,11 @@ transact_reads(const PqlStmt **stmts, const Av *const *params, int n, StCapacity
 			st_error(ST_ERR_VALIDATION,
 					 "Validation failed in TransactStatements[%d]: Select statements within ExecuteTransaction must specify the primary key in the where clause.",
 					 i);
-		request_of(&req, &plan, params[i]);
+		partiql_bind_request(&req, &plan, params[i]);
 		ops_expr_add_filter(&req, plan.filter, NULL);
 		ops_expr_add_projection(&req, plan.projection);
 		ops_expr_finish(&req);
-		stored = ops_get(t, plan_keymap(t, &plan, params[i]));
+		stored = ops_get(t, partiql_write_keymap(t, &plan, params[i]));
 		if (stored)
 			item = av_item_from_stored(stored);
 		if (cap)
@@ -178,7 +138,7 @@ partiql_transact(const char *const *statements, const Av *const *params, int n,
 	for (int i = 0; i < n; i++)
 	{
 		stmts[i] = partiql_prepare(statements[i]);
-		param_count(stmts[i], params[i], i);
+		partiql_check_params(stmts[i], params[i]);
 		if (stmts[i]->kind == PQL_SELECT)
 			nreads++;
 	}
