@@ -87,6 +87,7 @@ scan_partition(StTable *t, const Av *pk_value, StRowCallback cb, SizeSum *sum)
 	q.sort_op = ST_SORT_NONE;
 	q.forward = true;
 	q.limit = -1;
+	q.uncounted = true;			/* the extension's own measurement */
 	sum->table = t;
 	sum->bytes = sum->items = 0;
 	ops_query(&q, cb, sum);

@@ -182,6 +182,7 @@ typedef struct StQuerySpec
 	bool		forward;
 	int64		limit;			/* items to evaluate, or -1 */
 	const StPosition *start;	/* ExclusiveStartKey, or NULL */
+	bool		uncounted;		/* the extension's own read: not traffic */
 } StQuerySpec;
 
 /* The key definitions a query runs over (the index's, or the table's). */
@@ -194,8 +195,15 @@ extern void ops_query(const StQuerySpec *q, StRowCallback callback, void *arg);
 /* The key of an item in the key space of t (ix NULL) or index ix: its key attributes, each once. */
 extern Av  *ops_item_key(StTable *t, StIndex *ix, const Av *item);
 
-/* Scan a table (ix NULL) or an index, reading at most limit items (-1: all). */
+/*
+ * Scan a table (ix NULL) or an index, reading at most limit items (-1: all),
+ * counted per partition in the traffic counters (traffic.h), as
+ * ops_scan_range is; ops_scan_uncounted for the extension's own reads (an
+ * export, the studio's measurements), which are no client's traffic.
+ */
 extern void ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg);
+extern void ops_scan_uncounted(StTable *t, StIndex *ix, int64 limit, StRowCallback callback,
+							   void *arg);
 
 /* The same, as the range says: a page from a position, one segment of several. */
 extern void ops_scan_range(StTable *t, StIndex *ix, const StScanRange *range,

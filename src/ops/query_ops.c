@@ -147,7 +147,7 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 	r.start = q->start;
 	if (q->limit == 0)
 		return;
-	if (ops_traffic_on())
+	if (ops_traffic_on() && !q->uncounted)
 	{
 		CountedRows cr = {callback, arg, 0};
 
@@ -188,17 +188,124 @@ ops_query_sql(StTable *t, StIndex *ix, StBoundKind lower, StBoundKind upper, boo
 	return storage_query_sql(t, ix, &r);
 }
 
+/*
+ * A Scan's rows passed on, counted per partition for the traffic counters.
+ * DynamoDB serves a Scan partition by partition, each read charged to the
+ * partition it reads; a scan here returns its items grouped by the
+ * partition key of the key space scanned (the table's, or the index's:
+ * storage_scan orders by it first), so a partition's read is counted when
+ * the next partition begins, and the last one at the end: one read and the
+ * read units of the summed sizes of its items per partition per call.  The
+ * only cost per item is finding its partition key in the stored jsonb and
+ * comparing its bytes with the previous item's.
+ */
+typedef struct ScanCount
+{
+	StRowCallback callback;
+	void	   *arg;
+	StTable    *t;
+	StIndex    *ix;
+	const StKeyDef *pkdef;
+	char		type[2];		/* the key's type letter: S, N or B */
+	MemoryContext cxt;			/* the caller's: rows come in a shorter one */
+	char	   *cur;			/* the current partition key, as stored */
+	int			curlen;
+	int			cap;
+	bool		have;			/* an item of the current partition was read */
+	int64		bytes;
+} ScanCount;
+
+/* The partition key of the current run, counted with its bytes. */
+static void
+scan_count_flush(ScanCount *sc)
+{
+	Av		   *pk;
+
+	if (!sc->have)
+		return;
+	if (sc->pkdef->type == AV_B)
+	{
+		char	   *bytes;
+		int			n;
+
+		if (!av_base64_decode(sc->cur, sc->curlen, &bytes, &n))
+			return;				/* not a key the table could hold: not counted */
+		pk = av_new_str(AV_B, bytes, n);
+	}
+	else
+		pk = av_new_str(sc->pkdef->type, sc->cur, sc->curlen);
+	ops_traffic_read(sc->t, sc->ix, pk, sc->bytes);
+	sc->have = false;
+	sc->bytes = 0;
+}
+
+static bool
+scan_counted_row(Jsonb *item, void *arg)
+{
+	ScanCount  *sc = arg;
+	JsonbValue	vbuf;
+	JsonbValue	sbuf;
+	JsonbValue *attr;
+	JsonbValue *key = NULL;
+
+	attr = getKeyJsonValueFromContainer(&item->root, sc->pkdef->name, strlen(sc->pkdef->name), &vbuf);
+	if (attr && attr->type == jbvBinary && JsonContainerIsObject(attr->val.binary.data))
+		key = getKeyJsonValueFromContainer(attr->val.binary.data, sc->type, 1, &sbuf);
+	if (key && key->type == jbvString)
+	{
+		int			len = key->val.string.len;
+
+		if (!sc->have || len != sc->curlen || memcmp(sc->cur, key->val.string.val, len) != 0)
+		{
+			scan_count_flush(sc);
+			if (len > sc->cap)
+			{
+				sc->cap = Max(len, 2 * sc->cap);
+				sc->cur = sc->cur ? repalloc(sc->cur, sc->cap) : MemoryContextAlloc(sc->cxt, sc->cap);
+			}
+			memcpy(sc->cur, key->val.string.val, len);
+			sc->curlen = len;
+			sc->have = true;
+		}
+		sc->bytes += av_stored_item_size(item);
+	}
+	return sc->callback(item, sc->arg);
+}
+
+/* storage_scan, its reads counted per partition when the counters are on. */
+static void
+scan_counted(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callback, void *arg)
+{
+	ScanCount	sc;
+
+	if (!ops_traffic_on())
+	{
+		storage_scan(t, ix, r, callback, arg);
+		return;
+	}
+	memset(&sc, 0, sizeof(sc));
+	sc.callback = callback;
+	sc.arg = arg;
+	sc.cxt = CurrentMemoryContext;
+	sc.t = t;
+	sc.ix = ix;
+	sc.pkdef = ix ? &ix->pk : &t->pk;
+	sc.type[0] = av_type_name(sc.pkdef->type)[0];
+	storage_scan(t, ix, r, scan_counted_row, &sc);
+	scan_count_flush(&sc);
+}
+
 void
 ops_scan_range(StTable *t, StIndex *ix, const StScanRange *range,
 			   StRowCallback callback, void *arg)
 {
 	if (range->limit == 0)
 		return;
-	storage_scan(t, ix, range, callback, arg);
+	scan_counted(t, ix, range, callback, arg);
 }
 
-void
-ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg)
+static void
+scan_all(StTable *t, StIndex *ix, int64 limit, bool counted, StRowCallback callback, void *arg)
 {
 	StScanRange r;
 
@@ -207,7 +314,22 @@ ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg
 	memset(&r, 0, sizeof(r));
 	r.limit = limit;
 	r.total_segments = 1;
-	storage_scan(t, ix, &r, callback, arg);
+	if (counted)
+		scan_counted(t, ix, &r, callback, arg);
+	else
+		storage_scan(t, ix, &r, callback, arg);
+}
+
+void
+ops_scan(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg)
+{
+	scan_all(t, ix, limit, true, callback, arg);
+}
+
+void
+ops_scan_uncounted(StTable *t, StIndex *ix, int64 limit, StRowCallback callback, void *arg)
+{
+	scan_all(t, ix, limit, false, callback, arg);
 }
 
 /* The segment of a parallel Scan that holds partition key pk. */

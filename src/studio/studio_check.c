@@ -257,7 +257,7 @@ st_check_model(PG_FUNCTION_ARGS)
 		u.m = m;
 		u.t = t;
 		u.cxt = CurrentMemoryContext;
-		ops_scan(t, NULL, 1000, unmatched_row, &u);
+		ops_scan_uncounted(t, NULL, 1000, unmatched_row, &u);
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = CStringGetTextDatum("items");
 		values[1] = CStringGetTextDatum(t->name);

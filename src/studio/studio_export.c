@@ -100,7 +100,7 @@ export_run(const char *name, ExportState *st, int copy_type)
 	pgstat_progress_start_command(PROGRESS_COMMAND_COPY, t->relid);
 	pgstat_progress_update_param(PROGRESS_COPY_COMMAND, PROGRESS_COPY_COMMAND_TO);
 	pgstat_progress_update_param(PROGRESS_COPY_TYPE, copy_type);
-	ops_scan(t, NULL, -1, export_row, st);
+	ops_scan_uncounted(t, NULL, -1, export_row, st);
 	pgstat_progress_end_command();
 	MemoryContextDelete(st->row_cxt);
 	MemoryContextDelete(line_cxt);

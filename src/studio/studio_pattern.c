@@ -386,7 +386,10 @@ measure_call(StTable *t, StudioPattern *p, const Av *params, StudioMeasure *out)
 			(void) measure_row(stored, &mc);
 	}
 	else
+	{
+		c.q.uncounted = true;	/* a measurement, not traffic */
 		ops_query(&c.q, measure_row, &mc);
+	}
 	if (mc.read >= MEASURE_MAX_ITEMS && out->note == NULL)
 		out->note = psprintf("a call reads more than %d items: measured on the first %d",
 							 MEASURE_MAX_ITEMS, MEASURE_MAX_ITEMS);
@@ -547,7 +550,7 @@ find_params(StTable *t, StudioPattern *p, bool *derived)
 	fp.needed = value_params(fp.needed, p->values);
 	if (fp.needed == NIL)
 		return list_make1(av_new(AV_M));
-	ops_scan(t, fp.ix, SAMPLE_ITEMS, find_row, &fp);
+	ops_scan_uncounted(t, fp.ix, SAMPLE_ITEMS, find_row, &fp);
 	*derived = true;
 	return fp.found;
 }
@@ -589,7 +592,7 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 		ws.m = m;
 		ws.t = t;
 		ws.e = studio_find_entity(m, p->entity);
-		ops_scan(t, NULL, SAMPLE_ITEMS * 5, write_row, &ws);
+		ops_scan_uncounted(t, NULL, SAMPLE_ITEMS * 5, write_row, &ws);
 		out->calls = 1;
 		if (ws.n > 0)
 		{
@@ -621,7 +624,8 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 		mc.ix = c.ix;
 		mc.req = &c.req;
 		mc.max_items = SCAN_SAMPLE;
-		ops_scan(t, c.ix, p->limit > 0 ? Min(p->limit, SCAN_SAMPLE) : SCAN_SAMPLE, measure_row, &mc);
+		ops_scan_uncounted(t, c.ix, p->limit > 0 ? Min(p->limit, SCAN_SAMPLE) : SCAN_SAMPLE,
+						   measure_row, &mc);
 		out->calls = 1;
 		out->items_read = mc.read;
 		out->items_returned = mc.returned;

@@ -116,6 +116,63 @@ sql('GRANT EXECUTE ON FUNCTION st_partition_traffic_reset() TO traffic_user');
 is($rc, 0, 'a granted role may reset');
 is(sql("SELECT count(*) FROM st_partition_traffic('Traffic')"), '0', 'reset forgets every count');
 
+# Scans: DynamoDB reads a Scan partition by partition, so each partition
+# read counts one read and the read units of its items' summed sizes
+# (A: 3 small items, 1 unit; B: a 5,000-byte item, 2 units; C: 1 unit), for
+# the table or the index scanned; parallel segments each count the
+# partitions they hold; a Limit counts only what it read.
+sql(q{
+SELECT st_create_table('{"TableName": "ScanT", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"},
+                           {"AttributeName": "G", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "ByG", "KeySchema": [{"AttributeName": "G", "KeyType": "HASH"}],
+                              "Projection": {"ProjectionType": "KEYS_ONLY"}}]}'::jsonb) IS NOT NULL;
+SELECT st_put('{"PK": "A", "SK": "1", "G": "g1"}', 'ScanT');
+SELECT st_put('{"PK": "A", "SK": "2", "v": "x"}', 'ScanT');
+SELECT st_put('{"PK": "A", "SK": "3"}', 'ScanT');
+SELECT st_put('{"PK": "B", "SK": "1", "G": "g1"}', 'ScanT');
+SELECT st_put(jsonb_build_object('PK', 'B', 'SK', '2', 'v', repeat('y', 5000)), 'ScanT');
+SELECT st_put('{"PK": "C", "SK": "1", "G": "g2", "v": "x"}', 'ScanT');
+SELECT st_partition_traffic_reset();
+});
+my $scan_traffic = q{SELECT string_agg(coalesce(index_name, '-') || ' ' || partition_key || ' ' || reads || ' ' || read_units,
+                          ', ' ORDER BY index_name NULLS FIRST, partition_key)
+          FROM st_partition_traffic('ScanT')};
+sql(q{SELECT count(*) FROM st_scan('ScanT')});
+is(sql($scan_traffic), '- A 1 1, - B 1 2, - C 1 1', 'st_scan: one read per partition, units by its items');
+sql(q{SELECT st_api('Scan', '{"TableName": "ScanT", "Segment": 0, "TotalSegments": 2}');
+      SELECT st_api('Scan', '{"TableName": "ScanT", "Segment": 1, "TotalSegments": 2}');});
+is(sql($scan_traffic), '- A 2 2, - B 2 4, - C 2 2', 'parallel Scan segments: each partition once, in its segment');
+sql(q{SELECT st_api('Scan', '{"TableName": "ScanT", "IndexName": "ByG"}');
+      SELECT count(*) FROM st_scan('ScanT', index => 'ByG');});
+is(sql($scan_traffic), '- A 2 2, - B 2 4, - C 2 2, ByG g1 2 2, ByG g2 2 2', 'a Scan of a GSI counts on the index partitions');
+sql(q{SELECT st_api('Query', '{"TableName": "ScanT", "IndexName": "ByG", "KeyConditionExpression": "G = :g",
+                                "ExpressionAttributeValues": {":g": {"S": "g2"}}}')});
+is(sql(q{SELECT reads FROM st_partition_traffic('ScanT') WHERE index_name = 'ByG' AND partition_key = 'g2'}), '3',
+	'a Query of a GSI counts on its partition');
+sql(q{SELECT st_api('Scan', '{"TableName": "ScanT", "Limit": 2}')});
+is(sql($scan_traffic), '- A 3 3, - B 2 4, - C 2 2, ByG g1 2 2, ByG g2 3 3', 'a Scan with a Limit counts only the partitions it read');
+sql(q{SELECT st_api('ExecuteStatement', '{"Statement": "SELECT * FROM \"ScanT\" WHERE v = ''x''"}')});
+is(sql($scan_traffic), '- A 4 4, - B 3 6, - C 3 3, ByG g1 2 2, ByG g2 3 3',
+	'a PartiQL SELECT that scans counts every partition, filtered items included');
+# the studio's own reads (the checks' and the cost's measurements, an
+# export) are no client's traffic; a Scan pattern run is
+sql(q{SELECT st_set_model('ScanT', '{"type_attribute": null,
+        "entities": {"E": {"keys": {"PK": "{p}", "SK": "{s}"}}},
+        "patterns": {"all": {"op": "Scan", "rate": 1}, "one": {"op": "Query", "pk": "{p}", "example": {"p": "A"}}}}') IS NOT NULL;
+      SELECT count(*) FROM st_check_model('ScanT');
+      SELECT count(*) FROM st_model_cost('ScanT');
+      SELECT count(*) FROM st_export('ScanT');});
+is(sql($scan_traffic), '- A 4 4, - B 3 6, - C 3 3, ByG g1 2 2, ByG g2 3 3',
+	'measurements and exports are not counted');
+sql(q{SELECT count(*) FROM st_run_pattern('all', "table" => 'ScanT');
+      SELECT count(*) FROM st_run_pattern('one', '{"p": "C"}', "table" => 'ScanT');});
+is(sql($scan_traffic), '- A 5 5, - B 4 8, - C 5 5, ByG g1 2 2, ByG g2 3 3', 'st_run_pattern: a Scan and a Query counted');
+sql(q{SET stdesign.track_traffic = off; SELECT count(*) FROM st_scan('ScanT');});
+is(sql(q{SELECT sum(reads) FROM st_partition_traffic('ScanT')}), '19', 'a Scan with the counters off counts nothing');
+sql(q{SELECT st_drop_table('ScanT'); SELECT st_partition_traffic_reset();});
+
 # Eviction: 300 partitions into a table of 100, one of them busy: at most
 # 100 kept, the busy one among them.
 sql(q{SELECT st_put(jsonb_build_object('PK', 'BUSY', 'SK', i::text), 'Traffic') FROM generate_series(1, 50) AS i});
