@@ -170,6 +170,14 @@ extern void studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p,
 extern List *studio_pattern_returns(StudioModel *m, StTable *t, StudioPattern *p, bool *all);
 /* Does pattern p read items of entity e (their keys can meet its key condition)? */
 extern bool studio_pattern_reads(StTable *t, StudioPattern *p, StudioEntity *e);
+/*
+ * Parse and check a pattern's filter and projection as a call would, and
+ * its projection against a KEYS_ONLY or INCLUDE GSI: "Invalid model" errors.
+ */
+extern void studio_pattern_check_expressions(StTable *t, StudioPattern *p, const char *where);
+/* Attributes its filter (or projection) names that no entity it reads declares. */
+extern List *studio_pattern_unknown_attrs(StudioModel *m, StTable *t, StudioPattern *p,
+										  bool projection);
 /* The index a pattern names, or NULL for the table; raises when unknown. */
 extern StIndex *studio_pattern_index(StTable *t, StudioPattern *p);
 

@@ -208,6 +208,23 @@ st_check_model(PG_FUNCTION_ARGS)
 													  ix->name, s.data));
 			}
 		}
+		for (int k = 0; k < 2; k++)
+		{
+			List	   *unknown = studio_pattern_unknown_attrs(m, t, p, k == 1);
+
+			if (unknown != NIL)
+			{
+				StringInfoData s;
+				ListCell   *lc;
+
+				list_sort(unknown, name_cmp);
+				initStringInfo(&s);
+				foreach(lc, unknown)
+					appendStringInfo(&s, "%s%s", s.len ? ", " : "", (char *) lfirst(lc));
+				findings = lappend(findings, psprintf("%s names %s, which no entity it reads declares",
+													  k == 0 ? "filter" : "projection", s.data));
+			}
+		}
 		if (p->op != STUDIO_PUT && entities == NIL)
 			findings = lappend(findings, pstrdup("reads no entity of the model: no entity's key templates fit its key condition"));
 		if (ms.note)

@@ -557,6 +557,7 @@ parse_pattern(StTable *t, StudioModel *m, StudioPattern *p, const Av *def)
 		}
 	}
 	p->example = object_member(def, "example", where, false);
+	studio_pattern_check_expressions(t, p, where);
 }
 
 /* ---------- the whole model ---------- */

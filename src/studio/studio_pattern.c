@@ -24,6 +24,7 @@
 #include "postgres.h"
 
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
 
@@ -148,6 +149,186 @@ prepare_call(StTable *t, StudioPattern *p, const Av *params, PatternCall *c)
 	prepare_call_filtered(t, p, params, c, true);
 }
 
+/* ---------- checking a pattern's expressions ---------- */
+
+static Av  *index_entry(StTable *t, StIndex *ix, const Av *item);
+static bool index_holds(StTable *t, StIndex *ix, const char *name, int len);
+
+/*
+ * The request of pattern p built as a call builds it, without parameters:
+ * a value template ("{status}") stays a string, which is all the parser
+ * and the checks of names and values need.
+ */
+static void
+static_request(StTable *t, StudioPattern *p, StExprRequest *req)
+{
+	StQuerySpec q;
+	Jsonb	   *values = p->values ? av_item_to_jsonb(p->values, true) : NULL;
+
+	memset(&q, 0, sizeof(q));
+	q.table = t;
+	q.index = studio_pattern_index(t, p);
+	ops_expr_init(req, p->names, values, true);
+	ops_expr_add_filter(req, p->filter, p->op == STUDIO_QUERY ? &q : NULL);
+	ops_expr_add_projection(req, p->projection);
+	ops_expr_finish(req);
+}
+
+/*
+ * Check p's filter and projection as DynamoDB checks a request's (the
+ * expression parser's syntax errors, #names and :values undefined or
+ * unused, a key attribute in a Query's filter), and its projection against
+ * a KEYS_ONLY or INCLUDE global secondary index, which cannot return what
+ * it does not project (DynamoDB refuses such a Query: "Global secondary
+ * index ... does not project").  The request's error is raised again with
+ * "Invalid model: <where>: " before its message, so that a model is
+ * refused when it is set (and when it is loaded against a changed table),
+ * not at the first call.
+ */
+void
+studio_pattern_check_expressions(StTable *t, StudioPattern *p, const char *where)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	StExprRequest req;
+	StIndex    *ix;
+
+	if (p->filter == NULL && p->projection == NULL && p->names == NULL && p->values == NULL)
+		return;
+	PG_TRY();
+	{
+		static_request(t, p, &req);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		const char *prefix = "ValidationException: ";
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		if (edata->message && strncmp(edata->message, prefix, strlen(prefix)) == 0)
+			edata->message = psprintf("%sInvalid model: %s: %s", prefix, where,
+									  edata->message + strlen(prefix));
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+
+	ix = studio_pattern_index(t, p);
+	if (ix == NULL || ix->is_local || ix->projection == ST_PROJECT_ALL || req.projection == NULL)
+		return;
+	for (int i = 0; i < req.projection->npaths; i++)
+	{
+		int			len;
+		const char *name = ops_expr_path_top_name(req.projection->paths[i], req.names, &len);
+
+		if (name && !index_holds(t, ix, name, len))
+			st_error_hint(ST_ERR_VALIDATION, "Project the attribute into the index, or query the table.",
+						  "Invalid model: %s: \"projection\" asks for %.*s, which global secondary index %s (%s) does not project",
+						  where, len, name, ix->name,
+						  ix->projection == ST_PROJECT_KEYS_ONLY ? "KEYS_ONLY" : "INCLUDE");
+	}
+}
+
+/* The top-level attribute names of a filter's paths, #names resolved, added to out. */
+static List *
+filter_names(const ExprNode *n, const Av *names, List *out)
+{
+	if (n == NULL)
+		return out;
+	check_stack_depth();
+	if (n->kind == EXPR_N_PATH && n->path && n->path->n > 0)
+	{
+		int			len;
+		const char *name = ops_expr_path_top_name(n->path, names, &len);
+
+		if (name)
+			out = list_append_unique(out, makeString(pnstrdup(name, len)));
+	}
+	for (int i = 0; i < n->nargs; i++)
+		out = filter_names(n->args[i], names, out);
+	return out;
+}
+
+/*
+ * The attribute names p's filter (projection false) or projection reads
+ * that none of the entities it reads has, when every one of them declares
+ * its attributes (an entity without "attributes" may hold any).  The
+ * table's and the indexes' key attributes and the type attribute are
+ * always known.
+ */
+List *
+studio_pattern_unknown_attrs(StudioModel *m, StTable *t, StudioPattern *p, bool projection)
+{
+	StExprRequest req;
+	List	   *used = NIL;
+	List	   *unknown = NIL;
+	List	   *readers = NIL;
+	ListCell   *lc;
+
+	if ((projection ? p->projection : p->filter) == NULL)
+		return NIL;
+	for (int i = 0; i < m->nentities; i++)
+	{
+		StudioEntity *e = &m->entities[i];
+		bool		reads = false;
+
+		if (p->nreturns > 0)
+		{
+			for (int j = 0; j < p->nreturns; j++)
+				reads |= strcmp(p->returns[j], e->name) == 0;
+		}
+		else
+			reads = studio_pattern_reads(t, p, e);
+		if (!reads)
+			continue;
+		if (e->nattrs < 0)
+			return NIL;
+		readers = lappend(readers, e);
+	}
+	if (readers == NIL)
+		return NIL;
+	static_request(t, p, &req);
+	if (projection)
+	{
+		for (int i = 0; i < req.projection->npaths; i++)
+		{
+			int			len;
+			const char *name = ops_expr_path_top_name(req.projection->paths[i], req.names, &len);
+
+			if (name)
+				used = list_append_unique(used, makeString(pnstrdup(name, len)));
+		}
+	}
+	else
+		used = filter_names(req.filter->cond, req.names, NIL);
+
+	foreach(lc, used)
+	{
+		char	   *a = strVal(lfirst(lc));
+		bool		known = strcmp(a, t->pk.name) == 0 || (t->sk.name && strcmp(a, t->sk.name) == 0);
+		ListCell   *ec;
+
+		for (int i = 0; !known && i < t->nindexes; i++)
+			known = strcmp(a, t->indexes[i].pk.name) == 0 ||
+				(t->indexes[i].sk.name && strcmp(a, t->indexes[i].sk.name) == 0);
+		foreach(ec, readers)
+		{
+			StudioEntity *e = lfirst(ec);
+
+			if (known)
+				break;
+			known = e->type_attr && strcmp(a, e->type_attr) == 0;
+			for (int j = 0; !known && j < e->nattrs; j++)
+				known = strcmp(a, e->attr_names[j]) == 0;
+			for (int j = 0; !known && j < e->nkeys; j++)
+				known = strcmp(a, e->keys[j].attr) == 0;
+		}
+		if (!known)
+			unknown = lappend(unknown, a);
+	}
+	return unknown;
+}
+
 /* ---------- st_run_pattern ---------- */
 
 typedef struct RunOutput
@@ -160,8 +341,6 @@ typedef struct RunOutput
 	StIndex    *ix;				/* a KEYS_ONLY or INCLUDE index read, or NULL */
 } RunOutput;
 
-static Av  *index_entry(StTable *t, StIndex *ix, const Av *item);
-static bool index_holds(StTable *t, StIndex *ix, const char *name, int len);
 
 /*
  * Each item read, as st_query's: filter, project, convert, keep.  A query of

@@ -160,8 +160,58 @@ SELECT st_set_model('ErrTable', '{"entities": {"A": {"keys": {"PK": "A", "SK": "
   "patterns": {"g": {"op": "Query", "index": "GSI1", "pk": "G"}}}') IS NOT NULL AS stored;
 SELECT st_drop_gsi('ErrTable', 'GSI1');
 SELECT * FROM st_run_pattern('g', '{}', 'ErrTable');
+
+-- filters and projections are checked when the model is set, as a call
+-- would check them: syntax, #names and :values, key attributes in a
+-- Query's filter, and what a KEYS_ONLY or INCLUDE GSI projects
+SELECT st_create_table('ExprTable') ->> 'TableName' AS created;
+SELECT st_create_gsi('ExprTable', 'Keys', 'GSI1PK', projection => 'KEYS_ONLY') IS NOT NULL AS gsi;
+SELECT st_create_gsi('ExprTable', 'Incl', 'GSI2PK', projection => 'INCLUDE', non_key_attributes => '{title}') IS NOT NULL AS gsi;
+SELECT st_create_gsi('ExprTable', 'Whole', 'GSI3PK') IS NOT NULL AS gsi;
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A"}}},
+  "patterns": {"p": {"op": "Query", "pk": "A#{id}", "filter": "#s = = :s", "names": {"#s": "status"}, "values": {":s": "x"}}}}');
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A"}}},
+  "patterns": {"p": {"op": "Scan", "filter": "begins_with(title)"}}}');
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A"}}},
+  "patterns": {"p": {"op": "Scan", "projection": "title,,body"}}}');
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A"}}},
+  "patterns": {"p": {"op": "GetItem", "pk": "A#{id}", "sk": "A", "projection": "title["}}}');
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A"}}},
+  "patterns": {"p": {"op": "Scan", "filter": "#s = :s", "values": {":s": "x"}}}}');
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A"}}},
+  "patterns": {"p": {"op": "Scan", "filter": "title = :s"}}}');
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A"}}},
+  "patterns": {"p": {"op": "Scan", "filter": "title = :s", "values": {":s": "x", ":t": "y"}}}}');
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A"}}},
+  "patterns": {"p": {"op": "GetItem", "pk": "A#{id}", "sk": "A", "names": {"#t": "title"}}}}');
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A"}}},
+  "patterns": {"p": {"op": "Query", "pk": "A#{id}", "filter": "SK = :s", "values": {":s": "A"}}}}');
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A", "GSI1PK": "K#{id}"}}},
+  "patterns": {"p": {"op": "Query", "index": "Keys", "pk": "K#{id}", "projection": "PK, title"}}}');
+SELECT st_set_model('ExprTable', '{"entities": {"A": {"keys": {"PK": "A#{id}", "SK": "A", "GSI2PK": "I#{id}"}}},
+  "patterns": {"p": {"op": "Scan", "index": "Incl", "projection": "title, #b.x", "names": {"#b": "body"}}}}');
+-- nothing was stored by any of these
+SELECT count(*) AS models FROM stdesign.models WHERE table_name = 'ExprTable';
+-- what the indexes project, the table, or an ALL index may be asked for
+SELECT st_set_model('ExprTable', '{"entities": {
+    "A": {"keys": {"PK": "A#{id}", "SK": "A", "GSI1PK": "K#{id}", "GSI2PK": "I#{id}", "GSI3PK": "W#{id}"},
+          "attributes": {"id": "S", "title": "S", "body": "S", "status": "S"}}},
+  "patterns": {
+    "keys": {"op": "Query", "index": "Keys", "pk": "K#{id}", "projection": "PK, SK, GSI1PK"},
+    "incl": {"op": "Query", "index": "Incl", "pk": "I#{id}", "projection": "title, SK", "filter": "attribute_exists(title)"},
+    "whole": {"op": "Query", "index": "Whole", "pk": "W#{id}", "projection": "body"},
+    "table": {"op": "GetItem", "pk": "A#{id}", "sk": "A", "projection": "#b", "names": {"#b": "body"}},
+    "typo": {"op": "Query", "pk": "A#{id}", "filter": "#s = :s AND colour <> :c", "names": {"#s": "staus"},
+             "values": {":s": "{status}", ":c": "red"}, "projection": "title, bdy.x[1], entity_type"}}}') IS NOT NULL AS stored;
+SELECT st_put_entity('A', '{"id": "1", "title": "T", "body": "B", "status": "new"}', 'ExprTable') ->> 'PK' AS pk;
+SELECT i FROM st_run_pattern('keys', '{"id": "1"}', 'ExprTable') AS i;
+SELECT i FROM st_run_pattern('incl', '{"id": "1"}', 'ExprTable') AS i;
+-- attributes no entity declares are flagged by the checks (an entity
+-- without "attributes" may hold any, and is not flagged)
+SELECT name, ok, findings FROM st_check_model('ExprTable') WHERE kind = 'pattern' ORDER BY name;
 \set VERBOSITY default
 
 SELECT st_drop_table('ErrTable');
 SELECT st_drop_table('HashOnly');
 SELECT st_drop_table('NumTable');
+SELECT st_drop_table('ExprTable');
