@@ -206,6 +206,16 @@ SELECT st_set_model('ExprTable', '{"entities": {
 SELECT st_put_entity('A', '{"id": "1", "title": "T", "body": "B", "status": "new"}', 'ExprTable') ->> 'PK' AS pk;
 SELECT i FROM st_run_pattern('keys', '{"id": "1"}', 'ExprTable') AS i;
 SELECT i FROM st_run_pattern('incl', '{"id": "1"}', 'ExprTable') AS i;
+-- without a projection a pattern on a KEYS_ONLY index returns the index's
+-- entries (DynamoDB's ALL_PROJECTED_ATTRIBUTES, as st_api's Query); st_query,
+-- the SQL convenience, returns whole items from any index (README,
+-- Differences from DynamoDB)
+SELECT st_set_model('ExprTable', jsonb_set(st_get_model('ExprTable'), '{patterns,entries}',
+                                           '{"op": "Query", "index": "Keys", "pk": "K#{id}"}')) IS NOT NULL AS stored;
+SELECT i FROM st_run_pattern('entries', '{"id": "1"}', 'ExprTable') AS i;
+SELECT st_api('Query', '{"TableName": "ExprTable", "IndexName": "Keys", "KeyConditionExpression": "GSI1PK = :k",
+                         "ExpressionAttributeValues": {":k": {"S": "K#1"}}}') -> 'Items' AS api_items;
+SELECT i FROM st_query('K#1', "table" => 'ExprTable', index => 'Keys') AS i;
 -- attributes no entity declares are flagged by the checks (an entity
 -- without "attributes" may hold any, and is not flagged)
 SELECT name, ok, findings FROM st_check_model('ExprTable') WHERE kind = 'pattern' ORDER BY name;
