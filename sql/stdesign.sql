@@ -1121,8 +1121,88 @@ BEGIN
 		END IF;
 		SELECT @extschema@.st_put_all(item, tname, true) INTO n
 		  FROM jsonb_array_elements(COALESCE(m->'TableData', '[]')) AS x(item);
-		tables := tables || jsonb_build_object('TableName', tname, 'Items', COALESCE(n, 0));
-		total := total + COALESCE(n, 0);
+		-- the facets: each an entity of the table's model (README, Import and
+		-- export), its sample items (the facet's TableData) written too
+		DECLARE
+			facets jsonb := m->'TableFacets';
+			f jsonb;
+			doc jsonb;
+			entity jsonb;
+			attrs jsonb;
+			fn integer;
+			tinfo jsonb := jsonb_build_object('TableName', tname);
+		BEGIN
+			n := COALESCE(n, 0);
+			IF facets IS NOT NULL AND jsonb_typeof(facets) <> 'array' THEN
+				RAISE EXCEPTION 'ValidationException: DataModel[%] (table %): "TableFacets" must be an array of facets', i - 1, tname
+					USING ERRCODE = 'SD001';
+			END IF;
+			IF jsonb_array_length(COALESCE(facets, '[]')) > 0 THEN
+				doc := jsonb_build_object('type_attribute', NULL, 'entities', '{}'::jsonb);
+				fn := 0;
+				FOR f IN SELECT value FROM jsonb_array_elements(facets) LOOP
+					fn := fn + 1;
+					IF jsonb_typeof(f) IS DISTINCT FROM 'object' OR jsonb_typeof(f->'FacetName') IS DISTINCT FROM 'string'
+					   OR jsonb_typeof(f #> '{KeyAttributeAlias,PartitionKeyAlias}') IS DISTINCT FROM 'string'
+					   OR (m #> '{KeyAttributes,SortKey}' IS NOT NULL
+						   AND jsonb_typeof(f #> '{KeyAttributeAlias,SortKeyAlias}') IS DISTINCT FROM 'string')
+					   OR (f->'NonKeyAttributes' IS NOT NULL AND jsonb_typeof(f->'NonKeyAttributes') <> 'array')
+					   OR (f->'TableData' IS NOT NULL AND jsonb_typeof(f->'TableData') <> 'array') THEN
+						RAISE EXCEPTION 'ValidationException: DataModel[%] (table %): TableFacets[%] needs a "FacetName" and "KeyAttributeAlias": {"PartitionKeyAlias"%}; "NonKeyAttributes" and "TableData" are arrays',
+							i - 1, tname, fn - 1, CASE WHEN m #> '{KeyAttributes,SortKey}' IS NULL THEN '' ELSE ', "SortKeyAlias"' END
+							USING ERRCODE = 'SD001';
+					END IF;
+					IF doc #> ARRAY['entities', f->>'FacetName'] IS NOT NULL THEN
+						RAISE EXCEPTION 'ValidationException: DataModel[%] (table %): two facets are named %', i - 1, tname, f->>'FacetName'
+							USING ERRCODE = 'SD001';
+					END IF;
+					-- an alias's <placeholder> is a template's {placeholder}
+					entity := jsonb_build_object('keys', jsonb_strip_nulls(jsonb_build_object(
+						m #>> '{KeyAttributes,PartitionKey,AttributeName}',
+						regexp_replace(f #>> '{KeyAttributeAlias,PartitionKeyAlias}', '<([^<>{}]*)>', '{\1}', 'g'),
+						COALESCE(m #>> '{KeyAttributes,SortKey,AttributeName}', '-'),
+						regexp_replace(f #>> '{KeyAttributeAlias,SortKeyAlias}', '<([^<>{}]*)>', '{\1}', 'g'))));
+					IF m #> '{KeyAttributes,SortKey}' IS NULL THEN
+						entity := jsonb_set(entity, '{keys}', (entity->'keys') - '-');
+					END IF;
+					-- the attributes: the facet's, and the aliases' placeholders,
+					-- typed by the table's NonKeyAttributes (else a placeholder S,
+					-- another any)
+					SELECT COALESCE(jsonb_object_agg(a, COALESCE(
+							   (SELECT d->>'AttributeType' FROM jsonb_array_elements(
+									CASE WHEN jsonb_typeof(m->'NonKeyAttributes') = 'array' THEN m->'NonKeyAttributes' ELSE '[]' END) AS d
+								 WHERE d->>'AttributeName' = a LIMIT 1),
+							   CASE WHEN ph THEN 'S' ELSE 'any' END)), '{}')
+					  INTO attrs
+					  FROM (SELECT a, bool_or(ph) AS ph
+							  FROM (SELECT x #>> '{}' AS a, false AS ph
+									  FROM jsonb_array_elements(COALESCE(f->'NonKeyAttributes', '[]')) AS x
+									UNION ALL
+									SELECT (regexp_matches(COALESCE(f #>> '{KeyAttributeAlias,PartitionKeyAlias}', '') || ' '
+														   || COALESCE(f #>> '{KeyAttributeAlias,SortKeyAlias}', ''),
+														   '<([^<>{}]*)>', 'g'))[1], true) AS u
+							 GROUP BY a) AS v;
+					IF attrs ? 'entity_type' THEN
+						doc := jsonb_set(doc, '{type_attribute}', '"entity_type"');
+					END IF;
+					entity := entity || jsonb_build_object('attributes', attrs);
+					doc := jsonb_set(doc, ARRAY['entities', f->>'FacetName'], entity);
+					SELECT n + COALESCE(@extschema@.st_put_all(item, tname, true), 0) INTO n
+					  FROM jsonb_array_elements(COALESCE(f->'TableData', '[]')) AS x(item);
+				END LOOP;
+				-- a model the facets cannot form (aliases that are only labels, two
+				-- facets with the same keys) leaves the table without one: a warning
+				BEGIN
+					PERFORM @extschema@.st_set_model(tname, doc);
+					tinfo := tinfo || jsonb_build_object('Entities', fn);
+				EXCEPTION WHEN OTHERS THEN
+					RAISE WARNING 'the facets of table % were not stored as its model: %', tname, SQLERRM;
+					tinfo := tinfo || jsonb_build_object('ModelError', SQLERRM);
+				END;
+			END IF;
+			tables := tables || (tinfo || jsonb_build_object('Items', n));
+			total := total + n;
+		END;
 	END LOOP;
 	RETURN jsonb_build_object('ModelName', model->'ModelName', 'Tables', tables, 'Items', total);
 END $$;
@@ -1154,7 +1234,8 @@ BEGIN
 																			  WHERE a->'AttributeName' = k->'AttributeName')))
 				  FROM jsonb_array_elements(d->'KeySchema') AS k),
 			-- every other attribute: the index keys (typed by their definitions),
-			-- then those of the sample items (typed by the first item that has them)
+			-- then those of the sample items (typed by the first item that has them),
+			-- then those the model's entities declare with a type
 			'NonKeyAttributes', COALESCE((
 				SELECT jsonb_agg(jsonb_build_object('AttributeName', an, 'AttributeType', at) ORDER BY an)
 				  FROM (SELECT DISTINCT ON (an) an, at
@@ -1162,7 +1243,12 @@ BEGIN
 								  FROM jsonb_array_elements(d->'AttributeDefinitions') AS a
 								UNION ALL
 								SELECT e.key, (SELECT min(t) FROM jsonb_object_keys(e.value) AS t), 1
-								  FROM jsonb_array_elements(items) AS it, jsonb_each(it) AS e) AS c
+								  FROM jsonb_array_elements(items) AS it, jsonb_each(it) AS e
+								UNION ALL
+								SELECT a.key, a.value #>> '{}', 2
+								  FROM jsonb_each(COALESCE(@extschema@.st_get_model(name)->'entities', '{}')) AS e,
+									   jsonb_each(COALESCE(e.value->'attributes', '{}')) AS a
+								 WHERE a.value #>> '{}' <> 'any') AS c
 						 WHERE an NOT IN (SELECT k->>'AttributeName' FROM jsonb_array_elements(d->'KeySchema') AS k)
 						 ORDER BY an, o) AS na), '[]'),
 			'GlobalSecondaryIndexes', COALESCE((
@@ -1178,6 +1264,29 @@ BEGIN
 						   'Projection', g->'Projection') ORDER BY o)
 				  FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') WITH ORDINALITY AS x(g, o)), '[]'),
 			'TableData', items,
+			-- the model's entities as facets: the table's key templates as
+			-- aliases ({x} as <x>), the attributes (and the type attribute)
+			'TableFacets', COALESCE((
+				SELECT jsonb_agg(jsonb_build_object(
+						   'FacetName', e.key,
+						   'KeyAttributeAlias', jsonb_strip_nulls(jsonb_build_object(
+							   'PartitionKeyAlias', regexp_replace(e.value #>> ARRAY['keys', d #>> '{KeySchema,0,AttributeName}'],
+																   '\{([^{}]*)\}', '<\1>', 'g'),
+							   'SortKeyAlias', regexp_replace(e.value #>> ARRAY['keys', d #>> '{KeySchema,1,AttributeName}'],
+															  '\{([^{}]*)\}', '<\1>', 'g'))),
+						   'TableData', '[]'::jsonb,
+						   'NonKeyAttributes', (
+							   SELECT COALESCE(jsonb_agg(an ORDER BY an), '[]')
+								 FROM (SELECT jsonb_object_keys(COALESCE(e.value->'attributes', '{}')) AS an
+									   UNION
+									   SELECT COALESCE(e.value->>'type_attribute',
+													   CASE WHEN mdl ? 'type_attribute' THEN mdl->>'type_attribute'
+															ELSE 'entity_type' END)
+										WHERE NOT (e.value ? 'type_attribute' AND e.value->'type_attribute' = 'null')) AS na
+								WHERE an IS NOT NULL),
+						   'DataAccess', '{"MySql": {}}'::jsonb) ORDER BY e.key)
+				  FROM (SELECT @extschema@.st_get_model(name) AS mdl) AS g,
+					   jsonb_each(COALESCE(g.mdl->'entities', '{}')) AS e), '[]'),
 			'DataAccess', '{"MySql": {}}'::jsonb,
 			'BillingMode', COALESCE(d #>> '{BillingModeSummary,BillingMode}', 'PROVISIONED'));
 	END LOOP;
