@@ -310,7 +310,7 @@ BEGIN
 	RETURN QUERY
 	SELECT (row_number() OVER ())::integer, s.x,
 		   CASE WHEN has_model THEN @extschema@.st_entity_of(s.x, table_name) END
-	  FROM @extschema@.st_scan(table_name, index => ix, "limit" => max_items) AS s(x);
+	  FROM stdesign.studio_scan(table_name, ix, max_items, false) AS s(x);
 END $$;
 
 -- One key space (the table, or an index) in NoSQL Workbench's aggregate
@@ -396,8 +396,7 @@ END $$;
 CREATE FUNCTION stdesign.studio_partitions(table_name text, ix text, pk_name text, max_items integer)
 	RETURNS TABLE (pk text, items bigint, bytes bigint, sampled boolean)
 	LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
-	WITH s AS (SELECT x FROM @extschema@.st_scan(table_name, index => ix, "limit" => max_items + 1,
-												   typed => true) AS x),
+	WITH s AS (SELECT x FROM stdesign.studio_scan(table_name, ix, max_items + 1, true) AS x),
 		 n AS (SELECT count(*) > max_items AS sampled FROM s)
 	SELECT coalesce(x -> pk_name ->> 'S', x -> pk_name ->> 'N', x -> pk_name ->> 'B'), count(*),
 		   sum(@extschema@.st_item_size(x, typed => true))::bigint, (SELECT sampled FROM n)
@@ -492,7 +491,7 @@ BEGIN
 		|| COALESCE(', sort key <code>' || stdesign.html_escape(t.sk_name) || '</code> (' || t.sk_type || ')', '')
 		|| '; ' || (SELECT CASE WHEN count(*) > 10000 THEN 'more than 10000 items'
 								WHEN count(*) = 1 THEN '1 item' ELSE count(*) || ' items' END
-					  FROM @extschema@.st_scan(table_name, "limit" => 10001) AS x) || '.</p>';
+					  FROM stdesign.studio_scan(table_name, NULL, 10001, false) AS x) || '.</p>';
 	IF model IS NULL THEN
 		out := out || '<p class="note">This table has no model: store one with st_set_model to see entities, access patterns, checks and costs.</p>';
 	ELSE
@@ -1009,7 +1008,7 @@ BEGIN
 				 ORDER BY n LOOP
 		d := @extschema@.st_describe_table(name);
 		SELECT COALESCE(jsonb_agg(s.item ORDER BY s.o), '[]') INTO items
-		  FROM @extschema@.st_scan(name, "limit" => max_items, typed => true) WITH ORDINALITY AS s(item, o);
+		  FROM stdesign.studio_scan(name, NULL, max_items, true) WITH ORDINALITY AS s(item, o);
 		model := model || jsonb_build_object(
 			'TableName', name,
 			'KeyAttributes', (
@@ -1096,3 +1095,11 @@ CREATE FUNCTION st_distribute_table(table_name text, shard_count integer DEFAULT
 COMMENT ON FUNCTION st_distribute_table(text, integer) IS
 	'distribute a table over the workers of a Citus cluster by its partition key';
 REVOKE EXECUTE ON FUNCTION st_distribute_table(text, integer) FROM PUBLIC;
+-- The items the studio's pages and exports read (st_studio_html,
+-- st_export_workbench): st_scan's, but not counted in the traffic counters,
+-- which are there for the application's reads and writes.
+CREATE FUNCTION stdesign.studio_scan(table_name text, ix text, max_items integer, typed boolean)
+	RETURNS SETOF jsonb
+	AS 'MODULE_PATHNAME', 'st_studio_scan' LANGUAGE C STABLE;
+COMMENT ON FUNCTION stdesign.studio_scan(text, text, integer, boolean) IS
+	'The items of a table or index as st_scan returns them, read by the studio: not counted as traffic';

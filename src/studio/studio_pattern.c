@@ -559,16 +559,19 @@ measure_call(StTable *t, StudioPattern *p, const Av *params, StudioMeasure *out)
 	mc.max_items = MEASURE_MAX_ITEMS;
 	if (p->op == STUDIO_GET)
 	{
-		Jsonb	   *stored = ops_get(t, c.keymap);
-
-		if (stored)
-			(void) measure_row(stored, &mc);
+		/* the item read as a Query of its key, which can go uncounted */
+		c.q.table = t;
+		c.q.pk = av_map_get(c.keymap, t->pk.name, strlen(t->pk.name));
+		if (t->sk.name)
+		{
+			c.q.sort_op = ST_SORT_EQ;
+			c.q.sort1 = av_map_get(c.keymap, t->sk.name, strlen(t->sk.name));
+		}
+		c.q.forward = true;
+		c.q.limit = 1;
 	}
-	else
-	{
-		c.q.uncounted = true;	/* a measurement, not traffic */
-		ops_query(&c.q, measure_row, &mc);
-	}
+	c.q.uncounted = true;		/* a measurement, not traffic */
+	ops_query(&c.q, measure_row, &mc);
 	if (mc.read >= MEASURE_MAX_ITEMS && out->note == NULL)
 		out->note = psprintf("a call reads more than %d items: measured on the first %d",
 							 MEASURE_MAX_ITEMS, MEASURE_MAX_ITEMS);

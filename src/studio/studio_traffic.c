@@ -7,6 +7,7 @@
  *	 st_partition_traffic(table_name)	 the counts, by index and partition
  *	 st_partition_traffic_reset()		 forget them all (not for PUBLIC)
  *	 st_hot_partitions(table_name, top)	 peaks against the limits, advice
+ *	 stdesign.studio_scan(...)			 the studio's own reads, not counted
  *
  * The limits are DynamoDB's documented ones: a partition serves at most
  * 3,000 read units and 1,000 write units per second (Developer Guide,
@@ -24,8 +25,10 @@
 
 #include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/tuplestore.h"
 #include "utils/timestamp.h"
 
+#include "item/av_jsonb.h"
 #include "ops/traffic.h"
 #include "studio.h"
 
@@ -277,5 +280,59 @@ st_hot_partitions(PG_FUNCTION_ARGS)
 			values[10] = CStringGetTextDatum(advice(p->key, 0, 0, p->bytes));
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		}
+	return (Datum) 0;
+}
+
+/* ---------- the studio's own reads ---------- */
+
+typedef struct StudioScanOut
+{
+	Tuplestorestate *store;
+	TupleDesc	desc;
+	bool		typed;
+} StudioScanOut;
+
+static bool
+studio_scan_row(Jsonb *stored, void *arg)
+{
+	StudioScanOut *out = (StudioScanOut *) arg;
+	Datum		value = JsonbPGetDatum(out->typed ? stored : av_stored_to_plain(stored));
+	bool		isnull = false;
+
+	tuplestore_putvalues(out->store, out->desc, &value, &isnull);
+	return true;
+}
+
+/*
+ * stdesign.studio_scan(table_name, ix, max_items, typed): the items st_scan
+ * returns (whole items, in the key space's order), read for st_studio_html
+ * and st_export_workbench without being counted as traffic: a page that
+ * shows the hot partitions must not heat them.  The relation's privileges
+ * apply as they do to st_scan.
+ */
+PG_FUNCTION_INFO_V1(st_studio_scan);
+Datum
+st_studio_scan(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	StTable    *t = catalog_lookup(studio_io_arg_text(fcinfo, 0), false);
+	char	   *index = studio_io_arg_text(fcinfo, 1);
+	StIndex    *ix = NULL;
+	int64		limit = -1;
+	StudioScanOut out;
+
+	if (index)
+	{
+		ix = catalog_find_index(t, index);
+		if (ix == NULL)
+			st_error(ST_ERR_VALIDATION, "The table does not have the specified index: %s", index);
+	}
+	if (!PG_ARGISNULL(2))
+		limit = Max(PG_GETARG_INT32(2), 0);
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	out.store = rsinfo->setResult;
+	out.desc = rsinfo->setDesc;
+	out.typed = !PG_ARGISNULL(3) && PG_GETARG_BOOL(3);
+	ops_scan_uncounted(t, ix, limit, studio_scan_row, &out);
 	return (Datum) 0;
 }

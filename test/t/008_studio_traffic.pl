@@ -160,12 +160,16 @@ is(sql($scan_traffic), '- A 4 4, - B 3 6, - C 3 3, ByG g1 2 2, ByG g2 3 3',
 # export) are no client's traffic; a Scan pattern run is
 sql(q{SELECT st_set_model('ScanT', '{"type_attribute": null,
         "entities": {"E": {"keys": {"PK": "{p}", "SK": "{s}"}}},
-        "patterns": {"all": {"op": "Scan", "rate": 1}, "one": {"op": "Query", "pk": "{p}", "example": {"p": "A"}}}}') IS NOT NULL;
+        "patterns": {"all": {"op": "Scan", "rate": 1}, "one": {"op": "Query", "pk": "{p}", "example": {"p": "A"}},
+                     "get": {"op": "GetItem", "pk": "{p}", "sk": "{s}", "example": {"p": "B", "s": "1"}}}}') IS NOT NULL;
       SELECT count(*) FROM st_check_model('ScanT');
       SELECT count(*) FROM st_model_cost('ScanT');
-      SELECT count(*) FROM st_export('ScanT');});
+      SELECT count(*) FROM st_export('ScanT');
+      SELECT length(st_studio_html('ScanT')) > 0;
+      SELECT count(*) FROM st_studio_text('ScanT');
+      SELECT st_export_workbench(ARRAY['ScanT']) IS NOT NULL;});
 is(sql($scan_traffic), '- A 4 4, - B 3 6, - C 3 3, ByG g1 2 2, ByG g2 3 3',
-	'measurements and exports are not counted');
+	'measurements, exports and the studio page are not counted');
 sql(q{SELECT count(*) FROM st_run_pattern('all', "table" => 'ScanT');
       SELECT count(*) FROM st_run_pattern('one', '{"p": "C"}', "table" => 'ScanT');});
 is(sql($scan_traffic), '- A 5 5, - B 4 8, - C 5 5, ByG g1 2 2, ByG g2 3 3', 'st_run_pattern: a Scan and a Query counted');
