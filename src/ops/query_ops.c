@@ -195,9 +195,10 @@ ops_query_sql(StTable *t, StIndex *ix, StBoundKind lower, StBoundKind upper, boo
  * partition key of the key space scanned (the table's, or the index's:
  * storage_scan orders by it first), so a partition's read is counted when
  * the next partition begins, and the last one at the end: one read and the
- * read units of the summed sizes of its items per partition per call.  The
- * only cost per item is finding its partition key in the stored jsonb and
- * comparing its bytes with the previous item's.
+ * read units of the summed sizes of its items per partition per call.  What
+ * each item costs is its DynamoDB size (read from the stored jsonb, as a
+ * Query's counting reads it), finding its partition key there and comparing
+ * its bytes with the previous item's (bench/scan_traffic.sh).
  */
 typedef struct ScanCount
 {

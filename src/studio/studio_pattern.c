@@ -341,7 +341,6 @@ typedef struct RunOutput
 	StIndex    *ix;				/* a KEYS_ONLY or INCLUDE index read, or NULL */
 } RunOutput;
 
-
 /*
  * Each item read, as st_query's: filter, project, convert, keep.  A query of
  * a KEYS_ONLY or INCLUDE index returns what the index holds, as DynamoDB's
