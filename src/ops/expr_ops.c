@@ -15,6 +15,7 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -115,7 +116,7 @@ ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed)
 	if (names)
 		req->names = av_names_from_jsonb(names);
 	if (values)
-		req->values = av_map_from_jsonb(values, typed, "ExpressionAttributeValues");
+		req->values = av_values_from_jsonb(values, typed);
 	req->values_given = req->values != NULL;
 	if (req->names && req->names->n == 0)
 		st_error(ST_ERR_VALIDATION, "ExpressionAttributeNames must not be empty");
@@ -172,6 +173,7 @@ add_expression(StExprRequest *req, ExprKind kind, const char *text)
 void
 ops_expr_add_condition(StExprRequest *req, const char *text, const char *param)
 {
+	req->offered |= OPS_EXPR_OFFERS_CONDITION;
 	if (text)
 		req->condition = add_expression(req, EXPR_CONDITION, text);
 }
@@ -231,6 +233,8 @@ ops_expr_add_filter(StExprRequest *req, const char *text, const StQuerySpec *q)
 {
 	StExpr	   *e;
 
+	/* a Query (the one to pass its key space) takes a KeyConditionExpression too */
+	req->offered |= OPS_EXPR_OFFERS_FILTER | (q ? OPS_EXPR_OFFERS_KEY_CONDITION : 0);
 	if (text == NULL)
 		return;
 	e = add_expression(req, EXPR_FILTER, text);
@@ -249,6 +253,7 @@ ops_expr_add_projection(StExprRequest *req, const char *text)
 void
 ops_expr_add_update(StExprRequest *req, const char *text)
 {
+	req->offered |= OPS_EXPR_OFFERS_UPDATE;
 	if (text)
 		req->update = add_expression(req, EXPR_UPDATE, text);
 }
@@ -526,6 +531,44 @@ ops_expr_add_attributes_to_get(StExprRequest *req, Jsonb *attributes_to_get)
 	req->projection = e;
 }
 
+/*
+ * ExpressionAttributeValues in a request without any expression: DynamoDB
+ * names the expressions of the operation that could have used them, e.g.
+ * "ExpressionAttributeValues can only be specified when using expressions:
+ * UpdateExpression and ConditionExpression are null" (UpdateItem),
+ * "...: FilterExpression and KeyConditionExpression are null" (Query),
+ * "...: ConditionExpression is null" (PutItem, DeleteItem).
+ */
+static void
+values_without_expressions(uint8 offered)
+{
+	static const struct
+	{
+		uint8		bit;
+		const char *name;
+	}			order[] = {
+		{OPS_EXPR_OFFERS_UPDATE, "UpdateExpression"},
+		{OPS_EXPR_OFFERS_FILTER, "FilterExpression"},
+		{OPS_EXPR_OFFERS_KEY_CONDITION, "KeyConditionExpression"},
+		{OPS_EXPR_OFFERS_CONDITION, "ConditionExpression"},
+	};
+	StringInfoData s;
+	int			n = 0;
+
+	initStringInfo(&s);
+	for (int i = 0; i < (int) lengthof(order); i++)
+	{
+		if (!(offered & order[i].bit))
+			continue;
+		appendStringInfo(&s, "%s%s", n > 0 ? " and " : ": ", order[i].name);
+		n++;
+	}
+	if (n > 0)
+		appendStringInfoString(&s, n > 1 ? " are null" : " is null");
+	st_error(ST_ERR_VALIDATION,
+			 "ExpressionAttributeValues can only be specified when using expressions%s", s.data);
+}
+
 void
 ops_expr_finish(StExprRequest *req)
 {
@@ -535,8 +578,7 @@ ops_expr_finish(StExprRequest *req)
 		st_error(ST_ERR_VALIDATION,
 				 "ExpressionAttributeNames can only be specified when using expressions");
 	if (req->values_given && req->nexpressions == 0)
-		st_error(ST_ERR_VALIDATION,
-				 "ExpressionAttributeValues can only be specified when using expressions");
+		values_without_expressions(req->offered);
 	ops_expr_params(req);
 	if (!expr_check_unused(&req->params, &err))
 		st_raise(&err);

@@ -28,6 +28,9 @@ typedef struct StExprRequest
 	bool	   *values_used;
 	ExprParams	params;			/* the above, as the evaluator takes them */
 	int			nexpressions;	/* how many expressions the request has */
+	uint8		offered;		/* the value-taking expressions its operation
+								 * takes (OPS_EXPR_OFFERS_*), for the message
+								 * on values without one */
 	StExpr	   *condition;		/* parsed expressions (in the cache), or NULL */
 	StExpr	   *filter;
 	StExpr	   *projection;
@@ -37,6 +40,12 @@ typedef struct StExprRequest
 	StUpdate	write_update;	/* the update, for ops_update */
 	ExprUpdateInfo update_info; /* what the last application touched */
 } StExprRequest;
+
+/* The expressions an operation takes that can use ExpressionAttributeValues. */
+#define OPS_EXPR_OFFERS_UPDATE			0x01
+#define OPS_EXPR_OFFERS_FILTER			0x02
+#define OPS_EXPR_OFFERS_KEY_CONDITION	0x04
+#define OPS_EXPR_OFFERS_CONDITION		0x08
 
 /* Start a request: names (plain JSON object of strings) and values (typed or plain). */
 extern void ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed);
