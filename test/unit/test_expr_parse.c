@@ -186,8 +186,11 @@ test_paths(void)
 	CHECK_STR(perr(EXPR_CONDITION, repeat("[0]", 31, "a", " = :v")), "OK");
 	CHECK_STR(perr(EXPR_CONDITION, repeat(".a", 32, "a", " = :v")),
 			  "Invalid ConditionExpression: The document path has too many nesting levels; nesting levels: 33");
+	/* the message counts the whole path, as DynamoDB's does */
 	CHECK_STR(perr(EXPR_PROJECTION, repeat("[1]", 40, "a", "")),
-			  "Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: 33");
+			  "Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: 41");
+	CHECK_STR(perr(EXPR_UPDATE, repeat(".a", 39, "SET a", " = :v")),
+			  "Invalid UpdateExpression: The document path has too many nesting levels; nesting levels: 40");
 }
 
 static void
