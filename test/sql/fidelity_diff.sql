@@ -115,5 +115,26 @@ SELECT jsonb_array_length(st_api('Query', '{"TableName": "FidDiff", "IndexName":
 SELECT st_api('Scan', '{"TableName": "FidDiff", "IndexName": "LKeys", "Select": "ALL_ATTRIBUTES",
   "ReturnConsumedCapacity": "INDEXES"}') -> 'ConsumedCapacity' AS scan_fetches;
 
+-- 6. BatchExecuteStatement runs on BatchGetItem and BatchWriteItem: two
+-- statements on one item refuse the whole batch, and nothing is written.
+SELECT st_api('BatchExecuteStatement', '{"Statements": [
+  {"Statement": "SELECT * FROM FidDiff WHERE PK = ''q'' AND SK = 1"},
+  {"Statement": "SELECT * FROM FidDiff WHERE PK = ? AND SK = ?", "Parameters": [{"S": "q"}, {"N": "1.0"}]}]}');
+SELECT st_api('BatchExecuteStatement', '{"Statements": [
+  {"Statement": "UPDATE FidDiff SET inc = ''changed'' WHERE PK = ''q'' AND SK = 2"},
+  {"Statement": "DELETE FROM FidDiff WHERE PK = ''q'' AND SK = 2"}]}');
+SELECT st_api('BatchExecuteStatement', '{"Statements": [
+  {"Statement": "INSERT INTO FidDiff VALUE {''PK'': ''q'', ''SK'': 9}"},
+  {"Statement": "UPDATE FidDiff SET inc = ''x'' WHERE PK = ''q'' AND SK = 9"}]}');
+SELECT st_api('GetItem', '{"TableName": "FidDiff", "Key": {"PK": {"S": "q"}, "SK": {"N": "2"}},
+  "ProjectionExpression": "inc"}') AS unchanged,
+  st_api('GetItem', '{"TableName": "FidDiff", "Key": {"PK": {"S": "q"}, "SK": {"N": "9"}}}') AS not_inserted;
+-- other items, and statements that fail on their own, run as before
+SELECT st_api('BatchExecuteStatement', '{"Statements": [
+  {"Statement": "UPDATE FidDiff SET inc = ''changed'' WHERE PK = ''q'' AND SK = 2"},
+  {"Statement": "UPDATE FidDiff SET inc = ''changed'' WHERE PK = ''q'' AND SK = 3"},
+  {"Statement": "DELETE FROM FidMissing WHERE PK = ''q'' AND SK = 2"},
+  {"Statement": "DELETE FROM FidMissing WHERE PK = ''q'' AND SK = 2"}]}');
+
 DROP FUNCTION lsi_cc(jsonb);
 SELECT st_api('DeleteTable', '{"TableName": "FidDiff"}') #>> '{TableDescription,TableStatus}' AS deleted;
