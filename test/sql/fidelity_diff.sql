@@ -136,5 +136,33 @@ SELECT st_api('BatchExecuteStatement', '{"Statements": [
   {"Statement": "DELETE FROM FidMissing WHERE PK = ''q'' AND SK = 2"},
   {"Statement": "DELETE FROM FidMissing WHERE PK = ''q'' AND SK = 2"}]}');
 
+-- 7. KeyConditionExpression's own checks, in DynamoDB's words (without
+-- the "Invalid KeyConditionExpression:" prefix) and order.
+CREATE FUNCTION kc(cond text) RETURNS jsonb LANGUAGE sql AS $$
+  SELECT st_api('Query', jsonb_build_object('TableName', 'FidDiff', 'KeyConditionExpression', cond,
+    'ExpressionAttributeValues', (SELECT jsonb_object_agg(k, v)
+      FROM jsonb_each('{":p": {"S": "q"}, ":a": {"N": "1"}, ":b": {"N": "3"}}') AS e(k, v)
+      WHERE strpos(cond, k) > 0))
+    || CASE WHEN cond LIKE '%#k%' THEN '{"ExpressionAttributeNames": {"#k": "SK"}}'::jsonb ELSE '{}' END)
+    - 'Items'
+$$;
+SELECT kc('PK = :p AND size(SK) = :a');
+SELECT kc('PK = :p AND SK BETWEEN :a AND size(L)');
+SELECT kc('PK = :p AND :a BETWEEN SK AND :b');
+SELECT kc('PK = :p AND SK.x = :a');
+SELECT kc('PK = :p AND :a = :b');
+SELECT kc('PK = :p AND SK = L');
+SELECT kc('PK = :p AND begins_with(SK, L)');
+-- the same attribute on both sides: operands must be distinct (first)
+SELECT kc('PK = :p AND SK = SK');
+-- a key twice is found before too many terms, and through a name
+SELECT kc('PK = :p AND SK = :a AND SK = :b');
+SELECT kc('PK = :p AND #k > :a AND SK < :b');
+SELECT kc('PK = :p AND SK > :a AND L = :b');
+-- what was fine stays fine
+SELECT kc(':p = PK AND :b > SK') AS value_on_the_left;
+SELECT kc('PK = :p AND #k BETWEEN :a AND :b') AS between_by_name;
+DROP FUNCTION kc(text);
+
 DROP FUNCTION lsi_cc(jsonb);
 SELECT st_api('DeleteTable', '{"TableName": "FidDiff"}') #>> '{TableDescription,TableStatus}' AS deleted;
