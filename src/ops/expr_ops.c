@@ -584,6 +584,111 @@ ops_expr_finish(StExprRequest *req)
 		st_raise(&err);
 }
 
+/* ---------- document paths into key attributes ---------- */
+
+typedef struct KeyPathHeads
+{
+	const Av   *names;
+	int			n;
+	int			cap;
+	const char **heads;			/* top names of paths with more than one element */
+	int		   *lens;
+} KeyPathHeads;
+
+static void
+note_path(KeyPathHeads *h, const ExprPath *path)
+{
+	int			len;
+	const char *name;
+
+	if (path == NULL || path->n < 2)
+		return;
+	name = ops_expr_path_top_name(path, h->names, &len);
+	if (name == NULL)
+		return;
+	if (h->n == h->cap)
+	{
+		h->cap = Max(8, h->cap * 2);
+		h->heads = h->heads ? repalloc(h->heads, sizeof(char *) * h->cap) : palloc(sizeof(char *) * h->cap);
+		h->lens = h->lens ? repalloc(h->lens, sizeof(int) * h->cap) : palloc(sizeof(int) * h->cap);
+	}
+	h->heads[h->n] = name;
+	h->lens[h->n] = len;
+	h->n++;
+}
+
+static void
+note_node(KeyPathHeads *h, const ExprNode *n)
+{
+	if (n == NULL)
+		return;
+	check_stack_depth();
+	if (n->kind == EXPR_N_PATH)
+		note_path(h, n->path);
+	for (int i = 0; i < n->nargs; i++)
+		note_node(h, n->args[i]);
+}
+
+static bool
+has_head(const KeyPathHeads *h, const char *key)
+{
+	int			len = key ? strlen(key) : 0;
+
+	for (int i = 0; key && i < h->n; i++)
+		if (h->lens[i] == len && memcmp(h->heads[i], key, len) == 0)
+			return true;
+	return false;
+}
+
+static void
+key_path_error(const char *what, const char *key)
+{
+	st_error(ST_ERR_VALIDATION,
+			 "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: %s: %s",
+			 what, key);
+}
+
+void
+ops_expr_check_key_paths(StExprRequest *req, const StTable *t)
+{
+	KeyPathHeads h;
+	StExpr	   *conds[2] = {req->condition, req->filter};
+
+	memset(&h, 0, sizeof(h));
+	h.names = req->names;
+	for (int i = 0; i < 2; i++)
+		if (conds[i])
+			note_node(&h, conds[i]->cond);
+	for (int i = 0; req->projection && i < req->projection->npaths; i++)
+		note_path(&h, req->projection->paths[i]);
+	for (int i = 0; req->update && i < req->update->nitems; i++)
+	{
+		note_path(&h, req->update->items[i].path);
+		note_node(&h, req->update->items[i].value);
+	}
+	if (h.n == 0)
+		return;
+	/* the table's keys first, then the global indexes' and the local ones' */
+	if (has_head(&h, t->pk.name))
+		key_path_error("Key", t->pk.name);
+	if (has_head(&h, t->sk.name))
+		key_path_error("Key", t->sk.name);
+	for (int local = 0; local < 2; local++)
+	{
+		for (int i = 0; i < t->nindexes; i++)
+		{
+			const StIndex *ix = &t->indexes[i];
+
+			if (ix->is_local != (local == 1))
+				continue;
+			if (!ix->is_local && has_head(&h, ix->pk.name))
+				key_path_error("IndexKey", ix->pk.name);
+			if (has_head(&h, ix->sk.name))
+				key_path_error("IndexKey", ix->sk.name);
+		}
+	}
+}
+
 /* StCondition.holds for the request's ConditionExpression. */
 static bool
 condition_holds(StCondition *cond, const Av *item)

@@ -47,6 +47,15 @@ typedef struct StExprRequest
 #define OPS_EXPR_OFFERS_KEY_CONDITION	0x04
 #define OPS_EXPR_OFFERS_CONDITION		0x08
 
+/*
+ * After the table is known and the request's expressions added: a document
+ * path into a key attribute of the table or of one of its indexes ("pk.x",
+ * "gsk[0]") in any of them is refused, as DynamoDB does ("Key attributes
+ * must be scalars; list random access '[]' and map lookup '.' are not
+ * allowed: Key: pk", "...: IndexKey: gsk").
+ */
+extern void ops_expr_check_key_paths(StExprRequest *req, const StTable *t);
+
 /* Start a request: names (plain JSON object of strings) and values (typed or plain). */
 extern void ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed);
 

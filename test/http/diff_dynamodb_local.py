@@ -1428,6 +1428,8 @@ def main():
     ap.add_argument("--only", help="run only the groups whose name contains this")
     ap.add_argument("--kind", help="show only differences of these kinds "
                     "(comma-separated: status, type, message, model-message, body)")
+    ap.add_argument("--keep", action="store_true",
+                    help="leave the tables behind at the end (to look at them)")
     ap.add_argument("--show-known", action="store_true",
                     help="also show the differences already triaged (KNOWN)")
     ap.add_argument("--verbose", action="store_true")
@@ -1487,7 +1489,7 @@ def main():
             print("   stdesign: %s" % short(r1))
             print("   local:    %s" % short(r2))
     finally:
-        for ep in (mine, theirs):
+        for ep in (mine, theirs) if not a.keep else ():
             for t in tables:
                 ep.call("UpdateTable", {"TableName": t, "DeletionProtectionEnabled": False})
                 ep.call("DeleteTable", {"TableName": t})

@@ -164,5 +164,37 @@ SELECT kc(':p = PK AND :b > SK') AS value_on_the_left;
 SELECT kc('PK = :p AND #k BETWEEN :a AND :b') AS between_by_name;
 DROP FUNCTION kc(text);
 
+-- 8. A document path into a key attribute of the table or of an index is
+-- refused in every expression ("Key attributes must be scalars ...").
+SELECT st_api('GetItem', '{"TableName": "FidDiff", "Key": {"PK": {"S": "q"}, "SK": {"N": "1"}},
+  "ProjectionExpression": "#p.x", "ExpressionAttributeNames": {"#p": "PK"}}');
+SELECT st_api('GetItem', '{"TableName": "FidDiff", "Key": {"PK": {"S": "q"}, "SK": {"N": "1"}},
+  "ProjectionExpression": "inc, L[0]"}');
+SELECT st_api('Query', '{"TableName": "FidDiff", "KeyConditionExpression": "PK = :p",
+  "FilterExpression": "attribute_exists(L.x)", "ExpressionAttributeValues": {":p": {"S": "q"}}}');
+SELECT st_api('Scan', '{"TableName": "FidDiff", "FilterExpression": "SK[0] = :v",
+  "ExpressionAttributeValues": {":v": {"N": "1"}}}');
+SELECT st_api('PutItem', '{"TableName": "FidDiff", "Item": {"PK": {"S": "q"}, "SK": {"N": "8"}},
+  "ConditionExpression": "attribute_not_exists(PK.x)"}');
+SELECT st_api('DeleteItem', '{"TableName": "FidDiff", "Key": {"PK": {"S": "q"}, "SK": {"N": "8"}},
+  "ConditionExpression": "L[1] = :v", "ExpressionAttributeValues": {":v": {"N": "1"}}}');
+SELECT st_api('UpdateItem', '{"TableName": "FidDiff", "Key": {"PK": {"S": "q"}, "SK": {"N": "1"}},
+  "UpdateExpression": "SET L.x = :v", "ExpressionAttributeValues": {":v": {"N": "1"}}}');
+SELECT st_api('UpdateItem', '{"TableName": "FidDiff", "Key": {"PK": {"S": "q"}, "SK": {"N": "1"}},
+  "UpdateExpression": "SET y = L[0]"}');
+SELECT st_api('BatchGetItem', '{"RequestItems": {"FidDiff": {"Keys": [{"PK": {"S": "q"}, "SK": {"N": "1"}}],
+  "ProjectionExpression": "SK.x"}}}');
+SELECT st_api('TransactGetItems', '{"TransactItems": [{"Get": {"TableName": "FidDiff",
+  "Key": {"PK": {"S": "q"}, "SK": {"N": "1"}}, "ProjectionExpression": "L[0]"}}]}');
+-- a key attribute itself is updated: that message comes first
+SELECT st_api('UpdateItem', '{"TableName": "FidDiff", "Key": {"PK": {"S": "q"}, "SK": {"N": "1"}},
+  "UpdateExpression": "SET PK.x = :v", "ExpressionAttributeValues": {":v": {"N": "1"}}}');
+-- a Query's filter naming a primary key attribute: that message comes first
+SELECT st_api('Query', '{"TableName": "FidDiff", "KeyConditionExpression": "PK = :p",
+  "FilterExpression": "SK[1] = :v", "ExpressionAttributeValues": {":p": {"S": "q"}, ":v": {"N": "1"}}}');
+-- a map's member with a key attribute's name is no key
+SELECT st_api('GetItem', '{"TableName": "FidDiff", "Key": {"PK": {"S": "q"}, "SK": {"N": "1"}},
+  "ProjectionExpression": "m.PK, SK"}') AS member_named_like_a_key;
+
 DROP FUNCTION lsi_cc(jsonb);
 SELECT st_api('DeleteTable', '{"TableName": "FidDiff"}') #>> '{TableDescription,TableStatus}' AS deleted;
