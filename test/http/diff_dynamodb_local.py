@@ -1368,7 +1368,8 @@ KNOWN = [
      "DynamoDB refuses ProvisionedThroughput on an on-demand table's index; DynamoDB Local ignores it"),
     ("CreateTable", '"TableClass": "FOO"', "", "DynamoDB Local does not check TableClass"),
     ("CreateTable", '"WriteCapacityUnits": 10000000000000', "",
-     "throughput is kept, never enforced (README); DynamoDB's 40,000-unit table quota is an account's adjustable quota"),
+     "values above 10^12 are out of DynamoDB's bounds (\"Given value ... is out of bounds\"); DynamoDB Local "
+     "applies the default 40,000-unit quota, an account's adjustable one that stdesign does not enforce"),
     ("CreateTable", '"StreamSpecification"', "",
      "NOT FIXED: stdesign has no Streams and ignores StreamSpecification; DynamoDB Local checks it"),
     ("CreateTable", '"dup"', "", LOCAL_WORDS),

@@ -196,5 +196,20 @@ SELECT st_api('Query', '{"TableName": "FidDiff", "KeyConditionExpression": "PK =
 SELECT st_api('GetItem', '{"TableName": "FidDiff", "Key": {"PK": {"S": "q"}, "SK": {"N": "1"}},
   "ProjectionExpression": "m.PK, SK"}') AS member_named_like_a_key;
 
+-- 9. Throughput values above 10^12 are out of DynamoDB's bounds (read first).
+SELECT st_api('CreateTable', '{"TableName": "FidDiffPT", "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "ProvisionedThroughput": {"ReadCapacityUnits": 1000000000001, "WriteCapacityUnits": 1000000000001}}');
+SELECT st_api('CreateTable', '{"TableName": "FidDiffPT", "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "ProvisionedThroughput": {"ReadCapacityUnits": 1000000000000, "WriteCapacityUnits": 1000000000001}}');
+SELECT st_api('CreateTable', '{"TableName": "FidDiffPT", "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "ProvisionedThroughput": {"ReadCapacityUnits": 1000000000000, "WriteCapacityUnits": 1000000000000}}')
+  #> '{TableDescription,ProvisionedThroughput}' AS at_the_bound;
+SELECT st_api('UpdateTable', '{"TableName": "FidDiffPT",
+  "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 1000000000001}}');
+SELECT st_api('DeleteTable', '{"TableName": "FidDiffPT"}') #>> '{TableDescription,TableStatus}' AS deleted;
+
 DROP FUNCTION lsi_cc(jsonb);
 SELECT st_api('DeleteTable', '{"TableName": "FidDiff"}') #>> '{TableDescription,TableStatus}' AS deleted;
