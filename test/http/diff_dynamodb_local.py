@@ -1166,6 +1166,19 @@ def expression_cases():
         if "#v" in pe:
             b["ExpressionAttributeNames"] = {"#v": "x"}
         case("Query", b)
+    # projections of nested paths, merged as DynamoDB returns them
+    case("PutItem", {"TableName": T, "Item": {"pk": S("pj"), "a": {"M": {
+        "b": {"L": [{"M": {"c": S("t"), "d": S("u")}}, {"M": {"c": S("t2")}}]}, "x": S("y"), "z": S("w")}}}})
+    for pe in ["a.b[0].c", "a.x, a.z", "a.b[1].c, a.b[0].d", "a.b[1], a.b[0].c", "a.b[5].c, a.x",
+               "a.b[0].c, a.b[0].c", "a.b[0], a.b[0].c", "a, a.x", "a.b[0].c.d", "a.x[0]", "pk, a.z"]:
+        case("GetItem", {"TableName": T, "Key": {"pk": S("pj")}, "ProjectionExpression": pe})
+    # item collection metrics of a table with a local index
+    for op, body in [("PutItem", {"Item": {"pk": S("icm"), "sk": N(1), "l1": S("x")}}),
+                     ("UpdateItem", {"Key": {"pk": S("icm"), "sk": N(1)}, "UpdateExpression": "SET v = :v",
+                                     "ExpressionAttributeValues": {":v": N(1)}}),
+                     ("DeleteItem", {"Key": {"pk": S("icm"), "sk": N(1)}}),
+                     ("DeleteItem", {"Key": {"pk": S("icm"), "sk": N(1)}})]:
+        case(op, dict(body, TableName="dd_hr", ReturnItemCollectionMetrics="SIZE", ReturnConsumedCapacity="INDEXES"))
     # transactions touching one item twice, and conditions on missing items
     H = "dd_h"
     case("TransactWriteItems", {"TransactItems": [
@@ -1409,6 +1422,8 @@ KNOWN = [
     ("Query", '"KeyConditionExpression": "pk = :p AND sk = :k AND sk = :k"', "", LOCAL_WORDS),
     ("Query", '"ExpressionAttributeValues": {":p": {"S": "p1"}}, "TableName": "dd_hr"}', "",
      "DynamoDB checks for a key condition first"),
+    ("*", '"ReturnItemCollectionMetrics": "SIZE", "TableName": "dd_hr"', "",
+     "ItemCollectionMetrics for a table with a local index, as DynamoDB documents; DynamoDB Local omits them"),
     ("BatchWriteItem", '"ReturnItemCollectionMetrics": "SIZE"', "",
      "ItemCollectionMetrics for a table with a local index, as DynamoDB documents; DynamoDB Local omits them"),
     ("BatchGetItem", '"ReturnConsumedCapacity": "INDEXES"', "", "ConsumedCapacity's order is the request's (README)"),
