@@ -593,6 +593,7 @@ api_query(Jsonb *request)
 	ops_expr_finish(&req);
 	pg.select = request_select(request, ix, req.projection != NULL, projection_param(request), true);
 	check_projection_on_index(&req, t, ix);
+	ops_expr_check_filter_projected(&req, t, ix);
 	ops_expr_check_key_paths(&req, t);
 
 	q.pk = kc.pk_value;

@@ -630,6 +630,15 @@ note_node(KeyPathHeads *h, const ExprNode *n)
 }
 
 static bool
+has_head_len(const KeyPathHeads *h, const char *key, int len)
+{
+	for (int i = 0; i < h->n; i++)
+		if (h->lens[i] == len && memcmp(h->heads[i], key, len) == 0)
+			return true;
+	return false;
+}
+
+static bool
 has_head(const KeyPathHeads *h, const char *key)
 {
 	int			len = key ? strlen(key) : 0;
@@ -687,6 +696,86 @@ ops_expr_check_key_paths(StExprRequest *req, const StTable *t)
 				key_path_error("IndexKey", ix->sk.name);
 		}
 	}
+}
+
+/* Does index ix hold attribute name (len bytes): a key of it or of its table, or projected? */
+static bool
+index_holds(const StTable *t, const StIndex *ix, const char *name, int len)
+{
+	const char *keys[4] = {t->pk.name, t->sk.name, ix->pk.name, ix->sk.name};
+
+	if (ix->projection == ST_PROJECT_ALL)
+		return true;
+	for (int k = 0; k < 4; k++)
+		if (keys[k] && (int) strlen(keys[k]) == len && memcmp(keys[k], name, len) == 0)
+			return true;
+	for (int i = 0; ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
+		if ((int) strlen(ix->non_key_attributes[i]) == len &&
+			memcmp(ix->non_key_attributes[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+static void
+note_all_paths(KeyPathHeads *h, const ExprNode *n)
+{
+	if (n == NULL)
+		return;
+	check_stack_depth();
+	if (n->kind == EXPR_N_PATH && n->path && n->path->n > 0)
+	{
+		int			len;
+		const char *name = ops_expr_path_top_name(n->path, h->names, &len);
+
+		if (name != NULL && !has_head_len(h, name, len))
+		{
+			if (h->n == h->cap)
+			{
+				h->cap = Max(8, h->cap * 2);
+				h->heads = h->heads ? repalloc(h->heads, sizeof(char *) * h->cap) : palloc(sizeof(char *) * h->cap);
+				h->lens = h->lens ? repalloc(h->lens, sizeof(int) * h->cap) : palloc(sizeof(int) * h->cap);
+			}
+			h->heads[h->n] = name;
+			h->lens[h->n] = len;
+			h->n++;
+		}
+	}
+	for (int i = 0; i < n->nargs; i++)
+		note_all_paths(h, n->args[i]);
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+void
+ops_expr_check_filter_projected(StExprRequest *req, const StTable *t, const StIndex *ix)
+{
+	KeyPathHeads h;
+	char	  **missing;
+	int			nmissing = 0;
+	StringInfoData list;
+
+	if (ix == NULL || ix->is_local || ix->projection == ST_PROJECT_ALL || req->filter == NULL)
+		return;
+	memset(&h, 0, sizeof(h));
+	h.names = req->names;
+	note_all_paths(&h, req->filter->cond);
+	missing = palloc(sizeof(char *) * Max(1, h.n));
+	for (int i = 0; i < h.n; i++)
+		if (!index_holds(t, ix, h.heads[i], h.lens[i]))
+			missing[nmissing++] = pnstrdup(h.heads[i], h.lens[i]);
+	if (nmissing == 0)
+		return;
+	qsort(missing, nmissing, sizeof(char *), cmp_names);
+	initStringInfo(&list);
+	for (int i = 0; i < nmissing; i++)
+		appendStringInfo(&list, "%s%s", i > 0 ? ", " : "", missing[i]);
+	st_error(ST_ERR_VALIDATION,
+			 "One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: [%s]",
+			 ix->name, list.data);
 }
 
 /* StCondition.holds for the request's ConditionExpression. */

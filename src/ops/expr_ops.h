@@ -56,6 +56,15 @@ typedef struct StExprRequest
  */
 extern void ops_expr_check_key_paths(StExprRequest *req, const StTable *t);
 
+/*
+ * A Query of global secondary index ix whose filter names attributes the
+ * index does not project (it holds no more than its projection: there is
+ * nothing to fetch them from) is refused as DynamoDB does: "One or more
+ * parameter values were invalid: Secondary index ix does not project one
+ * or more filter attributes: [a, b]" (the names sorted).
+ */
+extern void ops_expr_check_filter_projected(StExprRequest *req, const StTable *t, const StIndex *ix);
+
 /* Start a request: names (plain JSON object of strings) and values (typed or plain). */
 extern void ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed);
 

@@ -808,6 +808,8 @@ def query_cases():
     q("g1 = :g", {":g": S("odd")}, IndexName="nope")
     q("pk = :p", p1, IndexName="gsi1")
     q(None, p1)
+    q("g = :g", {":g": N(1), ":v": N(1)}, TableName="dd_prov", IndexName="gix", FilterExpression="zz > :v OR a = :v")
+    q("g = :g", {":g": N(1), ":v": N(1)}, TableName="dd_prov", IndexName="gix", FilterExpression="a > :v AND b = :v")
     q("pk = :p", p1, KeyConditions={"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [S("p1")]}})
     q(None, None, KeyConditions={"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [S("p1")]},
                                  "sk": {"ComparisonOperator": "GT", "AttributeValueList": [N(7)]}})
@@ -1481,6 +1483,9 @@ KNOWN = [
     ("UpdateItem", '"1E-130"', "", "DynamoDB Local keeps a zero's scale; numbers are normalised (\"0\")"),
     ("UpdateItem", '"-1.50"', "", "DynamoDB Local keeps a zero's scale; numbers are normalised (\"0\")"),
     ("UpdateItem", '"ADD", "Value": {"S": "q"}', "", LOCAL_WORDS),
+    ("Query", '"IndexName": "lsi1"', r"does not project one or more filter attributes",
+     "NOT RESOLVED: a local index fetches what it does not project (documented), so its filter is not refused; "
+     "DynamoDB Local refuses it as for a global index"),
     ("Query", '"IndexName": "gsi1", "KeyConditionExpression": "g1 = :g"', "",
      "items with equal index keys come back in table key order (README); DynamoDB does not define it"),
     ("Query", '"NE"', "", "DynamoDB Local fails with a 500 where DynamoDB refuses the request"),

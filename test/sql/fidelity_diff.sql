@@ -211,5 +211,30 @@ SELECT st_api('UpdateTable', '{"TableName": "FidDiffPT",
   "ProvisionedThroughput": {"ReadCapacityUnits": 5, "WriteCapacityUnits": 1000000000001}}');
 SELECT st_api('DeleteTable', '{"TableName": "FidDiffPT"}') #>> '{TableDescription,TableStatus}' AS deleted;
 
+-- 10. A global index holds only what it projects: a Query's filter on
+-- anything else is refused (names sorted, through #names too); a local
+-- index, which fetches from its table, and Scan are not refused.
+SELECT st_api('CreateTable', '{"TableName": "FidDiffG", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "G", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "GInc", "KeySchema": [{"AttributeName": "G", "KeyType": "HASH"}],
+    "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["a"]}}]}') #>> '{TableDescription,TableName}' AS created;
+SELECT st_api('PutItem', '{"TableName": "FidDiffG", "Item": {"PK": {"S": "1"}, "G": {"S": "g"}, "a": {"N": "1"}, "z": {"N": "2"}}}');
+SELECT st_api('Query', '{"TableName": "FidDiffG", "IndexName": "GInc", "KeyConditionExpression": "G = :g",
+  "FilterExpression": "z > :v OR #y.x = :v", "ExpressionAttributeNames": {"#y": "y"},
+  "ExpressionAttributeValues": {":g": {"S": "g"}, ":v": {"N": "0"}}}');
+SELECT st_api('Query', '{"TableName": "FidDiffG", "IndexName": "GInc",
+  "KeyConditions": {"G": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "g"}]}},
+  "QueryFilter": {"z": {"ComparisonOperator": "GT", "AttributeValueList": [{"N": "0"}]}}}');
+SELECT st_api('Query', '{"TableName": "FidDiffG", "IndexName": "GInc", "KeyConditionExpression": "G = :g",
+  "FilterExpression": "a > :v AND PK = :p", "ExpressionAttributeValues": {":g": {"S": "g"}, ":v": {"N": "0"}, ":p": {"S": "1"}}}')
+  AS projected_and_keys;
+SELECT st_api('Scan', '{"TableName": "FidDiffG", "IndexName": "GInc", "FilterExpression": "z > :v",
+  "ExpressionAttributeValues": {":v": {"N": "0"}}}') AS scan_not_refused;
+SELECT st_api('Query', '{"TableName": "FidDiff", "IndexName": "LKeys", "KeyConditionExpression": "PK = :p",
+  "FilterExpression": "payload = :x", "ExpressionAttributeValues": {":p": {"S": "q"}, ":x": {"S": "oooooooooo"}},
+  "Select": "COUNT"}') AS local_index_fetches;
+SELECT st_api('DeleteTable', '{"TableName": "FidDiffG"}') #>> '{TableDescription,TableStatus}' AS deleted;
+
 DROP FUNCTION lsi_cc(jsonb);
 SELECT st_api('DeleteTable', '{"TableName": "FidDiff"}') #>> '{TableDescription,TableStatus}' AS deleted;
