@@ -810,6 +810,7 @@ def query_cases():
     q(None, p1)
     q("g = :g", {":g": N(1), ":v": N(1)}, TableName="dd_prov", IndexName="gix", FilterExpression="zz > :v OR a = :v")
     q("g = :g", {":g": N(1), ":v": N(1)}, TableName="dd_prov", IndexName="gix", FilterExpression="a > :v AND b = :v")
+    q("pk = :p", dict(p1, **{":v": N(50)}), IndexName="lsi1", FilterExpression="v > :v", Select="ALL_ATTRIBUTES")
     q("pk = :p", p1, KeyConditions={"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [S("p1")]}})
     q(None, None, KeyConditions={"pk": {"ComparisonOperator": "EQ", "AttributeValueList": [S("p1")]},
                                  "sk": {"ComparisonOperator": "GT", "AttributeValueList": [N(7)]}})
