@@ -121,7 +121,8 @@ check_term(ExprParser *ps, const ExprNode *n)
 				return st_fail(ps->err, ST_ERR_VALIDATION,
 							   "Invalid condition in KeyConditionExpression: %s operator must have the key attribute as its first operand",
 							   expr_node_name(n));
-			if (same_attribute(n->args[0], n->args[1]))
+			/* the binder checks begins_with's operands are distinct, not BETWEEN's */
+			if (n->kind == EXPR_N_BEGINS_WITH && same_attribute(n->args[0], n->args[1]))
 				return true;
 			return check_term_operands(ps, n);
 		default:
@@ -275,6 +276,11 @@ check_term_count(const StExpr *kc, const ExprParams *p, StErr *err)
 	names = palloc(sizeof(ExprResolvedPath) * Max(n, 1));
 	for (int i = 0; i < n; i++)
 	{
+		/* the parser and the binder leave one attribute, then :values (never trust it blindly) */
+		for (int a = 0; a < nodes[i]->nargs; a++)
+			if (nodes[i]->args[a]->kind != (a == 0 ? EXPR_N_PATH : EXPR_N_VALUE))
+				return st_fail(err, ST_ERR_VALIDATION,
+							   "Invalid condition in KeyConditionExpression: No key attribute specified");
 		if (!expr_resolve_path(nodes[i]->args[0]->path, p, &names[i]))
 			return expr_fail(EXPR_KEY_CONDITION, err,
 							 "An expression attribute name used in the document path is not defined");

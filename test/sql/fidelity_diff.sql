@@ -155,6 +155,9 @@ SELECT kc('PK = :p AND SK = L');
 SELECT kc('PK = :p AND begins_with(SK, L)');
 -- the same attribute on both sides: operands must be distinct (first)
 SELECT kc('PK = :p AND SK = SK');
+SELECT kc('PK = :p AND begins_with(SK, SK)');
+-- BETWEEN's operands are not checked so: two attribute names
+SELECT kc('PK = :p AND SK BETWEEN SK AND :b');
 -- a key twice is found before too many terms, and through a name
 SELECT kc('PK = :p AND SK = :a AND SK = :b');
 SELECT kc('PK = :p AND #k > :a AND SK < :b');

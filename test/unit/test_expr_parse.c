@@ -703,6 +703,10 @@ test_key_conditions(void)
 			  "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
 	/* the same attribute twice is the binder's (DynamoDB: operands must be distinct) */
 	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = pk"), "OK");
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "begins_with(sk, sk)"), "OK");
+	/* BETWEEN's operands are not checked so: two attribute names */
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND sk BETWEEN sk AND :b"),
+			  "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
 	CHECK_STR(perr(EXPR_KEY_CONDITION, ":p = pk AND :s < sk"), "OK");
 	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND begins_with(:s, sk)"),
 			  "Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first operand");
@@ -738,6 +742,9 @@ test_key_condition_schema(void)
 	CHECK_STR(err.message, "KeyConditionExpressions must only contain one condition per key");
 	CHECK(!KC("pk = :p AND sk = :s AND x = :t"));
 	CHECK_STR(err.message, "Conditions can be of length 1 or 2 only");
+	/* a term the binder would refuse ("sk = sk") never becomes a key condition */
+	CHECK(!KC("pk = :p AND sk = sk"));
+	CHECK(!KC("pk = :p AND begins_with(sk, sk)"));
 	CHECK(!KC("pk = :p AND sk = :s AND #k"));
 	CHECK(!KC("pk > :p"));
 	CHECK_STR(err.message, "Query key condition not supported");
