@@ -138,6 +138,8 @@ batch_check_keys(Batch *b)
 				if (same_key(bt->table, bt->keys[j].keymap, bt->keys[k].keymap))
 					st_error(ST_ERR_VALIDATION, "Provided list of item keys contains duplicates");
 		}
+		/* a get's ProjectionExpression: no path into a key attribute (req is zero for writes) */
+		ops_expr_check_key_paths(&bt->req, bt->table);
 	}
 }
 

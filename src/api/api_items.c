@@ -157,6 +157,7 @@ api_put_item(Jsonb *request)
 					 put_expressions, lengthof(put_expressions), false);
 	cond = request_condition(request, &w.req);
 	write_call_table(&w);
+	ops_expr_check_key_paths(&w.req, w.table);
 
 	old = ops_put(w.table, w.target, cond, w.rv, w.cap ? &w.res : NULL);
 	return write_call_end(&w, old);
@@ -190,6 +191,8 @@ api_get_item(Jsonb *request)
 	t = catalog_lookup(table_name, false);
 
 	stored = ops_get(t, key);
+	/* after the key's own checks, which ops_get makes */
+	ops_expr_check_key_paths(&req, t);
 	if (stored)
 		item = av_item_from_stored(stored);
 	if (cap)
@@ -210,6 +213,7 @@ api_update_item(Jsonb *request)
 {
 	WriteCall	w;
 	StCondition *cond;
+	StUpdate   *upd;
 	Av		   *result;
 
 	write_call_begin(&w, request, "Key", update_legacy, lengthof(update_legacy),
@@ -218,8 +222,11 @@ api_update_item(Jsonb *request)
 	ops_expr_add_legacy_update(&w.req, api_jreq_member(request, "AttributeUpdates"));
 	cond = request_condition(request, &w.req);
 	write_call_table(&w);
+	upd = ops_expr_write_update(&w.req, w.table);
+	/* after "Cannot update attribute ...: part of the key" */
+	ops_expr_check_key_paths(&w.req, w.table);
 
-	result = ops_update(w.table, w.target, ops_expr_write_update(&w.req, w.table), cond, w.rv,
+	result = ops_update(w.table, w.target, upd, cond, w.rv,
 						w.cap ? &w.res : NULL);
 	return write_call_end(&w, result);
 }
@@ -235,6 +242,7 @@ api_delete_item(Jsonb *request)
 					 put_expressions, lengthof(put_expressions), false);
 	cond = request_condition(request, &w.req);
 	write_call_table(&w);
+	ops_expr_check_key_paths(&w.req, w.table);
 
 	old = ops_delete(w.table, w.target, cond, w.rv, w.cap ? &w.res : NULL);
 	return write_call_end(&w, old);

@@ -217,6 +217,36 @@ batch_run(PartiqlCall *call, BatchEntry *e)
 	PG_END_TRY();
 }
 
+/*
+ * Two statements of a batch on one item: BatchExecuteStatement runs on
+ * BatchGetItem and BatchWriteItem (developer guide, "Running batch
+ * operations with PartiQL for DynamoDB"), which refuse the whole request
+ * so ("You try to perform multiple operations on the same item in the
+ * same BatchWriteItem request", API Reference, BatchWriteItem).
+ */
+static void
+check_batch_duplicates(Jsonb *statements, int n)
+{
+	StringInfoData *keys = palloc0(sizeof(StringInfoData) * Max(1, n));
+	bool	   *has_key = palloc0(sizeof(bool) * Max(1, n));
+
+	for (int i = 0; i < n; i++)
+	{
+		Jsonb	   *el = api_jreq_array_element(statements, i);
+
+		initStringInfo(&keys[i]);
+		has_key[i] = partiql_statement_key(api_jreq_member_text(el, "Statement", "Statement"),
+										   statement_params(api_jreq_member(el, "Parameters"), true),
+										   &keys[i]);
+		for (int j = 0; j < i && has_key[i]; j++)
+		{
+			if (has_key[j] && keys[j].len == keys[i].len &&
+				memcmp(keys[j].data, keys[i].data, keys[i].len) == 0)
+				st_error(ST_ERR_VALIDATION, "Provided list of item keys contains duplicates");
+		}
+	}
+}
+
 Jsonb *
 api_batch_execute_statement(Jsonb *request)
 {
@@ -247,6 +277,7 @@ api_batch_execute_statement(Jsonb *request)
 	}
 	if (nreads > 0 && nwrites > 0)
 		st_error(ST_ERR_VALIDATION, "Read and write requests together in the same batch is not supported.");
+	check_batch_duplicates(statements, n);
 
 	for (int i = 0; i < n; i++)
 	{

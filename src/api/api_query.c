@@ -53,6 +53,9 @@ typedef struct QueryPage
 	int64		scanned;
 	int64		count;
 	int64		bytes;
+	bool		fetch;			/* a local index fetches its items from the
+								 * table (attributes it does not project) */
+	int64		fetch_units;	/* the fetched items' read units */
 	bool		more;			/* stopped by Limit or the 1 MB page */
 	bool		stored_as_is;	/* items go out as stored (page_returns_stored) */
 	Av		   *last_key;		/* key of the last item read (in keep_cxt) */
@@ -174,6 +177,36 @@ check_projection_on_index(StExprRequest *req, StTable *t, StIndex *ix)
 					 "One or more parameter values were invalid: Global secondary index %s does not project [%.*s]",
 					 ix->name, len, name);
 	}
+}
+
+/*
+ * Does a page of local index ix fetch its items from the table?  When it
+ * returns attributes the index does not project: "ALL_ATTRIBUTES ... If
+ * you query a local secondary index, then for each matching item in the
+ * index, DynamoDB fetches the entire item from the parent table" (API
+ * Reference, Query, Select), and so for a ProjectionExpression naming an
+ * attribute outside the index; the fetches cost read capacity on the table.
+ */
+static bool
+page_fetches(StExprRequest *req, StTable *t, StIndex *ix, SelectKind select)
+{
+	const ExprParams *p = ops_expr_params(req);
+
+	if (ix == NULL || !ix->is_local || ix->projection == ST_PROJECT_ALL)
+		return false;
+	if (select == SELECT_ALL)
+		return true;
+	if (select != SELECT_SPECIFIC || req->projection == NULL)
+		return false;
+	for (int i = 0; i < req->projection->npaths; i++)
+	{
+		int			len;
+		const char *name = ops_expr_path_top_name(req->projection->paths[i], p->names, &len);
+
+		if (name && !index_projects(t, ix, name, len))
+			return true;
+	}
+	return false;
 }
 
 /* ---------- keys and positions ---------- */
@@ -361,7 +394,7 @@ page_item(QueryPage *pg, const Av *item)
 static bool
 page_returns_stored(const QueryPage *pg)
 {
-	if (pg->req->filter)
+	if (pg->req->filter || pg->fetch)
 		return false;
 	if (pg->select == SELECT_COUNT)
 		return !(pg->index && pg->index->projection != ST_PROJECT_ALL);
@@ -397,6 +430,8 @@ page_row(Jsonb *stored, void *arg)
 			pg->bytes += av_item_size(index_entry(pg->table, pg->index, item));
 		else
 			pg->bytes += av_item_size(item);
+		if (pg->fetch)
+			pg->fetch_units += ops_capacity_read_units(av_item_size(item));
 		if (ops_expr_filter_passes(pg->req, item))
 		{
 			pg->count++;
@@ -454,6 +489,7 @@ page_end(QueryPage *pg, StCapacity *cap, bool consistent)
 	if (cap)
 	{
 		ops_capacity_read(cap, pg->table, pg->index, pg->bytes, consistent, false);
+		ops_capacity_read_fetched(cap, pg->table, pg->fetch_units, consistent);
 		api_out_capacity(out, cap, false);
 	}
 	return api_out_end(out);
@@ -557,6 +593,8 @@ api_query(Jsonb *request)
 	ops_expr_finish(&req);
 	pg.select = request_select(request, ix, req.projection != NULL, projection_param(request), true);
 	check_projection_on_index(&req, t, ix);
+	ops_expr_check_filter_projected(&req, t, ix);
+	ops_expr_check_key_paths(&req, t);
 
 	q.pk = kc.pk_value;
 	if (kc.has_sk)
@@ -576,6 +614,7 @@ api_query(Jsonb *request)
 	pg.req = &req;
 	pg.table = t;
 	pg.index = ix;
+	pg.fetch = page_fetches(&req, t, ix, pg.select);
 	pg.limit = q.limit;
 	page_begin(&pg, &out);
 	ops_query(&q, page_row, &pg);
@@ -651,12 +690,14 @@ api_scan(Jsonb *request)
 	ops_expr_finish(&req);
 	pg.select = request_select(request, ix, req.projection != NULL, projection_param(request), false);
 	check_projection_on_index(&req, t, ix);
+	ops_expr_check_key_paths(&req, t);
 	r.start = start_position(request, t, ix);
 	check_start_in_segment(t, &r);
 
 	pg.req = &req;
 	pg.table = t;
 	pg.index = ix;
+	pg.fetch = page_fetches(&req, t, ix, pg.select);
 	pg.limit = r.limit;
 	page_begin(&pg, &out);
 	ops_scan_range(t, ix, &r, page_row, &pg);

@@ -224,6 +224,7 @@ check_throughput(const Av *pt, const char *path)
 					 "1 validation error detected: Value '%s' at '%s.%s' failed to satisfy constraint: Member must have value greater than or equal to 1",
 					 v->str, path, paths[i]);
 	}
+	ops_check_throughput_bounds(pt);
 }
 
 /* One GlobalSecondaryIndexUpdates element: exactly one of Create, Update, Delete. */

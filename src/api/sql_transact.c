@@ -183,6 +183,7 @@ parse_write_action(StTxAction *a, Jsonb *el, int pos, bool typed, TableSet *ts, 
 	if (a->op == ST_TX_CONDITION_CHECK && a->req.condition == NULL)
 		st_validation_null("transactItems.%d.member.conditionCheck.conditionExpression", pos);
 	ops_expr_finish(&a->req);
+	ops_expr_check_key_paths(&a->req, a->table);
 
 	rv = api_jreq_member_text(body, "ReturnValuesOnConditionCheckFailure", "ReturnValuesOnConditionCheckFailure");
 	if (rv && strcmp(rv, "ALL_OLD") != 0 && strcmp(rv, "NONE") != 0)
@@ -415,6 +416,7 @@ api_transact_get_responses(Jsonb *items, bool typed)
 		ops_expr_init(&gets[i].req, api_jreq_member(body, "ExpressionAttributeNames"), NULL, typed);
 		ops_expr_add_projection(&gets[i].req, api_jreq_member_text(body, "ProjectionExpression", "ProjectionExpression"));
 		ops_expr_finish(&gets[i].req);
+		ops_expr_check_key_paths(&gets[i].req, gets[i].table);
 		dup[i].table = gets[i].table;
 		dup[i].keymap = gets[i].keymap;
 	}

@@ -15,6 +15,8 @@
 #include "expr_int.h"
 
 #define MAX_TERMS 2
+/* an expression has at most EXPR_MAX_OPERATORS operators, so as many + 1 terms */
+#define MAX_ALL_TERMS (EXPR_MAX_OPERATORS + 1)
 
 static bool
 bad_operator(ExprParser *ps, const ExprNode *n)
@@ -24,25 +26,61 @@ bad_operator(ExprParser *ps, const ExprNode *n)
 				   "Invalid operator used in KeyConditionExpression: %s", expr_node_name(n));
 }
 
-/* The left side must be a top-level attribute, the others :values. */
+/*
+ * A term's operands: exactly one top-level attribute, the others :values.
+ * DynamoDB checks them left to right, in its own words (none with the
+ * "Invalid KeyConditionExpression:" prefix):
+ *	 "KeyConditionExpressions cannot contain nested operations" (size()),
+ *	 "Invalid condition in KeyConditionExpression: Multiple attribute names
+ *	 used in one condition", "KeyConditionExpressions cannot have conditions
+ *	 on nested attributes", "Invalid condition in KeyConditionExpression: No
+ *	 key attribute specified".
+ */
 static bool
 check_term_operands(ExprParser *ps, const ExprNode *n)
 {
-	if (n->args[0]->kind == EXPR_N_SIZE)
-		return bad_operator(ps, n->args[0]);
-	if (n->args[0]->kind == EXPR_N_PATH && n->args[0]->path->n > 1)
-		return expr_fail(ps->kind, ps->err,
-						 "KeyConditionExpressions cannot have conditions on nested attributes");
+	const ExprNode *attr = NULL;
+
 	for (int i = 0; i < n->nargs; i++)
 	{
-		ExprNodeKind want = i == 0 ? EXPR_N_PATH : EXPR_N_VALUE;
+		const ExprNode *a = n->args[i];
 
-		if (n->args[i]->kind != want)
-			return expr_fail(ps->kind, ps->err,
-							 "KeyConditionExpressions must compare a key attribute with expression attribute values; operator: %s",
-							 expr_node_name(n));
+		if (a->kind == EXPR_N_PATH)
+		{
+			if (attr != NULL)
+				return st_fail(ps->err, ST_ERR_VALIDATION,
+							   "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+			if (a->path->n > 1)
+				return st_fail(ps->err, ST_ERR_VALIDATION,
+							   "KeyConditionExpressions cannot have conditions on nested attributes");
+			attr = a;
+		}
+		else if (a->kind != EXPR_N_VALUE)
+			return st_fail(ps->err, ST_ERR_VALIDATION,
+						   "KeyConditionExpressions cannot contain nested operations");
 	}
+	if (attr == NULL)
+		return st_fail(ps->err, ST_ERR_VALIDATION,
+					   "Invalid condition in KeyConditionExpression: No key attribute specified");
 	return true;
+}
+
+/*
+ * "pk = pk": the same attribute twice is the binder's error ("The first
+ * operand must be distinct from the remaining operands ..."), which
+ * DynamoDB reports before the key condition's own checks.
+ */
+static bool
+same_attribute(const ExprNode *a, const ExprNode *b)
+{
+	const ExprPathElem *x,
+			   *y;
+
+	if (a->kind != EXPR_N_PATH || b->kind != EXPR_N_PATH || a->path->n != 1 || b->path->n != 1)
+		return false;
+	x = &a->path->elems[0];
+	y = &b->path->elems[0];
+	return x->kind == y->kind && x->len == y->len && memcmp(x->name, y->name, x->len) == 0;
 }
 
 /*
@@ -71,31 +109,38 @@ check_term(ExprParser *ps, const ExprNode *n)
 		case EXPR_N_CMP:
 			if (n->op == EXPR_NE)
 				return bad_operator(ps, n);
+			if (same_attribute(n->args[0], n->args[1]))
+				return true;
+			if (!check_term_operands(ps, n))
+				return false;
 			key_on_left((ExprNode *) n);
-			return check_term_operands(ps, n);
+			return true;
 		case EXPR_N_BETWEEN:
 		case EXPR_N_BEGINS_WITH:
-			if (n->args[0]->kind == EXPR_N_VALUE)
+			if (n->args[0]->kind != EXPR_N_PATH)
 				return st_fail(ps->err, ST_ERR_VALIDATION,
 							   "Invalid condition in KeyConditionExpression: %s operator must have the key attribute as its first operand",
 							   expr_node_name(n));
+			/* the binder checks begins_with's operands are distinct, not BETWEEN's */
+			if (n->kind == EXPR_N_BEGINS_WITH && same_attribute(n->args[0], n->args[1]))
+				return true;
 			return check_term_operands(ps, n);
 		default:
 			return bad_operator(ps, n);
 	}
 }
 
-/* Collect the AND-ed terms of n (at most MAX_TERMS + 1 are kept). */
+/* Collect the AND-ed terms of n (at most cap are kept; *nterms counts them all). */
 static void
-collect_terms(const ExprNode *n, const ExprNode **terms, int *nterms)
+collect_terms(const ExprNode *n, const ExprNode **terms, int cap, int *nterms)
 {
 	if (n->kind == EXPR_N_AND)
 	{
-		collect_terms(n->args[0], terms, nterms);
-		collect_terms(n->args[1], terms, nterms);
+		collect_terms(n->args[0], terms, cap, nterms);
+		collect_terms(n->args[1], terms, cap, nterms);
 		return;
 	}
-	if (*nterms <= MAX_TERMS)
+	if (*nterms < cap)
 		terms[*nterms] = n;
 	(*nterms)++;
 }
@@ -118,19 +163,23 @@ find_or_not(const ExprNode *n)
 	return NULL;
 }
 
+/*
+ * The shape of each term, from the text alone.  How many terms there may
+ * be (one per key attribute, at most two) is checked with the names
+ * resolved, in expr_key_condition(): DynamoDB reports a key named twice
+ * before too many terms.
+ */
 bool
 expr_check_key_condition(ExprParser *ps, const ExprNode *cond)
 {
-	const ExprNode *terms[MAX_TERMS + 1];
+	const ExprNode *terms[MAX_ALL_TERMS];
 	const ExprNode *bad = find_or_not(cond);
 	int			nterms = 0;
 
 	if (bad != NULL)
 		return bad_operator(ps, bad);
-	collect_terms(cond, terms, &nterms);
-	if (nterms > MAX_TERMS)
-		return expr_fail(ps->kind, ps->err, "Conditions can be of length 1 or 2 only");
-	for (int i = 0; i < nterms; i++)
+	collect_terms(cond, terms, MAX_ALL_TERMS, &nterms);
+	for (int i = 0; i < Min(nterms, MAX_ALL_TERMS); i++)
 		if (!check_term(ps, terms[i]))
 			return false;
 	return true;
@@ -153,12 +202,12 @@ key_op(const ExprNode *n)
 int
 expr_key_terms(const StExpr *kc, ExprKeyTerm *terms)
 {
-	const ExprNode *nodes[MAX_TERMS + 1];
+	const ExprNode *nodes[MAX_TERMS];
 	int			n = 0;
 
 	if (kc == NULL || kc->kind != EXPR_KEY_CONDITION || kc->cond == NULL)
 		return 0;
-	collect_terms(kc->cond, nodes, &n);
+	collect_terms(kc->cond, nodes, MAX_TERMS, &n);
 	n = Min(n, MAX_TERMS);
 	for (int i = 0; i < n; i++)
 	{
@@ -186,9 +235,6 @@ assign_term(const ExprKeyTerm *t, const ExprResolvedPath *rp, const char *pk, in
 	bool		is_pk = name->len == pk_len && memcmp(name->name, pk, pk_len) == 0;
 	bool		is_sk = sk != NULL && name->len == sk_len && memcmp(name->name, sk, sk_len) == 0;
 
-	if ((is_pk && out->pk_value != NULL) || (is_sk && out->has_sk))
-		return expr_fail(EXPR_KEY_CONDITION, err,
-						 "KeyConditionExpressions must only contain one condition per key");
 	if (is_pk)
 	{
 		if (t->op != EXPR_KEY_EQ)
@@ -210,15 +256,58 @@ assign_term(const ExprKeyTerm *t, const ExprResolvedPath *rp, const char *pk, in
 	return true;
 }
 
+/*
+ * One condition per key attribute (names resolved), then at most two:
+ * "KeyConditionExpressions must only contain one condition per key", then
+ * "Conditions can be of length 1 or 2 only", both without the usual
+ * prefix, in this order (as DynamoDB answers).
+ */
+static bool
+check_term_count(const StExpr *kc, const ExprParams *p, StErr *err)
+{
+	const ExprNode *nodes[MAX_ALL_TERMS];
+	ExprResolvedPath *names;
+	int			n = 0;
+
+	if (kc == NULL || kc->kind != EXPR_KEY_CONDITION || kc->cond == NULL)
+		return true;
+	collect_terms(kc->cond, nodes, MAX_ALL_TERMS, &n);
+	n = Min(n, MAX_ALL_TERMS);
+	names = palloc(sizeof(ExprResolvedPath) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+	{
+		/* the parser and the binder leave one attribute, then :values (never trust it blindly) */
+		for (int a = 0; a < nodes[i]->nargs; a++)
+			if (nodes[i]->args[a]->kind != (a == 0 ? EXPR_N_PATH : EXPR_N_VALUE))
+				return st_fail(err, ST_ERR_VALIDATION,
+							   "Invalid condition in KeyConditionExpression: No key attribute specified");
+		if (!expr_resolve_path(nodes[i]->args[0]->path, p, &names[i]))
+			return expr_fail(EXPR_KEY_CONDITION, err,
+							 "An expression attribute name used in the document path is not defined");
+		for (int j = 0; j < i; j++)
+		{
+			if (expr_elem_equal(&names[j].elems[0], &names[i].elems[0]))
+				return st_fail(err, ST_ERR_VALIDATION,
+							   "KeyConditionExpressions must only contain one condition per key");
+		}
+	}
+	if (n > MAX_TERMS)
+		return st_fail(err, ST_ERR_VALIDATION, "Conditions can be of length 1 or 2 only");
+	return true;
+}
+
 bool
 expr_key_condition(const StExpr *kc, const ExprParams *p,
 				   const char *pk, int pk_len, const char *sk, int sk_len,
 				   ExprKeyCondition *out, StErr *err)
 {
 	ExprKeyTerm terms[MAX_TERMS];
-	int			n = expr_key_terms(kc, terms);
+	int			n;
 
 	memset(out, 0, sizeof(*out));
+	if (!check_term_count(kc, p, err))
+		return false;
+	n = expr_key_terms(kc, terms);
 	for (int i = 0; i < n; i++)
 	{
 		ExprResolvedPath rp;

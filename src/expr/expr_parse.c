@@ -207,14 +207,19 @@ expr_parse_path(ExprParser *ps)
 			break;
 		if (!ok)
 			return NULL;
-		if (n == EXPR_MAX_PATH_DEPTH)
-		{
-			expr_fail(ps->kind, ps->err,
-					  "The document path has too many nesting levels; nesting levels: %d",
-					  n + 1);
-			return NULL;
-		}
-		elems[n++] = el;
+		/*
+		 * Past the limit the path is read to its end: DynamoDB counts all of
+		 * it (an expression is at most 4 KB, so n stays small).
+		 */
+		if (n < EXPR_MAX_PATH_DEPTH)
+			elems[n] = el;
+		n++;
+	}
+	if (n > EXPR_MAX_PATH_DEPTH)
+	{
+		expr_fail(ps->kind, ps->err,
+				  "The document path has too many nesting levels; nesting levels: %d", n);
+		return NULL;
 	}
 	path = palloc(sizeof(ExprPath));
 	path->n = n;

@@ -316,6 +316,73 @@ av_map_from_jsonb(Jsonb *jb, bool typed, const char *what)
 	return v;
 }
 
+/*
+ * One member of ExpressionAttributeValues, converted and normalised; a
+ * ValidationException about it says which, in DynamoDB's words:
+ * "ExpressionAttributeValues contains invalid value: <why> for key :v".
+ */
+static Av  *
+expression_value(JsonbValue *jv, const char *key, int keylen, bool typed)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	const char *state = st_exception_sqlstate(ST_ERR_VALIDATION);
+	const char *prefix = st_exception_name(ST_ERR_VALIDATION);
+	volatile Av *v = NULL;
+	StErr		err;
+
+	PG_TRY();
+	{
+		v = typed ? typed_value(jv, 1, false) : plain_value(jv, 1);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		const char *msg;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4]) ||
+			edata->message == NULL)
+			PG_RE_THROW();
+		FlushErrorState();
+		msg = edata->message;
+		/* the message is "ValidationException: <why>" */
+		if (strncmp(msg, prefix, strlen(prefix)) == 0 && strncmp(msg + strlen(prefix), ": ", 2) == 0)
+			msg += strlen(prefix) + 2;
+		st_error(ST_ERR_VALIDATION, "ExpressionAttributeValues contains invalid value: %s for key %.*s",
+				 msg, keylen, key);
+	}
+	PG_END_TRY();
+	if (!av_normalize((Av *) v, 1, &err))
+		st_error(ST_ERR_VALIDATION, "ExpressionAttributeValues contains invalid value: %s for key %.*s",
+				 err.message, keylen, key);
+	return (Av *) v;
+}
+
+Av *
+av_values_from_jsonb(Jsonb *jb, bool typed)
+{
+	JsonbValue	jv;
+	Av		   *result = av_new(AV_M);
+	JsonbRawIter it;
+	JsonbRaw	k,
+				r;
+	JsonbValue	v;
+
+	jsonb_root(jb, &jv);
+	if (!jbv_is_object(&jv))
+		st_error(ST_ERR_SERIALIZATION,
+				 "ExpressionAttributeValues must be a JSON object (a map of attribute name to value)");
+	st_jsonb_raw_begin(&it, jv.val.binary.data);
+	while (st_jsonb_raw_next_member(&it, &k, &r))
+	{
+		st_jsonb_raw_value(&r, &v);
+		av_map_put_nocheck(result, k.data, (int) k.len,
+						   expression_value(&v, k.data, (int) k.len, typed));
+	}
+	return result;
+}
+
 Av *
 av_item_from_jsonb(Jsonb *jb, bool typed, const char *what)
 {

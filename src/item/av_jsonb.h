@@ -25,6 +25,13 @@ extern Av  *av_from_jsonb_value(JsonbContainer *jc, bool typed);
 extern Av  *av_item_from_jsonb(Jsonb *jb, bool typed, const char *what);
 extern Av  *av_map_from_jsonb(Jsonb *jb, bool typed, const char *what);
 
+/*
+ * ExpressionAttributeValues: as av_map_from_jsonb, but a value's problem is
+ * reported as DynamoDB does, "ExpressionAttributeValues contains invalid
+ * value: <why> for key :v".
+ */
+extern Av  *av_values_from_jsonb(Jsonb *jb, bool typed);
+
 /* A stored item (typed, already normalised) to a tree: no validation. */
 extern Av  *av_item_from_stored(Jsonb *jb);
 

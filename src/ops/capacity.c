@@ -148,6 +148,32 @@ ops_capacity_read(StCapacity *c, StTable *t, StIndex *ix, int64 bytes, bool cons
 		e->table.touched = true;
 }
 
+/*
+ * Items a local secondary index query fetched from its table: each item is
+ * rounded up to 4 KB on its own (`units` is their sum), halved for an
+ * eventually consistent read.
+ */
+void
+ops_capacity_read_fetched(StCapacity *c, StTable *t, int64 units, bool consistent)
+{
+	CapTable   *e;
+	int64		h;
+
+	if (c == NULL || c->mode == ST_CAPACITY_NONE || units <= 0)
+		return;
+	h = consistent ? 2 * units : units;
+	e = table_entry(c, t);
+	e->table.read += h;
+	e->table.touched = true;
+}
+
+/* The 4 KB read units of one item of `bytes` (at least one). */
+int64
+ops_capacity_read_units(int64 bytes)
+{
+	return halves(bytes, READ_UNIT_BYTES) / 2;
+}
+
 /* ---------- writes ---------- */
 
 static bool

@@ -43,6 +43,15 @@ extern void ops_capacity_read(StCapacity *c, StTable *t, StIndex *ix, int64 byte
 						  bool consistent, bool transactional);
 
 /*
+ * A query or scan of a local secondary index that needs attributes the
+ * index does not project fetches each item from table t: `units` is the
+ * sum of the fetched items' sizes, each rounded up to 4 KB on its own
+ * (ops_capacity_read_units).
+ */
+extern void ops_capacity_read_fetched(StCapacity *c, StTable *t, int64 units, bool consistent);
+extern int64 ops_capacity_read_units(int64 bytes);
+
+/*
  * A write of one item: old and new are the item before and after (either
  * may be NULL); counts the table and every secondary index the change
  * touches (an index write when the item enters, leaves or changes in it).

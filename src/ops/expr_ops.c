@@ -15,6 +15,7 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
@@ -115,7 +116,7 @@ ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed)
 	if (names)
 		req->names = av_names_from_jsonb(names);
 	if (values)
-		req->values = av_map_from_jsonb(values, typed, "ExpressionAttributeValues");
+		req->values = av_values_from_jsonb(values, typed);
 	req->values_given = req->values != NULL;
 	if (req->names && req->names->n == 0)
 		st_error(ST_ERR_VALIDATION, "ExpressionAttributeNames must not be empty");
@@ -172,6 +173,7 @@ add_expression(StExprRequest *req, ExprKind kind, const char *text)
 void
 ops_expr_add_condition(StExprRequest *req, const char *text, const char *param)
 {
+	req->offered |= OPS_EXPR_OFFERS_CONDITION;
 	if (text)
 		req->condition = add_expression(req, EXPR_CONDITION, text);
 }
@@ -231,6 +233,8 @@ ops_expr_add_filter(StExprRequest *req, const char *text, const StQuerySpec *q)
 {
 	StExpr	   *e;
 
+	/* a Query (the one to pass its key space) takes a KeyConditionExpression too */
+	req->offered |= OPS_EXPR_OFFERS_FILTER | (q ? OPS_EXPR_OFFERS_KEY_CONDITION : 0);
 	if (text == NULL)
 		return;
 	e = add_expression(req, EXPR_FILTER, text);
@@ -249,6 +253,7 @@ ops_expr_add_projection(StExprRequest *req, const char *text)
 void
 ops_expr_add_update(StExprRequest *req, const char *text)
 {
+	req->offered |= OPS_EXPR_OFFERS_UPDATE;
 	if (text)
 		req->update = add_expression(req, EXPR_UPDATE, text);
 }
@@ -526,6 +531,44 @@ ops_expr_add_attributes_to_get(StExprRequest *req, Jsonb *attributes_to_get)
 	req->projection = e;
 }
 
+/*
+ * ExpressionAttributeValues in a request without any expression: DynamoDB
+ * names the expressions of the operation that could have used them, e.g.
+ * "ExpressionAttributeValues can only be specified when using expressions:
+ * UpdateExpression and ConditionExpression are null" (UpdateItem),
+ * "...: FilterExpression and KeyConditionExpression are null" (Query),
+ * "...: ConditionExpression is null" (PutItem, DeleteItem).
+ */
+static void
+values_without_expressions(uint8 offered)
+{
+	static const struct
+	{
+		uint8		bit;
+		const char *name;
+	}			order[] = {
+		{OPS_EXPR_OFFERS_UPDATE, "UpdateExpression"},
+		{OPS_EXPR_OFFERS_FILTER, "FilterExpression"},
+		{OPS_EXPR_OFFERS_KEY_CONDITION, "KeyConditionExpression"},
+		{OPS_EXPR_OFFERS_CONDITION, "ConditionExpression"},
+	};
+	StringInfoData s;
+	int			n = 0;
+
+	initStringInfo(&s);
+	for (int i = 0; i < (int) lengthof(order); i++)
+	{
+		if (!(offered & order[i].bit))
+			continue;
+		appendStringInfo(&s, "%s%s", n > 0 ? " and " : ": ", order[i].name);
+		n++;
+	}
+	if (n > 0)
+		appendStringInfoString(&s, n > 1 ? " are null" : " is null");
+	st_error(ST_ERR_VALIDATION,
+			 "ExpressionAttributeValues can only be specified when using expressions%s", s.data);
+}
+
 void
 ops_expr_finish(StExprRequest *req)
 {
@@ -535,11 +578,204 @@ ops_expr_finish(StExprRequest *req)
 		st_error(ST_ERR_VALIDATION,
 				 "ExpressionAttributeNames can only be specified when using expressions");
 	if (req->values_given && req->nexpressions == 0)
-		st_error(ST_ERR_VALIDATION,
-				 "ExpressionAttributeValues can only be specified when using expressions");
+		values_without_expressions(req->offered);
 	ops_expr_params(req);
 	if (!expr_check_unused(&req->params, &err))
 		st_raise(&err);
+}
+
+/* ---------- document paths into key attributes ---------- */
+
+typedef struct KeyPathHeads
+{
+	const Av   *names;
+	int			n;
+	int			cap;
+	const char **heads;			/* top names of paths with more than one element */
+	int		   *lens;
+} KeyPathHeads;
+
+static void
+note_path(KeyPathHeads *h, const ExprPath *path)
+{
+	int			len;
+	const char *name;
+
+	if (path == NULL || path->n < 2)
+		return;
+	name = ops_expr_path_top_name(path, h->names, &len);
+	if (name == NULL)
+		return;
+	if (h->n == h->cap)
+	{
+		h->cap = Max(8, h->cap * 2);
+		h->heads = h->heads ? repalloc(h->heads, sizeof(char *) * h->cap) : palloc(sizeof(char *) * h->cap);
+		h->lens = h->lens ? repalloc(h->lens, sizeof(int) * h->cap) : palloc(sizeof(int) * h->cap);
+	}
+	h->heads[h->n] = name;
+	h->lens[h->n] = len;
+	h->n++;
+}
+
+static void
+note_node(KeyPathHeads *h, const ExprNode *n)
+{
+	if (n == NULL)
+		return;
+	check_stack_depth();
+	if (n->kind == EXPR_N_PATH)
+		note_path(h, n->path);
+	for (int i = 0; i < n->nargs; i++)
+		note_node(h, n->args[i]);
+}
+
+static bool
+has_head_len(const KeyPathHeads *h, const char *key, int len)
+{
+	for (int i = 0; i < h->n; i++)
+		if (h->lens[i] == len && memcmp(h->heads[i], key, len) == 0)
+			return true;
+	return false;
+}
+
+static bool
+has_head(const KeyPathHeads *h, const char *key)
+{
+	int			len = key ? strlen(key) : 0;
+
+	for (int i = 0; key && i < h->n; i++)
+		if (h->lens[i] == len && memcmp(h->heads[i], key, len) == 0)
+			return true;
+	return false;
+}
+
+static void
+key_path_error(const char *what, const char *key)
+{
+	st_error(ST_ERR_VALIDATION,
+			 "Key attributes must be scalars; list random access '[]' and map lookup '.' are not allowed: %s: %s",
+			 what, key);
+}
+
+void
+ops_expr_check_key_paths(StExprRequest *req, const StTable *t)
+{
+	KeyPathHeads h;
+	StExpr	   *conds[2] = {req->condition, req->filter};
+
+	memset(&h, 0, sizeof(h));
+	h.names = req->names;
+	for (int i = 0; i < 2; i++)
+		if (conds[i])
+			note_node(&h, conds[i]->cond);
+	for (int i = 0; req->projection && i < req->projection->npaths; i++)
+		note_path(&h, req->projection->paths[i]);
+	for (int i = 0; req->update && i < req->update->nitems; i++)
+	{
+		note_path(&h, req->update->items[i].path);
+		note_node(&h, req->update->items[i].value);
+	}
+	if (h.n == 0)
+		return;
+	/* the table's keys first, then the global indexes' and the local ones' */
+	if (has_head(&h, t->pk.name))
+		key_path_error("Key", t->pk.name);
+	if (has_head(&h, t->sk.name))
+		key_path_error("Key", t->sk.name);
+	for (int local = 0; local < 2; local++)
+	{
+		for (int i = 0; i < t->nindexes; i++)
+		{
+			const StIndex *ix = &t->indexes[i];
+
+			if (ix->is_local != (local == 1))
+				continue;
+			if (!ix->is_local && has_head(&h, ix->pk.name))
+				key_path_error("IndexKey", ix->pk.name);
+			if (has_head(&h, ix->sk.name))
+				key_path_error("IndexKey", ix->sk.name);
+		}
+	}
+}
+
+/* Does index ix hold attribute name (len bytes): a key of it or of its table, or projected? */
+static bool
+index_holds(const StTable *t, const StIndex *ix, const char *name, int len)
+{
+	const char *keys[4] = {t->pk.name, t->sk.name, ix->pk.name, ix->sk.name};
+
+	if (ix->projection == ST_PROJECT_ALL)
+		return true;
+	for (int k = 0; k < 4; k++)
+		if (keys[k] && (int) strlen(keys[k]) == len && memcmp(keys[k], name, len) == 0)
+			return true;
+	for (int i = 0; ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
+		if ((int) strlen(ix->non_key_attributes[i]) == len &&
+			memcmp(ix->non_key_attributes[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+static void
+note_all_paths(KeyPathHeads *h, const ExprNode *n)
+{
+	if (n == NULL)
+		return;
+	check_stack_depth();
+	if (n->kind == EXPR_N_PATH && n->path && n->path->n > 0)
+	{
+		int			len;
+		const char *name = ops_expr_path_top_name(n->path, h->names, &len);
+
+		if (name != NULL && !has_head_len(h, name, len))
+		{
+			if (h->n == h->cap)
+			{
+				h->cap = Max(8, h->cap * 2);
+				h->heads = h->heads ? repalloc(h->heads, sizeof(char *) * h->cap) : palloc(sizeof(char *) * h->cap);
+				h->lens = h->lens ? repalloc(h->lens, sizeof(int) * h->cap) : palloc(sizeof(int) * h->cap);
+			}
+			h->heads[h->n] = name;
+			h->lens[h->n] = len;
+			h->n++;
+		}
+	}
+	for (int i = 0; i < n->nargs; i++)
+		note_all_paths(h, n->args[i]);
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+void
+ops_expr_check_filter_projected(StExprRequest *req, const StTable *t, const StIndex *ix)
+{
+	KeyPathHeads h;
+	char	  **missing;
+	int			nmissing = 0;
+	StringInfoData list;
+
+	if (ix == NULL || ix->is_local || ix->projection == ST_PROJECT_ALL || req->filter == NULL)
+		return;
+	memset(&h, 0, sizeof(h));
+	h.names = req->names;
+	note_all_paths(&h, req->filter->cond);
+	missing = palloc(sizeof(char *) * Max(1, h.n));
+	for (int i = 0; i < h.n; i++)
+		if (!index_holds(t, ix, h.heads[i], h.lens[i]))
+			missing[nmissing++] = pnstrdup(h.heads[i], h.lens[i]);
+	if (nmissing == 0)
+		return;
+	qsort(missing, nmissing, sizeof(char *), cmp_names);
+	initStringInfo(&list);
+	for (int i = 0; i < nmissing; i++)
+		appendStringInfo(&list, "%s%s", i > 0 ? ", " : "", missing[i]);
+	st_error(ST_ERR_VALIDATION,
+			 "One or more parameter values were invalid: Secondary index %s does not project one or more filter attributes: [%s]",
+			 ix->name, list.data);
 }
 
 /* StCondition.holds for the request's ConditionExpression. */

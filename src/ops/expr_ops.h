@@ -28,6 +28,9 @@ typedef struct StExprRequest
 	bool	   *values_used;
 	ExprParams	params;			/* the above, as the evaluator takes them */
 	int			nexpressions;	/* how many expressions the request has */
+	uint8		offered;		/* the value-taking expressions its operation
+								 * takes (OPS_EXPR_OFFERS_*), for the message
+								 * on values without one */
 	StExpr	   *condition;		/* parsed expressions (in the cache), or NULL */
 	StExpr	   *filter;
 	StExpr	   *projection;
@@ -37,6 +40,30 @@ typedef struct StExprRequest
 	StUpdate	write_update;	/* the update, for ops_update */
 	ExprUpdateInfo update_info; /* what the last application touched */
 } StExprRequest;
+
+/* The expressions an operation takes that can use ExpressionAttributeValues. */
+#define OPS_EXPR_OFFERS_UPDATE			0x01
+#define OPS_EXPR_OFFERS_FILTER			0x02
+#define OPS_EXPR_OFFERS_KEY_CONDITION	0x04
+#define OPS_EXPR_OFFERS_CONDITION		0x08
+
+/*
+ * After the table is known and the request's expressions added: a document
+ * path into a key attribute of the table or of one of its indexes ("pk.x",
+ * "gsk[0]") in any of them is refused, as DynamoDB does ("Key attributes
+ * must be scalars; list random access '[]' and map lookup '.' are not
+ * allowed: Key: pk", "...: IndexKey: gsk").
+ */
+extern void ops_expr_check_key_paths(StExprRequest *req, const StTable *t);
+
+/*
+ * A Query of global secondary index ix whose filter names attributes the
+ * index does not project (it holds no more than its projection: there is
+ * nothing to fetch them from) is refused as DynamoDB does: "One or more
+ * parameter values were invalid: Secondary index ix does not project one
+ * or more filter attributes: [a, b]" (the names sorted).
+ */
+extern void ops_expr_check_filter_projected(StExprRequest *req, const StTable *t, const StIndex *ix);
 
 /* Start a request: names (plain JSON object of strings) and values (typed or plain). */
 extern void ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed);

@@ -163,6 +163,15 @@ ops_validate_item(StTable *t, const Av *item, StErr *err)
 {
 	const StKeyDef *keys[2] = {&t->pk, &t->sk};
 
+	/*
+	 * "Attribute names must be at least one character long" (Developer
+	 * Guide, "Supported data types and naming rules").
+	 */
+	for (int i = 0; i < item->n; i++)
+	{
+		if (item->members[i].name_len == 0)
+			return st_fail(err, ST_ERR_VALIDATION, "Empty attribute name");
+	}
 	for (int k = 0; k < 2; k++)
 	{
 		Av		   *v;

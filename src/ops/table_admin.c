@@ -320,6 +320,33 @@ check_throughput(const Av *pt, const char *path)
 					 "1 validation error detected: Value '%s' at '%s.%s' failed to satisfy constraint: Member must have value greater than or equal to 1",
 					 v->str, path, i ? "writeCapacityUnits" : "readCapacityUnits");
 	}
+	ops_check_throughput_bounds(pt);
+}
+
+/*
+ * DynamoDB's upper bound on a throughput value, 10^12 units (observed:
+ * "Given value 1000000000001 for ReadCapacityUnits is out of bounds",
+ * ReadCapacityUnits checked first).  The account's per-table quota (40,000
+ * units by default, adjustable) is not applied: throughput is never
+ * enforced here.
+ */
+void
+ops_check_throughput_bounds(const Av *pt)
+{
+	static const char *const fields[2] = {"ReadCapacityUnits", "WriteCapacityUnits"};
+
+	for (int i = 0; i < 2; i++)
+	{
+		const Av   *v = av_map_get(pt, fields[i], strlen(fields[i]));
+		size_t		len;
+
+		/* whole positive numbers in canonical form, checked before */
+		if (v == NULL || v->type != AV_N || v->str[0] == '-' || strchr(v->str, '.'))
+			continue;
+		len = strlen(v->str);
+		if (len > 13 || (len == 13 && strcmp(v->str, "1000000000000") > 0))
+			st_error(ST_ERR_VALIDATION, "Given value %s for %s is out of bounds", v->str, fields[i]);
+	}
 }
 
 /* The request proper: CloudFormation Properties or a template are unwrapped. */

@@ -23,6 +23,9 @@
  */
 extern Av  *ops_table_create(const Av *request);
 
+/* A ProvisionedThroughput's values within DynamoDB's bound (10^12), else an ERROR. */
+extern void ops_check_throughput_bounds(const Av *pt);
+
 /* The TableDescription of a table (ResourceNotFoundException when absent). */
 extern Av  *ops_table_describe(const char *name);
 

@@ -328,6 +328,15 @@ extern int	partiql_is_read(const char *statement);
 /* Run one statement; raises DynamoDB's errors. */
 extern void partiql_execute(PartiqlCall *call);
 
+/*
+ * The item one statement of a batch addresses (a SELECT of one whole key,
+ * an INSERT, UPDATE or DELETE): its table's name and its key's bytes
+ * (ops_append_key_bytes) appended to out, true; false, out unchanged, when
+ * the statement does not get as far as an item (its error is then the
+ * statement's own, when it runs).  Runs in a subtransaction of its own.
+ */
+extern bool partiql_statement_key(const char *statement, const Av *params, StringInfo out);
+
 /* How many statements this backend parsed (cache misses), for tests. */
 extern int64 partiql_parse_count(void);
 

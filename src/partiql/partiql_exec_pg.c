@@ -24,6 +24,7 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "common/hashfn.h"
 #include "common/hmac.h"
@@ -32,6 +33,7 @@
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/memutils.h"
+#include "utils/resowner.h"
 
 #include "item/av_jsonb.h"
 #include "ops/expr_ops.h"
@@ -716,4 +718,79 @@ partiql_execute(PartiqlCall *call)
 									   strlen(call->statement)));
 	else
 		run_write(call, s);
+}
+
+/* The key bytes of a statement's item into out, raising when it has none (see below). */
+static void
+statement_key(const char *statement, const Av *params, StringInfo out)
+{
+	const PqlStmt *s = partiql_prepare(statement);
+	StTable    *t;
+	Av		   *keymap;
+	PqlKeySchema ks;
+	PqlPlan		plan;
+	StErr		err;
+
+	partiql_check_params(s, params);
+	if (s->index || s->kind == PQL_EXISTS)
+		st_error(ST_ERR_VALIDATION, "no single item");
+	t = ops_table_lookup(s->table);
+	if (s->kind == PQL_INSERT)
+	{
+		keymap = partiql_value_of(s->value, params);
+		if (keymap->type != AV_M || av_map_get(keymap, t->pk.name, strlen(t->pk.name)) == NULL ||
+			(t->sk.name && av_map_get(keymap, t->sk.name, strlen(t->sk.name)) == NULL))
+			st_error(ST_ERR_VALIDATION, "no whole key");
+	}
+	else
+	{
+		key_schema(t, NULL, &ks);
+		if (!partiql_plan(s, &ks, &plan, &err))
+			st_raise(&err);
+		if (s->kind == PQL_SELECT && plan.access != PQL_ACCESS_GET)
+			st_error(ST_ERR_VALIDATION, "no single item");
+		keymap = partiql_write_keymap(t, &plan, params);
+	}
+	appendStringInfoString(out, t->name);
+	appendStringInfoChar(out, '\0');
+	ops_append_key_bytes(t, keymap, out);
+}
+
+bool
+partiql_statement_key(const char *statement, const Av *params, StringInfo out)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	StringInfoData key;
+	bool		found = true;
+
+	initStringInfo(&key);
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		statement_key(statement, params, &key);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		/* a cancel or a lost connection is not the statement's error */
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED || edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
+			ReThrowError(edata);
+		found = false;
+	}
+	PG_END_TRY();
+	if (found)
+		appendBinaryStringInfo(out, key.data, key.len);
+	return found;
 }

@@ -139,7 +139,7 @@ SELECT st_api('BatchExecuteStatement', $${"Statements": [
   {"Statement": "INSERT INTO \"Err\" VALUE {'pk': 'a', 'sk': '1'}"},
   {"Statement": "UPDATE \"Err\" SET n = 5 WHERE pk = 'zz' AND sk = '1'"},
   {"Statement": "UPDATE \"Err\" SET n = 5 WHERE pk = 'a' AND sk = '2' RETURNING ALL NEW *"},
-  {"Statement": "DELETE FROM \"Err\" WHERE pk = 'a' AND sk = '1' AND n = 99"},
+  {"Statement": "DELETE FROM \"Err\" WHERE pk = 'zz' AND sk = '2' AND n = 99"},
   {"Statement": "SELEC"},
   {"Statement": "DELETE FROM \"Nope\" WHERE pk = 'a' AND sk = '1'"},
   {"Statement": "EXISTS(SELECT * FROM \"Err\" WHERE pk = 'a' AND sk = '1')"}],
@@ -147,7 +147,8 @@ SELECT st_api('BatchExecuteStatement', $${"Statements": [
 -- a failed condition returns the item when the statement asks for it
 SELECT st_api('BatchExecuteStatement', $${"Statements": [
   {"Statement": "UPDATE \"Err\" SET n = 7 WHERE pk = 'a' AND sk = '2' AND n = 0", "ReturnValuesOnConditionCheckFailure": "ALL_OLD"},
-  {"Statement": "DELETE FROM \"Err\" WHERE pk = 'a' AND sk = '2' AND n = 0"}]}$$);
+  {"Statement": "DELETE FROM \"Err\" WHERE pk = 'a' AND sk = '1' AND n = 0"}]}$$);
+-- (two statements on one item refuse the whole batch: fidelity_diff)
 -- the failed statements changed nothing, the others did
 SELECT item FROM st_partiql($$SELECT * FROM "Err" WHERE pk IN ['a', 'b']$$) AS item;
 SELECT st_api('BatchExecuteStatement', $${"Statements": [

@@ -186,8 +186,11 @@ test_paths(void)
 	CHECK_STR(perr(EXPR_CONDITION, repeat("[0]", 31, "a", " = :v")), "OK");
 	CHECK_STR(perr(EXPR_CONDITION, repeat(".a", 32, "a", " = :v")),
 			  "Invalid ConditionExpression: The document path has too many nesting levels; nesting levels: 33");
+	/* the message counts the whole path, as DynamoDB's does */
 	CHECK_STR(perr(EXPR_PROJECTION, repeat("[1]", 40, "a", "")),
-			  "Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: 33");
+			  "Invalid ProjectionExpression: The document path has too many nesting levels; nesting levels: 41");
+	CHECK_STR(perr(EXPR_UPDATE, repeat(".a", 39, "SET a", " = :v")),
+			  "Invalid UpdateExpression: The document path has too many nesting levels; nesting levels: 40");
 }
 
 static void
@@ -681,17 +684,34 @@ test_key_conditions(void)
 			  "Invalid operator used in KeyConditionExpression: attribute_exists");
 	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND contains(sk, :s)"),
 			  "Invalid operator used in KeyConditionExpression: contains");
+	/* DynamoDB's words for a term's operands, none with the usual prefix */
 	CHECK_STR(perr(EXPR_KEY_CONDITION, "size(pk) = :p"),
-			  "Invalid operator used in KeyConditionExpression: size");
-	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND sk = :s AND x = :x"),
-			  "Invalid KeyConditionExpression: Conditions can be of length 1 or 2 only");
+			  "KeyConditionExpressions cannot contain nested operations");
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND sk BETWEEN :a AND size(x)"),
+			  "KeyConditionExpressions cannot contain nested operations");
+	CHECK_STR(perr(EXPR_KEY_CONDITION, ":p BETWEEN size(a) AND :q"),
+			  "Invalid condition in KeyConditionExpression: BETWEEN operator must have the key attribute as its first operand");
+	/* how many terms is checked with the names resolved (expr_key_condition) */
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND sk = :s AND x = :x"), "OK");
 	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk.x = :p"),
-			  "Invalid KeyConditionExpression: KeyConditionExpressions cannot have conditions on nested attributes");
+			  "KeyConditionExpressions cannot have conditions on nested attributes");
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND sk[1] > :p"),
+			  "KeyConditionExpressions cannot have conditions on nested attributes");
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND :s < :p"),
+			  "Invalid condition in KeyConditionExpression: No key attribute specified");
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "begins_with(pk, sk)"),
+			  "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
+	/* the same attribute twice is the binder's (DynamoDB: operands must be distinct) */
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = pk"), "OK");
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "begins_with(sk, sk)"), "OK");
+	/* BETWEEN's operands are not checked so: two attribute names */
+	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND sk BETWEEN sk AND :b"),
+			  "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
 	CHECK_STR(perr(EXPR_KEY_CONDITION, ":p = pk AND :s < sk"), "OK");
 	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = :p AND begins_with(:s, sk)"),
 			  "Invalid condition in KeyConditionExpression: begins_with operator must have the key attribute as its first operand");
 	CHECK_STR(perr(EXPR_KEY_CONDITION, "pk = sk"),
-			  "Invalid KeyConditionExpression: KeyConditionExpressions must compare a key attribute with expression attribute values; operator: =");
+			  "Invalid condition in KeyConditionExpression: Multiple attribute names used in one condition");
 }
 
 static void
@@ -716,7 +736,15 @@ test_key_condition_schema(void)
 	CHECK(!KC("pk = :p AND foo = :s"));
 	CHECK_STR(err.message, "Query condition missed key schema element: sk");
 	CHECK(!KC("pk = :p AND pk = :s"));
-	CHECK_STR(err.message, "Invalid KeyConditionExpression: KeyConditionExpressions must only contain one condition per key");
+	CHECK_STR(err.message, "KeyConditionExpressions must only contain one condition per key");
+	/* a key named twice is reported before too many terms; names resolved */
+	CHECK(!KC("pk = :p AND #k = :s AND sk > :t"));
+	CHECK_STR(err.message, "KeyConditionExpressions must only contain one condition per key");
+	CHECK(!KC("pk = :p AND sk = :s AND x = :t"));
+	CHECK_STR(err.message, "Conditions can be of length 1 or 2 only");
+	/* a term the binder would refuse ("sk = sk") never becomes a key condition */
+	CHECK(!KC("pk = :p AND sk = sk"));
+	CHECK(!KC("pk = :p AND begins_with(sk, sk)"));
 	CHECK(!KC("pk = :p AND sk = :s AND #k"));
 	CHECK(!KC("pk > :p"));
 	CHECK_STR(err.message, "Query key condition not supported");
