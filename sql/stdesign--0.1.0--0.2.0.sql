@@ -987,3 +987,21 @@ CREATE FUNCTION st_distribute_table(table_name text, shard_count integer DEFAULT
 COMMENT ON FUNCTION st_distribute_table(text, integer) IS
 	'distribute a table over the workers of a Citus cluster by its partition key';
 REVOKE EXECUTE ON FUNCTION st_distribute_table(text, integer) FROM PUBLIC;
+-- (README, "Citus".)  The C part of a distributed table's delegated read
+-- functions (stdesign_data."<relation>_dget" and "<relation>_dquery", made
+-- by st_distribute_table): a GetItem, or a Query of one table partition
+-- from its start, run at the node Citus sent the call to.  Rows: the items
+-- in their stored form (one NULL item when there is none), and whether this
+-- node read its own shard directly.  pk, sk and the bounds must have the
+-- types of the table's key columns.
+CREATE FUNCTION stdesign.st_delegated_get(pk "any", sk "any", table_name text,
+										  OUT item jsonb, OUT direct boolean) RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'st_delegated_get' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION stdesign.st_delegated_get("any", "any", text) IS
+	'a GetItem a Citus coordinator delegated to this node: the stored item, and whether it was read from a local shard';
+CREATE FUNCTION stdesign.st_delegated_query(pk "any", lower_kind integer, lower "any", upper_kind integer,
+											upper "any", backward boolean, "limit" bigint, table_name text,
+											OUT item jsonb, OUT direct boolean) RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'st_delegated_query' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION stdesign.st_delegated_query("any", integer, "any", integer, "any", boolean, bigint, text) IS
+	'a Query of one table partition a Citus coordinator delegated to this node: the stored items, and whether they were read from a local shard';
