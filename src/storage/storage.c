@@ -2562,6 +2562,12 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
  * item given a later expiry is not returned.  A number Postgres could not
  * cast (a value a plain SQL write left unchecked) is never compared: the
  * pattern guards the cast.  Returns how many.
+ *
+ * A Citus distributed table: unlocked candidates, every shard asked (Citus
+ * runs no row-locking statement over several shards); the caller deletes
+ * each by a conditional delete of its own, routed to its shard, which locks
+ * the item and checks the expiry again, waiting for a transaction that
+ * holds it instead of skipping it (README, "Citus").
  */
 int
 storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int limit,
@@ -2580,8 +2586,8 @@ storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int
 	values[3] = Int32GetDatum(limit);
 	sql = psprintf("SELECT item FROM %s WHERE CASE WHEN %s " OP("~") " '^-?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?$'"
 				   " THEN %s::pg_catalog.numeric " OP("<") " $2 AND %s::pg_catalog.numeric " OP(">=") " $3"
-				   " ELSE false END LIMIT $4 FOR UPDATE SKIP LOCKED",
-				   t->qualified, n, n, n);
+				   " ELSE false END LIMIT $4%s",
+				   t->qualified, n, n, n, t->distributed ? "" : " FOR UPDATE SKIP LOCKED");
 	SPI_connect();
 	if (SPI_execute_with_args(sql, 4, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read the expired items of table %s", t->name);
