@@ -29,6 +29,7 @@
 #include "st_catalog.h"
 
 int			st_citus_shard_count_guc = 0;
+bool		st_citus_delegate_reads_guc = true;
 
 bool
 catalog_citus_present(void)

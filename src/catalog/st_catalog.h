@@ -212,4 +212,7 @@ extern char *st_default_table_guc;
 /* The GUC stdesign.citus_shard_count: CreateTable distributes new tables (0: not). */
 extern int	st_citus_shard_count_guc;
 
+/* The GUC stdesign.citus_delegate_reads: delegated GetItem and Query (storage.c). */
+extern bool st_citus_delegate_reads_guc;
+
 #endif							/* ST_CATALOG_H */

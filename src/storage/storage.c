@@ -1389,7 +1389,7 @@ delegate_call(StTable *t, bool query)
 	const char *sql;
 	Oid			nsp;
 
-	if (!t->distributed || in_delegated_read || t->item_attnum <= 0)
+	if (!t->distributed || in_delegated_read || t->item_attnum <= 0 || !st_citus_delegate_reads_guc)
 		return NULL;
 	if (t->shards == NULL)
 		t->shards = load_shard_map(t);

@@ -9,7 +9,7 @@
 # stdesign there and runs the TAP test as make prove runs the others (as
 # the postgres user when started as root: initdb refuses root).
 #
-#   CITUS_TEST_PORT      first of four consecutive ports (default: free ones)
+#   CITUS_TEST_PORT      first of six consecutive ports (four nodes, two HTTP endpoints) (default: free ones)
 #   CITUS_LOAD_SECONDS   length of the concurrent load (default 10)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
