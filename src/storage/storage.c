@@ -423,6 +423,13 @@ storage_distribute(StTable *t, int shard_count)
 		return shard_count_of(t->relid);
 	}
 
+	/*
+	 * The first time, the workers need the rows at once: the set_keys
+	 * trigger of the shards checks the items Citus copies into them
+	 * against them (a transaction that then rolls back leaves them there,
+	 * naming a table no worker has: README, "Citus").
+	 */
+	catalog_publish_now(t->name);
 	nest = NewGUCNestLevel();
 	(void) set_config_option("citus.enable_unsafe_triggers", "on", context, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
@@ -1398,9 +1405,10 @@ delegate_call(StTable *t, bool query)
 	/*
 	 * Only where a direct read would do on one node: a caller without the
 	 * privileges, or under row security, gets the routed statement and the
-	 * error or the rows one node would give.
+	 * error or the rows one node would give.  Nor after this transaction
+	 * changed the table's definition: the workers get it when it commits.
 	 */
-	if (sql == NULL || !storage_direct_ok(t->relid, ACL_SELECT) ||
+	if (sql == NULL || !storage_direct_ok(t->relid, ACL_SELECT) || catalog_publish_pending(t->name) ||
 		pg_namespace_aclcheck(get_rel_namespace(t->relid), GetUserId(), ACL_USAGE) != ACLCHECK_OK)
 		return NULL;
 	nsp = get_namespace_oid("stdesign", true);
