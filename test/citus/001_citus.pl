@@ -450,6 +450,36 @@ my $catalog = $coord->safe_psql('postgres', $catalog_q);
 is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog",
 	'the catalog is the same on every node after UpdateTable');
 
+# DDL that rolls back leaves the workers' catalog as it was: the catalog
+# rows are copied when the coordinator's transaction commits.
+my $gsi_rolled_back = q{BEGIN;
+	SELECT st_create_gsi('ECommerce', 'ByTotal', 'total', NULL, 'N') IS NOT NULL;
+	SELECT st_get('CUSTOMER#21', 'PROFILE', 'ECommerce')->>'name';
+	ROLLBACK;};
+is($coord->safe_psql('postgres', $gsi_rolled_back . q{SELECT stdesign.cache_stats()->>'shard_delegated_reads'}),
+	"t\nCustomer 21\n0", 'a GetItem after st_create_gsi in the same transaction is not delegated (the workers do not have the GSI yet)');
+is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog",
+	'a rolled-back st_create_gsi leaves the workers\' catalog unchanged');
+$coord->safe_psql('postgres', q{BEGIN;
+	SELECT st_api('UpdateTable', '{"TableName": "ECommerce",
+		"GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "GSI1"}}]}') IS NOT NULL;
+	ROLLBACK;
+	BEGIN;
+	SELECT st_drop_table('ECommerce');
+	ROLLBACK;});
+is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog",
+	'a rolled-back UpdateTable and a rolled-back DeleteTable leave the workers\' catalog unchanged');
+is($coord->safe_psql('postgres', q{SELECT st_get('CUSTOMER#21', 'PROFILE', 'ECommerce')->>'name';
+	SELECT stdesign.cache_stats()->>'shard_delegated_reads'}), "Customer 21\n1",
+	'delegated reads after the rolled-back DDL');
+# A DDL that commits copies the rows; a worker's catalog changed behind
+# stdesign's back is repaired by st_distribute_table run again.
+$coord->safe_psql('postgres', q{SELECT run_command_on_workers($$DELETE FROM stdesign.indexes WHERE table_name = 'ECommerce'$$)});
+isnt(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog", 'a worker\'s catalog made stale');
+$coord->safe_psql('postgres', q{SELECT st_distribute_table('ECommerce', 8)});
+is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog",
+	'st_distribute_table run again makes the workers\' catalog the coordinator\'s');
+
 # An undistributed table beside it works as on a single node.
 my $local_q = q{SELECT st_create_table('Local') IS NOT NULL;
 	SELECT st_put('{"PK": "a", "SK": "1", "v": 1}', 'Local');
@@ -464,6 +494,29 @@ is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_partition WHERE 
 my ($ret, $out, $err) = $coord->psql('postgres',
 	q{INSERT INTO stdesign_data."ECommerce" (pk, sk, item) VALUES ('X', 'Y', '{"PK": {"S": "Z"}, "SK": {"S": "Y"}}')});
 like($err, qr/is not its item's key attribute PK/, 'the shard\'s trigger refuses a pk that is not the item\'s');
+
+# Rebalancing: a shard moved to the other worker keeps every item readable,
+# delegated or routed, on the coordinator and on both workers.
+my $moved = $coord->safe_psql('postgres', q{SELECT s.shardid || ' ' || n.nodeport FROM pg_dist_shard s
+	JOIN pg_dist_placement p USING (shardid) JOIN pg_dist_node n USING (groupid)
+	WHERE s.logicalrelid = 'stdesign_data."ECommerce"'::regclass
+	  AND s.shardid = get_shard_id_for_distribution_column('stdesign_data."ECommerce"', 'CUSTOMER#7')});
+my ($shardid, $from) = split / /, $moved;
+my ($to) = grep { $_ != $from } map { $_->port } @workers;
+$coord->safe_psql('postgres', qq{SELECT citus_move_shard_placement($shardid, '127.0.0.1', $from, '127.0.0.1', $to,
+	shard_transfer_mode => 'block_writes')});
+is($coord->safe_psql('postgres', qq{SELECT n.nodeport FROM pg_dist_placement p JOIN pg_dist_node n USING (groupid) WHERE p.shardid = $shardid}),
+	$to, 'rebalancing: the shard of CUSTOMER#7 moved to the other worker');
+my $all_q = q{SELECT md5(jsonb_agg(st_get('CUSTOMER#' || c, 'PROFILE', 'ECommerce') ORDER BY c)::text
+	|| jsonb_agg((SELECT jsonb_agg(x) FROM st_query('CUSTOMER#' || c, 'ORDER#', 'ECommerce') x) ORDER BY c)::text)
+	FROM generate_series(1, 39) AS c};
+my $all_single = $single->safe_psql('postgres', $all_q);
+is($coord->safe_psql('postgres', $all_q), $all_single, 'rebalancing: every item is read as before on the coordinator');
+is($coord->safe_psql('postgres', q{SELECT st_get('CUSTOMER#7', 'PROFILE', 'ECommerce')->>'name';
+	SELECT stdesign.cache_stats()->>'shard_delegated_reads'}), "Customer 7\n1",
+	'rebalancing: a GetItem of the moved partition is delegated to its new worker');
+is(join(' ', map { $_->safe_psql('postgres', $all_q) } @workers), "$all_single $all_single",
+	'rebalancing: every item is read as before on both workers');
 
 # ---------- 4. concurrency ----------
 
