@@ -1317,3 +1317,21 @@ CREATE FUNCTION stdesign.studio_scan(table_name text, ix text, max_items integer
 	AS 'MODULE_PATHNAME', 'st_studio_scan' LANGUAGE C STABLE;
 COMMENT ON FUNCTION stdesign.studio_scan(text, text, integer, boolean) IS
 	'The items of a table or index as st_scan returns them, read by the studio: not counted as traffic';
+-- (README, "Citus".)  The C part of a distributed table's delegated read
+-- functions (stdesign_data."<relation>_dget" and "<relation>_dquery", made
+-- by st_distribute_table): a GetItem, or a Query of one table partition
+-- from its start, run at the node Citus sent the call to.  Rows: the items
+-- in their stored form (one NULL item when there is none), and whether this
+-- node read its own shard directly.  pk, sk and the bounds must have the
+-- types of the table's key columns.
+CREATE FUNCTION stdesign.st_delegated_get(pk "any", sk "any", table_name text,
+										  OUT item jsonb, OUT direct boolean) RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'st_delegated_get' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION stdesign.st_delegated_get("any", "any", text) IS
+	'a GetItem a Citus coordinator delegated to this node: the stored item, and whether it was read from a local shard';
+CREATE FUNCTION stdesign.st_delegated_query(pk "any", lower_kind integer, lower "any", upper_kind integer,
+											upper "any", backward boolean, "limit" bigint, table_name text,
+											OUT item jsonb, OUT direct boolean) RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'st_delegated_query' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION stdesign.st_delegated_query("any", integer, "any", integer, "any", boolean, bigint, text) IS
+	'a Query of one table partition a Citus coordinator delegated to this node: the stored items, and whether they were read from a local shard';

@@ -7,8 +7,11 @@
 #
 # 1. GetItem, Query (one partition, 10 items) and PutItem through pgbench
 #    on the single node and through the coordinator (the table distributed
-#    with 32 shards), and the same reads run straight on a worker against
-#    the statement Citus sends it (the per-shard cost of a routed read).
+#    with 32 shards); GetItem and Query through the coordinator as routed
+#    statements (stdesign.citus_delegate_reads = off), as delegated reads
+#    (the default) and through the table's per-table functions; and the
+#    same read run straight on a worker against the statement Citus sends
+#    it (the per-shard cost of a routed read).
 # 2. The fan-out GSI query (one GSI partition, 10 items spread over every
 #    shard) and a table Query, as the number of shards grows.
 #
@@ -138,12 +141,11 @@ for op in get query put; do
 	echo "| $op | $s_tps | $s_ms | $c_tps | $c_ms | $(awk -v a="$c_tps" -v b="$s_tps" 'BEGIN { printf "%.2f", a / b }') |"
 done
 
-# the delegated functions, against st_get (simple protocol: the key a
-# constant in the statement, which Citus needs to delegate the call)
-cat > "$work/get_simple.sql" <<SQL
-\set c random(1, $parts)
-SELECT st_get('CUSTOMER#:c', 'PROFILE', 'Bench');
-SQL
+# st_get and st_query through the coordinator: routed statements
+# (stdesign.citus_delegate_reads off, as before delegated reads) against
+# delegated reads (the default), and the table's per-table functions
+# (simple protocol: the key a constant in the statement, which Citus needs
+# to delegate a call made by the client)
 cat > "$work/get_delegated.sql" <<SQL
 \set c random(1, $parts)
 SELECT stdesign_data."Bench_get"('CUSTOMER#:c', 'PROFILE');
@@ -152,15 +154,15 @@ cat > "$work/query_delegated.sql" <<SQL
 \set c random(1, $parts)
 SELECT jsonb_array_length(stdesign_data."Bench_query"('CUSTOMER#:c'));
 SQL
-cat > "$work/query_simple.sql" <<SQL
-\set c random(1, $parts)
-SELECT count(*) FROM st_query('CUSTOMER#:c', NULL, 'Bench');
-SQL
 chmod 644 "$work"/*.sql
+echo
+echo "| through the coordinator | routed statement tps | ms | delegated read tps | ms | per-table function tps | ms |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 for op in get query; do
-	read -r s_tps s_ms <<<"$(MODE=simple run $coord ${op}_simple Bench)"
-	read -r d_tps d_ms <<<"$(MODE=simple run $coord ${op}_delegated Bench)"
-	echo "| $op through the coordinator, simple protocol: routed statement | $s_tps | $s_ms | delegated function | $d_tps | $d_ms |"
+	read -r r_tps r_ms <<<"$(PGOPTIONS='-c stdesign.citus_delegate_reads=off' run $coord $op Bench)"
+	read -r d_tps d_ms <<<"$(run $coord $op Bench)"
+	read -r f_tps f_ms <<<"$(MODE=simple run $coord ${op}_delegated Bench)"
+	echo "| $op | $r_tps | $r_ms | $d_tps | $d_ms | $f_tps | $f_ms |"
 done
 
 # the statement a routed GetItem becomes, run on a worker against its shard

@@ -8,7 +8,10 @@
  */
 #include "postgres.h"
 
+#include "funcapi.h"
 #include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/tuplestore.h"
 
 #include "catalog/st_catalog.h"
 #include "ops/table_admin.h"
@@ -159,6 +162,124 @@ Datum
 st_distribute_table(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT32(ops_table_distribute(text_to_cstring(PG_GETARG_TEXT_PP(0)), PG_GETARG_INT32(1)));
+}
+
+/*
+ * stdesign.st_delegated_get(pk, sk, table_name) and
+ * stdesign.st_delegated_query(pk, lower_kind, lower, upper_kind, upper,
+ * backward, "limit", table_name): what a distributed table's delegated read
+ * functions ("<relation>_dget", "<relation>_dquery") run at the node Citus
+ * sent the call to (README, "Citus").  Rows (item, direct): the stored
+ * items (one NULL item when there is none), and whether this node read its
+ * own shard directly.  pk and sk are "any": each must have its key
+ * column's type (sk text when the table has no sort key, NULL then).
+ */
+typedef struct DelegatedOut
+{
+	List	   *items;
+	MemoryContext cxt;
+} DelegatedOut;
+
+/* An item a query read, kept (the storage layer frees its row context after each). */
+static bool
+delegated_row(Jsonb *item, void *arg)
+{
+	DelegatedOut *out = arg;
+	MemoryContext old = MemoryContextSwitchTo(out->cxt);
+
+	out->items = lappend(out->items, DatumGetJsonbPCopy(PointerGetDatum(item)));
+	MemoryContextSwitchTo(old);
+	return true;
+}
+
+/* The rows: each item with the direct flag, or one NULL item when there is none. */
+static void
+delegated_rows(FunctionCallInfo fcinfo, List *items, bool direct)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Datum		values[2] = {(Datum) 0, BoolGetDatum(direct)};
+	bool		nulls[2] = {true, false};
+	ListCell   *lc;
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	if (items == NIL)
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	foreach(lc, items)
+	{
+		values[0] = PointerGetDatum(lfirst(lc));
+		nulls[0] = false;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+}
+
+static StTable *
+delegated_table(FunctionCallInfo fcinfo, int name_arg)
+{
+	StTable    *t = ops_table_lookup(api_arg_required_text(fcinfo, name_arg, "tableName"));
+
+	if (PG_ARGISNULL(0))
+		st_error(ST_ERR_VALIDATION, "The partition key of a delegated read is NULL");
+	ops_check_delegated_key(t, false, get_fn_expr_argtype(fcinfo->flinfo, 0));
+	return t;
+}
+
+PG_FUNCTION_INFO_V1(st_delegated_get);
+Datum
+st_delegated_get(PG_FUNCTION_ARGS)
+{
+	StTable    *t = delegated_table(fcinfo, 2);
+	StKey		key;
+	bool		direct;
+	Jsonb	   *item;
+
+	ops_check_delegated_key(t, true, get_fn_expr_argtype(fcinfo->flinfo, 1));
+	if (t->sk.name && PG_ARGISNULL(1))
+		st_error(ST_ERR_VALIDATION, "The sort key of a delegated read is NULL");
+	key.pk = PG_GETARG_DATUM(0);
+	key.sk = t->sk.name ? PG_GETARG_DATUM(1) : (Datum) 0;
+	item = ops_delegated_get(t, &key, &direct);
+	delegated_rows(fcinfo, item ? list_make1(item) : NIL, direct);
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(st_delegated_query);
+Datum
+st_delegated_query(PG_FUNCTION_ARGS)
+{
+	StTable    *t = delegated_table(fcinfo, 7);
+	DelegatedOut out = {NIL, CurrentMemoryContext};
+	StQueryRange r;
+	bool		direct;
+
+	memset(&r, 0, sizeof(r));
+	r.pk = PG_GETARG_DATUM(0);
+	for (int b = 0; b < 2; b++)
+	{
+		int			kind_arg = 1 + 2 * b;
+		int32		kind = PG_ARGISNULL(kind_arg) ? 0 : PG_GETARG_INT32(kind_arg);
+
+		if (kind < ST_BOUND_NONE || kind > ST_BOUND_EXCLUSIVE)
+			st_error(ST_ERR_VALIDATION, "A bound kind of a delegated read is not 0, 1 or 2: %d", kind);
+		if (kind != ST_BOUND_NONE && (t->sk.name == NULL || PG_ARGISNULL(kind_arg + 1)))
+			st_error(ST_ERR_VALIDATION, "A bound of a delegated read is missing");
+		if (kind != ST_BOUND_NONE)
+			ops_check_delegated_key(t, true, get_fn_expr_argtype(fcinfo->flinfo, kind_arg + 1));
+		if (b == 0)
+		{
+			r.lower_kind = (StBoundKind) kind;
+			r.lower = kind ? PG_GETARG_DATUM(kind_arg + 1) : (Datum) 0;
+		}
+		else
+		{
+			r.upper_kind = (StBoundKind) kind;
+			r.upper = kind ? PG_GETARG_DATUM(kind_arg + 1) : (Datum) 0;
+		}
+	}
+	r.backward = !PG_ARGISNULL(5) && PG_GETARG_BOOL(5);
+	r.limit = PG_ARGISNULL(6) ? -1 : Max(PG_GETARG_INT64(6), 0);
+	ops_delegated_query(t, &r, delegated_row, &out, &direct);
+	delegated_rows(fcinfo, out.items, direct);
+	return (Datum) 0;
 }
 
 PG_FUNCTION_INFO_V1(st_drop_table);

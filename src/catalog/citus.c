@@ -11,24 +11,28 @@
  * on every node with CREATE EXTENSION); a distributed table's rows are
  * written to the workers by catalog_publish, whenever stdesign changes
  * them on the coordinator (st_distribute_table, a GSI added or dropped,
- * the table dropped).  Workers need them to verify the shards' set_keys
+ * the table dropped), when the coordinator's transaction commits.  Workers need them to verify the shards' set_keys
  * trigger and to serve stdesign calls of their own.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
 
 #include "common/st_common.h"
 #include "st_catalog.h"
 
 int			st_citus_shard_count_guc = 0;
+bool		st_citus_delegate_reads_guc = true;
 
 bool
 catalog_citus_present(void)
@@ -121,15 +125,88 @@ catalog_citus_shard_table_name(Oid relid)
 }
 
 /*
+ * The tables whose catalog rows this transaction changed on a Citus
+ * coordinator: copied to the workers just before it commits (its
+ * XACT_EVENT_PRE_COMMIT, which runs before Citus's own, so before the
+ * distributed transaction's two-phase commit), so that a transaction that
+ * rolls back leaves the workers' catalog as it was.  A copy that fails
+ * (a worker down) fails the commit.  The rows copied are those the
+ * transaction is about to commit, whatever its subtransactions did.  In
+ * TopTransactionContext.
+ */
+static List *pending = NIL;
+static bool callback_registered = false;
+
+static void
+publish_xact_callback(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PRE_PREPARE:
+			if (pending == NIL)
+				break;
+			/* the statements and portals are done: SPI needs a snapshot of its own */
+			PushActiveSnapshot(GetTransactionSnapshot());
+			while (pending != NIL)
+			{
+				char	   *name = linitial(pending);
+
+				pending = list_delete_first(pending);
+				catalog_publish_now(name);
+			}
+			PopActiveSnapshot();
+			break;
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PREPARE:
+			pending = NIL;
+			break;
+		default:
+			break;
+	}
+}
+
+void
+catalog_publish(const char *table_name)
+{
+	MemoryContext old;
+
+	if (!catalog_citus_present() || catalog_publish_pending(table_name))
+		return;
+	if (!callback_registered)
+	{
+		RegisterXactCallback(publish_xact_callback, NULL);
+		callback_registered = true;
+	}
+	old = MemoryContextSwitchTo(TopTransactionContext);
+	pending = lappend(pending, pstrdup(table_name));
+	MemoryContextSwitchTo(old);
+}
+
+bool
+catalog_publish_pending(const char *table_name)
+{
+	ListCell   *lc;
+
+	foreach(lc, pending)
+	{
+		if (strcmp((char *) lfirst(lc), table_name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
  * One transaction per worker replaces the table's rows there (the rows of
  * stdesign.indexes go with those of stdesign.tables: ON DELETE CASCADE).
  * run_command_on_workers commits on each worker at once, outside the
- * caller's transaction: a coordinator transaction that fails afterwards
- * leaves the workers with the new rows, which st_distribute_table, run
- * again, corrects (README).
+ * caller's transaction: catalog_publish therefore only notes the table,
+ * and its rows are copied when the caller's transaction commits (see
+ * publish_xact_callback).
  */
 void
-catalog_publish(const char *table_name)
+catalog_publish_now(const char *table_name)
 {
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {CStringGetTextDatum(table_name)};

@@ -199,9 +199,16 @@ extern char *catalog_citus_shard_table_name(Oid relid);
 /*
  * Copy the catalog rows of table_name (stdesign.tables and its
  * stdesign.indexes; none when it was dropped) to every Citus worker, so
- * that the catalog is the same on every node.  No-op without Citus.
+ * that the catalog is the same on every node: catalog_publish when the
+ * transaction commits (nothing when it rolls back), catalog_publish_now at
+ * once, outside the transaction (a worker's commit of its own).
+ * catalog_publish_pending: is a copy of the table's rows still to come in
+ * this transaction (the workers' rows are not yet the transaction's)?
+ * No-ops without Citus.
  */
 extern void catalog_publish(const char *table_name);
+extern void catalog_publish_now(const char *table_name);
+extern bool catalog_publish_pending(const char *table_name);
 
 /* Register the invalidation callbacks (from _PG_init). */
 extern void catalog_init(void);
@@ -211,5 +218,8 @@ extern char *st_default_table_guc;
 
 /* The GUC stdesign.citus_shard_count: CreateTable distributes new tables (0: not). */
 extern int	st_citus_shard_count_guc;
+
+/* The GUC stdesign.citus_delegate_reads: delegated GetItem and Query (storage.c). */
+extern bool st_citus_delegate_reads_guc;
 
 #endif							/* ST_CATALOG_H */

@@ -132,6 +132,19 @@ extern void st_internal_error(const char *fmt,...) pg_attribute_printf(1, 2) pg_
  * client retries it the same way.
  */
 extern void st_serialization_failure(const char *what) pg_attribute_noreturn();
+
+#ifndef ST_STANDALONE
+/*
+ * A background worker's transaction on a Citus coordinator (st_xact.c):
+ * after StartTransactionCommand, st_xact_block_begin makes it a transaction
+ * block when Citus is in the database (returns whether it did), so that
+ * Citus keeps the statements it routes to workers in one distributed
+ * transaction; st_xact_block_commit(block) commits it in place of
+ * CommitTransactionCommand; an error aborts it with AbortOutOfAnyTransaction.
+ */
+extern bool st_xact_block_begin(void);
+extern void st_xact_block_commit(bool block);
+#endif
 #endif
 
 #endif							/* ST_COMMON_H */

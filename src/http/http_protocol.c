@@ -527,6 +527,16 @@ extension_installed(void)
 	return true;
 }
 
+/* Abort a request's transaction, and its transaction block when it has one. */
+static void
+abort_request(bool block)
+{
+	if (block)
+		AbortOutOfAnyTransaction();
+	else
+		AbortCurrentTransaction();
+}
+
 /*
  * One attempt: a transaction that parses, authenticates, and runs the
  * operation as the request's role.  *retry is set on a serialization
@@ -540,6 +550,7 @@ run_once(HttpCall *call, bool *retry)
 	int			save_sec;
 	volatile bool parsing = true;
 	volatile bool switched = false;
+	volatile bool block = false;
 	volatile Oid roleid = InvalidOid;
 	Jsonb	   *volatile request = NULL;
 	HttpResult	r = {0};
@@ -548,6 +559,8 @@ run_once(HttpCall *call, bool *retry)
 	GetUserIdAndSecContext(&save_uid, &save_sec);
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	/* on a Citus coordinator, a block: one distributed transaction (st_xact.c) */
+	block = st_xact_block_begin();
 	PushActiveSnapshot(GetTransactionSnapshot());
 	PG_TRY();
 	{
@@ -596,7 +609,7 @@ run_once(HttpCall *call, bool *retry)
 		 */
 		CHECK_FOR_INTERRUPTS();
 		PopActiveSnapshot();
-		CommitTransactionCommand();
+		st_xact_block_commit(block);
 	}
 	PG_CATCH();
 	{
@@ -615,12 +628,12 @@ run_once(HttpCall *call, bool *retry)
 			r = conflict_result(call, request);
 			call->conflict = edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED ?
 				"deadlock detected" : "serialization failure";
-			AbortCurrentTransaction();
+			abort_request(block);
 			SetUserIdAndSecContext(save_uid, save_sec);
 			*retry = true;
 			return r;
 		}
-		AbortCurrentTransaction();
+		abort_request(block);
 		SetUserIdAndSecContext(save_uid, save_sec);
 		role = NULL;
 		if (switched && OidIsValid(roleid))

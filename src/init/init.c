@@ -108,6 +108,14 @@ _PG_init(void)
 							PGC_USERSET,
 							0,
 							NULL, NULL, NULL);
+	DefineCustomBoolVariable("stdesign.citus_delegate_reads",
+							 "On a Citus coordinator, run a GetItem or a Query of one partition of a distributed table at the worker holding it.",
+							 "Off: a statement Citus routes to the worker, as before delegated reads.",
+							 &st_citus_delegate_reads_guc,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	http_init();
 	ttl_init();
 	MarkGUCPrefixReserved("stdesign");

@@ -360,3 +360,28 @@ ops_shard_direct_reads(void)
 {
 	return storage_shard_direct_reads();
 }
+
+void
+ops_check_delegated_key(StTable *t, bool sort_key, Oid argtype)
+{
+	storage_check_key_arg(t, sort_key, argtype);
+}
+
+Jsonb *
+ops_delegated_get(StTable *t, const StKey *key, bool *direct)
+{
+	return storage_delegated_get(t, key, direct);
+}
+
+void
+ops_delegated_query(StTable *t, const StQueryRange *r, StRowCallback callback, void *arg, bool *direct)
+{
+	storage_delegated_query(t, r, callback, arg, direct);
+}
+
+/* Reads another node answered from its own shard for this backend (cache_stats). */
+int64
+ops_shard_delegated_reads(void)
+{
+	return storage_shard_delegated_reads();
+}

@@ -223,4 +223,17 @@ extern char *ops_query_sql(StTable *t, StIndex *ix, StBoundKind lower, StBoundKi
 /* GetItems and Queries read straight from a shard on this Citus worker (storage.h). */
 extern int64 ops_shard_direct_reads(void);
 
+/*
+ * A node's side of a read the coordinator delegated to it (README, "Citus";
+ * storage.h): the key arguments' types checked against the table's key
+ * columns, a GetItem (its stored item or NULL) and a Query of one table
+ * partition; *direct: read from this node's own shard.  And how many of
+ * this backend's reads were answered that way by another node.
+ */
+extern void ops_check_delegated_key(StTable *t, bool sort_key, Oid argtype);
+extern Jsonb *ops_delegated_get(StTable *t, const StKey *key, bool *direct);
+extern void ops_delegated_query(StTable *t, const StQueryRange *r, StRowCallback callback, void *arg,
+								bool *direct);
+extern int64 ops_shard_delegated_reads(void);
+
 #endif							/* ST_ITEM_OPS_H */

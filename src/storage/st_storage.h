@@ -203,6 +203,20 @@ extern void storage_publish_catalog(const char *table_name);
 extern int64 storage_shard_direct_reads(void);
 
 /*
+ * Delegated reads (README, "Citus"; see storage.c): a GetItem or a Query of
+ * one table partition run for the coordinator at the node holding its
+ * shard, which never delegates them again; *direct: the node read its own
+ * shard directly.  storage_check_key_arg refuses a key argument whose type
+ * is not the key column's.  storage_shard_delegated_reads: how many of
+ * this backend's reads a node answered from its own shard that way.
+ */
+extern void storage_check_key_arg(StTable *t, bool sort_key, Oid argtype);
+extern Jsonb *storage_delegated_get(StTable *t, const StKey *key, bool *direct);
+extern void storage_delegated_query(StTable *t, const StQueryRange *r,
+									StRowCallback callback, void *arg, bool *direct);
+extern int64 storage_shard_delegated_reads(void);
+
+/*
  * Until storage_citus_sequential_end: Citus uses one connection per worker
  * (citus.multi_shard_modify_mode = sequential), as commands on distributed
  * functions later in the transaction need.  Returns the level to end.

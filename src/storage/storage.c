@@ -59,6 +59,7 @@
 #include "utils/guc.h"
 #include "utils/plancache.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_proc.h"
 #include "utils/syscache.h"
 
@@ -74,6 +75,12 @@ static int64 shard_direct_reads = 0;
 
 /* A distributed table's shard on this node, to read directly (see "distributed tables"). */
 static StTable *local_shard(StTable *t, Datum pk, AclMode mode);
+
+/* A read sent whole to the node holding the partition's shard (see "delegated reads"). */
+static bool delegate_get(StTable *t, const StKey *key, Jsonb **item);
+static bool delegate_query(StTable *t, const StQueryRange *r, StRowCallback callback, void *arg);
+static void create_delegated_reads(StTable *t);
+static Oid	key_param_type(const StKeyDef *k);
 
 /* Reads and deletes of an item that other writers keep changing, before the statement runs. */
 #define ST_DIRECT_DELETE_TRIES 3
@@ -407,8 +414,22 @@ storage_distribute(StTable *t, int shard_count)
 
 	catalog_publish(t->name);
 	if (t->distributed)
+	{
+		/* a table distributed by an earlier version gets its delegated reads */
+		nest = storage_citus_sequential_begin();
+		create_delegated_reads(t);
+		storage_citus_sequential_end(nest);
+		catalog_invalidate_all();
 		return shard_count_of(t->relid);
+	}
 
+	/*
+	 * The first time, the workers need the rows at once: the set_keys
+	 * trigger of the shards checks the items Citus copies into them
+	 * against them (a transaction that then rolls back leaves them there,
+	 * naming a table no worker has: README, "Citus").
+	 */
+	catalog_publish_now(t->name);
 	nest = NewGUCNestLevel();
 	(void) set_config_option("citus.enable_unsafe_triggers", "on", context, PGC_S_SESSION,
 							 GUC_ACTION_SAVE, true, 0, false);
@@ -437,6 +458,7 @@ storage_distribute(StTable *t, int shard_count)
 	}
 	PG_END_TRY();
 	create_delegated_functions(t);
+	create_delegated_reads(t);
 	AtEOXact_GUC(true, nest);
 	catalog_invalidate_all();
 	return shard_count_of(t->relid);
@@ -498,6 +520,55 @@ create_delegated_functions(StTable *t)
 }
 
 /*
+ * The table's delegated read functions, stdesign_data."<relation>_dget"(pk,
+ * sk) and "<relation>_dquery"(pk, lower_kind, lower, upper_kind, upper,
+ * backward, "limit"), with the types of its key columns, rows (item,
+ * direct): distributed by pk with the table and force_delegation, so that
+ * Citus delegates the coordinator's calls of them from inside st_get,
+ * st_query and the API (see "delegated reads").  PL/pgSQL: a wrapper a
+ * non-superuser may create, which calls the C function with the table's
+ * name.  Not made for a relation name too long to take the suffix.
+ */
+static void
+create_delegated_reads(StTable *t)
+{
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		values[2];
+	char	   *get_name = psprintf("%s_dget", t->relname);
+	char	   *query_name = psprintf("%s_dquery", t->relname);
+	char	   *table = quote_literal_cstr(t->name);
+	char	   *pk = format_type_be_qualified(storage_key_typoid(t->pk.type));
+	char	   *sk = format_type_be_qualified(key_param_type(&t->sk));
+	const char *rows = "TABLE(item pg_catalog.jsonb, direct pg_catalog.bool)";
+
+	if (strlen(query_name) >= NAMEDATALEN)
+		return;
+	exec_ddl(psprintf("CREATE OR REPLACE FUNCTION %s.%s(pk %s, sk %s) RETURNS %s LANGUAGE plpgsql"
+					  " AS $st$BEGIN RETURN QUERY SELECT * FROM stdesign.st_delegated_get(pk, sk, %s); END$st$",
+					  ST_DATA_SCHEMA, quote_identifier(get_name), pk, sk, rows, table));
+	exec_ddl(psprintf("CREATE OR REPLACE FUNCTION %s.%s(pk %s, lower_kind pg_catalog.int4, lower %s,"
+					  " upper_kind pg_catalog.int4, upper %s, backward pg_catalog.bool, \"limit\" pg_catalog.int8)"
+					  " RETURNS %s LANGUAGE plpgsql"
+					  " AS $st$BEGIN RETURN QUERY SELECT * FROM stdesign.st_delegated_query(pk, lower_kind, lower,"
+					  " upper_kind, upper, backward, \"limit\", %s); END$st$",
+					  ST_DATA_SCHEMA, quote_identifier(query_name), pk, sk, sk, rows, table));
+	values[1] = CStringGetTextDatum(t->qualified);
+	SPI_connect();
+	values[0] = CStringGetTextDatum(psprintf("%s.%s(%s, %s)", ST_DATA_SCHEMA, quote_identifier(get_name), pk, sk));
+	if (SPI_execute_with_args("SELECT pg_catalog.create_distributed_function($1::pg_catalog.regprocedure,"
+							  " 'pk', colocate_with => $2, force_delegation => true)",
+							  2, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("create_distributed_function failed");
+	values[0] = CStringGetTextDatum(psprintf("%s.%s(%s, pg_catalog.int4, %s, pg_catalog.int4, %s, pg_catalog.bool, pg_catalog.int8)",
+											 ST_DATA_SCHEMA, quote_identifier(query_name), pk, sk, sk));
+	if (SPI_execute_with_args("SELECT pg_catalog.create_distributed_function($1::pg_catalog.regprocedure,"
+							  " 'pk', colocate_with => $2, force_delegation => true)",
+							  2, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("create_distributed_function failed");
+	SPI_finish();
+}
+
+/*
  * A distributed table's relation and its delegated functions, dropped over
  * one connection per worker: Citus refuses a command on a distributed
  * function after a transaction used several (as DROP TABLE of a
@@ -528,6 +599,10 @@ storage_drop_distributed_relation(const char *relname)
 					  " %s.%s(pg_catalog.text, pg_catalog.text, pg_catalog.int4)",
 					  ST_DATA_SCHEMA, quote_identifier(psprintf("%s_get", relname)),
 					  ST_DATA_SCHEMA, quote_identifier(psprintf("%s_query", relname))));
+	if (strlen(relname) + strlen("_dquery") < NAMEDATALEN)
+		exec_ddl(psprintf("DROP FUNCTION IF EXISTS %s.%s, %s.%s",
+						  ST_DATA_SCHEMA, quote_identifier(psprintf("%s_dget", relname)),
+						  ST_DATA_SCHEMA, quote_identifier(psprintf("%s_dquery", relname))));
 	storage_drop_relation(relname);
 	storage_citus_sequential_end(nest);
 }
@@ -871,6 +946,8 @@ storage_get(StTable *t, const StKey *key)
 
 	if (shard)
 		item = probe_key_index(shard, key);
+	else if (t->distributed && delegate_get(t, key, &item))
+		;
 	else if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT))
 		item = probe_key_index(t, key);
 	else
@@ -1138,7 +1215,11 @@ typedef struct StShardMap
 	int32	   *max;
 	Oid		   *relid;
 	Oid		   *key_index;
+	char	   *get_call;		/* the delegated read statements (NULL: none; see delegate_get) */
+	char	   *query_call;
 } StShardMap;
+
+static void load_delegates(StTable *t, StShardMap *map);
 
 static StShardMap *
 load_shard_map(StTable *t)
@@ -1190,6 +1271,7 @@ load_shard_map(StTable *t)
 		map->n++;
 	}
 	SPI_finish();
+	load_delegates(t, map);
 	return map;
 }
 
@@ -1243,6 +1325,270 @@ local_shard(StTable *t, Datum pk, AclMode mode)
 		return s;
 	}
 	return NULL;
+}
+
+/*
+ * Delegated reads.  On the coordinator (any node without the partition's
+ * shard), a GetItem or a Query of one table partition from its start is
+ * sent whole to the node holding the shard, which runs it by the direct
+ * paths above, instead of a statement Citus routes row by row: the
+ * coordinator calls the table's delegated read function,
+ * stdesign_data."<relation>_dget"(pk, sk) or "<relation>_dquery"(pk, ...),
+ * distributed by pk with the table and force_delegation (README, "Citus").
+ * Citus delegates a call of a distributed function made inside another
+ * function only with force_delegation, when the distribution argument is
+ * a constant after planning (a parameter of SPI's one-shot plan is) and
+ * the call is in FROM (not a simple expression PL/pgSQL would evaluate
+ * without Citus's executor); inside a transaction it runs the call on the
+ * transaction's connection to that worker, so the read sees the
+ * transaction's own writes there.  The function's rows are the items (in
+ * their stored form) with a flag saying whether the node read its own
+ * shard directly; a call Citus ran here instead (no delegation possible)
+ * still answers, by routed statements: it never delegates again
+ * (in_delegated_read), which also keeps a worker from sending the call on.
+ */
+static bool in_delegated_read = false;
+
+/* Reads this backend delegated that a node answered from its own shard (storage_shard_delegated_reads). */
+static int64 shard_delegated_reads = 0;
+
+/* The table's delegated read functions, when Citus delegates them (distributed, force_delegation). */
+static void
+load_delegates(StTable *t, StShardMap *map)
+{
+	Oid			types[2] = {TEXTOID, OIDOID};
+	Datum		values[2];
+	MemoryContext old;
+	char	   *names[2] = {psprintf("%s_dget", t->relname), psprintf("%s_dquery", t->relname)};
+	bool		found[2] = {false, false};
+
+	if (strlen(names[1]) >= NAMEDATALEN)
+		return;
+	values[1] = ObjectIdGetDatum(get_rel_namespace(t->relid));
+	SPI_connect();
+	for (int i = 0; i < 2; i++)
+	{
+		values[0] = CStringGetTextDatum(names[i]);
+		if (SPI_execute_with_args("SELECT true FROM pg_catalog.pg_proc AS p JOIN pg_catalog.pg_dist_object AS d"
+								  " ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass"
+								  " AND d.objid OPERATOR(pg_catalog.=) p.oid"
+								  " WHERE p.proname OPERATOR(pg_catalog.=) $1 AND p.pronamespace OPERATOR(pg_catalog.=) $2"
+								  " AND d.force_delegation",
+								  2, types, values, NULL, false, 1) != SPI_OK_SELECT)
+			st_internal_error("could not read the delegated functions of table %s", t->name);
+		found[i] = SPI_processed == 1;
+	}
+	SPI_finish();
+	old = MemoryContextSwitchTo(t->cxt);
+	if (found[0])
+		map->get_call = psprintf("SELECT item, direct FROM %s.%s($1, $2)",
+								 ST_DATA_SCHEMA, quote_identifier(names[0]));
+	if (found[1])
+		map->query_call = psprintf("SELECT item, direct FROM %s.%s($1, $2, $3, $4, $5, $6, $7)",
+								   ST_DATA_SCHEMA, quote_identifier(names[1]));
+	MemoryContextSwitchTo(old);
+}
+
+/* The statement of a delegated read of t, or NULL when it is not to be delegated. */
+static const char *
+delegate_call(StTable *t, bool query)
+{
+	const char *sql;
+	Oid			nsp;
+
+	if (!t->distributed || in_delegated_read || t->item_attnum <= 0 || !st_citus_delegate_reads_guc)
+		return NULL;
+	if (t->shards == NULL)
+		t->shards = load_shard_map(t);
+	sql = query ? t->shards->query_call : t->shards->get_call;
+
+	/*
+	 * Only where a direct read would do on one node: a caller without the
+	 * privileges, or under row security, gets the routed statement and the
+	 * error or the rows one node would give.  Nor after this transaction
+	 * changed the table's definition: the workers get it when it commits.
+	 */
+	if (sql == NULL || !storage_direct_ok(t->relid, ACL_SELECT) || catalog_publish_pending(t->name) ||
+		pg_namespace_aclcheck(get_rel_namespace(t->relid), GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+		return NULL;
+	nsp = get_namespace_oid("stdesign", true);
+	if (!OidIsValid(nsp) || pg_namespace_aclcheck(nsp, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+		return NULL;
+	return sql;
+}
+
+/*
+ * Run a delegated read: each item to callback (NULL: the first kept in
+ * *first, copied to the caller's context), in a per-row context of the
+ * caller's, as run_cursor does.
+ */
+static void
+run_delegated(const char *sql, int nargs, Oid *types, Datum *values, const char *nulls,
+			  StRowCallback callback, void *arg, Jsonb **first)
+{
+	MemoryContext caller = CurrentMemoryContext;
+	MemoryContext rowcxt;
+	bool		direct = false;
+	bool		go_on = true;
+	int			nest = NewGUCNestLevel();
+
+	/*
+	 * A read needs no transaction of its own at the worker: outside a
+	 * transaction block Citus then sends the call alone (a function call
+	 * would otherwise open one, BEGIN and COMMIT around the call); a
+	 * transaction that already wrote through Citus reads on its own
+	 * connection, inside its transaction there, either way.
+	 */
+	(void) set_config_option("citus.function_opens_transaction_block", "off", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	SPI_connect();
+	if (SPI_execute_with_args(sql, nargs, types, values, nulls, true, 0) != SPI_OK_SELECT)
+		st_internal_error("delegated read failed: %s", sql);
+	AtEOXact_GUC(true, nest);
+	rowcxt = AllocSetContextCreate(caller, "stdesign row", ALLOCSET_DEFAULT_SIZES);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+		bool		dnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+
+		direct |= DatumGetBool(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &dnull)) && !dnull;
+		if (isnull || !go_on)
+			continue;
+		if (callback == NULL)
+		{
+			MemoryContext spi_cxt = MemoryContextSwitchTo(caller);
+
+			*first = DatumGetJsonbPCopy(d);
+			MemoryContextSwitchTo(spi_cxt);
+			go_on = false;
+			continue;
+		}
+		{
+			MemoryContext spi_cxt = MemoryContextSwitchTo(rowcxt);
+
+			go_on = callback(DatumGetJsonbP(d), arg);
+			MemoryContextSwitchTo(spi_cxt);
+			MemoryContextReset(rowcxt);
+		}
+	}
+	MemoryContextDelete(rowcxt);
+	SPI_finish();
+	if (direct)
+		shard_delegated_reads++;
+}
+
+/* GetItem at the node holding the shard; false when not delegated. */
+static bool
+delegate_get(StTable *t, const StKey *key, Jsonb **item)
+{
+	const char *sql = delegate_call(t, false);
+	Oid			types[2];
+	Datum		values[2] = {key->pk, t->sk.name ? key->sk : (Datum) 0};
+	char		nulls[2] = {' ', t->sk.name ? ' ' : 'n'};
+
+	if (sql == NULL)
+		return false;
+	types[0] = storage_key_typoid(t->pk.type);
+	types[1] = key_param_type(&t->sk);
+	*item = NULL;
+	run_delegated(sql, 2, types, values, nulls, NULL, NULL, item);
+	return true;
+}
+
+/* A Query of a table partition from its start at the node holding the shard; false when not delegated. */
+static bool
+delegate_query(StTable *t, const StQueryRange *r, StRowCallback callback, void *arg)
+{
+	const char *sql = delegate_call(t, true);
+	Oid			types[7];
+	Datum		values[7];
+	char		nulls[7] = {' ', ' ', 'n', ' ', 'n', ' ', 'n'};
+
+	if (sql == NULL)
+		return false;
+	types[0] = storage_key_typoid(t->pk.type);
+	types[1] = types[3] = INT4OID;
+	types[2] = types[4] = key_param_type(&t->sk);
+	types[5] = BOOLOID;
+	types[6] = INT8OID;
+	values[0] = r->pk;
+	values[1] = Int32GetDatum((int32) r->lower_kind);
+	values[2] = r->lower;
+	values[3] = Int32GetDatum((int32) r->upper_kind);
+	values[4] = r->upper;
+	values[5] = BoolGetDatum(r->backward);
+	values[6] = Int64GetDatum(r->limit);
+	if (r->lower_kind != ST_BOUND_NONE)
+		nulls[2] = ' ';
+	if (r->upper_kind != ST_BOUND_NONE)
+		nulls[4] = ' ';
+	if (r->limit >= 0)
+		nulls[6] = ' ';
+	run_delegated(sql, 7, types, values, nulls, callback, arg, NULL);
+	return true;
+}
+
+/*
+ * The node's side of a delegated read (the functions' C part): the key
+ * arguments must have the types of the table's key columns (the functions
+ * are callable by anyone, with any arguments).
+ */
+void
+storage_check_key_arg(StTable *t, bool sort_key, Oid argtype)
+{
+	const StKeyDef *k = sort_key ? &t->sk : &t->pk;
+	Oid			want = sort_key ? key_param_type(k) : storage_key_typoid(k->type);
+
+	if (argtype != want)
+		st_error(ST_ERR_VALIDATION, "A key argument of type %s does not match the key attribute %s of table %s",
+				 format_type_be(argtype), k->name ? k->name : "(none)", t->name);
+}
+
+Jsonb *
+storage_delegated_get(StTable *t, const StKey *key, bool *direct)
+{
+	int64		before = shard_direct_reads;
+	bool		was = in_delegated_read;
+	Jsonb	   *item;
+
+	in_delegated_read = true;
+	PG_TRY();
+	{
+		item = storage_get(t, key);
+	}
+	PG_FINALLY();
+	{
+		in_delegated_read = was;
+	}
+	PG_END_TRY();
+	*direct = shard_direct_reads > before;
+	return item;
+}
+
+void
+storage_delegated_query(StTable *t, const StQueryRange *r, StRowCallback callback, void *arg, bool *direct)
+{
+	int64		before = shard_direct_reads;
+	bool		was = in_delegated_read;
+
+	in_delegated_read = true;
+	PG_TRY();
+	{
+		storage_query(t, NULL, r, callback, arg);
+	}
+	PG_FINALLY();
+	{
+		in_delegated_read = was;
+	}
+	PG_END_TRY();
+	*direct = shard_direct_reads > before;
+}
+
+int64
+storage_shard_delegated_reads(void)
+{
+	return shard_delegated_reads;
 }
 
 /* Does an item with the key exist (committed, or written by this transaction)? */
@@ -2029,6 +2375,8 @@ storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 
 	if (shard)
 		(void) scan_key_space(shard, NULL, r, callback, arg);
+	else if (t->distributed && ix == NULL && r->start == NULL && delegate_query(t, r, callback, arg))
+		;
 	else if (r->start == NULL && OidIsValid(ix ? ix->index_oid : t->key_index) && t->item_attnum > 0 &&
 			 !t->distributed && storage_direct_ok(t->relid, ACL_SELECT))
 		(void) scan_key_space(t, ix, r, callback, arg);
@@ -2222,6 +2570,12 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
  * item given a later expiry is not returned.  A number Postgres could not
  * cast (a value a plain SQL write left unchecked) is never compared: the
  * pattern guards the cast.  Returns how many.
+ *
+ * A Citus distributed table: unlocked candidates, every shard asked (Citus
+ * runs no row-locking statement over several shards); the caller deletes
+ * each by a conditional delete of its own, routed to its shard, which locks
+ * the item and checks the expiry again, waiting for a transaction that
+ * holds it instead of skipping it (README, "Citus").
  */
 int
 storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int limit,
@@ -2240,8 +2594,8 @@ storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int
 	values[3] = Int32GetDatum(limit);
 	sql = psprintf("SELECT item FROM %s WHERE CASE WHEN %s " OP("~") " '^-?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?$'"
 				   " THEN %s::pg_catalog.numeric " OP("<") " $2 AND %s::pg_catalog.numeric " OP(">=") " $3"
-				   " ELSE false END LIMIT $4 FOR UPDATE SKIP LOCKED",
-				   t->qualified, n, n, n);
+				   " ELSE false END LIMIT $4%s",
+				   t->qualified, n, n, n, t->distributed ? "" : " FOR UPDATE SKIP LOCKED");
 	SPI_connect();
 	if (SPI_execute_with_args(sql, 4, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read the expired items of table %s", t->name);

@@ -95,11 +95,15 @@ served_database(void)
 	return http && http[0] != '\0' ? http : "postgres";
 }
 
+/* Is the transaction a transaction block (on a Citus coordinator, st_xact.c)? */
+static bool in_block = false;
+
 static void
 begin_transaction(const char *activity)
 {
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	in_block = st_xact_block_begin();
 	PushActiveSnapshot(GetTransactionSnapshot());
 	pgstat_report_activity(STATE_RUNNING, activity);
 }
@@ -108,7 +112,8 @@ static void
 end_transaction(void)
 {
 	PopActiveSnapshot();
-	CommitTransactionCommand();
+	st_xact_block_commit(in_block);
+	in_block = false;
 	pgstat_report_activity(STATE_IDLE, NULL);
 }
 
@@ -180,7 +185,11 @@ expire_batch(const char *name, bool *more)
 		/* the abort restores the user; the next table gets its turn */
 		HOLD_INTERRUPTS();
 		EmitErrorReport();
-		AbortCurrentTransaction();
+		if (in_block)
+			AbortOutOfAnyTransaction();
+		else
+			AbortCurrentTransaction();
+		in_block = false;
 		FlushErrorState();
 		pgstat_report_activity(STATE_IDLE, NULL);
 		RESUME_INTERRUPTS();

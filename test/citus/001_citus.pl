@@ -20,8 +20,13 @@
 #      left behind.
 #   5. A worker killed (SIGKILL to its postmaster) in the middle of a load
 #      of puts, and restarted: every put that returned success is there.
+#   6. The HTTP endpoint and PartiQL of the coordinator (stdesign preloaded
+#      after Citus) driven by boto3 (test/citus/citus_http.py): a table
+#      created and distributed, items, queries with paging, a GSI,
+#      transactions, scans, PartiQL; the same answers as the single node's.
+#      Time to live on a distributed table: st_expire and the worker.
 #
-#   CITUS_TEST_PORT  first of four consecutive ports to use (default: free ones)
+#   CITUS_TEST_PORT  first of six consecutive ports to use (default: free ones)
 
 use strict;
 use warnings;
@@ -37,10 +42,14 @@ my $srcdir = $ENV{STDESIGN_SRCDIR} || '.';
 
 # ---------- 1. set-up ----------
 
+# new_node <name> <port offset> <citus> [<HTTP port>]: with an HTTP port,
+# stdesign is preloaded too (after Citus: Citus must come first), with its
+# endpoint on that port and its time-to-live worker every second.
 sub new_node
 {
-	my ($name, $i, $citus) = @_;
+	my ($name, $i, $citus, $http) = @_;
 	my $node = PostgreSQL::Test::Cluster->new($name, $base_port ? (port => $base_port + $i) : ());
+	my @preload = (($citus ? ('citus') : ()), ($http ? ('stdesign') : ()));
 	$node->init;
 	$node->append_conf('postgresql.conf', qq{
 listen_addresses = '127.0.0.1'
@@ -48,16 +57,21 @@ max_connections = 100
 max_prepared_transactions = 100
 log_statement = none
 fsync = off
-} . ($citus ? qq{
-shared_preload_libraries = 'citus'
-citus.max_cached_conns_per_worker = 4
+} . (@preload ? "shared_preload_libraries = '" . join(',', @preload) . "'\n" : '')
+  . ($citus ? qq{citus.max_cached_conns_per_worker = 4
+} : '') . ($http ? qq{stdesign.http_port = $http
+stdesign.http_workers = 2
+stdesign.ttl_interval = 1
 } : ''));
 	$node->start;
 	return $node;
 }
 
-my $single = new_node('single', 0, 0);
-my $coord = new_node('coord', 1, 1);
+# the single node and the coordinator serve the HTTP endpoint (section 6)
+my $single_http = $base_port ? $base_port + 4 : PostgreSQL::Test::Cluster::get_free_port();
+my $coord_http = $base_port ? $base_port + 5 : PostgreSQL::Test::Cluster::get_free_port();
+my $single = new_node('single', 0, 0, $single_http);
+my $coord = new_node('coord', 1, 1, $coord_http);
 my @workers = (new_node('worker1', 2, 1), new_node('worker2', 3, 1));
 my @all = ($coord, @workers);
 
@@ -311,6 +325,104 @@ for my $w (0 .. 1)
 	cmp_ok($direct, '>', 10, "worker " . ($w + 1) . ": its own partitions read from its shards directly ($direct of 78)");
 }
 
+# The plain calls on the coordinator (st_get, st_query, st_api's GetItem
+# and Query) are delegated too: Citus sends the table's delegated read
+# function to the worker holding the partition, which reads its shard by
+# the direct paths and says so (cache_stats().shard_delegated_reads counts
+# the reads a worker answered that way for this session).
+my @plain = (
+	[ 'st_get', q{SELECT st_get('CUSTOMER#12', 'PROFILE', 'ECommerce')} ],
+	[ 'st_get of a missing item', q{SELECT st_get('CUSTOMER#12', 'NOPE', 'ECommerce')} ],
+	[ 'st_query', q{SELECT jsonb_agg(x) FROM st_query('CUSTOMER#12', 'ORDER#', 'ECommerce') x} ],
+	[ 'st_query with a limit', q{SELECT jsonb_agg(x) FROM st_query('CUSTOMER#12', 'ORDER#', 'ECommerce', "limit" => 2) x} ],
+	[ 'st_query of an empty partition', q{SELECT jsonb_agg(x) FROM st_query('CUSTOMER#9999', NULL, 'ECommerce') x} ],
+	[ 'GetItem, consistent, with its capacity', q{SELECT st_api('GetItem', '{"TableName": "ECommerce", "ConsistentRead": true,
+		"Key": {"PK": {"S": "CUSTOMER#13"}, "SK": {"S": "PROFILE"}}, "ReturnConsumedCapacity": "TOTAL",
+		"ProjectionExpression": "#n", "ExpressionAttributeNames": {"#n": "name"}}')} ],
+	[ 'Query, backward, filtered, with its capacity', q{SELECT st_api('Query', '{"TableName": "ECommerce",
+		"KeyConditionExpression": "PK = :pk AND SK > :s", "ScanIndexForward": false, "Limit": 4,
+		"FilterExpression": "#t > :t", "ExpressionAttributeNames": {"#t": "total"}, "ReturnConsumedCapacity": "INDEXES",
+		"ExpressionAttributeValues": {":pk": {"S": "CUSTOMER#14"}, ":s": {"S": "ORDER#2024-02"}, ":t": {"N": "142"}}}')} ],
+	[ 'Query with Select COUNT', q{SELECT st_api('Query', '{"TableName": "ECommerce", "Select": "COUNT",
+		"KeyConditionExpression": "PK = :pk", "ExpressionAttributeValues": {":pk": {"S": "ORDER#15-3"}}}')} ],
+);
+for my $p (@plain)
+{
+	my ($label, $sql) = @$p;
+	my (undef, $got, $log) = $coord->psql('postgres', "SET citus.log_remote_commands = on; SET client_min_messages = notice;
+		$sql; SELECT stdesign.cache_stats()->>'shard_delegated_reads'");
+	my ($answer, $delegated) = $got =~ /^(.*)\n(\d+)$/s;
+	is($answer, $single->safe_psql('postgres', $sql), "delegated on the coordinator: $label gives the single node's answer");
+	is($delegated, 1, "delegated on the coordinator: $label was read by the worker from its shard directly");
+	like($log, qr/NOTICE:  issuing SELECT item, direct FROM stdesign_data\."ECommerce_d(get|query)"\(/,
+		"delegated on the coordinator: $label sent the call to a worker");
+}
+# A Query from ExclusiveStartKey (not a direct path on one node either)
+# stays a routed statement.
+is($coord->safe_psql('postgres', q{SELECT st_api('Query', '{"TableName": "ECommerce", "Limit": 2,
+	"KeyConditionExpression": "PK = :pk", "ExpressionAttributeValues": {":pk": {"S": "CUSTOMER#14"}},
+	"ExclusiveStartKey": {"PK": {"S": "CUSTOMER#14"}, "SK": {"S": "ORDER#2024-02-12#14-1"}}}') IS NOT NULL;
+	SELECT stdesign.cache_stats()->>'shard_delegated_reads'}), "t\n0", 'a Query from a start key is not delegated');
+# Inside a transaction the delegated read sees the transaction's own writes
+# (Citus sends it over the transaction's connection to the worker), and a
+# rollback takes them back.
+my $txn = q{BEGIN;
+	SELECT st_put('{"PK": "CUSTOMER#13", "SK": "NOTE#1", "text": "in the transaction"}', 'ECommerce');
+	SELECT st_get('CUSTOMER#13', 'NOTE#1', 'ECommerce');
+	SELECT jsonb_agg(x->>'SK') FROM st_query('CUSTOMER#13', 'NOTE#', 'ECommerce') x;
+	ROLLBACK;
+	SELECT st_get('CUSTOMER#13', 'NOTE#1', 'ECommerce') IS NULL;};
+is($coord->safe_psql('postgres', $txn . q{SELECT stdesign.cache_stats()->>'shard_delegated_reads'}),
+	$single->safe_psql('postgres', $txn) . "\n3", 'delegated reads in a transaction see its writes; the rollback undoes them');
+# A function writing and then reading in one statement: the read is in the
+# statement's distributed transaction.
+my $fn = q{CREATE FUNCTION put_then_get(k text) RETURNS jsonb LANGUAGE plpgsql AS $$
+	BEGIN
+	  PERFORM st_put(jsonb_build_object('PK', 'CUSTOMER#16', 'SK', k, 'v', 1), 'ECommerce');
+	  RETURN st_get('CUSTOMER#16', k, 'ECommerce');
+	END $$;
+	SELECT put_then_get('NOTE#2');};
+is($coord->safe_psql('postgres', $fn), $single->safe_psql('postgres', $fn), 'a read after a write in one function call sees it');
+# Errors are the single node's: a key of the wrong type, a missing table.
+for my $bad (q{SELECT st_api('GetItem', '{"TableName": "ECommerce", "Key": {"PK": {"N": "1"}, "SK": {"S": "PROFILE"}}}')},
+	q{SELECT st_api('Query', '{"TableName": "Nope", "KeyConditionExpression": "PK = :p", "ExpressionAttributeValues": {":p": {"S": "x"}}}')})
+{
+	my (undef, undef, $e1) = $single->psql('postgres', $bad);
+	my (undef, undef, $e2) = $coord->psql('postgres', $bad);
+	$e1 =~ s/^.*?ERROR/ERROR/s;
+	$e2 =~ s/^.*?ERROR/ERROR/s;
+	is($e2, $e1, 'delegated on the coordinator: the single node\'s error (' . ($e1 =~ /(\w+Exception)/)[0] . ')');
+}
+# A role without SELECT on the table gets the single node's error (no
+# delegation: the routed statement's permission check); granted, its reads
+# are delegated.
+# (Citus propagates the role and the grants on the distributed table, not
+# those on the extension's schemas and catalog: README, "Citus".)
+my $role = q{CREATE ROLE shop_reader LOGIN;
+	GRANT USAGE ON SCHEMA stdesign, stdesign_data TO shop_reader;
+	GRANT SELECT ON stdesign.tables, stdesign.indexes TO shop_reader;};
+$_->safe_psql('postgres', $role) for ($single, $coord);
+$coord->safe_psql('postgres', q{SELECT run_command_on_workers($$GRANT USAGE ON SCHEMA stdesign, stdesign_data TO shop_reader$$);
+	SELECT run_command_on_workers($$GRANT SELECT ON stdesign.tables, stdesign.indexes TO shop_reader$$)});
+my $as_reader = q{SET ROLE shop_reader; SELECT st_get('CUSTOMER#12', 'PROFILE', 'ECommerce');};
+my (undef, undef, $pe1) = $single->psql('postgres', $as_reader);
+my (undef, undef, $pe2) = $coord->psql('postgres', $as_reader);
+# (the statement in the error's context is the routed one on the coordinator)
+s/^.*?(ERROR:[^\n]*).*$/$1/s for ($pe1, $pe2);
+like($pe1, qr/permission denied/, 'a role without SELECT: permission denied on one node');
+is($pe2, $pe1, 'a role without SELECT: the same error on the coordinator');
+$_->safe_psql('postgres', q{GRANT SELECT ON stdesign_data."ECommerce" TO shop_reader}) for ($single, $coord);
+is($coord->safe_psql('postgres', $as_reader . q{SELECT stdesign.cache_stats()->>'shard_delegated_reads'}),
+	$single->safe_psql('postgres', $as_reader) . "\n1", 'a role granted SELECT: its GetItem is delegated');
+# The delegated read functions' C part refuses keys of other types.
+my (undef, undef, $te) = $coord->psql('postgres', q{SELECT * FROM stdesign.st_delegated_get(1, 'PROFILE'::text, 'ECommerce')});
+like($te, qr/ValidationException: A key argument of type integer does not match the key attribute PK/,
+	'st_delegated_get: a key of the wrong type is refused');
+(undef, undef, $te) = $coord->psql('postgres', q{SELECT * FROM stdesign.st_delegated_query('a'::text, 3, 'x'::text, 0, NULL::text, false, NULL, 'ECommerce')});
+like($te, qr/ValidationException: A bound kind of a delegated read is not 0, 1 or 2: 3/, 'st_delegated_query: a bad bound kind is refused');
+(undef, undef, $te) = $coord->psql('postgres', q{SELECT * FROM stdesign.st_delegated_get('a'::text, 'b'::text, 'Nope')});
+like($te, qr/ResourceNotFoundException/, 'st_delegated_get: a missing table is refused');
+
 # An item collection sits on one shard.
 is($coord->safe_psql('postgres', q{SELECT count(*) FROM run_command_on_shards('stdesign_data."ECommerce"',
 	$$SELECT count(*) FROM %s WHERE pk = 'CUSTOMER#7'$$) WHERE result::int > 0}), 1,
@@ -338,6 +450,36 @@ my $catalog = $coord->safe_psql('postgres', $catalog_q);
 is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog",
 	'the catalog is the same on every node after UpdateTable');
 
+# DDL that rolls back leaves the workers' catalog as it was: the catalog
+# rows are copied when the coordinator's transaction commits.
+my $gsi_rolled_back = q{BEGIN;
+	SELECT st_create_gsi('ECommerce', 'ByTotal', 'total', NULL, 'N') IS NOT NULL;
+	SELECT st_get('CUSTOMER#21', 'PROFILE', 'ECommerce')->>'name';
+	ROLLBACK;};
+is($coord->safe_psql('postgres', $gsi_rolled_back . q{SELECT stdesign.cache_stats()->>'shard_delegated_reads'}),
+	"t\nCustomer 21\n0", 'a GetItem after st_create_gsi in the same transaction is not delegated (the workers do not have the GSI yet)');
+is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog",
+	'a rolled-back st_create_gsi leaves the workers\' catalog unchanged');
+$coord->safe_psql('postgres', q{BEGIN;
+	SELECT st_api('UpdateTable', '{"TableName": "ECommerce",
+		"GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "GSI1"}}]}') IS NOT NULL;
+	ROLLBACK;
+	BEGIN;
+	SELECT st_drop_table('ECommerce');
+	ROLLBACK;});
+is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog",
+	'a rolled-back UpdateTable and a rolled-back DeleteTable leave the workers\' catalog unchanged');
+is($coord->safe_psql('postgres', q{SELECT st_get('CUSTOMER#21', 'PROFILE', 'ECommerce')->>'name';
+	SELECT stdesign.cache_stats()->>'shard_delegated_reads'}), "Customer 21\n1",
+	'delegated reads after the rolled-back DDL');
+# A DDL that commits copies the rows; a worker's catalog changed behind
+# stdesign's back is repaired by st_distribute_table run again.
+$coord->safe_psql('postgres', q{SELECT run_command_on_workers($$DELETE FROM stdesign.indexes WHERE table_name = 'ECommerce'$$)});
+isnt(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog", 'a worker\'s catalog made stale');
+$coord->safe_psql('postgres', q{SELECT st_distribute_table('ECommerce', 8)});
+is(join(' ', map { $_->safe_psql('postgres', $catalog_q) } @workers), "$catalog $catalog",
+	'st_distribute_table run again makes the workers\' catalog the coordinator\'s');
+
 # An undistributed table beside it works as on a single node.
 my $local_q = q{SELECT st_create_table('Local') IS NOT NULL;
 	SELECT st_put('{"PK": "a", "SK": "1", "v": 1}', 'Local');
@@ -352,6 +494,29 @@ is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_partition WHERE 
 my ($ret, $out, $err) = $coord->psql('postgres',
 	q{INSERT INTO stdesign_data."ECommerce" (pk, sk, item) VALUES ('X', 'Y', '{"PK": {"S": "Z"}, "SK": {"S": "Y"}}')});
 like($err, qr/is not its item's key attribute PK/, 'the shard\'s trigger refuses a pk that is not the item\'s');
+
+# Rebalancing: a shard moved to the other worker keeps every item readable,
+# delegated or routed, on the coordinator and on both workers.
+my $moved = $coord->safe_psql('postgres', q{SELECT s.shardid || ' ' || n.nodeport FROM pg_dist_shard s
+	JOIN pg_dist_placement p USING (shardid) JOIN pg_dist_node n USING (groupid)
+	WHERE s.logicalrelid = 'stdesign_data."ECommerce"'::regclass
+	  AND s.shardid = get_shard_id_for_distribution_column('stdesign_data."ECommerce"', 'CUSTOMER#7')});
+my ($shardid, $from) = split / /, $moved;
+my ($to) = grep { $_ != $from } map { $_->port } @workers;
+$coord->safe_psql('postgres', qq{SELECT citus_move_shard_placement($shardid, '127.0.0.1', $from, '127.0.0.1', $to,
+	shard_transfer_mode => 'block_writes')});
+is($coord->safe_psql('postgres', qq{SELECT n.nodeport FROM pg_dist_placement p JOIN pg_dist_node n USING (groupid) WHERE p.shardid = $shardid}),
+	$to, 'rebalancing: the shard of CUSTOMER#7 moved to the other worker');
+my $all_q = q{SELECT md5(jsonb_agg(st_get('CUSTOMER#' || c, 'PROFILE', 'ECommerce') ORDER BY c)::text
+	|| jsonb_agg((SELECT jsonb_agg(x) FROM st_query('CUSTOMER#' || c, 'ORDER#', 'ECommerce') x) ORDER BY c)::text)
+	FROM generate_series(1, 39) AS c};
+my $all_single = $single->safe_psql('postgres', $all_q);
+is($coord->safe_psql('postgres', $all_q), $all_single, 'rebalancing: every item is read as before on the coordinator');
+is($coord->safe_psql('postgres', q{SELECT st_get('CUSTOMER#7', 'PROFILE', 'ECommerce')->>'name';
+	SELECT stdesign.cache_stats()->>'shard_delegated_reads'}), "Customer 7\n1",
+	'rebalancing: a GetItem of the moved partition is delegated to its new worker');
+is(join(' ', map { $_->safe_psql('postgres', $all_q) } @workers), "$all_single $all_single",
+	'rebalancing: every item is read as before on both workers');
 
 # ---------- 4. concurrency ----------
 
@@ -513,6 +678,64 @@ SELECT count(*) FROM stdesign_data."Bank" a
 	0, 'kill: no half transfer after recovery (two-phase commit)');
 is(join(' ', map { $_->safe_psql('postgres', q{SELECT count(*) FROM pg_prepared_xacts}) } @all),
 	'0 0 0', 'kill: no prepared transaction left behind after recovery');
+
+# ---------- 6. the HTTP endpoint, PartiQL and time to live ----------
+
+# boto3 from Debian (python3-boto3), as test/http/test_http.py uses it
+my $python = -x '/usr/bin/python3' ? '/usr/bin/python3' : 'python3';
+SKIP:
+{
+	skip 'boto3 is not installed (python3-boto3)', 4
+	  if system($python, '-c', 'import boto3') != 0;
+	my %out;
+	for my $side ([ 'single', $single_http ], [ 'coord', $coord_http, $coord->port ])
+	{
+		my ($name, @args) = @$side;
+		my $node = $name eq 'single' ? $single : $coord;
+		# the endpoint answers once its workers are up
+		$node->poll_query_until('postgres', q{SELECT count(*) > 0 FROM stdesign.http_status() WHERE pid IS NOT NULL});
+		my ($o, $e);
+		IPC::Run::run([ $python, "$srcdir/test/citus/citus_http.py", @args ], '>', \$o, '2>', \$e);
+		$out{$name} = $o;
+		diag($e) if $e =~ /Traceback/;
+	}
+	my $lines = () = $out{single} =~ /\n/g;
+	cmp_ok($lines, '>=', 100, "HTTP: boto3 ran every request on the single node ($lines answers)");
+	is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'stdesign_data."Shop"'::regclass}),
+		4, 'HTTP: the table CreateTable made on the coordinator is distributed');
+	my $ok = is($out{coord}, $out{single}, 'HTTP and PartiQL on the coordinator: every answer is the single node\'s');
+	if (!$ok)
+	{
+		my $d = PostgreSQL::Test::Utils::tempdir;
+		append_to_file("$d/one", $out{single});
+		append_to_file("$d/dist", $out{coord});
+		diag(run_log_diff("$d/one", "$d/dist"));
+	}
+	like($out{coord}, qr/^transact write cancelled \{"error": "TransactionCanceledException".*\n(?s:.*)^after the transactions .*"C#20".*\n/m,
+		'HTTP on the coordinator: a cancelled TransactWriteItems wrote nothing, a committed one everything');
+}
+
+# Time to live on a distributed table: st_expire, then the worker.
+my $ttl_setup = q{SET stdesign.citus_shard_count = 4;
+	SELECT st_create_table('Sessions') IS NOT NULL;
+	RESET stdesign.citus_shard_count;
+	SELECT st_update_ttl('Sessions', 'expires')->>'Enabled';
+	SELECT count(st_put(jsonb_build_object('PK', 'S#' || i, 'SK', 'X', 'expires',
+		extract(epoch FROM now())::bigint + CASE WHEN i % 4 = 0 THEN 3600 ELSE -60 END), 'Sessions'))
+	  FROM generate_series(1, 40) AS i;};
+# the worker's rounds wait meanwhile (a reload starts a round at once, then it sleeps)
+$coord->safe_psql('postgres', q{ALTER SYSTEM SET stdesign.ttl_interval = 3600; SELECT pg_reload_conf()});
+usleep(2_000_000);
+$coord->safe_psql('postgres', $ttl_setup);
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'stdesign_data."Sessions"'::regclass}),
+	4, 'TTL: the table is distributed');
+is($coord->safe_psql('postgres', q{SELECT st_expire('Sessions')}), 30, 'TTL: st_expire deletes the expired items of a distributed table');
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."Sessions"}), 10, 'TTL: the others stay');
+$coord->safe_psql('postgres', q{SELECT count(st_put(jsonb_build_object('PK', 'T#' || i, 'SK', 'X',
+	'expires', extract(epoch FROM now())::bigint - 60), 'Sessions')) FROM generate_series(1, 12) AS i});
+$coord->safe_psql('postgres', q{ALTER SYSTEM RESET stdesign.ttl_interval; SELECT pg_reload_conf()});
+ok($coord->poll_query_until('postgres', q{SELECT count(*) = 10 FROM stdesign_data."Sessions"}),
+	'TTL: the coordinator\'s time-to-live worker deletes expired items of a distributed table');
 
 $_->stop for ($single, @all);
 done_testing();

@@ -9,8 +9,11 @@
 # stdesign there and runs the TAP test as make prove runs the others (as
 # the postgres user when started as root: initdb refuses root).
 #
-#   CITUS_TEST_PORT      first of four consecutive ports (default: free ones)
+#   CITUS_TEST_PORT      first of six consecutive ports (four nodes, two HTTP endpoints) (default: free ones)
 #   CITUS_LOAD_SECONDS   length of the concurrent load (default 10)
+#
+# Fails when fewer checks ran than the test has (min_citus below; not
+# with CITUS_ONLY_REGRESS, which leaves regression files out).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PG_CONFIG=${PG_CONFIG:-pg_config}
@@ -64,4 +67,11 @@ else
 	make -s prove PROVE_TESTS="test/citus/*.pl" > results/citus.log 2>&1 || status=$?
 fi
 cat results/citus.log
+# every check ran: prove's count at least what the test has now
+min_citus=172
+ran=$(sed -n 's/^Files=[0-9]*, Tests=\([0-9]*\),.*/\1/p' results/citus.log)
+if [ "$status" -eq 0 ] && [ -z "${CITUS_ONLY_REGRESS:-}" ] && [ "${ran:-0}" -lt "$min_citus" ]; then
+	echo "test-citus: ${ran:-0} checks ran, fewer than the $min_citus expected"
+	status=1
+fi
 exit $status
