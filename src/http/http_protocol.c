@@ -563,7 +563,11 @@ run_once(HttpCall *call, bool *retry)
 			if (call->op == NULL || (handler = api_find_operation(call->op)) == NULL)
 				r = error_result(400, NS_SERVICE "UnknownOperationException", NULL);
 			else
+			{
+				http_timing_auth_begin();
 				roleid = authenticate(call, &r);
+				http_timing_auth_end();
+			}
 		}
 		if (r.type == NULL)
 		{
@@ -798,6 +802,7 @@ access_handler(void *cls, struct MHD_Connection *conn, const char *url,
 		return MHD_YES;
 	}
 
+	http_timing_begin();
 	MemoryContextReset(request_context);
 	old = MemoryContextSwitchTo(request_context);
 	call.conn = conn;

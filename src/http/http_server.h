@@ -57,8 +57,32 @@ extern PGDLLEXPORT void http_worker_main(Datum arg);
 /* A connection opened (+1) or closed (-1) on this worker. */
 extern void http_stats_connection(int delta);
 
-/* A request of operation op (NULL: none recognised) answered; ok: 2xx. */
+/*
+ * A request of operation op (NULL: none recognised) answered; ok: 2xx.
+ * Its CPU times are counted too when http_timing_begin() timed it.
+ */
 extern void http_stats_request(const char *op, bool ok);
+
+/* ---------- CPU time of requests (http_timing.c) ---------- */
+
+extern bool http_track_timing;
+
+/* Define stdesign.http_track_timing (from http_init). */
+extern void http_timing_define_setting(void);
+
+/* A request starts (on the worker's main thread): timed if the setting is on. */
+extern void http_timing_begin(void);
+
+/* Its authentication starts and ends (each attempt's counts). */
+extern void http_timing_auth_begin(void);
+extern void http_timing_auth_end(void);
+
+/*
+ * It ends: false when it was not timed, else its CPU time and its
+ * authentication's, in nanoseconds (the clock's own cost taken out; a sum
+ * of many is accurate, one alone may be a little off, even below zero).
+ */
+extern bool http_timing_end(int64 *request_ns, int64 *auth_ns);
 
 /* ---------- the protocol (http_protocol.c) ---------- */
 
