@@ -331,8 +331,7 @@ authenticate(HttpCall *call, HttpResult *r)
 	SigV4Request sv = {0};
 	HttpAuthError err = {0};
 	char	   *key_id = NULL;
-	char	   *secret = NULL;
-	char	   *role = NULL;
+	HttpKey    *key;
 	Oid			roleid;
 
 	sv.method = call->method;
@@ -378,14 +377,13 @@ authenticate(HttpCall *call, HttpResult *r)
 		*r = error_result(400, err.type, err.message);
 		return InvalidOid;
 	}
-	if (!http_key_lookup(key_id, &secret, &role) ||
-		!OidIsValid(roleid = get_role_oid(role, true)))
+	if ((key = http_key_lookup(key_id)) == NULL || !OidIsValid(roleid = key->roleid))
 	{
 		*r = error_result(400, NS_SERVICE "UnrecognizedClientException",
 						  "The security token included in the request is invalid.");
 		return InvalidOid;
 	}
-	if (!http_sigv4_verify(&sv, secret, &err))
+	if (!http_sigv4_verify(&sv, key, &err))
 	{
 		*r = error_result(400, err.type, err.message);
 		return InvalidOid;

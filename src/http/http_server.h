@@ -151,20 +151,48 @@ extern bool http_sigv4_presigned(const SigV4Request *req);
  */
 extern bool http_sigv4_parse(SigV4Request *req, char **key_id, HttpAuthError *err);
 
-/*
- * Verify the signature with the key's secret (constant-time comparison),
- * then refuse a session token (stdesign has no STS).
- */
-extern bool http_sigv4_verify(const SigV4Request *req, const char *secret, HttpAuthError *err);
-
 /* ---------- access keys (http_keys.c) ---------- */
 
 /*
- * The secret and role of an enabled access key; false when the key does not
- * exist or is disabled.  Needs a transaction; runs as the worker's own
+ * The signing key of an access key for one date and region (the service is
+ * always dynamodb), derived from the secret by four HMACs, which clients
+ * repeat on every request of a day: kept with the access key in the
+ * worker's cache, as SHA-256 states after the HMAC's inner and outer pads
+ * (http_sigv4.c fills it; opaque elsewhere).  It goes when the key does.
+ */
+#define HTTP_SIGNING_REGION_MAX 64
+
+typedef struct HttpSigningKey
+{
+	bool		valid;
+	char		date[9];		/* YYYYMMDD */
+	char		region[HTTP_SIGNING_REGION_MAX];
+	uint64		pads[2][16];	/* two SHA256_CTX */
+} HttpSigningKey;
+
+/* An enabled access key. */
+typedef struct HttpKey
+{
+	char	   *secret;
+	char	   *role;
+	Oid			roleid;			/* InvalidOid: the role does not exist */
+	HttpSigningKey signing;
+} HttpKey;
+
+/*
+ * The enabled access key key_id, or NULL when it does not exist or is
+ * disabled.  The key stays valid until the next lookup (it may be the
+ * worker's cached copy).  Needs a transaction; runs as the worker's own
  * (superuser) role.
  */
-extern bool http_key_lookup(const char *key_id, char **secret, char **role);
+extern HttpKey *http_key_lookup(const char *key_id);
+
+/*
+ * Verify the signature with the key (constant-time comparison), then
+ * refuse a session token (stdesign has no STS).  May keep the signing key
+ * of the request's date and region in key->signing.
+ */
+extern bool http_sigv4_verify(const SigV4Request *req, HttpKey *key, HttpAuthError *err);
 
 /* An alphanumeric random string of len characters from a strong source. */
 extern char *http_random_string(int len, const char *alphabet);
