@@ -29,6 +29,7 @@
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/sha.h>
 
+#include "access/xact.h"
 #include "datatype/timestamp.h"
 #include "lib/stringinfo.h"
 #include "utils/datetime.h"
@@ -59,11 +60,35 @@ fail(HttpAuthError *err, const char *type, char *message)
 	return false;
 }
 
+/*
+ * ASCII lower case, and names equal but for case: header names are ASCII
+ * (RFC 9110), and these run inline on every signed request, where calls
+ * into other code cost cache misses more than the work.
+ */
+static inline char
+ascii_lower(char c)
+{
+	return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+}
+
+/* Is the NUL-terminated a equal to the len bytes of lower-case b? */
+static inline bool
+name_equal(const char *a, const char *b, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (ascii_lower(a[i]) != b[i])
+			return false;
+	return a[len] == '\0';
+}
+
+/* The value of the header name (given in lower case), or NULL. */
 static const char *
 find_in(const HttpHeader *list, int n, const char *name)
 {
+	size_t		len = strlen(name);
+
 	for (int i = 0; i < n; i++)
-		if (pg_strcasecmp(list[i].name, name) == 0)
+		if (name_equal(list[i].name, name, len))
 			return list[i].value;
 	return NULL;
 }
@@ -181,25 +206,32 @@ format_amz_date(int64 t)
 	return pstrdup(buf);
 }
 
-/* Is name one of the ';'-separated signed headers (case-insensitively)? */
+/* Is name (lower case) one of the ';'-separated signed headers, in any case? */
 static bool
 header_signed(const char *signed_headers, const char *name)
 {
 	size_t		n = strlen(name);
 	const char *p = signed_headers;
 
-	while (*p)
+	for (;;)
 	{
-		const char *end = strchr(p, ';');
-		size_t		len = end ? (size_t) (end - p) : strlen(p);
+		size_t		len = 0;
 
-		if (len == n && pg_strncasecmp(p, name, n) == 0)
-			return true;
-		if (end == NULL)
-			break;
-		p = end + 1;
+		while (p[len] != '\0' && p[len] != ';')
+			len++;
+		if (len == n)
+		{
+			size_t		i = 0;
+
+			while (i < n && ascii_lower(p[i]) == name[i])
+				i++;
+			if (i == n)
+				return true;
+		}
+		if (p[len] == '\0')
+			return false;
+		p += len + 1;
 	}
-	return false;
 }
 
 /*
@@ -214,10 +246,10 @@ gather(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
 	if (!req->presigned)
 	{
 		split_authorization(req->authorization, a);
-		req->amz_date = find_header(req, "X-Amz-Date");
-		req->security_token = find_header(req, "X-Amz-Security-Token");
+		req->amz_date = find_header(req, "x-amz-date");
+		req->security_token = find_header(req, "x-amz-security-token");
 		if (a->credential != NULL && a->signature != NULL && a->signed_headers != NULL &&
-			(req->amz_date != NULL || find_header(req, "Date") != NULL))
+			(req->amz_date != NULL || find_header(req, "date") != NULL))
 			return true;
 		initStringInfo(&msg);
 		if (a->credential == NULL)
@@ -226,7 +258,7 @@ gather(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
 			appendStringInfoString(&msg, "Authorization header requires 'Signature' parameter. ");
 		if (a->signed_headers == NULL)
 			appendStringInfoString(&msg, "Authorization header requires 'SignedHeaders' parameter. ");
-		if (req->amz_date == NULL && find_header(req, "Date") == NULL)
+		if (req->amz_date == NULL && find_header(req, "date") == NULL)
 			appendStringInfoString(&msg, "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ");
 		if (msg.len > 0)
 			appendStringInfo(&msg, "Authorization=%s", req->authorization);
@@ -294,14 +326,16 @@ lifetime(const SigV4Request *req, HttpAuthError *err)
 static bool
 check_date(const SigV4Request *req, HttpAuthError *err)
 {
-	int64		now = (int64) time(NULL);
+	/* the request's start, already read (the clock is a call away) */
+	int64		now = (int64) (GetCurrentStatementStartTimestamp() / USECS_PER_SEC +
+							   (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY);
 	int64		t;
 	int64		life;
 
 	if (req->amz_date == NULL || (t = parse_amz_date(req->amz_date)) < 0)
 		return fail(err, NS_SERVICE "IncompleteSignatureException",
 					psprintf("Date must be in ISO-8601 'basic format'. Got '%s'. See http://en.wikipedia.org/wiki/ISO_8601",
-							 req->amz_date ? req->amz_date : find_header(req, "Date")));
+							 req->amz_date ? req->amz_date : find_header(req, "date")));
 	if ((life = lifetime(req, err)) < 0)
 		return false;
 	if (t < now - life)
@@ -616,8 +650,7 @@ canonical_header_value(StringInfo s, const SigV4Request *req, const char *name, 
 		bool		space = false;
 
 		/* (the first letter and the length first: most names differ there) */
-		if (pg_tolower((unsigned char) h[0]) != name[0] ||
-			pg_strncasecmp(h, name, len) != 0 || h[len] != '\0')
+		if (!name_equal(h, name, len))
 			continue;
 		out = reserve(s, strlen(v) + 1);
 		if (!first)
@@ -668,9 +701,11 @@ canonical_request_hash(const SigV4Request *req, char *out)
 	/* each signed header, lower-cased, in the order given (empty ones skipped) */
 	for (const char *h = req->signed_headers; *h;)
 	{
-		int			len = (int) strcspn(h, ";");
+		int			len = 0;
 		char	   *name;
 
+		while (h[len] != '\0' && h[len] != ';')
+			len++;
 		if (len == 0)
 		{
 			h++;
@@ -678,7 +713,7 @@ canonical_request_hash(const SigV4Request *req, char *out)
 		}
 		name = reserve(s, len + 1);
 		for (int i = 0; i < len; i++)
-			name[i] = pg_tolower((unsigned char) h[i]);
+			name[i] = ascii_lower(h[i]);
 		name[len] = ':';
 		s->len += len + 1;
 		canonical_header_value(s, req, name, len);
