@@ -52,7 +52,14 @@ typedef struct SigV4Auth
 	char	   *signature;
 } SigV4Auth;
 
-static bool
+/*
+ * Refusals, and the building of their messages, are kept out of the way
+ * (cold, not inlined): the code a valid signature runs through is then
+ * compact, which matters because between two requests the operation's own
+ * work evicts it from the CPU's caches, and cache misses are most of what
+ * a signature costs.
+ */
+static pg_noinline pg_attribute_cold bool
 fail(HttpAuthError *err, const char *type, char *message)
 {
 	err->type = type;
@@ -234,6 +241,55 @@ header_signed(const char *signed_headers, const char *name)
 	}
 }
 
+/* The message of an incomplete Authorization header. */
+static pg_noinline pg_attribute_cold bool
+incomplete_authorization(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
+{
+	StringInfoData msg;
+
+	initStringInfo(&msg);
+	if (a->credential == NULL)
+		appendStringInfoString(&msg, "Authorization header requires 'Credential' parameter. ");
+	if (a->signature == NULL)
+		appendStringInfoString(&msg, "Authorization header requires 'Signature' parameter. ");
+	if (a->signed_headers == NULL)
+		appendStringInfoString(&msg, "Authorization header requires 'SignedHeaders' parameter. ");
+	if (req->amz_date == NULL && find_header(req, "date") == NULL)
+		appendStringInfoString(&msg, "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ");
+	appendStringInfo(&msg, "Authorization=%s", req->authorization);
+	return fail(err, NS_SERVICE "IncompleteSignatureException", msg.data);
+}
+
+/* A presigned request's parts, from its query string. */
+static pg_noinline bool
+gather_presigned(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
+{
+	static const char *const params[] = {
+		"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date"
+	};
+	StringInfoData msg;
+
+	initStringInfo(&msg);
+	for (int i = 0; i < (int) lengthof(params); i++)
+	{
+		const char *v = find_query(req, params[i]);
+
+		if (v == NULL || v[0] == '\0')
+			appendStringInfo(&msg, "AWS query-string parameters must include '%s'. ", params[i]);
+	}
+	if (msg.len > 0)
+		appendStringInfoString(&msg, "Re-examine the query-string parameters.");
+	a->algorithm = pstrdup(find_query(req, "X-Amz-Algorithm") ? find_query(req, "X-Amz-Algorithm") : "");
+	a->credential = (char *) find_query(req, "X-Amz-Credential");
+	a->signature = (char *) find_query(req, "X-Amz-Signature");
+	a->signed_headers = (char *) find_query(req, "X-Amz-SignedHeaders");
+	req->amz_date = find_query(req, "X-Amz-Date");
+	req->security_token = find_query(req, "X-Amz-Security-Token");
+	if (msg.len > 0)
+		return fail(err, NS_SERVICE "IncompleteSignatureException", msg.data);
+	return true;
+}
+
 /*
  * The signature's parts from the Authorization header, or from the query
  * string of a presigned request: false with *err set when some are missing.
@@ -241,54 +297,15 @@ header_signed(const char *signed_headers, const char *name)
 static bool
 gather(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
 {
-	StringInfoData msg;
-
-	if (!req->presigned)
-	{
-		split_authorization(req->authorization, a);
-		req->amz_date = find_header(req, "x-amz-date");
-		req->security_token = find_header(req, "x-amz-security-token");
-		if (a->credential != NULL && a->signature != NULL && a->signed_headers != NULL &&
-			(req->amz_date != NULL || find_header(req, "date") != NULL))
-			return true;
-		initStringInfo(&msg);
-		if (a->credential == NULL)
-			appendStringInfoString(&msg, "Authorization header requires 'Credential' parameter. ");
-		if (a->signature == NULL)
-			appendStringInfoString(&msg, "Authorization header requires 'Signature' parameter. ");
-		if (a->signed_headers == NULL)
-			appendStringInfoString(&msg, "Authorization header requires 'SignedHeaders' parameter. ");
-		if (req->amz_date == NULL && find_header(req, "date") == NULL)
-			appendStringInfoString(&msg, "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ");
-		if (msg.len > 0)
-			appendStringInfo(&msg, "Authorization=%s", req->authorization);
-	}
-	else
-	{
-		static const char *const params[] = {
-			"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date"
-		};
-
-		initStringInfo(&msg);
-		for (int i = 0; i < (int) lengthof(params); i++)
-		{
-			const char *v = find_query(req, params[i]);
-
-			if (v == NULL || v[0] == '\0')
-				appendStringInfo(&msg, "AWS query-string parameters must include '%s'. ", params[i]);
-		}
-		if (msg.len > 0)
-			appendStringInfoString(&msg, "Re-examine the query-string parameters.");
-		a->algorithm = pstrdup(find_query(req, "X-Amz-Algorithm") ? find_query(req, "X-Amz-Algorithm") : "");
-		a->credential = (char *) find_query(req, "X-Amz-Credential");
-		a->signature = (char *) find_query(req, "X-Amz-Signature");
-		a->signed_headers = (char *) find_query(req, "X-Amz-SignedHeaders");
-		req->amz_date = find_query(req, "X-Amz-Date");
-		req->security_token = find_query(req, "X-Amz-Security-Token");
-	}
-	if (msg.len > 0)
-		return fail(err, NS_SERVICE "IncompleteSignatureException", msg.data);
-	return true;
+	if (unlikely(req->presigned))
+		return gather_presigned(req, a, err);
+	split_authorization(req->authorization, a);
+	req->amz_date = find_header(req, "x-amz-date");
+	req->security_token = find_header(req, "x-amz-security-token");
+	if (likely(a->credential != NULL && a->signature != NULL && a->signed_headers != NULL &&
+			   (req->amz_date != NULL || find_header(req, "date") != NULL)))
+		return true;
+	return incomplete_authorization(req, a, err);
 }
 
 /*
@@ -296,7 +313,7 @@ gather(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
  * presigned request's X-Amz-Expires (1 s to 7 days, as AWS allows);
  * -1 with *err set when X-Amz-Expires is not such a number.
  */
-static int64
+static pg_noinline int64
 lifetime(const SigV4Request *req, HttpAuthError *err)
 {
 	const char *e = req->presigned ? find_query(req, "X-Amz-Expires") : NULL;
@@ -323,21 +340,10 @@ lifetime(const SigV4Request *req, HttpAuthError *err)
 }
 
 /* The date, within its lifetime: false with *err set otherwise. */
-static bool
-check_date(const SigV4Request *req, HttpAuthError *err)
+/* Why a date out of its lifetime is refused. */
+static pg_noinline pg_attribute_cold bool
+date_error(const SigV4Request *req, int64 t, int64 now, int64 life, HttpAuthError *err)
 {
-	/* the request's start, already read (the clock is a call away) */
-	int64		now = (int64) (GetCurrentStatementStartTimestamp() / USECS_PER_SEC +
-							   (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY);
-	int64		t;
-	int64		life;
-
-	if (req->amz_date == NULL || (t = parse_amz_date(req->amz_date)) < 0)
-		return fail(err, NS_SERVICE "IncompleteSignatureException",
-					psprintf("Date must be in ISO-8601 'basic format'. Got '%s'. See http://en.wikipedia.org/wiki/ISO_8601",
-							 req->amz_date ? req->amz_date : find_header(req, "date")));
-	if ((life = lifetime(req, err)) < 0)
-		return false;
 	if (t < now - life)
 	{
 		if (life == SKEW_SECONDS)
@@ -348,11 +354,57 @@ check_date(const SigV4Request *req, HttpAuthError *err)
 					psprintf("Signature expired: %s is now earlier than %s (%s - " INT64_FORMAT " sec.)",
 							 req->amz_date, format_amz_date(now - life), format_amz_date(now), life));
 	}
-	if (t > now + SKEW_SECONDS)
-		return fail(err, NS_SERVICE "InvalidSignatureException",
-					psprintf("Signature not yet current: %s is still later than %s (%s + 15 min.)",
-							 req->amz_date, format_amz_date(now + SKEW_SECONDS), format_amz_date(now)));
+	return fail(err, NS_SERVICE "InvalidSignatureException",
+				psprintf("Signature not yet current: %s is still later than %s (%s + 15 min.)",
+						 req->amz_date, format_amz_date(now + SKEW_SECONDS), format_amz_date(now)));
+}
+
+static bool
+check_date(const SigV4Request *req, HttpAuthError *err)
+{
+	/* the request's start, already read (the clock is a call away) */
+	int64		now = (int64) (GetCurrentStatementStartTimestamp() / USECS_PER_SEC +
+							   (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY);
+	int64		t;
+	int64		life = SKEW_SECONDS;
+
+	if (unlikely(req->amz_date == NULL || (t = parse_amz_date(req->amz_date)) < 0))
+		return fail(err, NS_SERVICE "IncompleteSignatureException",
+					psprintf("Date must be in ISO-8601 'basic format'. Got '%s'. See http://en.wikipedia.org/wiki/ISO_8601",
+							 req->amz_date ? req->amz_date : find_header(req, "date")));
+	if (unlikely(req->presigned) && (life = lifetime(req, err)) < 0)
+		return false;
+	if (unlikely(t < now - life || t > now + SKEW_SECONDS))
+		return date_error(req, t, now, life, err);
 	return true;
+}
+
+static bool
+region_ok(const char *region)
+{
+	return region[0] != '\0' &&
+		(http_region == NULL || http_region[0] == '\0' || strcmp(region, http_region) == 0);
+}
+
+/* What is wrong with a scope's date, region, service and terminator. */
+static pg_noinline pg_attribute_cold bool
+scope_error(SigV4Request *req, char **parts, HttpAuthError *err)
+{
+	StringInfoData msg;
+
+	initStringInfo(&msg);
+	if (!region_ok(parts[2]))
+		appendStringInfo(&msg, "Credential should be scoped to a valid region, not '%s'. ", parts[2]);
+	if (strcmp(parts[3], "dynamodb") != 0)
+		appendStringInfoString(&msg, "Credential should be scoped to correct service: 'dynamodb'. ");
+	if (strcmp(parts[4], "aws4_request") != 0)
+		appendStringInfo(&msg, "Credential should be scoped with a valid terminator: 'aws4_request', not '%s'. ", parts[4]);
+	if (strncmp(parts[1], req->amz_date, 8) != 0 || strlen(parts[1]) != 8)
+		appendStringInfo(&msg, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '%s' != '%.8s', from '%s'.",
+						 parts[1], req->amz_date, req->amz_date);
+	while (msg.len > 0 && msg.data[msg.len - 1] == ' ')
+		msg.data[--msg.len] = '\0';
+	return fail(err, NS_SERVICE "InvalidSignatureException", msg.data);
 }
 
 /*
@@ -369,7 +421,6 @@ check_scope(SigV4Request *req, const char *credential, char **key_id, HttpAuthEr
 	char	   *slash;
 	size_t		id_len;
 	char	   *scope;
-	StringInfoData msg;
 
 	while (len > 0 && credential[len - 1] == '/')
 		len--;
@@ -386,26 +437,10 @@ check_scope(SigV4Request *req, const char *credential, char **key_id, HttpAuthEr
 					psprintf("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '%s'",
 							 credential));
 	/* an endpoint serves one region when stdesign.http_region says which */
-	if (parts[2][0] == '\0' ||
-		(http_region != NULL && http_region[0] != '\0' && strcmp(parts[2], http_region) != 0) ||
-		strcmp(parts[3], "dynamodb") != 0 || strcmp(parts[4], "aws4_request") != 0 ||
-		strncmp(parts[1], req->amz_date, 8) != 0 || strlen(parts[1]) != 8)
-	{
-		initStringInfo(&msg);
-		if (parts[2][0] == '\0' ||
-			(http_region != NULL && http_region[0] != '\0' && strcmp(parts[2], http_region) != 0))
-			appendStringInfo(&msg, "Credential should be scoped to a valid region, not '%s'. ", parts[2]);
-		if (strcmp(parts[3], "dynamodb") != 0)
-			appendStringInfoString(&msg, "Credential should be scoped to correct service: 'dynamodb'. ");
-		if (strcmp(parts[4], "aws4_request") != 0)
-			appendStringInfo(&msg, "Credential should be scoped with a valid terminator: 'aws4_request', not '%s'. ", parts[4]);
-		if (strncmp(parts[1], req->amz_date, 8) != 0 || strlen(parts[1]) != 8)
-			appendStringInfo(&msg, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '%s' != '%.8s', from '%s'.",
-							 parts[1], req->amz_date, req->amz_date);
-		while (msg.len > 0 && msg.data[msg.len - 1] == ' ')
-			msg.data[--msg.len] = '\0';
-		return fail(err, NS_SERVICE "InvalidSignatureException", msg.data);
-	}
+	if (unlikely(!region_ok(parts[2]) ||
+				 strcmp(parts[3], "dynamodb") != 0 || strcmp(parts[4], "aws4_request") != 0 ||
+				 strncmp(parts[1], req->amz_date, 8) != 0 || strlen(parts[1]) != 8))
+		return scope_error(req, parts, err);
 	*key_id = parts[0];
 	req->date = parts[1];
 	req->region = parts[2];
@@ -611,14 +646,12 @@ encoded(const char *v)
  * The canonical query string: every argument encoded, sorted by name then
  * value; a presigned request's own X-Amz-Signature left out.
  */
-static void
+static pg_noinline void
 canonical_query(StringInfo s, const SigV4Request *req)
 {
 	EncodedArg *args;
 	int			n = 0;
 
-	if (req->nquery == 0)
-		return;
 	args = palloc(sizeof(EncodedArg) * req->nquery);
 	for (int i = 0; i < req->nquery; i++)
 	{
@@ -696,7 +729,8 @@ canonical_request_hash(const SigV4Request *req, char *out)
 	appendStringInfoChar(s, '\n');
 	uri_encode(s, req->path && req->path[0] ? req->path : "/", true);
 	appendStringInfoChar(s, '\n');
-	canonical_query(s, req);
+	if (req->nquery > 0)
+		canonical_query(s, req);
 	appendStringInfoChar(s, '\n');
 	/* each signed header, lower-cased, in the order given (empty ones skipped) */
 	for (const char *h = req->signed_headers; *h;)
@@ -743,19 +777,13 @@ canonical_request_hash(const SigV4Request *req, char *out)
  * per key, date and region, then kept in the key (cached with it).  A
  * region too long to keep is derived each time.
  */
-static void
-signing_pads(HttpKey *key, const char *date, const char *region, SHA256_CTX *inner, SHA256_CTX *outer)
+static pg_noinline void
+derive_signing_pads(HttpKey *key, const char *date, const char *region, SHA256_CTX *inner, SHA256_CTX *outer)
 {
 	HttpSigningKey *sk = &key->signing;
 	char	   *secret;
 	uint8		k[SHA_LEN];
 
-	if (sk->valid && strcmp(sk->date, date) == 0 && strcmp(sk->region, region) == 0)
-	{
-		memcpy(inner, &sk->pads[0], sizeof(SHA256_CTX));
-		memcpy(outer, &sk->pads[1], sizeof(SHA256_CTX));
-		return;
-	}
 	secret = psprintf("AWS4%s", key->secret);
 	hmac((const uint8 *) secret, strlen(secret), date, k);
 	hmac(k, SHA_LEN, region, k);
@@ -774,6 +802,20 @@ signing_pads(HttpKey *key, const char *date, const char *region, SHA256_CTX *inn
 		memcpy(&sk->pads[1], outer, sizeof(SHA256_CTX));
 		sk->valid = true;
 	}
+}
+
+static void
+signing_pads(HttpKey *key, const char *date, const char *region, SHA256_CTX *inner, SHA256_CTX *outer)
+{
+	HttpSigningKey *sk = &key->signing;
+
+	if (likely(sk->valid && strcmp(sk->date, date) == 0 && strcmp(sk->region, region) == 0))
+	{
+		memcpy(inner, &sk->pads[0], sizeof(SHA256_CTX));
+		memcpy(outer, &sk->pads[1], sizeof(SHA256_CTX));
+	}
+	else
+		derive_signing_pads(key, date, region, inner, outer);
 }
 
 /* Equal strings, in time that depends on their length only. */
