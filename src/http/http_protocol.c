@@ -738,6 +738,7 @@ send_too_large(struct MHD_Connection *conn)
 {
 	HttpCall	call = {0};
 
+	http_timing_begin();
 	call.conn = conn;
 	call.request_id = request_id();
 	http_stats_request(NULL, false);

@@ -70,7 +70,11 @@ extern bool http_track_timing;
 /* Define stdesign.http_track_timing (from http_init). */
 extern void http_timing_define_setting(void);
 
-/* A request starts (on the worker's main thread): timed if the setting is on. */
+/*
+ * A request's answer starts (on the worker's main thread): timed, if the
+ * setting is on, until http_stats_request() counts it; every request counted
+ * there must have begun here first.
+ */
 extern void http_timing_begin(void);
 
 /* Its authentication starts and ends (each attempt's counts). */
