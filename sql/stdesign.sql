@@ -1335,3 +1335,17 @@ CREATE FUNCTION stdesign.st_delegated_query(pk "any", lower_kind integer, lower 
 	AS 'MODULE_PATHNAME', 'st_delegated_query' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION stdesign.st_delegated_query("any", integer, "any", integer, "any", boolean, bigint, text) IS
 	'a Query of one table partition a Citus coordinator delegated to this node: the stored items, and whether they were read from a local shard';
+-- HTTP endpoint: CPU time in stdesign.http_status() -------------------------
+-- (README, "HTTP endpoint".)  With stdesign.http_track_timing on, the
+-- requests timed and the CPU time of their handling and of their
+-- authentication, in microseconds of the workers' thread CPU time.
+DROP FUNCTION stdesign.http_status();
+CREATE FUNCTION stdesign.http_status()
+	RETURNS TABLE (worker integer, pid integer, listen_addresses text, port integer,
+				   open_connections integer, requests_served bigint, requests_failed bigint,
+				   by_operation jsonb, requests_timed bigint, request_cpu_us bigint,
+				   auth_cpu_us bigint)
+	AS 'MODULE_PATHNAME', 'st_http_status' LANGUAGE C VOLATILE
+	SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION stdesign.http_status() IS
+	'the HTTP endpoint''s workers (no rows unless stdesign is in shared_preload_libraries)';

@@ -9,7 +9,11 @@ through st_api.  Server CPU per request: CPU time of the serving processes
 (HTTP workers, pgbench's backends, dynalite's node) over the run, from
 /proc/<pid>/schedstat (nanoseconds).  BENCH_ROUNDS > 1 runs trust and sigv4
 that many times each, alternating, and sums them (so that a change of the
-machine's load during the run weighs on both alike).
+machine's load during the run weighs on both alike).  BENCH_TIMING=1 turns
+stdesign.http_track_timing on and adds what the workers count themselves,
+from stdesign.http_status(): their thread CPU time per request and its
+authentication's (SigV4's share of a request, unaffected by other work on
+the machine).
 """
 import datetime
 import hashlib
@@ -108,6 +112,15 @@ def ticks(pids):
     return t
 
 
+def in_worker(op):
+    """(requests timed, request CPU us, auth CPU us) of op, summed over the workers."""
+    row = psql("SELECT coalesce(sum((by_operation->'%s'->>'timed')::bigint), 0) || ' ' || "
+               "coalesce(sum((by_operation->'%s'->>'request_cpu_us')::bigint), 0) || ' ' || "
+               "coalesce(sum((by_operation->'%s'->>'auth_cpu_us')::bigint), 0) FROM stdesign.http_status()"
+               % (op, op, op))
+    return [int(x) for x in row.split()]
+
+
 def ms(lat):
     """wrk's latency ("812.00us", "1.23ms", "1.01s") in milliseconds."""
     m = re.match(r"([\d.]+)(us|ms|s)$", lat or "")
@@ -199,9 +212,11 @@ def main():
     ops = os.environ.get("BENCH_OPS", "GetItem,Query,PutItem,UpdateItem").split(",")
     systems = os.environ.get("BENCH_SYSTEMS", "trust,sigv4,pgbench,dynalite").split(",")
     rounds = int(os.environ.get("BENCH_ROUNDS", "1"))
+    timing = os.environ.get("BENCH_TIMING") == "1"
     if existing:
         psql("CREATE EXTENSION IF NOT EXISTS stdesign")
         psql("ALTER SYSTEM SET stdesign.http_auth = 'trust'")
+        psql("ALTER SYSTEM SET stdesign.http_track_timing = %s" % ("on" if timing else "off"))
         psql("SELECT pg_reload_conf()")
         time.sleep(0.5)
         if psql("SELECT count(*) FROM stdesign.tables WHERE table_name = 'Bench'") != "0":
@@ -220,6 +235,7 @@ def main():
         dport = json.loads(dyn.stdout.readline())["port"]
         load(dport, "AKIDEXAMPLE", "secret")
     rows = []
+    inside = {}
     for op in ops:
         res = {}
         runs = {"trust": [], "sigv4": []}
@@ -232,8 +248,10 @@ def main():
                 psql("SELECT pg_reload_conf()")
                 time.sleep(0.5)
                 t0 = ticks(workers)
+                w0 = in_worker(op)
                 rps, total, p50, p99, errs = wrk(PORT, script)
-                runs[mode].append((rps, total, p50, p99, ticks(workers) - t0, errs))
+                runs[mode].append((rps, total, p50, p99, ticks(workers) - t0, errs,
+                                   [b - a for a, b in zip(w0, in_worker(op))]))
         for mode, rs in runs.items():
             if rs:
                 total = sum(x[1] for x in rs)
@@ -241,6 +259,9 @@ def main():
                 p99 = sorted(rs, key=lambda x: ms(x[3]))[len(rs) // 2][3]
                 res[mode] = (sum(x[0] for x in rs) / len(rs), p50, p99,
                              sum(x[4] for x in rs) / 1e3 / max(total, 1), sum(x[5] for x in rs))
+                w = [sum(x[6][i] for x in rs) for i in range(3)]
+                if w[0] > 0:
+                    inside[(op, mode)] = (w[1] / w[0], w[2] / w[0])
         if "pgbench" in systems:
             tps, total, p50, p99, cpu = pgbench(op)
             res["pgbench"] = (tps, p50, p99, cpu / 1e3 / max(total, 1), 0)
@@ -255,6 +276,7 @@ def main():
         dyn.wait()
     if existing:
         psql("ALTER SYSTEM RESET stdesign.http_auth")
+        psql("ALTER SYSTEM RESET stdesign.http_track_timing")
         psql("SELECT pg_reload_conf()")
     print("| operation | system | req/s | p50 | p99 | server CPU us/req | vs pgbench | vs dynalite | errors |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -268,6 +290,20 @@ def main():
             print("| %s | %s | %.0f | %s | %s | %.0f | %.2fx | %.1fx | %d |" % (
                 op, name, rps, p50, p99, cpu, rps / res.get("pgbench", (float("nan"),))[0],
                 rps / res.get("dynalite", (float("nan"),))[0], errs))
+    if inside:
+        print()
+        # SigV4's cost over trust: its authentication less trust's (which
+        # looks at the Authorization header too), over trust's request
+        print("| operation | in-worker CPU us/req (trust) | (sigv4) | auth us/req (trust) | (sigv4) "
+              "| sigv4's auth share of its request | SigV4's cost over trust | whole request, sigv4 over trust |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for op, _ in rows:
+            t = inside.get((op, "trust"))
+            s = inside.get((op, "sigv4"))
+            if t and s:
+                print("| %s | %.1f | %.1f | %.2f | %.1f | %.1f%% | %+.1f%% | %+.1f%% |" % (
+                    op, t[0], s[0], t[1], s[1], 100.0 * s[1] / s[0], 100.0 * (s[1] - t[1]) / t[0],
+                    100.0 * (s[0] - t[0]) / t[0]))
 
 
 main()

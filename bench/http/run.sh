@@ -4,9 +4,12 @@
 # sigv4), against pgbench calling st_api with the same requests (the
 # in-database ceiling), and against dynalite (bench/emulator's copy).
 #
-#   bench/http/run.sh [--no-install] [--seconds S] [--ops Op,...] [--systems trust,sigv4,pgbench,dynalite] [--rounds N] [--existing HTTP_PORT]
+#   bench/http/run.sh [--no-install] [--seconds S] [--ops Op,...] [--systems trust,sigv4,pgbench,dynalite] [--rounds N] [--timing] [--existing HTTP_PORT]
 #
 # --rounds N: trust and sigv4 run N times each, alternating, summed.
+# --timing: stdesign.http_track_timing on; adds the workers' own CPU time per
+# request and SigV4's share of it (stdesign.http_status()), which other work
+# on the machine does not move (the clock readings cost both modes alike).
 # --existing: no throwaway cluster; use the server psql reaches (PG*
 # variables), whose workers listen on 127.0.0.1:HTTP_PORT (its Bench table
 # is recreated; stdesign.http_auth is reset at the end).
@@ -17,7 +20,7 @@ root=$(realpath "$here/../..")
 install=1
 seconds=10
 existing=""
-export BENCH_OPS=GetItem,Query,PutItem,UpdateItem BENCH_SYSTEMS=trust,sigv4,pgbench,dynalite BENCH_ROUNDS=1
+export BENCH_OPS=GetItem,Query,PutItem,UpdateItem BENCH_SYSTEMS=trust,sigv4,pgbench,dynalite BENCH_ROUNDS=1 BENCH_TIMING=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--no-install) install=0; shift ;;
@@ -25,12 +28,13 @@ while [ $# -gt 0 ]; do
 		--ops) BENCH_OPS=$2; shift 2 ;;
 		--systems) BENCH_SYSTEMS=$2; shift 2 ;;
 		--rounds) BENCH_ROUNDS=$2; shift 2 ;;
+		--timing) BENCH_TIMING=1; shift ;;
 		--existing) existing=$2; install=0; shift 2 ;;
 		*) sed -n '7p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 command -v wrk >/dev/null || { echo "run.sh: needs wrk (apt-get install wrk)" >&2; exit 1; }
-if [ ! -d "$root/bench/emulator/node_modules/dynalite" ]; then
+if [[ ",$BENCH_SYSTEMS," == *,dynalite,* ]] && [ ! -d "$root/bench/emulator/node_modules/dynalite" ]; then
 	(cd "$root/bench/emulator" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 if [ "$install" = 1 ]; then
@@ -44,4 +48,5 @@ if [ -n "$existing" ]; then
 fi
 exec pg_virtualenv -t -o shared_preload_libraries=stdesign -o stdesign.http_port="$port" \
 	-o stdesign.http_workers=2 -o shared_buffers=256MB -o synchronous_commit=on \
+	-o stdesign.http_track_timing=$([ "$BENCH_TIMING" = 1 ] && echo on || echo off) \
 	/usr/bin/python3 bench.py "$port" "$seconds" "$root/bench/emulator/dynalite_server.js"

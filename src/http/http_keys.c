@@ -27,6 +27,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 
 #include "http_server.h"
 
@@ -65,13 +66,17 @@ static SPIPlanPtr key_plan = NULL;
 
 /*
  * The keys this worker has looked up, so that a signed request costs a hash
- * lookup rather than a query: key id -> (secret, role).  Only enabled keys
- * are kept.  Any change to stdesign.access_keys fires the statement trigger
- * st_access_keys_changed, which queues a relcache invalidation of the table
- * at its commit; every backend's callback then marks the cache stale, and
- * the next lookup empties it.  Invalidations are taken in at the start of
- * each request's transaction, so a request that starts after the change has
- * committed sees it.
+ * lookup rather than a query: key id -> (secret, role, the role's OID, the
+ * signing key last derived).  Only enabled keys are kept.  Any change to
+ * stdesign.access_keys fires the statement trigger st_access_keys_changed,
+ * which queues a relcache invalidation of the table at its commit; every
+ * backend's callback then marks the cache stale, and the next lookup
+ * empties it (secrets and signing keys wiped).  A change to any role
+ * (pg_authid: renamed, dropped, created) does the same, for the role OIDs
+ * kept.  Invalidations are taken in at the start of each request's
+ * transaction, so a request that starts after the change has committed
+ * sees it: a disabled, dropped or re-created key is never served from the
+ * cache, nor its signing key.
  */
 #define KEY_CACHE_ID_LEN	64
 #define KEY_CACHE_MAX		1024
@@ -79,8 +84,7 @@ static SPIPlanPtr key_plan = NULL;
 typedef struct KeyCacheEntry
 {
 	char		key_id[KEY_CACHE_ID_LEN];	/* hash key */
-	char	   *secret;
-	char	   *role;
+	HttpKey		key;
 } KeyCacheEntry;
 
 static HTAB *key_cache = NULL;
@@ -88,6 +92,7 @@ static MemoryContext key_cache_context = NULL;
 static Oid	key_cache_relid = InvalidOid;	/* stdesign.access_keys */
 static uint64 key_cache_generation = 0; /* bumped by every invalidation */
 static uint64 key_cache_emptied = 0;	/* the generation last emptied for */
+static KeyCacheEntry *key_cache_last = NULL;	/* the last key found */
 
 static void
 key_cache_invalidate(Datum arg, Oid relid)
@@ -97,7 +102,22 @@ key_cache_invalidate(Datum arg, Oid relid)
 		key_cache_generation++;
 }
 
-/* An empty cache (secrets wiped), registering the callback the first time. */
+static void
+key_cache_role_changed(Datum arg, int cacheid, uint32 hashvalue)
+{
+	key_cache_generation++;
+}
+
+/* Wipe what a key holds of its secret. */
+static void
+key_wipe(HttpKey *key)
+{
+	if (key->secret)
+		explicit_bzero(key->secret, strlen(key->secret));
+	explicit_bzero(&key->signing, sizeof(key->signing));
+}
+
+/* An empty cache (secrets wiped), registering the callbacks the first time. */
 static void
 key_cache_reset(void)
 {
@@ -108,6 +128,7 @@ key_cache_reset(void)
 		key_cache_context = AllocSetContextCreate(TopMemoryContext, "stdesign access keys",
 												  ALLOCSET_SMALL_SIZES);
 		CacheRegisterRelcacheCallback(key_cache_invalidate, (Datum) 0);
+		CacheRegisterSyscacheCallback(AUTHOID, key_cache_role_changed, (Datum) 0);
 	}
 	if (key_cache != NULL)
 	{
@@ -116,7 +137,7 @@ key_cache_reset(void)
 
 		hash_seq_init(&seq, key_cache);
 		while ((e = hash_seq_search(&seq)) != NULL)
-			explicit_bzero(e->secret, strlen(e->secret));
+			key_wipe(&e->key);
 	}
 	MemoryContextReset(key_cache_context);
 	ctl.keysize = KEY_CACHE_ID_LEN;
@@ -125,16 +146,18 @@ key_cache_reset(void)
 	key_cache = hash_create("stdesign access keys", 64, &ctl,
 							HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
 	key_cache_relid = InvalidOid;
+	key_cache_last = NULL;
 	key_cache_emptied = key_cache_generation;
 }
 
 /*
  * The key from the table, read with a snapshot taken after the invalidations
- * received so far: a change committed later is invalidated later, so what
- * is read here may be kept.
+ * received so far (and its role's OID, from the catalogs as they are then):
+ * a change committed later is invalidated later, so what is read here may
+ * be kept.
  */
 static bool
-key_read(const char *key_id, char **secret, char **role, MemoryContext into)
+key_read(const char *key_id, HttpKey *key, MemoryContext into)
 {
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
@@ -158,51 +181,65 @@ key_read(const char *key_id, char **secret, char **role, MemoryContext into)
 		st_internal_error("could not read stdesign.access_keys");
 	if (SPI_processed == 1)
 	{
-		*secret = MemoryContextStrdup(into, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
-		*role = MemoryContextStrdup(into, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
+		memset(key, 0, sizeof(HttpKey));
+		key->secret = MemoryContextStrdup(into, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+		key->role = MemoryContextStrdup(into, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
 		found = true;
 	}
 	SPI_finish();
+	if (found)
+		key->roleid = get_role_oid(key->role, true);
 	return found;
 }
 
-bool
-http_key_lookup(const char *key_id, char **secret, char **role)
+HttpKey *
+http_key_lookup(const char *key_id)
 {
 	KeyCacheEntry *e;
 	uint64		generation;
-	char	   *s;
-	char	   *r;
+	HttpKey		key;
 
 	if (key_cache == NULL || key_cache_emptied != key_cache_generation ||
 		hash_get_num_entries(key_cache) >= KEY_CACHE_MAX)
 		key_cache_reset();
 	/* longer ids than ours are looked up each time */
 	if (strlen(key_id) >= KEY_CACHE_ID_LEN)
-		return key_read(key_id, secret, role, CurrentMemoryContext);
+	{
+		HttpKey    *k = palloc0(sizeof(HttpKey));
+
+		return key_read(key_id, k, CurrentMemoryContext) ? k : NULL;
+	}
+	/* a client signs its requests with one key: the last one, first */
+	if (key_cache_last != NULL && strcmp(key_cache_last->key_id, key_id) == 0)
+		return &key_cache_last->key;
 	e = hash_search(key_cache, key_id, HASH_FIND, NULL);
 	if (e != NULL)
 	{
-		*secret = pstrdup(e->secret);
-		*role = pstrdup(e->role);
-		return true;
+		key_cache_last = e;
+		return &e->key;
 	}
 
 	if (!OidIsValid(key_cache_relid))
 		key_cache_relid = get_relname_relid("access_keys", get_namespace_oid("stdesign", false));
 	generation = key_cache_generation;
-	if (!key_read(key_id, &s, &r, key_cache_context))
-		return false;
-	*secret = pstrdup(s);
-	*role = pstrdup(r);
+	if (!key_read(key_id, &key, key_cache_context))
+		return NULL;
 	/* an invalidation during the read: what was read may be out of date */
 	if (generation == key_cache_generation && key_cache_emptied == generation)
 	{
 		e = hash_search(key_cache, key_id, HASH_ENTER, NULL);
-		e->secret = s;
-		e->role = r;
+		e->key = key;
+		key_cache_last = e;
+		return &e->key;
 	}
-	return true;
+	else
+	{
+		/* used once, for this request (wiped with the cache's next reset) */
+		HttpKey    *k = palloc(sizeof(HttpKey));
+
+		*k = key;
+		return k;
+	}
 }
 
 /*

@@ -331,8 +331,7 @@ authenticate(HttpCall *call, HttpResult *r)
 	SigV4Request sv = {0};
 	HttpAuthError err = {0};
 	char	   *key_id = NULL;
-	char	   *secret = NULL;
-	char	   *role = NULL;
+	HttpKey    *key;
 	Oid			roleid;
 
 	sv.method = call->method;
@@ -378,14 +377,13 @@ authenticate(HttpCall *call, HttpResult *r)
 		*r = error_result(400, err.type, err.message);
 		return InvalidOid;
 	}
-	if (!http_key_lookup(key_id, &secret, &role) ||
-		!OidIsValid(roleid = get_role_oid(role, true)))
+	if ((key = http_key_lookup(key_id)) == NULL || !OidIsValid(roleid = key->roleid))
 	{
 		*r = error_result(400, NS_SERVICE "UnrecognizedClientException",
 						  "The security token included in the request is invalid.");
 		return InvalidOid;
 	}
-	if (!http_sigv4_verify(&sv, secret, &err))
+	if (!http_sigv4_verify(&sv, key, &err))
 	{
 		*r = error_result(400, err.type, err.message);
 		return InvalidOid;
@@ -576,7 +574,11 @@ run_once(HttpCall *call, bool *retry)
 			if (call->op == NULL || (handler = api_find_operation(call->op)) == NULL)
 				r = error_result(400, NS_SERVICE "UnknownOperationException", NULL);
 			else
+			{
+				http_timing_auth_begin();
 				roleid = authenticate(call, &r);
+				http_timing_auth_end();
+			}
 		}
 		if (r.type == NULL)
 		{
@@ -749,6 +751,7 @@ send_too_large(struct MHD_Connection *conn)
 {
 	HttpCall	call = {0};
 
+	http_timing_begin();
 	call.conn = conn;
 	call.request_id = request_id();
 	http_stats_request(NULL, false);
@@ -811,6 +814,7 @@ access_handler(void *cls, struct MHD_Connection *conn, const char *url,
 		return MHD_YES;
 	}
 
+	http_timing_begin();
 	MemoryContextReset(request_context);
 	old = MemoryContextSwitchTo(request_context);
 	call.conn = conn;

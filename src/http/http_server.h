@@ -57,8 +57,36 @@ extern PGDLLEXPORT void http_worker_main(Datum arg);
 /* A connection opened (+1) or closed (-1) on this worker. */
 extern void http_stats_connection(int delta);
 
-/* A request of operation op (NULL: none recognised) answered; ok: 2xx. */
+/*
+ * A request of operation op (NULL: none recognised) answered; ok: 2xx.
+ * Its CPU times are counted too when http_timing_begin() timed it.
+ */
 extern void http_stats_request(const char *op, bool ok);
+
+/* ---------- CPU time of requests (http_timing.c) ---------- */
+
+extern bool http_track_timing;
+
+/* Define stdesign.http_track_timing (from http_init). */
+extern void http_timing_define_setting(void);
+
+/*
+ * A request's answer starts (on the worker's main thread): timed, if the
+ * setting is on, until http_stats_request() counts it; every request counted
+ * there must have begun here first.
+ */
+extern void http_timing_begin(void);
+
+/* Its authentication starts and ends (each attempt's counts). */
+extern void http_timing_auth_begin(void);
+extern void http_timing_auth_end(void);
+
+/*
+ * It ends: false when it was not timed, else its CPU time and its
+ * authentication's, in nanoseconds (the clock's own cost taken out; a sum
+ * of many is accurate, one alone may be a little off, even below zero).
+ */
+extern bool http_timing_end(int64 *request_ns, int64 *auth_ns);
 
 /* ---------- the protocol (http_protocol.c) ---------- */
 
@@ -127,20 +155,48 @@ extern bool http_sigv4_presigned(const SigV4Request *req);
  */
 extern bool http_sigv4_parse(SigV4Request *req, char **key_id, HttpAuthError *err);
 
-/*
- * Verify the signature with the key's secret (constant-time comparison),
- * then refuse a session token (stdesign has no STS).
- */
-extern bool http_sigv4_verify(const SigV4Request *req, const char *secret, HttpAuthError *err);
-
 /* ---------- access keys (http_keys.c) ---------- */
 
 /*
- * The secret and role of an enabled access key; false when the key does not
- * exist or is disabled.  Needs a transaction; runs as the worker's own
+ * The signing key of an access key for one date and region (the service is
+ * always dynamodb), derived from the secret by four HMACs, which clients
+ * repeat on every request of a day: kept with the access key in the
+ * worker's cache, as SHA-256 states after the HMAC's inner and outer pads
+ * (http_sigv4.c fills it; opaque elsewhere).  It goes when the key does.
+ */
+#define HTTP_SIGNING_REGION_MAX 64
+
+typedef struct HttpSigningKey
+{
+	bool		valid;
+	char		date[9];		/* YYYYMMDD */
+	char		region[HTTP_SIGNING_REGION_MAX];
+	uint64		pads[2][16];	/* two SHA256_CTX */
+} HttpSigningKey;
+
+/* An enabled access key. */
+typedef struct HttpKey
+{
+	char	   *secret;
+	char	   *role;
+	Oid			roleid;			/* InvalidOid: the role does not exist */
+	HttpSigningKey signing;
+} HttpKey;
+
+/*
+ * The enabled access key key_id, or NULL when it does not exist or is
+ * disabled.  The key stays valid until the next lookup (it may be the
+ * worker's cached copy).  Needs a transaction; runs as the worker's own
  * (superuser) role.
  */
-extern bool http_key_lookup(const char *key_id, char **secret, char **role);
+extern HttpKey *http_key_lookup(const char *key_id);
+
+/*
+ * Verify the signature with the key (constant-time comparison), then
+ * refuse a session token (stdesign has no STS).  May keep the signing key
+ * of the request's date and region in key->signing.
+ */
+extern bool http_sigv4_verify(const SigV4Request *req, HttpKey *key, HttpAuthError *err);
 
 /* An alphanumeric random string of len characters from a strong source. */
 extern char *http_random_string(int len, const char *alphabet);

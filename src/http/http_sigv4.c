@@ -29,7 +29,10 @@
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/sha.h>
 
+#include "access/xact.h"
+#include "datatype/timestamp.h"
 #include "lib/stringinfo.h"
+#include "utils/datetime.h"
 #include "utils/memutils.h"
 
 #include "http_server.h"
@@ -49,7 +52,14 @@ typedef struct SigV4Auth
 	char	   *signature;
 } SigV4Auth;
 
-static bool
+/*
+ * Refusals, and the building of their messages, are kept out of the way
+ * (cold, not inlined): the code a valid signature runs through is then
+ * compact, which matters because between two requests the operation's own
+ * work evicts it from the CPU's caches, and cache misses are most of what
+ * a signature costs.
+ */
+static pg_noinline pg_attribute_cold bool
 fail(HttpAuthError *err, const char *type, char *message)
 {
 	err->type = type;
@@ -57,11 +67,35 @@ fail(HttpAuthError *err, const char *type, char *message)
 	return false;
 }
 
+/*
+ * ASCII lower case, and names equal but for case: header names are ASCII
+ * (RFC 9110), and these run inline on every signed request, where calls
+ * into other code cost cache misses more than the work.
+ */
+static inline char
+ascii_lower(char c)
+{
+	return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+}
+
+/* Is the NUL-terminated a equal to the len bytes of lower-case b? */
+static inline bool
+name_equal(const char *a, const char *b, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (ascii_lower(a[i]) != b[i])
+			return false;
+	return a[len] == '\0';
+}
+
+/* The value of the header name (given in lower case), or NULL. */
 static const char *
 find_in(const HttpHeader *list, int n, const char *name)
 {
+	size_t		len = strlen(name);
+
 	for (int i = 0; i < n; i++)
-		if (pg_strcasecmp(list[i].name, name) == 0)
+		if (name_equal(list[i].name, name, len))
 			return list[i].value;
 	return NULL;
 }
@@ -88,22 +122,36 @@ http_sigv4_presigned(const SigV4Request *req)
 	return find_query(req, "X-Amz-Algorithm") != NULL;
 }
 
-/* Split "ALG Credential=..., SignedHeaders=..., Signature=..." into *a. */
+/*
+ * Split "ALG Credential=..., SignedHeaders=..., Signature=..." into *a: the
+ * parts point into one copy of the header, cut at runs of ' ' and ','.
+ */
 static void
 split_authorization(const char *header, SigV4Auth *a)
 {
-	char	   *copy = pstrdup(header);
-	char	   *save = NULL;
-	char	   *tok;
+	char	   *p = pstrdup(header);
 
-	/* the parts point into one copy of the header */
-	copy += strspn(copy, " ");
-	tok = strtok_r(copy, " ,", &save);
-	a->algorithm = tok ? tok : "";
-	while ((tok = strtok_r(NULL, " ,", &save)) != NULL)
+	a->algorithm = NULL;
+	for (;;)
 	{
-		char	   *eq = strchr(tok, '=');
+		char	   *tok;
+		char	   *eq = NULL;
 
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (*p == '\0')
+			break;
+		tok = p;
+		for (; *p != '\0' && *p != ' ' && *p != ','; p++)
+			if (*p == '=' && eq == NULL)
+				eq = p;
+		if (*p != '\0')
+			*p++ = '\0';
+		if (a->algorithm == NULL)
+		{
+			a->algorithm = tok;
+			continue;
+		}
 		if (eq == NULL)
 			continue;
 		*eq = '\0';
@@ -114,29 +162,43 @@ split_authorization(const char *header, SigV4Auth *a)
 		else if (strcmp(tok, "Signature") == 0)
 			a->signature = eq + 1;
 	}
+	if (a->algorithm == NULL)
+		a->algorithm = "";
 }
 
-/* "20130609T095204Z" -> seconds since the epoch, or -1. */
+/* Two digits at s. */
+#define DIGITS2(s) (((s)[0] - '0') * 10 + ((s)[1] - '0'))
+
+/*
+ * "20130609T095204Z" -> seconds since the epoch, or -1.  Days past a
+ * month's end and a leap second roll over into what follows, as timegm()
+ * would have it.
+ */
 static int64
 parse_amz_date(const char *s)
 {
-	struct tm	tm = {0};
+	int			year;
+	int			mon;
+	int			mday;
+	int			hour;
+	int			min;
+	int			sec;
 
 	if (strlen(s) != 16 || s[8] != 'T' || s[15] != 'Z')
 		return -1;
 	for (int i = 0; i < 15; i++)
 		if (i != 8 && (s[i] < '0' || s[i] > '9'))
 			return -1;
-	tm.tm_year = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0') - 1900;
-	tm.tm_mon = (s[4] - '0') * 10 + (s[5] - '0') - 1;
-	tm.tm_mday = (s[6] - '0') * 10 + (s[7] - '0');
-	tm.tm_hour = (s[9] - '0') * 10 + (s[10] - '0');
-	tm.tm_min = (s[11] - '0') * 10 + (s[12] - '0');
-	tm.tm_sec = (s[13] - '0') * 10 + (s[14] - '0');
-	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 ||
-		tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+	year = DIGITS2(s) * 100 + DIGITS2(s + 2);
+	mon = DIGITS2(s + 4);
+	mday = DIGITS2(s + 6);
+	hour = DIGITS2(s + 9);
+	min = DIGITS2(s + 11);
+	sec = DIGITS2(s + 13);
+	if (mon < 1 || mon > 12 || mday < 1 || mday > 31 || hour > 23 || min > 59 || sec > 60)
 		return -1;
-	return (int64) timegm(&tm);
+	return ((int64) (date2j(year, mon, mday) - UNIX_EPOCH_JDATE) * SECS_PER_DAY) +
+		hour * SECS_PER_HOUR + min * SECS_PER_MINUTE + sec;
 }
 
 static char *
@@ -151,25 +213,81 @@ format_amz_date(int64 t)
 	return pstrdup(buf);
 }
 
-/* Is name one of the ';'-separated signed headers (case-insensitively)? */
+/* Is name (lower case) one of the ';'-separated signed headers, in any case? */
 static bool
 header_signed(const char *signed_headers, const char *name)
 {
 	size_t		n = strlen(name);
 	const char *p = signed_headers;
 
-	while (*p)
+	for (;;)
 	{
-		const char *end = strchr(p, ';');
-		size_t		len = end ? (size_t) (end - p) : strlen(p);
+		size_t		len = 0;
 
-		if (len == n && pg_strncasecmp(p, name, n) == 0)
-			return true;
-		if (end == NULL)
-			break;
-		p = end + 1;
+		while (p[len] != '\0' && p[len] != ';')
+			len++;
+		if (len == n)
+		{
+			size_t		i = 0;
+
+			while (i < n && ascii_lower(p[i]) == name[i])
+				i++;
+			if (i == n)
+				return true;
+		}
+		if (p[len] == '\0')
+			return false;
+		p += len + 1;
 	}
-	return false;
+}
+
+/* The message of an incomplete Authorization header. */
+static pg_noinline pg_attribute_cold bool
+incomplete_authorization(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
+{
+	StringInfoData msg;
+
+	initStringInfo(&msg);
+	if (a->credential == NULL)
+		appendStringInfoString(&msg, "Authorization header requires 'Credential' parameter. ");
+	if (a->signature == NULL)
+		appendStringInfoString(&msg, "Authorization header requires 'Signature' parameter. ");
+	if (a->signed_headers == NULL)
+		appendStringInfoString(&msg, "Authorization header requires 'SignedHeaders' parameter. ");
+	if (req->amz_date == NULL && find_header(req, "date") == NULL)
+		appendStringInfoString(&msg, "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ");
+	appendStringInfo(&msg, "Authorization=%s", req->authorization);
+	return fail(err, NS_SERVICE "IncompleteSignatureException", msg.data);
+}
+
+/* A presigned request's parts, from its query string. */
+static pg_noinline bool
+gather_presigned(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
+{
+	static const char *const params[] = {
+		"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date"
+	};
+	StringInfoData msg;
+
+	initStringInfo(&msg);
+	for (int i = 0; i < (int) lengthof(params); i++)
+	{
+		const char *v = find_query(req, params[i]);
+
+		if (v == NULL || v[0] == '\0')
+			appendStringInfo(&msg, "AWS query-string parameters must include '%s'. ", params[i]);
+	}
+	if (msg.len > 0)
+		appendStringInfoString(&msg, "Re-examine the query-string parameters.");
+	a->algorithm = pstrdup(find_query(req, "X-Amz-Algorithm") ? find_query(req, "X-Amz-Algorithm") : "");
+	a->credential = (char *) find_query(req, "X-Amz-Credential");
+	a->signature = (char *) find_query(req, "X-Amz-Signature");
+	a->signed_headers = (char *) find_query(req, "X-Amz-SignedHeaders");
+	req->amz_date = find_query(req, "X-Amz-Date");
+	req->security_token = find_query(req, "X-Amz-Security-Token");
+	if (msg.len > 0)
+		return fail(err, NS_SERVICE "IncompleteSignatureException", msg.data);
+	return true;
 }
 
 /*
@@ -179,50 +297,15 @@ header_signed(const char *signed_headers, const char *name)
 static bool
 gather(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
 {
-	StringInfoData msg;
-
-	initStringInfo(&msg);
-	if (!req->presigned)
-	{
-		split_authorization(req->authorization, a);
-		req->amz_date = find_header(req, "X-Amz-Date");
-		if (a->credential == NULL)
-			appendStringInfoString(&msg, "Authorization header requires 'Credential' parameter. ");
-		if (a->signature == NULL)
-			appendStringInfoString(&msg, "Authorization header requires 'Signature' parameter. ");
-		if (a->signed_headers == NULL)
-			appendStringInfoString(&msg, "Authorization header requires 'SignedHeaders' parameter. ");
-		if (req->amz_date == NULL && find_header(req, "Date") == NULL)
-			appendStringInfoString(&msg, "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header. ");
-		if (msg.len > 0)
-			appendStringInfo(&msg, "Authorization=%s", req->authorization);
-		req->security_token = find_header(req, "X-Amz-Security-Token");
-	}
-	else
-	{
-		static const char *const params[] = {
-			"X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Signature", "X-Amz-SignedHeaders", "X-Amz-Date"
-		};
-
-		for (int i = 0; i < (int) lengthof(params); i++)
-		{
-			const char *v = find_query(req, params[i]);
-
-			if (v == NULL || v[0] == '\0')
-				appendStringInfo(&msg, "AWS query-string parameters must include '%s'. ", params[i]);
-		}
-		if (msg.len > 0)
-			appendStringInfoString(&msg, "Re-examine the query-string parameters.");
-		a->algorithm = pstrdup(find_query(req, "X-Amz-Algorithm") ? find_query(req, "X-Amz-Algorithm") : "");
-		a->credential = (char *) find_query(req, "X-Amz-Credential");
-		a->signature = (char *) find_query(req, "X-Amz-Signature");
-		a->signed_headers = (char *) find_query(req, "X-Amz-SignedHeaders");
-		req->amz_date = find_query(req, "X-Amz-Date");
-		req->security_token = find_query(req, "X-Amz-Security-Token");
-	}
-	if (msg.len > 0)
-		return fail(err, NS_SERVICE "IncompleteSignatureException", msg.data);
-	return true;
+	if (unlikely(req->presigned))
+		return gather_presigned(req, a, err);
+	split_authorization(req->authorization, a);
+	req->amz_date = find_header(req, "x-amz-date");
+	req->security_token = find_header(req, "x-amz-security-token");
+	if (likely(a->credential != NULL && a->signature != NULL && a->signed_headers != NULL &&
+			   (req->amz_date != NULL || find_header(req, "date") != NULL)))
+		return true;
+	return incomplete_authorization(req, a, err);
 }
 
 /*
@@ -230,7 +313,7 @@ gather(SigV4Request *req, SigV4Auth *a, HttpAuthError *err)
  * presigned request's X-Amz-Expires (1 s to 7 days, as AWS allows);
  * -1 with *err set when X-Amz-Expires is not such a number.
  */
-static int64
+static pg_noinline int64
 lifetime(const SigV4Request *req, HttpAuthError *err)
 {
 	const char *e = req->presigned ? find_query(req, "X-Amz-Expires") : NULL;
@@ -257,19 +340,10 @@ lifetime(const SigV4Request *req, HttpAuthError *err)
 }
 
 /* The date, within its lifetime: false with *err set otherwise. */
-static bool
-check_date(const SigV4Request *req, HttpAuthError *err)
+/* Why a date out of its lifetime is refused. */
+static pg_noinline pg_attribute_cold bool
+date_error(const SigV4Request *req, int64 t, int64 now, int64 life, HttpAuthError *err)
 {
-	int64		now = (int64) time(NULL);
-	int64		t;
-	int64		life;
-
-	if (req->amz_date == NULL || (t = parse_amz_date(req->amz_date)) < 0)
-		return fail(err, NS_SERVICE "IncompleteSignatureException",
-					psprintf("Date must be in ISO-8601 'basic format'. Got '%s'. See http://en.wikipedia.org/wiki/ISO_8601",
-							 req->amz_date ? req->amz_date : find_header(req, "Date")));
-	if ((life = lifetime(req, err)) < 0)
-		return false;
 	if (t < now - life)
 	{
 		if (life == SKEW_SECONDS)
@@ -280,11 +354,57 @@ check_date(const SigV4Request *req, HttpAuthError *err)
 					psprintf("Signature expired: %s is now earlier than %s (%s - " INT64_FORMAT " sec.)",
 							 req->amz_date, format_amz_date(now - life), format_amz_date(now), life));
 	}
-	if (t > now + SKEW_SECONDS)
-		return fail(err, NS_SERVICE "InvalidSignatureException",
-					psprintf("Signature not yet current: %s is still later than %s (%s + 15 min.)",
-							 req->amz_date, format_amz_date(now + SKEW_SECONDS), format_amz_date(now)));
+	return fail(err, NS_SERVICE "InvalidSignatureException",
+				psprintf("Signature not yet current: %s is still later than %s (%s + 15 min.)",
+						 req->amz_date, format_amz_date(now + SKEW_SECONDS), format_amz_date(now)));
+}
+
+static bool
+check_date(const SigV4Request *req, HttpAuthError *err)
+{
+	/* the request's start, already read (the clock is a call away) */
+	int64		now = (int64) (GetCurrentStatementStartTimestamp() / USECS_PER_SEC +
+							   (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY);
+	int64		t;
+	int64		life = SKEW_SECONDS;
+
+	if (unlikely(req->amz_date == NULL || (t = parse_amz_date(req->amz_date)) < 0))
+		return fail(err, NS_SERVICE "IncompleteSignatureException",
+					psprintf("Date must be in ISO-8601 'basic format'. Got '%s'. See http://en.wikipedia.org/wiki/ISO_8601",
+							 req->amz_date ? req->amz_date : find_header(req, "date")));
+	if (unlikely(req->presigned) && (life = lifetime(req, err)) < 0)
+		return false;
+	if (unlikely(t < now - life || t > now + SKEW_SECONDS))
+		return date_error(req, t, now, life, err);
 	return true;
+}
+
+static bool
+region_ok(const char *region)
+{
+	return region[0] != '\0' &&
+		(http_region == NULL || http_region[0] == '\0' || strcmp(region, http_region) == 0);
+}
+
+/* What is wrong with a scope's date, region, service and terminator. */
+static pg_noinline pg_attribute_cold bool
+scope_error(SigV4Request *req, char **parts, HttpAuthError *err)
+{
+	StringInfoData msg;
+
+	initStringInfo(&msg);
+	if (!region_ok(parts[2]))
+		appendStringInfo(&msg, "Credential should be scoped to a valid region, not '%s'. ", parts[2]);
+	if (strcmp(parts[3], "dynamodb") != 0)
+		appendStringInfoString(&msg, "Credential should be scoped to correct service: 'dynamodb'. ");
+	if (strcmp(parts[4], "aws4_request") != 0)
+		appendStringInfo(&msg, "Credential should be scoped with a valid terminator: 'aws4_request', not '%s'. ", parts[4]);
+	if (strncmp(parts[1], req->amz_date, 8) != 0 || strlen(parts[1]) != 8)
+		appendStringInfo(&msg, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '%s' != '%.8s', from '%s'.",
+						 parts[1], req->amz_date, req->amz_date);
+	while (msg.len > 0 && msg.data[msg.len - 1] == ' ')
+		msg.data[--msg.len] = '\0';
+	return fail(err, NS_SERVICE "InvalidSignatureException", msg.data);
 }
 
 /*
@@ -294,14 +414,17 @@ check_date(const SigV4Request *req, HttpAuthError *err)
 static bool
 check_scope(SigV4Request *req, const char *credential, char **key_id, HttpAuthError *err)
 {
-	char	   *cred = pstrdup(credential);
+	size_t		len = strlen(credential);
+	char	   *cred;
 	char	   *parts[6];
 	int			nparts = 0;
 	char	   *slash;
-	StringInfoData msg;
+	size_t		id_len;
+	char	   *scope;
 
-	while (strlen(cred) > 0 && cred[strlen(cred) - 1] == '/')
-		cred[strlen(cred) - 1] = '\0';
+	while (len > 0 && credential[len - 1] == '/')
+		len--;
+	cred = pnstrdup(credential, len);
 	for (char *p = cred; nparts < 6; p = slash + 1)
 	{
 		parts[nparts++] = p;
@@ -313,33 +436,20 @@ check_scope(SigV4Request *req, const char *credential, char **key_id, HttpAuthEr
 		return fail(err, NS_SERVICE "IncompleteSignatureException",
 					psprintf("Credential must have exactly 5 slash-delimited elements, e.g. keyid/date/region/service/term, got '%s'",
 							 credential));
-	initStringInfo(&msg);
 	/* an endpoint serves one region when stdesign.http_region says which */
-	if (parts[2][0] == '\0' ||
-		(http_region != NULL && http_region[0] != '\0' && strcmp(parts[2], http_region) != 0))
-		appendStringInfo(&msg, "Credential should be scoped to a valid region, not '%s'. ", parts[2]);
-	if (strcmp(parts[3], "dynamodb") != 0)
-		appendStringInfoString(&msg, "Credential should be scoped to correct service: 'dynamodb'. ");
-	if (strcmp(parts[4], "aws4_request") != 0)
-		appendStringInfo(&msg, "Credential should be scoped with a valid terminator: 'aws4_request', not '%s'. ", parts[4]);
-	if (strncmp(parts[1], req->amz_date, 8) != 0 || strlen(parts[1]) != 8)
-		appendStringInfo(&msg, "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '%s' != '%.8s', from '%s'.",
-						 parts[1], req->amz_date, req->amz_date);
-	if (msg.len > 0)
-	{
-		while (msg.len > 0 && msg.data[msg.len - 1] == ' ')
-			msg.data[--msg.len] = '\0';
-		return fail(err, NS_SERVICE "InvalidSignatureException", msg.data);
-	}
+	if (unlikely(!region_ok(parts[2]) ||
+				 strcmp(parts[3], "dynamodb") != 0 || strcmp(parts[4], "aws4_request") != 0 ||
+				 strncmp(parts[1], req->amz_date, 8) != 0 || strlen(parts[1]) != 8))
+		return scope_error(req, parts, err);
 	*key_id = parts[0];
 	req->date = parts[1];
 	req->region = parts[2];
-	initStringInfo(&msg);
-	appendStringInfoString(&msg, parts[1]);
-	appendStringInfoChar(&msg, '/');
-	appendStringInfoString(&msg, parts[2]);
-	appendStringInfoString(&msg, "/dynamodb/aws4_request");
-	req->scope = msg.data;
+	/* the scope, date/region/dynamodb/aws4_request, is what follows the id */
+	id_len = strlen(parts[0]);
+	scope = palloc(len - id_len);
+	memcpy(scope, credential + id_len + 1, len - id_len - 1);
+	scope[len - id_len - 1] = '\0';
+	req->scope = scope;
 	return true;
 }
 
@@ -389,87 +499,120 @@ hex(const uint8 *bytes, int n, char *out)
  * looks the algorithm up each time: for requests of a few hundred bytes
  * that cost more than the hashing (measured: 7 us of a request's 12 us of
  * signature work, against 3 us this way).  OpenSSL 3 deprecates these
- * functions in favour of EVP but keeps them.  The context holds nothing of
- * the data once a digest is final.
+ * functions in favour of EVP but keeps them.  A context holds nothing of
+ * the data once its digest is final.
  */
-static SHA256_CTX sha_ctx;
+StaticAssertDecl(sizeof(SHA256_CTX) <= sizeof(((HttpSigningKey *) NULL)->pads[0]),
+				 "HttpSigningKey's pads must hold a SHA256_CTX");
 
 static void
-sha_begin(void)
+sha_begin(SHA256_CTX *c)
 {
-	if (SHA256_Init(&sha_ctx) != 1)
+	if (SHA256_Init(c) != 1)
 		st_internal_error("could not start SHA-256");
 }
 
 static void
-sha_update(const void *data, size_t len)
+sha_update(SHA256_CTX *c, const void *data, size_t len)
 {
-	if (SHA256_Update(&sha_ctx, data, len) != 1)
+	if (SHA256_Update(c, data, len) != 1)
 		st_internal_error("could not compute SHA-256");
 }
 
 static void
-sha_end(uint8 *out)
+sha_end(SHA256_CTX *c, uint8 *out)
 {
-	if (SHA256_Final(out, &sha_ctx) != 1)
+	if (SHA256_Final(out, c) != 1)
 		st_internal_error("could not compute SHA-256");
 }
 
+/* The SHA-256 states after a key's inner and outer pads (RFC 2104). */
 static void
-sha256_hex(const char *data, size_t len, char *out)
+hmac_pads(const uint8 *key, size_t keylen, SHA256_CTX *inner, SHA256_CTX *outer)
+{
+	uint8		block[SHA_BLOCK];
+
+	memset(block, 0, sizeof(block));
+	if (keylen > SHA_BLOCK)
+	{
+		sha_begin(inner);
+		sha_update(inner, key, keylen);
+		sha_end(inner, block);
+	}
+	else
+		memcpy(block, key, keylen);
+	for (int i = 0; i < SHA_BLOCK; i++)
+		block[i] ^= 0x36;
+	sha_begin(inner);
+	sha_update(inner, block, SHA_BLOCK);
+	for (int i = 0; i < SHA_BLOCK; i++)
+		block[i] ^= 0x36 ^ 0x5c;
+	sha_begin(outer);
+	sha_update(outer, block, SHA_BLOCK);
+	explicit_bzero(block, sizeof(block));
+}
+
+/* An HMAC's end: the outer hash of the inner one (inner is final after). */
+static void
+hmac_end(SHA256_CTX *inner, SHA256_CTX *outer, uint8 *out)
 {
 	uint8		digest[SHA_LEN];
 
-	sha_begin();
-	sha_update(data, len);
-	sha_end(digest);
-	hex(digest, sizeof(digest), out);
+	sha_end(inner, digest);
+	sha_update(outer, digest, SHA_LEN);
+	sha_end(outer, out);
+	explicit_bzero(digest, sizeof(digest));
 }
 
 /* HMAC-SHA256 of data with key; out may be key (written last). */
 static void
 hmac(const uint8 *key, size_t keylen, const char *data, uint8 *out)
 {
-	uint8		block[SHA_BLOCK];
-	uint8		inner[SHA_LEN];
+	SHA256_CTX	inner;
+	SHA256_CTX	outer;
 
-	memset(block, 0, sizeof(block));
-	if (keylen > SHA_BLOCK)
-	{
-		sha_begin();
-		sha_update(key, keylen);
-		sha_end(block);
-	}
-	else
-		memcpy(block, key, keylen);
-	for (int i = 0; i < SHA_BLOCK; i++)
-		block[i] ^= 0x36;
-	sha_begin();
-	sha_update(block, SHA_BLOCK);
-	sha_update(data, strlen(data));
-	sha_end(inner);
-	for (int i = 0; i < SHA_BLOCK; i++)
-		block[i] ^= 0x36 ^ 0x5c;
-	sha_begin();
-	sha_update(block, SHA_BLOCK);
-	sha_update(inner, SHA_LEN);
-	sha_end(out);
-	explicit_bzero(block, sizeof(block));
-	explicit_bzero(inner, sizeof(inner));
+	hmac_pads(key, keylen, &inner, &outer);
+	sha_update(&inner, data, strlen(data));
+	hmac_end(&inner, &outer, out);
+	explicit_bzero(&inner, sizeof(inner));
+	explicit_bzero(&outer, sizeof(outer));
+}
+
+/*
+ * The canonical request, built in one buffer kept by the worker (it holds
+ * nothing secret), then hashed.
+ */
+static StringInfo creq_buf = NULL;
+
+/* Room for n more bytes at the end of s: where to write them. */
+static inline char *
+reserve(StringInfo s, int n)
+{
+	enlargeStringInfo(s, n);
+	return s->data + s->len;
 }
 
 /* RFC 3986 percent-encoding; '/' kept when slash_ok (paths). */
 static void
 uri_encode(StringInfo s, const char *v, bool slash_ok)
 {
+	static const char digits[] = "0123456789ABCDEF";
+	char	   *out = reserve(s, 3 * strlen(v));
+
 	for (const unsigned char *p = (const unsigned char *) v; *p; p++)
 	{
 		if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
 			*p == '-' || *p == '_' || *p == '.' || *p == '~' || (slash_ok && *p == '/'))
-			appendStringInfoChar(s, (char) *p);
+			*out++ = (char) *p;
 		else
-			appendStringInfo(s, "%%%02X", *p);
+		{
+			*out++ = '%';
+			*out++ = digits[*p >> 4];
+			*out++ = digits[*p & 15];
+		}
 	}
+	s->len = out - s->data;
+	*out = '\0';
 }
 
 /* A query argument, encoded, for sorting by name and then value. */
@@ -503,12 +646,13 @@ encoded(const char *v)
  * The canonical query string: every argument encoded, sorted by name then
  * value; a presigned request's own X-Amz-Signature left out.
  */
-static void
+static pg_noinline void
 canonical_query(StringInfo s, const SigV4Request *req)
 {
-	EncodedArg *args = palloc(sizeof(EncodedArg) * (req->nquery + 1));
+	EncodedArg *args;
 	int			n = 0;
 
+	args = palloc(sizeof(EncodedArg) * req->nquery);
 	for (int i = 0; i < req->nquery; i++)
 	{
 		if (req->presigned && strcmp(req->query[i].name, "X-Amz-Signature") == 0)
@@ -522,112 +666,156 @@ canonical_query(StringInfo s, const SigV4Request *req)
 		appendStringInfo(s, "%s%s=%s", i ? "&" : "", args[i].name, args[i].value);
 }
 
-/* The header's value(s) as canonical: trimmed, spaces folded, joined by ','. */
+/*
+ * The value(s) of the header name (len bytes, lower case) as canonical:
+ * trimmed, runs of spaces and tabs folded into one space, joined by ','.
+ */
 static void
-canonical_header_value(StringInfo s, const SigV4Request *req, const char *name)
+canonical_header_value(StringInfo s, const SigV4Request *req, const char *name, int len)
 {
 	bool		first = true;
 
 	for (int i = 0; i < req->nheaders; i++)
 	{
+		const char *h = req->headers[i].name;
 		const char *v = req->headers[i].value;
+		char	   *out;
 		bool		space = false;
 
-		if (pg_strcasecmp(req->headers[i].name, name) != 0)
+		/* (the first letter and the length first: most names differ there) */
+		if (!name_equal(h, name, len))
 			continue;
+		out = reserve(s, strlen(v) + 1);
 		if (!first)
-			appendStringInfoChar(s, ',');
+			*out++ = ',';
 		first = false;
 		while (*v == ' ' || *v == '\t')
 			v++;
-		while (*v)
+		for (; *v; v++)
 		{
-			size_t		run = strcspn(v, " \t");
-
-			if (space && run > 0)
-				appendStringInfoChar(s, ' ');
-			appendBinaryStringInfo(s, v, (int) run);
-			v += run;
-			space = false;
-			while (*v == ' ' || *v == '\t')
-			{
+			if (*v == ' ' || *v == '\t')
 				space = true;
-				v++;
+			else
+			{
+				if (space)
+					*out++ = ' ';
+				space = false;
+				*out++ = *v;
 			}
 		}
+		s->len = out - s->data;
+		*out = '\0';
 	}
 }
 
-static char *
-canonical_request(const SigV4Request *req)
+/* The canonical request's SHA-256, in hex, into out. */
+static void
+canonical_request_hash(const SigV4Request *req, char *out)
 {
-	StringInfoData s;
-	char		payload[2 * SHA_LEN + 1];
-	char	   *names = pstrdup(req->signed_headers);
-	char	   *save = NULL;
+	StringInfo	s;
+	uint8		digest[SHA_LEN];
+	SHA256_CTX	c;
 
-	initStringInfo(&s);
-	appendStringInfoString(&s, req->method);
-	appendStringInfoChar(&s, '\n');
-	uri_encode(&s, req->path && req->path[0] ? req->path : "/", true);
-	appendStringInfoChar(&s, '\n');
-	canonical_query(&s, req);
-	appendStringInfoChar(&s, '\n');
-	for (char *h = strtok_r(names, ";", &save); h; h = strtok_r(NULL, ";", &save))
+	if (creq_buf == NULL)
 	{
-		for (char *c = h; *c; c++)
-			*c = pg_tolower((unsigned char) *c);
-		appendStringInfoString(&s, h);
-		appendStringInfoChar(&s, ':');
-		canonical_header_value(&s, req, h);
-		appendStringInfoChar(&s, '\n');
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		creq_buf = makeStringInfo();
+		MemoryContextSwitchTo(old);
 	}
-	appendStringInfoChar(&s, '\n');
-	appendStringInfoString(&s, req->signed_headers);
-	appendStringInfoChar(&s, '\n');
-	sha256_hex(req->body, req->body_len, payload);
-	appendStringInfoString(&s, payload);
-	return s.data;
+	s = creq_buf;
+	resetStringInfo(s);
+	appendStringInfoString(s, req->method);
+	appendStringInfoChar(s, '\n');
+	uri_encode(s, req->path && req->path[0] ? req->path : "/", true);
+	appendStringInfoChar(s, '\n');
+	if (req->nquery > 0)
+		canonical_query(s, req);
+	appendStringInfoChar(s, '\n');
+	/* each signed header, lower-cased, in the order given (empty ones skipped) */
+	for (const char *h = req->signed_headers; *h;)
+	{
+		int			len = 0;
+		char	   *name;
+
+		while (h[len] != '\0' && h[len] != ';')
+			len++;
+		if (len == 0)
+		{
+			h++;
+			continue;
+		}
+		name = reserve(s, len + 1);
+		for (int i = 0; i < len; i++)
+			name[i] = ascii_lower(h[i]);
+		name[len] = ':';
+		s->len += len + 1;
+		canonical_header_value(s, req, name, len);
+		appendStringInfoChar(s, '\n');
+		h += len;
+		if (*h == ';')
+			h++;
+	}
+	appendStringInfoChar(s, '\n');
+	appendStringInfoString(s, req->signed_headers);
+	appendStringInfoChar(s, '\n');
+	/* the payload's hash, of the body as received */
+	sha_begin(&c);
+	sha_update(&c, req->body, req->body_len);
+	sha_end(&c, digest);
+	hex(digest, SHA_LEN, reserve(s, 2 * SHA_LEN));
+	s->len += 2 * SHA_LEN;
+
+	sha_begin(&c);
+	sha_update(&c, s->data, s->len);
+	sha_end(&c, digest);
+	hex(digest, SHA_LEN, out);
 }
 
 /*
- * The signing key of a secret, date and region: four HMACs, which clients
- * repeat on every request of a day; the last one derived is kept (in this
- * worker's memory only, like the secret it comes from).
+ * The HMAC pads of the key's signing key for date and region: derived once
+ * per key, date and region, then kept in the key (cached with it).  A
+ * region too long to keep is derived each time.
  */
-static void
-signing_key(const char *secret, const char *date, const char *region, uint8 *k)
+static pg_noinline void
+derive_signing_pads(HttpKey *key, const char *date, const char *region, SHA256_CTX *inner, SHA256_CTX *outer)
 {
-	static char last_date[16];
-	static char *last_region = NULL;
-	static char *last_secret = NULL;
-	static uint8 last_key[SHA_LEN];
-	char	   *key;
+	HttpSigningKey *sk = &key->signing;
+	char	   *secret;
+	uint8		k[SHA_LEN];
 
-	if (last_secret != NULL && strcmp(last_date, date) == 0 &&
-		strcmp(last_region, region) == 0 && strcmp(last_secret, secret) == 0)
-	{
-		memcpy(k, last_key, SHA_LEN);
-		return;
-	}
-	key = psprintf("AWS4%s", secret);
-	hmac((const uint8 *) key, strlen(key), date, k);
+	secret = psprintf("AWS4%s", key->secret);
+	hmac((const uint8 *) secret, strlen(secret), date, k);
 	hmac(k, SHA_LEN, region, k);
 	hmac(k, SHA_LEN, "dynamodb", k);
 	hmac(k, SHA_LEN, "aws4_request", k);
-	explicit_bzero(key, strlen(key));
-	if (last_secret != NULL)
-	{
-		explicit_bzero(last_secret, strlen(last_secret));
-		pfree(last_secret);
-		pfree(last_region);
-		last_secret = NULL;
-	}
+	explicit_bzero(secret, strlen(secret));
+	hmac_pads(k, SHA_LEN, inner, outer);
+	explicit_bzero(k, sizeof(k));
+	explicit_bzero(sk, sizeof(HttpSigningKey));
 	/* (the scope's date was checked: 8 digits) */
-	strlcpy(last_date, date, sizeof(last_date));
-	last_region = MemoryContextStrdup(TopMemoryContext, region);
-	last_secret = MemoryContextStrdup(TopMemoryContext, secret);
-	memcpy(last_key, k, SHA_LEN);
+	if (strlen(region) < sizeof(sk->region))
+	{
+		strlcpy(sk->date, date, sizeof(sk->date));
+		strlcpy(sk->region, region, sizeof(sk->region));
+		memcpy(&sk->pads[0], inner, sizeof(SHA256_CTX));
+		memcpy(&sk->pads[1], outer, sizeof(SHA256_CTX));
+		sk->valid = true;
+	}
+}
+
+static void
+signing_pads(HttpKey *key, const char *date, const char *region, SHA256_CTX *inner, SHA256_CTX *outer)
+{
+	HttpSigningKey *sk = &key->signing;
+
+	if (likely(sk->valid && strcmp(sk->date, date) == 0 && strcmp(sk->region, region) == 0))
+	{
+		memcpy(inner, &sk->pads[0], sizeof(SHA256_CTX));
+		memcpy(outer, &sk->pads[1], sizeof(SHA256_CTX));
+	}
+	else
+		derive_signing_pads(key, date, region, inner, outer);
 }
 
 /* Equal strings, in time that depends on their length only. */
@@ -644,30 +832,29 @@ equal_constant_time(const char *a, const char *b)
 }
 
 bool
-http_sigv4_verify(const SigV4Request *req, const char *secret, HttpAuthError *err)
+http_sigv4_verify(const SigV4Request *req, HttpKey *key, HttpAuthError *err)
 {
 	char		creq_hash[2 * SHA_LEN + 1];
-	char	   *creq;
-	StringInfoData to_sign;
-	uint8		k[SHA_LEN];
+	SHA256_CTX	inner;
+	SHA256_CTX	outer;
 	uint8		sig[SHA_LEN];
 	char		sig_hex[2 * SHA_LEN + 1];
 
 	/* http_sigv4_parse filled the date, scope, signed headers and signature */
-	creq = canonical_request(req);
-	sha256_hex(creq, strlen(creq), creq_hash);
-	initStringInfo(&to_sign);
-	appendStringInfoString(&to_sign, SIGV4_ALGORITHM "\n");
-	appendStringInfoString(&to_sign, req->amz_date);
-	appendStringInfoChar(&to_sign, '\n');
-	appendStringInfoString(&to_sign, req->scope);
-	appendStringInfoChar(&to_sign, '\n');
-	appendStringInfoString(&to_sign, creq_hash);
+	canonical_request_hash(req, creq_hash);
 
-	signing_key(secret, req->date, req->region, k);
-	hmac(k, sizeof(k), to_sign.data, sig);
+	/* the string to sign goes straight into the HMAC */
+	signing_pads(key, req->date, req->region, &inner, &outer);
+	sha_update(&inner, SIGV4_ALGORITHM "\n", sizeof(SIGV4_ALGORITHM "\n") - 1);
+	sha_update(&inner, req->amz_date, strlen(req->amz_date));
+	sha_update(&inner, "\n", 1);
+	sha_update(&inner, req->scope, strlen(req->scope));
+	sha_update(&inner, "\n", 1);
+	sha_update(&inner, creq_hash, 2 * SHA_LEN);
+	hmac_end(&inner, &outer, sig);
+	explicit_bzero(&inner, sizeof(inner));
+	explicit_bzero(&outer, sizeof(outer));
 	hex(sig, sizeof(sig), sig_hex);
-	explicit_bzero(k, sizeof(k));
 	if (!equal_constant_time(sig_hex, req->signature))
 		return fail(err, NS_SERVICE "InvalidSignatureException",
 					"The request signature we calculated does not match the signature you provided. "

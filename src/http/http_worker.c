@@ -88,6 +88,10 @@ typedef struct HttpWorkerSlot
 	pg_atomic_uint32 connections;
 	pg_atomic_uint64 served[HTTP_NOPS];
 	pg_atomic_uint64 failed[HTTP_NOPS];
+	/* stdesign.http_track_timing: requests timed, their CPU time (ns) */
+	pg_atomic_uint64 timed[HTTP_NOPS];
+	pg_atomic_uint64 request_ns[HTTP_NOPS];
+	pg_atomic_uint64 auth_ns[HTTP_NOPS];
 	char		listening[256];	/* the addresses bound, "a, b" */
 } HttpWorkerSlot;
 
@@ -139,6 +143,9 @@ http_shmem_startup(void)
 			{
 				pg_atomic_init_u64(&s->served[j], 0);
 				pg_atomic_init_u64(&s->failed[j], 0);
+				pg_atomic_init_u64(&s->timed[j], 0);
+				pg_atomic_init_u64(&s->request_ns[j], 0);
+				pg_atomic_init_u64(&s->auth_ns[j], 0);
 			}
 			s->listening[0] = '\0';
 		}
@@ -193,6 +200,7 @@ define_settings(void)
 							   "DynamoDB refuses a signature scoped to another region than the endpoint's.",
 							   &http_region, "",
 							   PGC_SIGHUP, 0, NULL, NULL, NULL);
+	http_timing_define_setting();
 	DefineCustomIntVariable("stdesign.http_request_timeout",
 							"Longest time one HTTP request may run (0: no limit).",
 							NULL, &http_request_timeout, 60000, 0, INT_MAX,
@@ -270,6 +278,9 @@ void
 http_stats_request(const char *op, bool ok)
 {
 	int			i = HTTP_NOPS - 1;
+	int64		request_ns;
+	int64		auth_ns;
+	bool		timed = http_timing_end(&request_ns, &auth_ns);
 
 	if (my_slot == NULL)
 		return;
@@ -280,13 +291,30 @@ http_stats_request(const char *op, bool ok)
 		pg_atomic_fetch_add_u64(&my_slot->served[i], 1);
 	else
 		pg_atomic_fetch_add_u64(&my_slot->failed[i], 1);
+	if (timed)
+	{
+		/* (a time may be a little below zero: the sums are what count) */
+		pg_atomic_fetch_add_u64(&my_slot->timed[i], 1);
+		pg_atomic_fetch_add_u64(&my_slot->request_ns[i], request_ns);
+		pg_atomic_fetch_add_u64(&my_slot->auth_ns[i], auth_ns);
+	}
+}
+
+/* Nanoseconds summed (two's complement) -> microseconds, never below zero. */
+static int64
+sum_us(pg_atomic_uint64 *v)
+{
+	int64		ns = (int64) pg_atomic_read_u64(v);
+
+	return ns > 0 ? ns / 1000 : 0;
 }
 
 /*
  * stdesign.http_status(): one row per worker: its process, the addresses
  * it listens on, its open connections, and the requests it served and that
- * failed, in all and by operation.  No rows when the library is not
- * preloaded.
+ * failed, in all and by operation, with (stdesign.http_track_timing) the
+ * CPU time of the requests timed and of their authentication.  No rows when
+ * the library is not preloaded.
  */
 PG_FUNCTION_INFO_V1(st_http_status);
 Datum
@@ -300,11 +328,14 @@ st_http_status(PG_FUNCTION_ARGS)
 	for (int i = 0; i < http_shared->nworkers; i++)
 	{
 		HttpWorkerSlot *s = &http_shared->slots[i];
-		Datum		values[8];
-		bool		nulls[8] = {0};
+		Datum		values[11];
+		bool		nulls[11] = {0};
 		uint32		pid = pg_atomic_read_u32(&s->pid);
 		int64		served = 0;
 		int64		failed = 0;
+		int64		timed = 0;
+		int64		request_ns = 0;
+		int64		auth_ns = 0;
 		StringInfoData ops;
 
 		initStringInfo(&ops);
@@ -314,12 +345,22 @@ st_http_status(PG_FUNCTION_ARGS)
 			uint64		sv = pg_atomic_read_u64(&s->served[j]);
 			uint64		fl = pg_atomic_read_u64(&s->failed[j]);
 
+			uint64		tm = pg_atomic_read_u64(&s->timed[j]);
+
 			if (sv == 0 && fl == 0)
 				continue;
-			appendStringInfo(&ops, "%s\"%s\": {\"served\": " UINT64_FORMAT ", \"failed\": " UINT64_FORMAT "}",
+			appendStringInfo(&ops, "%s\"%s\": {\"served\": " UINT64_FORMAT ", \"failed\": " UINT64_FORMAT,
 							 ops.len > 1 ? ", " : "", counted_ops[j], sv, fl);
+			if (tm > 0)
+				appendStringInfo(&ops, ", \"timed\": " UINT64_FORMAT ", \"request_cpu_us\": " INT64_FORMAT
+								 ", \"auth_cpu_us\": " INT64_FORMAT,
+								 tm, sum_us(&s->request_ns[j]), sum_us(&s->auth_ns[j]));
+			appendStringInfoChar(&ops, '}');
 			served += sv;
 			failed += fl;
+			timed += tm;
+			request_ns += (int64) pg_atomic_read_u64(&s->request_ns[j]);
+			auth_ns += (int64) pg_atomic_read_u64(&s->auth_ns[j]);
 		}
 		appendStringInfoChar(&ops, '}');
 		values[0] = Int32GetDatum(i + 1);
@@ -331,6 +372,9 @@ st_http_status(PG_FUNCTION_ARGS)
 		values[5] = Int64GetDatum(served);
 		values[6] = Int64GetDatum(failed);
 		values[7] = DirectFunctionCall1(jsonb_in, CStringGetDatum(ops.data));
+		values[8] = Int64GetDatum(timed);
+		values[9] = Int64GetDatum(Max(request_ns, 0) / 1000);
+		values[10] = Int64GetDatum(Max(auth_ns, 0) / 1000);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -82,11 +82,12 @@ def relation(table):
     return sql("SELECT relation_name FROM stdesign.tables WHERE table_name = '%s'" % table)
 
 
-def signature(secret, now, region, creq):
+def signature(secret, now, region, creq, key_date=None):
+    """key_date: derive the signing key for another date than the scope's (a wrong signature)."""
     scope = "%s/%s/dynamodb/aws4_request" % (now[:8], region)
     sts = "AWS4-HMAC-SHA256\n%s\n%s\n%s" % (now, scope, hashlib.sha256(creq.encode()).hexdigest())
     k = ("AWS4" + secret).encode()
-    for part in (now[:8], region, "dynamodb", "aws4_request"):
+    for part in (key_date or now[:8], region, "dynamodb", "aws4_request"):
         k = hmac.new(k, part.encode(), hashlib.sha256).digest()
     return scope, hmac.new(k, sts.encode(), hashlib.sha256).hexdigest()
 
@@ -108,7 +109,7 @@ def sign(headers, body, key, secret, amz_date=None, region="us-east-1"):
     return headers
 
 
-def presign(headers, body, key, secret, expires=300, amz_date=None, extra=None):
+def presign(headers, body, key, secret, expires=300, amz_date=None, extra=None, key_date=None):
     """A presigned request: the signature in the query string (its path)."""
     now = amz_date or datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
     headers = dict(headers, Host="127.0.0.1:%d" % PORT)
@@ -124,7 +125,7 @@ def presign(headers, body, key, secret, expires=300, amz_date=None, extra=None):
     enc = lambda v: urllib.parse.quote(v, safe="-_.~")
     cq = "&".join("%s=%s" % (enc(k), enc(v)) for k, v in sorted(q.items()))
     creq = "POST\n/\n%s\n%s\n%s\n%s" % (cq, canon, ";".join(names), hashlib.sha256(body).hexdigest())
-    _, sig = signature(secret, now, "us-east-1", creq)
+    _, sig = signature(secret, now, "us-east-1", creq, key_date)
     return headers, "/?" + cq + "&X-Amz-Signature=" + sig
 
 
@@ -515,6 +516,8 @@ def sigv4_tests(key, secret, rkey, rsecret):
 
     escape_tests(key, secret, wkey, wsecret, rkey, rsecret)
     presigned_tests(key, secret, body, base)
+    key_cache_tests(body, base)
+    timing_tests(key, secret)
 
     sql("SELECT st_disable_access_key('%s')" % rkey)
     code, _ = error_code(lambda: rc.list_tables())
@@ -531,6 +534,107 @@ def sigv4_tests(key, secret, rkey, rsecret):
     code2, _ = error_code(lambda: dc.list_tables())
     check("sigv4: a key used, then dropped: UnrecognizedClientException at once",
           code is None and code2 == "UnrecognizedClientException", (code, code2))
+
+
+def key_cache_tests(body, base):
+    """Each worker keeps the keys it used and their signing keys: a change
+    to a key or its role is seen by the very next request, on a connection
+    (so a worker) that has just used the cached key."""
+    sql("CREATE ROLE stdesign_http_cached; "
+        "GRANT USAGE ON SCHEMA stdesign, stdesign_data TO stdesign_http_cached; "
+        "GRANT SELECT ON stdesign.tables, stdesign.indexes TO stdesign_http_cached")
+    ckey, csecret = sql("SELECT access_key_id || ' ' || secret_access_key "
+                        "FROM st_create_access_key('stdesign_http_cached')").split()
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    first = signed("ListTables", {}, ckey, csecret, conn)
+    second = signed("ListTables", {}, ckey, csecret, conn)
+    check("key cache: a key used twice on one connection (its signing key cached)",
+          first[0] == 200 and second[0] == 200, (first, second))
+
+    sql("SELECT st_disable_access_key('%s')" % ckey)
+    st = signed("ListTables", {}, ckey, csecret, conn)
+    check("key cache: disabled key refused by the very next request: UnrecognizedClientException",
+          st[0] == 400 and st[1] == "com.amazon.coral.service#UnrecognizedClientException", st)
+    sql("UPDATE stdesign.access_keys SET enabled = true WHERE key_id = '%s'" % ckey)
+    st = signed("ListTables", {}, ckey, csecret, conn)
+    check("key cache: enabled again, served again", st[0] == 200, st)
+
+    # dropped, then created again with the same id but another secret
+    sql("SELECT st_drop_access_key('%s')" % ckey)
+    sql("INSERT INTO stdesign.access_keys (key_id, secret, role_name) "
+        "VALUES ('%s', 'NewSecretOfTheSameKeyId0000000000000000', 'stdesign_http_cached')" % ckey)
+    st = signed("ListTables", {}, ckey, csecret, conn)
+    check("key cache: re-created with a new secret: the old secret is refused (InvalidSignatureException)",
+          st[0] == 400 and st[1] == "com.amazon.coral.service#InvalidSignatureException", st)
+    st = signed("ListTables", {}, ckey, "NewSecretOfTheSameKeyId0000000000000000", conn)
+    check("key cache: re-created with a new secret: the new secret is accepted", st[0] == 200, st)
+    csecret = "NewSecretOfTheSameKeyId0000000000000000"
+
+    # the key's role renamed away and back: refused, then served
+    sql("ALTER ROLE stdesign_http_cached RENAME TO stdesign_http_cached2")
+    st = signed("ListTables", {}, ckey, csecret, conn)
+    check("key cache: the key's role renamed away: UnrecognizedClientException at once",
+          st[0] == 400 and st[1] == "com.amazon.coral.service#UnrecognizedClientException", st)
+    sql("ALTER ROLE stdesign_http_cached2 RENAME TO stdesign_http_cached")
+    st = signed("ListTables", {}, ckey, csecret, conn)
+    check("key cache: the role back: served again", st[0] == 200, st)
+
+    # another date: a presigned request dated yesterday (valid for 2 days)
+    # needs yesterday's signing key, derived anew after today's was cached
+    yesterday = (datetime.datetime.utcnow() - datetime.timedelta(days=1)).strftime("%Y%m%dT%H%M%SZ")
+    today = datetime.datetime.utcnow().strftime("%Y%m%d")
+    lbody = b"{}"
+    lbase = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.ListTables"}
+    h, path = presign(lbase, lbody, ckey, csecret, expires=172800, amz_date=yesterday)
+    r, data = raw(None, lbody, h, conn=conn, auth=False, path=path)
+    check("key cache: another date derives its own signing key (yesterday's, presigned)", r.status == 200, data)
+    st = signed("ListTables", {}, ckey, csecret, conn)
+    check("key cache: and today's again", st[0] == 200, st)
+    h, path = presign(lbase, lbody, ckey, csecret, expires=172800, amz_date=yesterday, key_date=today)
+    r, data = raw(None, lbody, h, conn=conn, auth=False, path=path)
+    check("key cache: yesterday's scope signed with today's key: InvalidSignatureException",
+          r.status == 400 and err_type(data) == "com.amazon.coral.service#InvalidSignatureException", data)
+    h, path = presign(lbase, lbody, ckey, csecret, expires=172800, amz_date=yesterday)
+    r, data = raw(None, lbody, h, conn=conn, auth=False, path=path)
+    check("key cache: yesterday's again, after today's", r.status == 200, data)
+    conn.close()
+    sql("SELECT st_drop_access_key('%s')" % ckey)
+    sql("DROP OWNED BY stdesign_http_cached; DROP ROLE stdesign_http_cached")
+
+
+def timing_tests(key, secret):
+    """stdesign.http_track_timing: the CPU time of requests and of their
+    authentication, in stdesign.http_status()."""
+    totals = ("SELECT sum(requests_served) || ' ' || sum(requests_timed) || ' ' || "
+              "sum(request_cpu_us) || ' ' || sum(auth_cpu_us) FROM stdesign.http_status()")
+    bad = subprocess.run(["psql", "-X", "-At", "-c", "ALTER SYSTEM SET stdesign.http_track_timing = 'often'"],
+                         capture_output=True, text=True).stderr
+    check("timing: stdesign.http_track_timing takes a boolean", "requires a Boolean value" in bad, bad)
+    sql("ALTER SYSTEM SET stdesign.http_track_timing = on")
+    sql("SELECT pg_reload_conf()")
+    time.sleep(1)
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    before = [int(x) for x in sql(totals).split()]
+    for _ in range(20):
+        signed("GetItem", {"TableName": "SignedTable", "Key": {"PK": {"S": "s"}, "SK": {"S": "1"}}}, key, secret, conn)
+    after = [int(x) for x in sql(totals).split()]
+    d = [b - a for a, b in zip(before, after)]
+    check("timing: 20 signed GetItems counted as timed (%d)" % d[1], d[0] == 20 and d[1] == 20, d)
+    check("timing: their CPU time and their authentication's (%d us, %d us)" % (d[2], d[3]),
+          d[2] > 0 and 0 < d[3] < d[2], d)
+    op = sql("SELECT bool_and(by_operation->'GetItem' ?& array['timed', 'request_cpu_us', 'auth_cpu_us']) "
+             "FROM stdesign.http_status() WHERE (by_operation->'GetItem'->>'timed')::bigint > 0")
+    check("timing: by_operation has GetItem's timed requests and CPU times", op == "t", op)
+    sql("ALTER SYSTEM RESET stdesign.http_track_timing")
+    sql("SELECT pg_reload_conf()")
+    time.sleep(1)
+    before = [int(x) for x in sql(totals).split()]
+    for _ in range(5):
+        signed("ListTables", {}, key, secret, conn)
+    after = [int(x) for x in sql(totals).split()]
+    d = [b - a for a, b in zip(before, after)]
+    check("timing: off again: requests served, none timed", d[0] == 5 and d[1] == 0 and d[2] == 0, d)
+    conn.close()
 
 
 def signed(op, payload, key, secret, conn):

@@ -12,7 +12,8 @@
 #      access patterns, and dynamodb-admin's table page (test/http/)
 #   5. sigv4: access keys, bad/expired/missing signatures, presigned
 #      requests, session tokens, the region, a role without privileges, a
-#      request that tries to leave its role (test/http/test_http.py sigv4)
+#      request that tries to leave its role, the workers' key cache, the CPU
+#      time counts (test/http/test_http.py sigv4)
 #   6. cancel, per-request timeout and reload, kill -9 of a worker in the
 #      middle of a request, fast shutdown during a request, a port taken,
 #      too few max_worker_processes

@@ -39,6 +39,13 @@ RESET ROLE;
 
 -- Without shared_preload_libraries there are no workers to show.
 SELECT count(*) FROM stdesign.http_status();
+-- The CPU time columns (stdesign.http_track_timing), last.
+SELECT requests_timed, request_cpu_us, auth_cpu_us FROM stdesign.http_status();
+SELECT pg_get_function_result('stdesign.http_status()'::regprocedure);
+-- The setting: a boolean, changed by reload.
+ALTER SYSTEM SET stdesign.http_track_timing = 'maybe';
+SET stdesign.http_track_timing = on;
+SHOW stdesign.http_track_timing;
 
 REVOKE USAGE ON SCHEMA stdesign FROM http_keys_other;
 DELETE FROM stdesign.access_keys;
