@@ -7,7 +7,9 @@
 #   2. aws-cli: create-table, wait table-exists, put/get/query/scan with
 #      paging, update with conditions, a cancelled transact-write-items
 #   3. boto3 and raw HTTP (test/http/test_http.py trust); serialization
-#      failures and deadlocks retried, the generic 500 (... conflict, failures)
+#      failures and deadlocks retried, the generic 500 (... conflict, failures);
+#      a pool of keep-alive connections still answered while one of them
+#      waits for a row lock (... dispatch)
 #   4. the JavaScript SDK (DocumentClient) running the seeds' e-commerce
 #      access patterns, and dynamodb-admin's table page (test/http/)
 #   5. sigv4: access keys, bad/expired/missing signatures, presigned
@@ -187,6 +189,14 @@ sleep 1
 cat "$work/py.out"
 p=$(sed -n 's/^http failures: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py.out")
 f=$(sed -n 's/^http failures: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+
+# a pool of keep-alive connections while one request waits for a row lock
+"$python" test/http/test_http.py "$port" dispatch > "$work/py.out" 2>&1
+cat "$work/py.out"
+p=$(sed -n 's/^http dispatch: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py.out")
+f=$(sed -n 's/^http dispatch: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 
