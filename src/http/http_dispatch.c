@@ -126,8 +126,10 @@ static char tmp_dir[MAXPGPATH];
 static int	notify_fd = -1;		/* the owner's socket, which the I/O thread
 								 * reads */
 static int	send_fd = -1;		/* the main thread's socket, to tell owners */
-static int	wake_fd = -1;		/* eventfd: the main thread stops the I/O
-								 * thread */
+static int	wake_fd = -1;		/* eventfd: the main thread wakes its I/O
+								 * thread (a response, or stop) */
+static int	main_fd = -1;		/* eventfd: the I/O thread wakes its own main
+								 * thread (cheaper than a latch's signal) */
 static pthread_t io_thread;
 static bool io_started = false;
 static volatile sig_atomic_t io_stop = false;
@@ -517,6 +519,7 @@ io_publish(int slot)
 {
 	HttpSlot   *s = &http_queue->slots[slot];
 	Latch	   *wake = NULL;
+	bool		wake_own = false;
 	int			n;
 
 	queue_lock();
@@ -533,12 +536,20 @@ io_publish(int slot)
 		{
 			qw->idle = false;
 			wake = qw->latch;
+			wake_own = (w == my_index);
 			break;
 		}
 	}
 	queue_unlock();
+	if (wake_own)
+	{
+		uint64		one = 1;
+
+		if (write(main_fd, &one, sizeof(one)) < 0)
+			SetLatch(wake);
+	}
 	/* SetLatch is async-signal-safe: no allocation, no locks, no ereport */
-	if (wake)
+	else if (wake)
 		SetLatch(wake);
 }
 
@@ -934,7 +945,10 @@ io_main(void *arg)
 				notified = true;
 			}
 			else if (events[i].data.fd == wake_fd)
+			{
 				io_drain_fd(wake_fd, false);
+				notified = true;
+			}
 		}
 		/* on a timeout too: a notice lost to a full socket buffer is seen */
 		if (notified || n == 0)
@@ -1069,7 +1083,8 @@ http_dispatch_start(int index)
 	notify_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	send_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (notify_fd < 0 || send_fd < 0 || wake_fd < 0)
+	main_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (notify_fd < 0 || send_fd < 0 || wake_fd < 0 || main_fd < 0)
 		ereport(ERROR, (errmsg("stdesign: could not create the HTTP worker's sockets: %m")));
 	alen = notify_address(&addr, index);
 	if (bind(notify_fd, (struct sockaddr *) &addr, alen) < 0)
@@ -1108,6 +1123,16 @@ http_dispatch_start(int index)
 	if (rc != 0)
 		ereport(ERROR, (errmsg("stdesign: could not start the HTTP I/O thread: %s", strerror(rc))));
 	io_started = true;
+}
+
+/*
+ * The descriptor the main thread waits on, besides its latch: readable when
+ * its own I/O thread has queued a request for it.
+ */
+int
+http_dispatch_wait_fd(void)
+{
+	return main_fd;
 }
 
 /* Is the I/O thread still running? */
@@ -1158,6 +1183,15 @@ http_dispatch_next(HttpRequest *req)
 	const char *p;
 	const char *end;
 
+	/* a wake-up by the own I/O thread is taken: the queue is looked at now */
+	{
+		uint64		count;
+
+		if (read(main_fd, &count, sizeof(count)) < 0)
+		{
+			/* EAGAIN: none */
+		}
+	}
 	queue_lock();
 	for (int i = 0; i < http_queue->nworkers * HTTP_SLOTS_PER_WORKER; i++)
 	{
@@ -1269,7 +1303,17 @@ http_dispatch_reply(HttpRequest *req, int status, const char *body, size_t len)
 	else
 		s->state = SLOT_FREE;	/* its owner is gone, and its connection */
 	queue_unlock();
-	if (notify)
+	if (notify && owner == my_index)
+	{
+		uint64		one = 1;
+
+		/* this worker's own I/O thread: its eventfd */
+		if (write(wake_fd, &one, sizeof(one)) < 0)
+		{
+			/* EAGAIN: the counter is full, so a wake-up waits already */
+		}
+	}
+	else if (notify)
 	{
 		struct sockaddr_un addr;
 		socklen_t	alen = notify_address(&addr, owner);

@@ -125,6 +125,9 @@ extern void http_dispatch_start(int index);
 /* Copy the settings the I/O thread reads (after a reload). */
 extern void http_dispatch_config(void);
 
+/* What the main thread waits on besides its latch (its I/O thread's wake-ups). */
+extern int	http_dispatch_wait_fd(void);
+
 /* Is the I/O thread running? */
 extern bool http_dispatch_alive(void);
 

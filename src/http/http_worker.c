@@ -510,6 +510,8 @@ http_worker_main(Datum arg)
 	int			index = DatumGetInt32(arg);
 	HttpListener listeners[HTTP_MAX_LISTENERS];
 	int			n;
+	WaitEventSet *set;
+	WaitEvent	event;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, die);
@@ -538,6 +540,10 @@ http_worker_main(Datum arg)
 	request_context = AllocSetContextCreate(TopMemoryContext, "stdesign http request",
 											ALLOCSET_DEFAULT_SIZES);
 	http_dispatch_start(index);
+	set = CreateWaitEventSet(TopMemoryContext, 3);
+	AddWaitEventToSet(set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	AddWaitEventToSet(set, WL_SOCKET_READABLE, http_dispatch_wait_fd(), NULL, NULL);
 	ereport(LOG,
 			(errmsg("stdesign: HTTP worker %d listening on %s port %d (database \"%s\", auth %s)",
 					index + 1, my_slot ? my_slot->listening : http_listen_addresses, http_port,
@@ -573,7 +579,6 @@ http_worker_main(Datum arg)
 			MemoryContextReset(request_context);
 			reload_if_pending();
 		}
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 1000L, PG_WAIT_EXTENSION);
+		(void) WaitEventSetWait(set, 1000L, &event, 1, PG_WAIT_EXTENSION);
 	}
 }
