@@ -64,6 +64,12 @@
 
 #include "http_server.h"
 
+/*
+ * The I/O thread formats with the C library's snprintf, not Postgres's
+ * replacement (port.h): nothing of Postgres runs on that thread.
+ */
+#undef snprintf
+
 #define JSON_CT		"application/x-amz-json-1.0"
 
 typedef enum HttpSlotState
@@ -349,7 +355,7 @@ io_cors_allowed(struct MHD_Connection *conn, char *buf, size_t size)
 	pthread_mutex_unlock(&io_config_lock);
 	if (allow == NULL)
 		return NULL;
-	strlcpy(buf, allow, size);
+	snprintf(buf, size, "%s", allow);
 	return buf;
 }
 
