@@ -142,6 +142,7 @@ static volatile sig_atomic_t io_stop = false;
 static volatile sig_atomic_t io_failed = false;
 static struct MHD_Daemon *io_daemons[HTTP_MAX_LISTENERS];
 static int	io_ndaemons = 0;
+static bool io_due[HTTP_MAX_LISTENERS];	/* daemons with work to run */
 
 /* The settings the I/O thread reads, copied on start and on reload. */
 static pthread_mutex_t io_config_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -163,6 +164,7 @@ typedef struct HttpUpload
 	HttpUploadState state;
 	struct MHD_Connection *conn;
 	bool		loopback;
+	int			daemon;			/* index in io_daemons */
 	const char *method;			/* libmicrohttpd's, valid until the end */
 	const char *url;
 	char	   *data;			/* the body as it arrives */
@@ -313,26 +315,36 @@ notify_address(struct sockaddr_un *addr, int index)
 /*							 the I/O thread								  */
 /* ====================================================================== */
 
-/* DynamoDB's request ids: 52 upper-case letters and digits. */
+/*
+ * DynamoDB's request ids: 52 upper-case letters and digits.  They need to
+ * be unique, not secret: splitmix64 over a seed from getrandom(), taken
+ * once (a system call per request costs more than the rest of this).
+ */
 static void
 io_request_id(char *out)
 {
 	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-	unsigned char raw[HTTP_REQUEST_ID_LEN];
-	size_t		got = 0;
+	static uint64 state = 0;
+	uint64		z = 0;
 
-	while (got < sizeof(raw))
+	while (state == 0)
 	{
-		ssize_t		n = getrandom(raw + got, sizeof(raw) - got, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += n;
+		if (getrandom(&state, sizeof(state), 0) != sizeof(state))
+			state = ((uint64) getpid() << 32) ^ (uint64) time(NULL);
 	}
 	for (int i = 0; i < HTTP_REQUEST_ID_LEN; i++)
-		out[i] = alphabet[(i < (int) got ? raw[i] : (unsigned char) rand()) % 36];
+	{
+		/* twelve characters per 64 bits (36^12 < 2^64) */
+		if (i % 12 == 0)
+		{
+			z = (state += UINT64CONST(0x9E3779B97F4A7C15));
+			z = (z ^ (z >> 30)) * UINT64CONST(0xBF58476D1CE4E5B9);
+			z = (z ^ (z >> 27)) * UINT64CONST(0x94D049BB133111EB);
+			z ^= z >> 31;
+		}
+		out[i] = alphabet[z % 36];
+		z /= 36;
+	}
 	out[HTTP_REQUEST_ID_LEN] = '\0';
 }
 
@@ -637,6 +649,7 @@ io_drain_waiting(void)
 			io_free_slot(slot);
 			io_fail(up);
 			MHD_resume_connection(up->conn);
+			io_due[up->daemon] = true;
 		}
 	}
 }
@@ -701,7 +714,10 @@ io_collect(void)
 		}
 		io_free_slot(base + i);
 		if (up != NULL)
+		{
 			MHD_resume_connection(up->conn);
+			io_due[up->daemon] = true;
+		}
 	}
 	io_drain_waiting();
 }
@@ -772,7 +788,9 @@ io_access(void *cls, struct MHD_Connection *conn, const char *url,
 			return MHD_NO;
 		*con_cls = up;
 		up->conn = conn;
-		up->loopback = (bool) (intptr_t) cls;
+		/* cls: the daemon's index, twice, plus 1 for a loopback address */
+		up->loopback = ((intptr_t) cls & 1) != 0;
+		up->daemon = (int) ((intptr_t) cls >> 1);
 		up->method = method;
 		up->url = url;
 		if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY)
@@ -909,18 +927,20 @@ io_main(void *arg)
 		io_failed = true;
 		return NULL;
 	}
+	/* data.u32: 0 the notices, 1 the main thread's wake-ups, 2 + i daemon i */
 	ev.events = EPOLLIN;
-	ev.data.fd = notify_fd;
+	ev.data.u64 = 0;
+	ev.data.u32 = 0;
 	if (epoll_ctl(ep, EPOLL_CTL_ADD, notify_fd, &ev) != 0)
 		io_failed = true;
-	ev.data.fd = wake_fd;
+	ev.data.u32 = 1;
 	if (epoll_ctl(ep, EPOLL_CTL_ADD, wake_fd, &ev) != 0)
 		io_failed = true;
 	for (int i = 0; i < io_ndaemons; i++)
 	{
 		const union MHD_DaemonInfo *info = MHD_get_daemon_info(io_daemons[i], MHD_DAEMON_INFO_EPOLL_FD);
 
-		ev.data.fd = info ? info->epoll_fd : -1;
+		ev.data.u32 = 2 + i;
 		if (info == NULL || epoll_ctl(ep, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
 			io_failed = true;
 	}
@@ -936,6 +956,8 @@ io_main(void *arg)
 
 			if (MHD_get_timeout(io_daemons[i], &t) == MHD_YES && t < (MHD_UNSIGNED_LONG_LONG) timeout)
 				timeout = (int) t;
+			if (io_due[i])
+				timeout = 0;
 		}
 		n = epoll_wait(ep, events, lengthof(events), timeout);
 		if (n < 0 && errno != EINTR)
@@ -945,22 +967,51 @@ io_main(void *arg)
 		}
 		for (int i = 0; i < n; i++)
 		{
-			if (events[i].data.fd == notify_fd)
+			uint32		tag = events[i].data.u32;
+
+			if (tag == 0)
 			{
 				io_drain_fd(notify_fd, true);
 				notified = true;
 			}
-			else if (events[i].data.fd == wake_fd)
+			else if (tag == 1)
 			{
 				io_drain_fd(wake_fd, false);
 				notified = true;
 			}
+			else if (tag - 2 < (uint32) io_ndaemons)
+				io_due[tag - 2] = true;
 		}
 		/* on a timeout too: a notice lost to a full socket buffer is seen */
 		if (notified || n == 0)
 			io_collect();
+
+		/*
+		 * libmicrohttpd runs the daemons with something to do: events on
+		 * their descriptors, resumed connections, or their timeouts (all of
+		 * them when the wait timed out).
+		 */
 		for (int i = 0; i < io_ndaemons; i++)
-			MHD_run(io_daemons[i]);
+		{
+			MHD_UNSIGNED_LONG_LONG t;
+
+			if (!io_due[i] && n != 0 &&
+				!(MHD_get_timeout(io_daemons[i], &t) == MHD_YES && t == 0))
+				continue;
+			io_due[i] = false;
+
+			/*
+			 * A connection that sent a response takes libmicrohttpd a few
+			 * more passes (its timeout stays 0 meanwhile): run them here
+			 * rather than through the wait.
+			 */
+			for (int pass = 0; pass < 4; pass++)
+			{
+				MHD_run(io_daemons[i]);
+				if (MHD_get_timeout(io_daemons[i], &t) != MHD_YES || t != 0)
+					break;
+			}
+		}
 	}
 	close(ep);
 	return NULL;
@@ -979,7 +1030,7 @@ http_start_daemon(int listen_fd, bool loopback)
 		return NULL;
 	d = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME,
 						 0, NULL, NULL,
-						 io_access, (void *) (intptr_t) loopback,
+						 io_access, (void *) (intptr_t) ((io_ndaemons << 1) | (loopback ? 1 : 0)),
 						 MHD_OPTION_LISTEN_SOCKET, listen_fd,
 						 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 120,
 						 MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 10000,
