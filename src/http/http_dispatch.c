@@ -8,21 +8,23 @@
  * (transactions, SPI, memory contexts, signals).  Its I/O thread runs
  * libmicrohttpd on the worker's listening sockets: it accepts connections,
  * reads requests, and sends responses; it never calls Postgres (no palloc,
- * no ereport, no locks of Postgres): only libc, libmicrohttpd, zlib, and the
- * queue below, guarded by a process-shared pthread mutex.  It starts with
- * every signal blocked, so Postgres's signal handlers only ever run on the
- * main thread.
+ * no ereport, no locks of Postgres): only libc, libmicrohttpd, zlib, the
+ * queue below, guarded by a process-shared pthread mutex, and eventfds.  It
+ * starts with every signal blocked, so Postgres's signal handlers only ever
+ * run on the main thread.
  *
  * A complete request (headers, query string and body) goes into a slot of
  * the queue in shared memory, and its connection is suspended.  The I/O
- * thread then wakes an idle worker (its own first), by setting that
- * worker's latch.  Whichever worker's main thread claims the slot runs the
- * request (http_protocol.c) and writes the response into the slot, then
- * tells the owner, the worker whose I/O thread holds the connection, by a
- * datagram on the owner's abstract unix socket; the owner's I/O thread
- * resumes the connection and sends the response.  So a worker busy with a
- * long request (a wait for a row lock) holds up no connection: another
- * worker answers the requests of all the connections it owns.
+ * thread then wakes an idle worker (its own first).  Whichever worker's main
+ * thread claims the slot runs the request (http_protocol.c) and writes the
+ * response into the slot, then tells the owner, the worker whose I/O thread
+ * holds the connection; the owner's I/O thread resumes the connection and
+ * sends the response.  So a worker busy with a long request (a wait for a
+ * row lock) holds up no connection: another worker answers the requests of
+ * all the connections it owns.  Both wake-ups are eventfds that the
+ * postmaster creates when it loads the library, two per worker, which every
+ * worker inherits: a write wakes the other process without a signal (a
+ * latch's SetLatch sends SIGURG, which costs more, and is Postgres's).
  *
  * A slot holds requests and responses of up to HTTP_SLOT_INLINE bytes; a
  * larger one goes through a file in the data directory's pgsql_tmp, named
@@ -51,7 +53,6 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 #include <microhttpd.h>
 #include <zlib.h>
@@ -59,7 +60,6 @@
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
-#include "storage/latch.h"
 #include "storage/proc.h"
 
 #include "http_server.h"
@@ -102,7 +102,6 @@ typedef struct HttpQueueWorker
 {
 	uint32		pid;			/* 0: not running */
 	bool		idle;			/* its main thread waits for work */
-	Latch	   *latch;
 } HttpQueueWorker;
 
 typedef struct HttpQueue
@@ -129,13 +128,17 @@ static HttpQueue *http_queue = NULL;
 
 static int	my_index = -1;
 static char tmp_dir[MAXPGPATH];
-static int	notify_fd = -1;		/* the owner's socket, which the I/O thread
-								 * reads */
-static int	send_fd = -1;		/* the main thread's socket, to tell owners */
-static int	wake_fd = -1;		/* eventfd: the main thread wakes its I/O
-								 * thread (a response, or stop) */
-static int	main_fd = -1;		/* eventfd: the I/O thread wakes its own main
-								 * thread (cheaper than a latch's signal) */
+static int	wake_fd = -1;		/* eventfd: the main thread stops its I/O
+								 * thread */
+
+/*
+ * Eventfds made by the postmaster (http_dispatch_preload), inherited: a
+ * worker's main thread waits on its io_work_fds entry for requests to run,
+ * its I/O thread on its io_done_fds entry for responses to send.
+ */
+static int	io_nfds = 0;
+static int	io_work_fds[HTTP_MAX_WORKERS];
+static int	io_done_fds[HTTP_MAX_WORKERS];
 static pthread_t io_thread;
 static bool io_started = false;
 static volatile sig_atomic_t io_stop = false;
@@ -297,18 +300,28 @@ read_file(const char *path, char *buf, size_t len)
 	return ok;
 }
 
-/* The abstract unix socket of a worker's I/O thread. */
-static socklen_t
-notify_address(struct sockaddr_un *addr, int index)
+/* Add one to an eventfd (a wake-up); a full counter is a wake-up already. */
+static void
+bump(int fd)
 {
-	int			n;
+	uint64		one = 1;
 
-	memset(addr, 0, sizeof(*addr));
-	addr->sun_family = AF_UNIX;
-	/* sun_path[0] = '\0': Linux's abstract namespace, gone with the process */
-	n = snprintf(addr->sun_path + 1, sizeof(addr->sun_path) - 1,
-				 "stdesign-http-%d-%d", (int) PostmasterPid, index);
-	return offsetof(struct sockaddr_un, sun_path) + 1 + n;
+	if (write(fd, &one, sizeof(one)) < 0)
+	{
+		/* EAGAIN: the counter is full, so a wake-up is waiting */
+	}
+}
+
+/* Take an eventfd's wake-ups. */
+static void
+io_drain_fd(int fd)
+{
+	uint64		count;
+
+	if (read(fd, &count, sizeof(count)) < 0)
+	{
+		/* EAGAIN: none */
+	}
 }
 
 /* ====================================================================== */
@@ -536,8 +549,7 @@ static void
 io_publish(int slot)
 {
 	HttpSlot   *s = &http_queue->slots[slot];
-	Latch	   *wake = NULL;
-	bool		wake_own = false;
+	int			wake = -1;
 	int			n;
 
 	queue_lock();
@@ -550,25 +562,16 @@ io_publish(int slot)
 		int			w = (my_index + k) % n;
 		HttpQueueWorker *qw = &http_queue->workers[w];
 
-		if (qw->pid != 0 && qw->idle && qw->latch != NULL)
+		if (qw->pid != 0 && qw->idle)
 		{
 			qw->idle = false;
-			wake = qw->latch;
-			wake_own = (w == my_index);
+			wake = w;
 			break;
 		}
 	}
 	queue_unlock();
-	if (wake_own)
-	{
-		uint64		one = 1;
-
-		if (write(main_fd, &one, sizeof(one)) < 0)
-			SetLatch(wake);
-	}
-	/* SetLatch is async-signal-safe: no allocation, no locks, no ereport */
-	else if (wake)
-		SetLatch(wake);
+	if (wake >= 0 && wake < io_nfds)
+		bump(io_work_fds[wake]);
 }
 
 /* Put a complete request into the FILLING slot; false when it cannot be. */
@@ -899,22 +902,6 @@ io_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 
 /* ---------- the thread's loop ---------- */
 
-static void
-io_drain_fd(int fd, bool datagrams)
-{
-	char		buf[256];
-
-	for (;;)
-	{
-		ssize_t		n = datagrams ? recv(fd, buf, sizeof(buf), MSG_DONTWAIT) : read(fd, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0 || !datagrams)
-			return;
-	}
-}
-
 static void *
 io_main(void *arg)
 {
@@ -927,11 +914,11 @@ io_main(void *arg)
 		io_failed = true;
 		return NULL;
 	}
-	/* data.u32: 0 the notices, 1 the main thread's wake-ups, 2 + i daemon i */
+	/* data.u32: 0 responses to send, 1 stop, 2 + i daemon i */
 	ev.events = EPOLLIN;
 	ev.data.u64 = 0;
 	ev.data.u32 = 0;
-	if (epoll_ctl(ep, EPOLL_CTL_ADD, notify_fd, &ev) != 0)
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, io_done_fds[my_index], &ev) != 0)
 		io_failed = true;
 	ev.data.u32 = 1;
 	if (epoll_ctl(ep, EPOLL_CTL_ADD, wake_fd, &ev) != 0)
@@ -971,18 +958,15 @@ io_main(void *arg)
 
 			if (tag == 0)
 			{
-				io_drain_fd(notify_fd, true);
+				io_drain_fd(io_done_fds[my_index]);
 				notified = true;
 			}
 			else if (tag == 1)
-			{
-				io_drain_fd(wake_fd, false);
-				notified = true;
-			}
+				io_drain_fd(wake_fd);
 			else if (tag - 2 < (uint32) io_ndaemons)
 				io_due[tag - 2] = true;
 		}
-		/* on a timeout too: a notice lost to a full socket buffer is seen */
+		/* on a timeout too, for safety's sake */
 		if (notified || n == 0)
 			io_collect();
 
@@ -1060,17 +1044,13 @@ http_dispatch_config(void)
 static void
 dispatch_exit(int code, Datum arg)
 {
-	uint64		one = 1;
 	int			owners[HTTP_MAX_WORKERS];
 	int			nowners = 0;
 
 	if (io_started)
 	{
 		io_stop = true;
-		if (write(wake_fd, &one, sizeof(one)) < 0)
-		{
-			/* the thread sees io_stop within a second anyway */
-		}
+		bump(wake_fd);
 		pthread_join(io_thread, NULL);
 		io_started = false;
 	}
@@ -1079,7 +1059,6 @@ dispatch_exit(int code, Datum arg)
 	queue_lock();
 	http_queue->workers[my_index].pid = 0;
 	http_queue->workers[my_index].idle = false;
-	http_queue->workers[my_index].latch = NULL;
 	for (int i = 0; i < http_queue->nworkers * HTTP_SLOTS_PER_WORKER; i++)
 	{
 		HttpSlot   *s = &http_queue->slots[i];
@@ -1106,12 +1085,8 @@ dispatch_exit(int code, Datum arg)
 	}
 	queue_unlock();
 	for (int i = 0; i < nowners; i++)
-	{
-		struct sockaddr_un addr;
-		socklen_t	alen = notify_address(&addr, owners[i]);
-
-		(void) sendto(send_fd, "x", 1, MSG_DONTWAIT, (struct sockaddr *) &addr, alen);
-	}
+		if (owners[i] < io_nfds)
+			bump(io_done_fds[owners[i]]);
 }
 
 /*
@@ -1122,13 +1097,11 @@ dispatch_exit(int code, Datum arg)
 void
 http_dispatch_start(int index)
 {
-	struct sockaddr_un addr;
-	socklen_t	alen;
 	sigset_t	all;
 	sigset_t	old;
 	int			rc;
 
-	if (http_queue == NULL || index < 0 || index >= http_queue->nworkers)
+	if (http_queue == NULL || index < 0 || index >= http_queue->nworkers || index >= io_nfds)
 		ereport(ERROR, (errmsg("stdesign: the HTTP request queue is not in shared memory")));
 	my_index = index;
 	snprintf(tmp_dir, sizeof(tmp_dir), "%s/base/%s", DataDir, PG_TEMP_FILES_DIR);
@@ -1137,17 +1110,12 @@ http_dispatch_start(int index)
 				(errcode_for_file_access(),
 				 errmsg("stdesign: could not create directory \"%s\": %m", tmp_dir)));
 
-	notify_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	send_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	main_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (notify_fd < 0 || send_fd < 0 || wake_fd < 0 || main_fd < 0)
-		ereport(ERROR, (errmsg("stdesign: could not create the HTTP worker's sockets: %m")));
-	alen = notify_address(&addr, index);
-	if (bind(notify_fd, (struct sockaddr *) &addr, alen) < 0)
-		ereport(ERROR,
-				(errmsg("stdesign: could not bind the HTTP worker's notification socket \"@%s\": %m",
-						addr.sun_path + 1)));
+	if (wake_fd < 0)
+		ereport(ERROR, (errmsg("stdesign: could not create an eventfd: %m")));
+	/* wake-ups left from a previous run of this worker */
+	io_drain_fd(io_work_fds[index]);
+	io_drain_fd(io_done_fds[index]);
 
 	/*
 	 * This worker's slots: whatever a previous run of it left is dropped
@@ -1163,7 +1131,6 @@ http_dispatch_start(int index)
 			s->state = SLOT_FREE;
 	}
 	http_queue->workers[index].pid = (uint32) MyProcPid;
-	http_queue->workers[index].latch = MyLatch;
 	http_queue->workers[index].idle = false;
 	queue_unlock();
 	memset(io_slot_upload, 0, sizeof(io_slot_upload));
@@ -1184,12 +1151,31 @@ http_dispatch_start(int index)
 
 /*
  * The descriptor the main thread waits on, besides its latch: readable when
- * its own I/O thread has queued a request for it.
+ * an I/O thread has queued a request for it.
  */
 int
 http_dispatch_wait_fd(void)
 {
-	return main_fd;
+	return io_work_fds[my_index];
+}
+
+/*
+ * In the postmaster, loading the library: the eventfds of the workers'
+ * wake-ups, inherited by every worker (and kept across a crash restart,
+ * where a wake-up left over is only a spurious one).
+ */
+void
+http_dispatch_preload(int nworkers)
+{
+	for (int i = io_nfds; i < nworkers; i++)
+	{
+		io_work_fds[i] = eventfd(0, EFD_NONBLOCK);
+		io_done_fds[i] = eventfd(0, EFD_NONBLOCK);
+		if (io_work_fds[i] < 0 || io_done_fds[i] < 0)
+			ereport(ERROR,
+					(errmsg("stdesign: could not create the HTTP workers' eventfds: %m")));
+		io_nfds = i + 1;
+	}
 }
 
 /* Is the I/O thread still running? */
@@ -1240,15 +1226,8 @@ http_dispatch_next(HttpRequest *req)
 	const char *p;
 	const char *end;
 
-	/* a wake-up by the own I/O thread is taken: the queue is looked at now */
-	{
-		uint64		count;
-
-		if (read(main_fd, &count, sizeof(count)) < 0)
-		{
-			/* EAGAIN: none */
-		}
-	}
+	/* a wake-up is taken: the queue is looked at now */
+	io_drain_fd(io_work_fds[my_index]);
 	queue_lock();
 	for (int i = 0; i < http_queue->nworkers * HTTP_SLOTS_PER_WORKER; i++)
 	{
@@ -1360,22 +1339,6 @@ http_dispatch_reply(HttpRequest *req, int status, const char *body, size_t len)
 	else
 		s->state = SLOT_FREE;	/* its owner is gone, and its connection */
 	queue_unlock();
-	if (notify && owner == my_index)
-	{
-		uint64		one = 1;
-
-		/* this worker's own I/O thread: its eventfd */
-		if (write(wake_fd, &one, sizeof(one)) < 0)
-		{
-			/* EAGAIN: the counter is full, so a wake-up waits already */
-		}
-	}
-	else if (notify)
-	{
-		struct sockaddr_un addr;
-		socklen_t	alen = notify_address(&addr, owner);
-
-		/* a full socket buffer means a notice is waiting already */
-		(void) sendto(send_fd, "x", 1, MSG_DONTWAIT, (struct sockaddr *) &addr, alen);
-	}
+	if (notify && owner < io_nfds)
+		bump(io_done_fds[owner]);
 }

@@ -119,6 +119,9 @@ extern void http_queue_attach(void *base);
  */
 extern struct MHD_Daemon *http_start_daemon(int listen_fd, bool loopback);
 
+/* In the postmaster: the eventfds the workers wake each other with. */
+extern void http_dispatch_preload(int nworkers);
+
 /* Start worker index's I/O thread on the daemons started. */
 extern void http_dispatch_start(int index);
 

@@ -261,7 +261,10 @@ http_init(void)
 	prev_shmem_startup_hook = shmem_startup_hook;
 	shmem_startup_hook = http_shmem_startup;
 	if (http_port != 0)
+	{
+		http_dispatch_preload(http_workers);
 		register_workers();
+	}
 }
 
 /* ---------- statistics ---------- */
