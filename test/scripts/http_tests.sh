@@ -349,7 +349,8 @@ taken=$(free_port)
 python3 -c 'import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(60)' "$taken" &
 holder=$!
-sleep 0.5
+# listening before the restart (python starts slowly on a busy machine)
+wait_for bash -c "exec 3<>/dev/tcp/127.0.0.1/$taken"
 q -c "ALTER SYSTEM SET stdesign.http_port = $taken" >/dev/null
 pg_ctlcluster "$PGVERSION" regress restart
 wait_for grep -q "could not bind the HTTP endpoint to 127.0.0.1 port $taken" "$log"
