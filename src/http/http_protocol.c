@@ -4,7 +4,7 @@
  *		DynamoDB's JSON 1.0 protocol over HTTP: one request in, one
  *		transaction, one response out.
  *
- A worker's main thread runs here a request that some worker's I/O thread
+ * A worker's main thread runs here a request that some worker's I/O thread
  * received (http_dispatch.c), and hands the response back to it.  What
  * DynamoDB checks, in its order (as DynamoDB answers; dynalite documents the
  * same order): body size (413), CORS preflight, GET (health), method and
