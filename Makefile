@@ -52,8 +52,9 @@ endif
 
 # The HTTP endpoint: libmicrohttpd (Debian libmicrohttpd-dev) serves HTTP,
 # zlib undoes gzip bodies and computes x-amz-crc32, libcrypto (OpenSSL,
-# libssl-dev, which Postgres is built with) hashes for SigV4.
-SHLIB_LINK += -lmicrohttpd -lz -lcrypto
+# libssl-dev, which Postgres is built with) hashes for SigV4.  Each worker
+# runs libmicrohttpd in a thread of its own (src/http/http_dispatch.c).
+SHLIB_LINK += -lmicrohttpd -lz -lcrypto -pthread
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)

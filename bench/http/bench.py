@@ -98,11 +98,13 @@ def lua(port, op, key, secret):
 
 
 def ticks(pids):
-    """CPU time of the processes, in nanoseconds."""
+    """CPU time of the processes, all their threads (an HTTP worker's I/O
+    thread too), in nanoseconds."""
     t = 0
     for p in pids:
         try:
-            t += int(open("/proc/%d/schedstat" % p).read().split()[0])
+            t += sum(int(open("/proc/%d/task/%s/schedstat" % (p, task)).read().split()[0])
+                     for task in os.listdir("/proc/%d/task" % p))
         except (OSError, IndexError, ValueError):
             try:
                 f = open("/proc/%d/stat" % p).read().rsplit(")", 1)[1].split()

@@ -4,24 +4,24 @@
  *		DynamoDB's JSON 1.0 protocol over HTTP: one request in, one
  *		transaction, one response out.
  *
- * libmicrohttpd parses HTTP and calls answer_request() on the worker's own
- * thread once a request's body has arrived.  What DynamoDB checks, in its
- * order (as DynamoDB answers; dynalite documents the same order): body size
- * (413), CORS preflight, GET (health), method and content type (404), the
- * JSON (SerializationException), the target (UnknownOperationException),
- * the credentials, then the operation.
+ * A worker's main thread runs here a request that some worker's I/O thread
+ * received (http_dispatch.c), and hands the response back to it.  What
+ * DynamoDB checks, in its order (as DynamoDB answers; dynalite documents the
+ * same order): body size (413), CORS preflight, GET (health), method and
+ * content type (404), all answered by the I/O thread; then here the JSON
+ * (SerializationException), the target (UnknownOperationException), the
+ * credentials, then the operation.
  *
  * Each request runs in its own transaction as the role its credentials map
  * to, with SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION so
  * that nothing it runs can SET ROLE its way out; the transaction commits
- * before the response is queued.  Errors are caught here and turned into
- * DynamoDB's error bodies; no error escapes into libmicrohttpd.
+ * before the response is handed back.  Errors are caught here and turned
+ * into DynamoDB's error bodies; none escapes the request.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include <microhttpd.h>
 #include <zlib.h>
 
 #include "access/xact.h"
@@ -51,14 +51,6 @@
 
 const char *http_request_host = NULL;
 
-/* Per request (libmicrohttpd's con_cls): the body as it arrives. */
-typedef struct HttpUpload
-{
-	char	   *data;
-	size_t		len;
-	size_t		cap;
-} HttpUpload;
-
 /* A response being built. */
 typedef struct HttpResult
 {
@@ -73,7 +65,7 @@ typedef struct HttpResult
 /* What one request carries, gathered once. */
 typedef struct HttpCall
 {
-	struct MHD_Connection *conn;
+	HttpRequest *req;
 	bool		loopback;
 	const char *request_id;
 	const char *method;
@@ -89,8 +81,6 @@ typedef struct HttpCall
 	const char *conflict;		/* why the last attempt is retried */
 } HttpCall;
 
-static MemoryContext request_context = NULL;
-
 /* ---------- small helpers ---------- */
 
 static const char *
@@ -100,40 +90,6 @@ header(HttpCall *call, const char *name)
 		if (pg_strcasecmp(call->headers[i].name, name) == 0)
 			return call->headers[i].value;
 	return NULL;
-}
-
-typedef struct HeaderList
-{
-	HttpHeader *items;
-	int			n;
-	int			cap;
-} HeaderList;
-
-static enum MHD_Result
-collect_value(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
-{
-	HeaderList *l = cls;
-
-	if (l->n == l->cap)
-	{
-		l->cap = l->cap ? l->cap * 2 : 16;
-		l->items = l->items ? repalloc(l->items, l->cap * sizeof(HttpHeader))
-			: palloc(l->cap * sizeof(HttpHeader));
-	}
-	l->items[l->n].name = pstrdup(key ? key : "");
-	l->items[l->n].value = pstrdup(value ? value : "");
-	l->n++;
-	return MHD_YES;
-}
-
-static void
-collect(struct MHD_Connection *conn, enum MHD_ValueKind kind, HttpHeader **out, int *n)
-{
-	HeaderList	l = {0};
-
-	MHD_get_connection_values(conn, kind, collect_value, &l);
-	*out = l.items;
-	*n = l.n;
 }
 
 static HttpResult
@@ -178,71 +134,13 @@ error_body(const HttpResult *r)
 
 /* ---------- sending ---------- */
 
-static bool
-cors_allowed(HttpCall *call, const char **allow)
-{
-	const char *origin = header(call, "Origin");
-
-	if (origin == NULL || http_cors_origin == NULL || http_cors_origin[0] == '\0')
-		return false;
-	if (strcmp(http_cors_origin, "*") == 0)
-		*allow = "*";
-	else if (strcmp(http_cors_origin, origin) == 0)
-		*allow = origin;
-	else
-		return false;
-	return true;
-}
-
-/*
- * Queue a response: every one carries the request id, the CRC-32 of the
- * exact bytes sent, and DynamoDB's content type.
- */
-static enum MHD_Result
-send_response(HttpCall *call, int status, const char *body, size_t len,
-			  const char *content_type, bool preflight)
-{
-	struct MHD_Response *resp;
-	enum MHD_Result ret;
-	char		crc[16];
-	const char *allow;
-
-	resp = MHD_create_response_from_buffer(len, (void *) body, MHD_RESPMEM_MUST_COPY);
-	if (resp == NULL)
-		return MHD_NO;
-	snprintf(crc, sizeof(crc), "%lu", (unsigned long) crc32(crc32(0L, Z_NULL, 0), (const Bytef *) body, len));
-	MHD_add_response_header(resp, "x-amzn-RequestId", call->request_id);
-	MHD_add_response_header(resp, "x-amz-crc32", crc);
-	MHD_add_response_header(resp, "Content-Type", content_type);
-	if (cors_allowed(call, &allow))
-	{
-		MHD_add_response_header(resp, "Access-Control-Allow-Origin", allow);
-		if (preflight)
-		{
-			const char *h = header(call, "Access-Control-Request-Headers");
-			const char *m = header(call, "Access-Control-Request-Method");
-
-			if (h)
-				MHD_add_response_header(resp, "Access-Control-Allow-Headers", h);
-			MHD_add_response_header(resp, "Access-Control-Allow-Methods", m ? m : "POST, GET, OPTIONS");
-			MHD_add_response_header(resp, "Access-Control-Max-Age", "172800");
-		}
-		else
-			MHD_add_response_header(resp, "Access-Control-Expose-Headers",
-									"x-amzn-RequestId, x-amz-crc32");
-	}
-	ret = MHD_queue_response(call->conn, status, resp);
-	MHD_destroy_response(resp);
-	return ret;
-}
-
-static enum MHD_Result
+static void
 send_result(HttpCall *call, const HttpResult *r)
 {
 	char	   *body = r->type ? error_body(r) : r->body;
 
 	http_stats_request(call->op, r->status == 200);
-	return send_response(call, r->status, body, strlen(body), JSON_CT, false);
+	http_dispatch_reply(call->req, r->status, body, strlen(body));
 }
 
 /* ---------- the request body ---------- */
@@ -694,191 +592,47 @@ target_operation(HttpCall *call)
 	return pstrdup(t);
 }
 
-/* ---------- libmicrohttpd's callbacks ---------- */
+/* ---------- the entry point ---------- */
 
-static enum MHD_Result
-answer_request(HttpCall *call)
+/*
+ * Answer a request taken from the queue (http_dispatch_next), in the
+ * current memory context, which the caller resets afterwards.
+ */
+void
+http_answer(HttpRequest *req)
 {
-	const char *ct;
+	HttpCall	call = {0};
 	HttpResult	r = {0};
 
-	if (strcmp(call->method, "OPTIONS") == 0 && header(call, "Origin"))
+	http_timing_begin();
+	call.req = req;
+	call.loopback = req->loopback;
+	call.request_id = req->request_id;
+	if (req->broken)
 	{
-		const char *allow;
-
-		if (cors_allowed(call, &allow))
-			return send_response(call, 200, "", 0, JSON_CT, true);
+		r = error_result(500, NS_DYNAMODB "InternalServerError", "Internal server error");
+		send_result(&call, &r);
+		return;
 	}
-	if (strcmp(call->method, "GET") == 0)
-	{
-		const char *host = header(call, "Host");
-		char	   *body = psprintf("healthy: %s ", host ? host : "localhost");
-
-		return send_response(call, 200, body, strlen(body), JSON_CT, false);
-	}
-	ct = header(call, "Content-Type");
-	if (strcmp(call->method, "POST") != 0 ||
-		(call->raw_len > 0 && (ct == NULL ||
-							   (strncmp(ct, JSON_CT, strlen(JSON_CT)) != 0 &&
-								strncmp(ct, "application/json", 16) != 0))))
-	{
-		const char *body = "<UnknownOperationException/>\n";
-
-		return send_response(call, 404, body, strlen(body), JSON_CT, false);
-	}
-	call->op = target_operation(call);
-	http_request_host = header(call, "Host");
+	call.method = req->method;
+	call.url = req->url;
+	call.headers = req->headers;
+	call.nheaders = req->nheaders;
+	call.query = req->query;
+	call.nquery = req->nquery;
+	call.raw = req->body;
+	call.raw_len = req->body_len;
+	call.op = target_operation(&call);
+	http_request_host = header(&call, "Host");
 	/* DescribeEndpoints answers with the address the client used */
 	api_endpoint_address = http_request_host;
-	if (!decode_body(call, &r))
-		return send_result(call, &r);
-	if (call->json[0] == '\0')
+	if (!decode_body(&call, &r))
+		;
+	else if (call.json[0] == '\0')
 		r = error_result(400, NS_SERVICE "SerializationException", NULL);
 	else
-		r = run_request(call);
-	return send_result(call, &r);
-}
-
-/* DynamoDB's request ids: 52 upper-case letters and digits. */
-static char *
-request_id(void)
-{
-	return http_random_string(52, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
-}
-
-static enum MHD_Result
-send_too_large(struct MHD_Connection *conn)
-{
-	HttpCall	call = {0};
-
-	http_timing_begin();
-	call.conn = conn;
-	call.request_id = request_id();
-	http_stats_request(NULL, false);
-	return send_response(&call, 413, "", 0, JSON_CT, false);
-}
-
-static enum MHD_Result
-access_handler(void *cls, struct MHD_Connection *conn, const char *url,
-			   const char *method, const char *version, const char *upload_data,
-			   size_t *upload_data_size, void **con_cls)
-{
-	HttpUpload *up = *con_cls;
-	HttpCall	call = {0};
-	MemoryContext old;
-	enum MHD_Result ret;
-
-	if (up == NULL)
-	{
-		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
-
-		up = calloc(1, sizeof(HttpUpload));
-		if (up == NULL)
-			return MHD_NO;
-		*con_cls = up;
-		if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY)
-		{
-			MemoryContextReset(request_context);
-			old = MemoryContextSwitchTo(request_context);
-			ret = send_too_large(conn);
-			MemoryContextSwitchTo(old);
-			return ret;
-		}
-		return MHD_YES;
-	}
-	if (*upload_data_size > 0)
-	{
-		size_t		n = *upload_data_size;
-
-		*upload_data_size = 0;
-		if (up->len + n > HTTP_MAX_BODY)
-		{
-			MemoryContextReset(request_context);
-			old = MemoryContextSwitchTo(request_context);
-			ret = send_too_large(conn);
-			MemoryContextSwitchTo(old);
-			return ret;
-		}
-		if (up->len + n > up->cap)
-		{
-			size_t		cap = Max(up->cap * 2, up->len + n);
-			char	   *d = realloc(up->data, cap);
-
-			if (d == NULL)
-				return MHD_NO;
-			up->data = d;
-			up->cap = cap;
-		}
-		memcpy(up->data + up->len, upload_data, n);
-		up->len += n;
-		return MHD_YES;
-	}
-
-	http_timing_begin();
-	MemoryContextReset(request_context);
-	old = MemoryContextSwitchTo(request_context);
-	call.conn = conn;
-	call.loopback = (bool) (intptr_t) cls;
-	call.request_id = request_id();
-	call.method = method;
-	call.url = url;
-	call.raw = up->data ? up->data : "";
-	call.raw_len = up->len;
-	collect(conn, MHD_HEADER_KIND, &call.headers, &call.nheaders);
-	collect(conn, MHD_GET_ARGUMENT_KIND, &call.query, &call.nquery);
-	ret = answer_request(&call);
+		r = run_request(&call);
 	http_request_host = NULL;
 	api_endpoint_address = NULL;
-	MemoryContextSwitchTo(old);
-	return ret;
-}
-
-static void
-request_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
-				  enum MHD_RequestTerminationCode toe)
-{
-	HttpUpload *up = *con_cls;
-
-	if (up)
-	{
-		free(up->data);
-		free(up);
-		*con_cls = NULL;
-	}
-}
-
-static void
-connection_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
-				  enum MHD_ConnectionNotificationCode toe)
-{
-	http_stats_connection(toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
-}
-
-/* libmicrohttpd's own messages (never request contents) at DEBUG1. */
-static void
-mhd_log(void *cls, const char *fmt, va_list ap)
-{
-	char		buf[512];
-
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	ereport(DEBUG1, (errmsg_internal("stdesign http: libmicrohttpd: %s", buf)));
-}
-
-struct MHD_Daemon *
-http_start_daemon(int listen_fd, bool loopback)
-{
-	if (request_context == NULL)
-		request_context = AllocSetContextCreate(TopMemoryContext, "stdesign http request",
-												ALLOCSET_DEFAULT_SIZES);
-	return MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG,
-							0, NULL, NULL,
-							access_handler, (void *) (intptr_t) loopback,
-							MHD_OPTION_LISTEN_SOCKET, listen_fd,
-							MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 120,
-							MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 10000,
-							MHD_OPTION_NOTIFY_COMPLETED, request_completed, NULL,
-							MHD_OPTION_NOTIFY_CONNECTION, connection_notify, NULL,
-							MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-							MHD_OPTION_SIGPIPE_HANDLED_BY_APP, (int) 1,
-							MHD_OPTION_END);
+	send_result(&call, &r);
 }

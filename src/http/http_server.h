@@ -5,11 +5,12 @@
  *		the settings, the worker, the wire protocol, SigV4 and access keys.
  *
  * Clients (the AWS SDKs, aws-cli, dynamodb-admin) speak DynamoDB's JSON 1.0
- * protocol over HTTP/1.1.  Each worker runs libmicrohttpd from its own
- * wait loop (no threads), answers each request in its own transaction, as
- * the Postgres role its credentials map to, through the same handlers as
- * st_api (src/api).  Workers are started only when the library is in
- * shared_preload_libraries and stdesign.http_port is set.
+ * protocol over HTTP/1.1.  Each worker runs libmicrohttpd in an I/O thread
+ * that never calls Postgres, and puts each request into a queue in shared
+ * memory; the main thread of whichever worker is free answers it in its own
+ * transaction, as the Postgres role its credentials map to, through the
+ * same handlers as st_api (src/api).  Workers are started only when the
+ * library is in shared_preload_libraries and stdesign.http_port is set.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,6 +28,18 @@
 
 /* Most workers one server can have (their statistics live in shared memory). */
 #define HTTP_MAX_WORKERS	64
+
+/* Most listening sockets of one worker. */
+#define HTTP_MAX_LISTENERS	16
+
+/* Requests of one worker's connections queued at once (more wait in it). */
+#define HTTP_SLOTS_PER_WORKER 64
+
+/* Requests and responses up to this size travel in shared memory. */
+#define HTTP_SLOT_INLINE	8192
+
+/* DynamoDB's request ids: 52 upper-case letters and digits. */
+#define HTTP_REQUEST_ID_LEN 52
 
 /* ---------- settings (http_worker.c) ---------- */
 
@@ -54,14 +67,21 @@ extern PGDLLEXPORT void http_worker_main(Datum arg);
 
 /* ---------- statistics in shared memory (http_worker.c) ---------- */
 
-/* A connection opened (+1) or closed (-1) on this worker. */
+/*
+ * A connection opened (+1) or closed (-1) on this worker.  Called by the
+ * I/O thread too: atomics only.
+ */
 extern void http_stats_connection(int delta);
 
 /*
  * A request of operation op (NULL: none recognised) answered; ok: 2xx.
- * Its CPU times are counted too when http_timing_begin() timed it.
+ * Main thread only: its CPU times are counted too when http_timing_begin()
+ * timed it.
  */
 extern void http_stats_request(const char *op, bool ok);
+
+/* The same for a request the I/O thread answered itself: atomics only. */
+extern void http_stats_io_request(const char *op, bool ok);
 
 /* ---------- CPU time of requests (http_timing.c) ---------- */
 
@@ -88,16 +108,71 @@ extern void http_timing_auth_end(void);
  */
 extern bool http_timing_end(int64 *request_ns, int64 *auth_ns);
 
-/* ---------- the protocol (http_protocol.c) ---------- */
+/* ---------- the I/O thread and the request queue (http_dispatch.c) ---------- */
 
 struct MHD_Daemon;
 
+/* One request header or query argument, as received. */
+typedef struct HttpHeader
+{
+	const char *name;
+	const char *value;
+} HttpHeader;
+
+/* A request taken from the queue, as a worker's main thread runs it. */
+typedef struct HttpRequest
+{
+	int			slot;
+	bool		broken;			/* could not be read back: answer 500 */
+	bool		loopback;		/* received on a loopback address */
+	char		request_id[HTTP_REQUEST_ID_LEN + 1];
+	const char *method;
+	const char *url;
+	HttpHeader *headers;
+	int			nheaders;
+	HttpHeader *query;			/* query arguments, decoded */
+	int			nquery;
+	const char *body;			/* as received (gzip not undone) */
+	size_t		body_len;
+} HttpRequest;
+
+/* The queue in shared memory: its size, set up (postmaster), attached. */
+extern Size http_queue_shmem_size(int nworkers);
+extern void http_queue_shmem_init(void *base, int nworkers);
+extern void http_queue_attach(void *base);
+
 /*
- * Start a daemon (no threads of its own) on a listening socket; loopback
- * says whether the socket's address is a loopback one (trust mode serves
- * only those).
+ * Start a libmicrohttpd daemon on a listening socket, to be run by the I/O
+ * thread; loopback says whether the socket's address is a loopback one
+ * (trust mode serves only those).
  */
 extern struct MHD_Daemon *http_start_daemon(int listen_fd, bool loopback);
+
+/* In the postmaster: the eventfds the workers wake each other with. */
+extern void http_dispatch_preload(int nworkers);
+
+/* Start worker index's I/O thread on the daemons started. */
+extern void http_dispatch_start(int index);
+
+/* Copy the settings the I/O thread reads (after a reload). */
+extern void http_dispatch_config(void);
+
+/* What the main thread waits on besides its latch (its I/O thread's wake-ups). */
+extern int	http_dispatch_wait_fd(void);
+
+/* Is the I/O thread running? */
+extern bool http_dispatch_alive(void);
+
+/* Claim the oldest queued request (true), or mark this worker idle. */
+extern bool http_dispatch_next(HttpRequest *req);
+
+/* Hand the claimed request's response back to its connection's worker. */
+extern void http_dispatch_reply(HttpRequest *req, int status, const char *body, size_t len);
+
+/* ---------- the protocol (http_protocol.c) ---------- */
+
+/* Answer a request taken from the queue (then http_dispatch_reply). */
+extern void http_answer(HttpRequest *req);
 
 /* ---------- the request being answered ---------- */
 
@@ -105,13 +180,6 @@ extern struct MHD_Daemon *http_start_daemon(int listen_fd, bool loopback);
 extern const char *http_request_host;
 
 /* ---------- Signature Version 4 (http_sigv4.c) ---------- */
-
-/* One request header, as received. */
-typedef struct HttpHeader
-{
-	const char *name;
-	const char *value;
-} HttpHeader;
 
 /* What a request gives to be verified. */
 typedef struct SigV4Request

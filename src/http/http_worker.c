@@ -6,16 +6,16 @@
  *		stdesign.http_status() shows.
  *
  * Every worker opens its own listening sockets on the same port with
- * SO_REUSEPORT, so that the kernel spreads new connections over the workers
- * and a worker busy with one request does not hold up the others'.  A port
- * that another program holds makes bind() fail: the worker says so in the
- * server log and exits, to be restarted (and to say so again) later; it
- * never listens elsewhere.
+ * SO_REUSEPORT, so that the kernel spreads new connections over the
+ * workers.  A port that another program holds makes bind() fail: the worker
+ * says so in the server log and exits, to be restarted (and to say so
+ * again) later; it never listens elsewhere.
  *
- * libmicrohttpd runs without threads of its own: the worker waits on its
- * epoll descriptors, its latch and the postmaster with a WaitEventSet, then
- * lets libmicrohttpd do what is ready.  Requests are answered from inside
- * that call, on the worker's only thread.
+ * A worker's I/O thread (http_dispatch.c) serves its connections and queues
+ * their requests in shared memory; the worker's main thread, here, waits on
+ * its latch and the postmaster, and answers queued requests, whichever
+ * worker's connection they came on, one at a time, each in its own
+ * transaction.  All Postgres work happens on the main thread.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,7 +27,6 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include <microhttpd.h>
 
 #include "fmgr.h"
 #include "funcapi.h"
@@ -45,6 +44,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 #include "utils/varlena.h"
 
 #include "http_server.h"
@@ -102,15 +102,23 @@ typedef struct HttpShared
 } HttpShared;
 
 static HttpShared *http_shared = NULL;
+static MemoryContext request_context = NULL;
 static HttpWorkerSlot *my_slot = NULL;
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
 static Size
-http_shmem_size(void)
+http_stats_size(void)
 {
 	return add_size(offsetof(HttpShared, slots),
 					mul_size(sizeof(HttpWorkerSlot), http_workers));
+}
+
+/* The statistics, then the request queue (http_dispatch.c). */
+static Size
+http_shmem_size(void)
+{
+	return add_size(MAXALIGN(http_stats_size()), http_queue_shmem_size(http_workers));
 }
 
 static void
@@ -149,7 +157,10 @@ http_shmem_startup(void)
 			}
 			s->listening[0] = '\0';
 		}
+		http_queue_shmem_init((char *) http_shared + MAXALIGN(http_stats_size()), http_workers);
 	}
+	else
+		http_queue_attach((char *) http_shared + MAXALIGN(http_stats_size()));
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -258,7 +269,10 @@ http_init(void)
 	prev_shmem_startup_hook = shmem_startup_hook;
 	shmem_startup_hook = http_shmem_startup;
 	if (http_port != 0)
+	{
+		http_dispatch_preload(http_workers);
 		register_workers();
+	}
 }
 
 /* ---------- statistics ---------- */
@@ -274,13 +288,11 @@ http_stats_connection(int delta)
 		pg_atomic_fetch_sub_u32(&my_slot->connections, 1);
 }
 
-void
-http_stats_request(const char *op, bool ok)
+/* Count a request in this worker's statistics: atomics only. */
+static void
+count_request(const char *op, bool ok, bool timed, int64 request_ns, int64 auth_ns)
 {
 	int			i = HTTP_NOPS - 1;
-	int64		request_ns;
-	int64		auth_ns;
-	bool		timed = http_timing_end(&request_ns, &auth_ns);
 
 	if (my_slot == NULL)
 		return;
@@ -298,6 +310,26 @@ http_stats_request(const char *op, bool ok)
 		pg_atomic_fetch_add_u64(&my_slot->request_ns[i], request_ns);
 		pg_atomic_fetch_add_u64(&my_slot->auth_ns[i], auth_ns);
 	}
+}
+
+void
+http_stats_request(const char *op, bool ok)
+{
+	int64		request_ns;
+	int64		auth_ns;
+	bool		timed = http_timing_end(&request_ns, &auth_ns);
+
+	count_request(op, ok, timed, request_ns, auth_ns);
+}
+
+/*
+ * A request the I/O thread answered itself (a body over the limit): counted
+ * with atomics only, never timed (the timing state is the main thread's).
+ */
+void
+http_stats_io_request(const char *op, bool ok)
+{
+	count_request(op, ok, false, 0, 0);
 }
 
 /* Nanoseconds summed (two's complement) -> microseconds, never below zero. */
@@ -382,14 +414,10 @@ st_http_status(PG_FUNCTION_ARGS)
 
 /* ---------- listening ---------- */
 
-#define HTTP_MAX_SOCKETS 16
-
 typedef struct HttpListener
 {
 	int			fd;
 	bool		loopback;
-	struct MHD_Daemon *daemon;
-	int			epoll_fd;
 } HttpListener;
 
 static bool
@@ -488,7 +516,7 @@ open_listeners(HttpListener *out)
 					(errmsg("stdesign: could not resolve HTTP address \"%s\": %s", host, gai_strerror(rc))));
 			continue;
 		}
-		for (struct addrinfo *ai = res; ai && n < HTTP_MAX_SOCKETS; ai = ai->ai_next)
+		for (struct addrinfo *ai = res; ai && n < HTTP_MAX_LISTENERS; ai = ai->ai_next)
 		{
 			bool		loopback = address_is_loopback(ai->ai_addr);
 			int			fd;
@@ -529,14 +557,26 @@ http_worker_exit(int code, Datum arg)
 	}
 }
 
+/* A reload: the settings, and the I/O thread's copy of those it reads. */
+static void
+reload_if_pending(void)
+{
+	if (ConfigReloadPending)
+	{
+		ConfigReloadPending = false;
+		ProcessConfigFile(PGC_SIGHUP);
+		http_dispatch_config();
+	}
+}
+
 void
 http_worker_main(Datum arg)
 {
 	int			index = DatumGetInt32(arg);
-	HttpListener listeners[HTTP_MAX_SOCKETS];
+	HttpListener listeners[HTTP_MAX_LISTENERS];
 	int			n;
 	WaitEventSet *set;
-	WaitEvent	events[HTTP_MAX_SOCKETS + 2];
+	WaitEvent	event;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, die);
@@ -559,22 +599,16 @@ http_worker_main(Datum arg)
 		ereport(ERROR,
 				(errmsg("stdesign: the HTTP endpoint has no address to listen on (stdesign.http_listen_addresses = '%s', port %d)",
 						http_listen_addresses, http_port)));
-	set = CreateWaitEventSet(TopMemoryContext, n + 2);
+	for (int i = 0; i < n; i++)
+		if (http_start_daemon(listeners[i].fd, listeners[i].loopback) == NULL)
+			ereport(ERROR, (errmsg("stdesign: could not start the HTTP daemon")));
+	request_context = AllocSetContextCreate(TopMemoryContext, "stdesign http request",
+											ALLOCSET_DEFAULT_SIZES);
+	http_dispatch_start(index);
+	set = CreateWaitEventSet(TopMemoryContext, 3);
 	AddWaitEventToSet(set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 	AddWaitEventToSet(set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
-	for (int i = 0; i < n; i++)
-	{
-		const union MHD_DaemonInfo *info;
-
-		listeners[i].daemon = http_start_daemon(listeners[i].fd, listeners[i].loopback);
-		if (listeners[i].daemon == NULL)
-			ereport(ERROR, (errmsg("stdesign: could not start the HTTP daemon")));
-		info = MHD_get_daemon_info(listeners[i].daemon, MHD_DAEMON_INFO_EPOLL_FD);
-		if (info == NULL)
-			ereport(ERROR, (errmsg("stdesign: the HTTP daemon has no epoll descriptor")));
-		listeners[i].epoll_fd = info->epoll_fd;
-		AddWaitEventToSet(set, WL_SOCKET_READABLE, listeners[i].epoll_fd, NULL, NULL);
-	}
+	AddWaitEventToSet(set, WL_SOCKET_READABLE, http_dispatch_wait_fd(), NULL, NULL);
 	ereport(LOG,
 			(errmsg("stdesign: HTTP worker %d listening on %s port %d (database \"%s\", auth %s)",
 					index + 1, my_slot ? my_slot->listening : http_listen_addresses, http_port,
@@ -583,29 +617,33 @@ http_worker_main(Datum arg)
 
 	for (;;)
 	{
-		long		timeout = 1000;
+		HttpRequest req;
+		MemoryContext old;
 
-		/*
-		 * A cancel that arrives between requests has nothing to cancel;
-		 * termination (die) is acted on here.
-		 */
-		QueryCancelPending = false;
-		CHECK_FOR_INTERRUPTS();
-		if (ConfigReloadPending)
-		{
-			ConfigReloadPending = false;
-			ProcessConfigFile(PGC_SIGHUP);
-		}
-		for (int i = 0; i < n; i++)
-		{
-			MHD_UNSIGNED_LONG_LONG t;
-
-			if (MHD_get_timeout(listeners[i].daemon, &t) == MHD_YES && (long) t < timeout)
-				timeout = (long) t;
-		}
-		(void) WaitEventSetWait(set, timeout, events, lengthof(events), PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
-		for (int i = 0; i < n; i++)
-			MHD_run(listeners[i].daemon);
+		CHECK_FOR_INTERRUPTS();
+		reload_if_pending();
+		if (!http_dispatch_alive())
+			ereport(ERROR, (errmsg("stdesign: the HTTP worker's I/O thread stopped")));
+		for (;;)
+		{
+			/*
+			 * A cancel that arrives between requests has nothing to cancel;
+			 * termination (die) is acted on here.
+			 */
+			QueryCancelPending = false;
+			CHECK_FOR_INTERRUPTS();
+			old = MemoryContextSwitchTo(request_context);
+			if (!http_dispatch_next(&req))
+			{
+				MemoryContextSwitchTo(old);
+				break;
+			}
+			http_answer(&req);
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(request_context);
+			reload_if_pending();
+		}
+		(void) WaitEventSetWait(set, 1000L, &event, 1, PG_WAIT_EXTENSION);
 	}
 }

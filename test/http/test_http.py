@@ -4,6 +4,7 @@
     test_http.py PORT trust
     test_http.py PORT conflict
     test_http.py PORT failures
+    test_http.py PORT dispatch
     test_http.py PORT sigv4 KEY SECRET READER_KEY READER_SECRET
 
 HTTP_SERVER_LOG names the server's log file (the checks that read it fail
@@ -956,12 +957,148 @@ def conflict_tests():
     check("conflicts: every success counted, nothing lost or doubled (%d)" % n, n == ok, (n, ok))
 
 
+# ---------------------------------------------------------------- dispatch
+
+def dispatch_tests():
+    """A pool of keep-alive connections, as the SDKs keep: one request
+    waits for a row lock a SQL session holds; every other connection of the
+    pool is still answered at once, whichever worker accepted it (requests
+    move to an idle worker), and the waiting request completes once the
+    lock is released."""
+    c = client()
+    make_table(c, "PoolTable")
+    for i in range(12):
+        c.put_item(TableName="PoolTable", Item={"PK": {"S": "pool"}, "SK": {"S": "%02d" % i}, "n": {"N": "0"}})
+    get = lambda i: json.dumps({"TableName": "PoolTable", "Key": {"PK": {"S": "pool"}, "SK": {"S": "%02d" % i}}})
+    # 12 connections: the kernel spreads them over the workers, so the
+    # blocked one's worker has others of the pool (all but surely)
+    conns = [http.client.HTTPConnection("127.0.0.1", PORT, timeout=30) for _ in range(12)]
+    ok = True
+    for i, conn in enumerate(conns):
+        r, _ = raw("GetItem", get(i), conn=conn)
+        ok = ok and r.status == 200
+    socks = [conn.sock for conn in conns]
+    check("dispatch: 12 keep-alive connections open", ok)
+
+    rel = relation("PoolTable")
+    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "BEGIN",
+                               "-c", 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rel,
+                               "-c", "SELECT pg_sleep(60) /* pool lock */"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    held = lambda: sql("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' "
+                       "AND query LIKE '%pg_sleep(60) /* pool lock */%' AND pid <> pg_backend_pid()") == "1"
+    for _ in range(100):
+        if held():
+            break
+        time.sleep(0.1)
+    check("dispatch: a SQL session holds the rows locked", held())
+
+    update = json.dumps({"TableName": "PoolTable", "Key": {"PK": {"S": "pool"}, "SK": {"S": "00"}},
+                         "UpdateExpression": "SET n = :one", "ExpressionAttributeValues": {":one": {"N": "1"}}})
+    conns[0].request("POST", "/", body=update.encode(), headers={
+        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.UpdateItem",
+        "Authorization": FAKE_AUTH})
+    waiting = lambda: sql("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker' "
+                          "AND state = 'active' AND query LIKE '%UpdateItem%' AND wait_event_type = 'Lock'") == "1"
+    for _ in range(100):
+        if waiting():
+            break
+        time.sleep(0.1)
+    check("dispatch: the UpdateItem waits for the row lock", waiting())
+
+    results = {}
+
+    def other(i):
+        conns[i].sock.settimeout(5)
+        t0 = time.monotonic()
+        try:
+            r, data = raw("GetItem", get(i), conn=conns[i])
+            results[i] = (r.status, time.monotonic() - t0, conns[i].sock is socks[i])
+        except Exception as e:
+            results[i] = (repr(e), time.monotonic() - t0, False)
+
+    threads = [threading.Thread(target=other, args=(i,)) for i in range(1, 12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    slow = {i: v for i, v in results.items() if v[0] != 200 or v[1] > 3 or not v[2]}
+    check("dispatch: the 11 other connections of the pool answered within 3 s, on their kept connections",
+          len(results) == 11 and not slow, slow)
+    socks[0].setblocking(False)
+    try:
+        early = socks[0].recv(1, socket.MSG_PEEK)
+    except BlockingIOError:
+        early = None
+    socks[0].setblocking(True)
+    check("dispatch: the blocked request still waits", early is None and waiting(), early)
+    # and a second round: a worker that answered others is free again
+    results.clear()
+    threads = [threading.Thread(target=other, args=(i,)) for i in range(1, 12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    slow = {i: v for i, v in results.items() if v[0] != 200 or v[1] > 3 or not v[2]}
+    check("dispatch: and again, while the request still waits", len(results) == 11 and not slow, slow)
+
+    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
+        "AND pid <> pg_backend_pid()")
+    holder.wait(timeout=30)
+    t0 = time.monotonic()
+    r = conns[0].getresponse()
+    data = r.read()
+    took = time.monotonic() - t0
+    check("dispatch: the lock released, the blocked UpdateItem completes (%.1fs)" % took,
+          r.status == 200 and took < 10, (r.status, data))
+    n = c.get_item(TableName="PoolTable", Key={"PK": {"S": "pool"}, "SK": {"S": "00"}})["Item"]["n"]["N"]
+    check("dispatch: its update is written", n == "1", n)
+    r, _ = raw("GetItem", get(0), conn=conns[0])
+    check("dispatch: its connection is kept and serves the next request", r.status == 200 and conns[0].sock is socks[0])
+    for conn in conns:
+        conn.close()
+
+    # more requests at once than a worker has queue slots (64): those past
+    # them wait in its I/O thread, and all are answered, in order
+    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "BEGIN",
+                               "-c", 'LOCK TABLE stdesign_data."%s" IN ACCESS EXCLUSIVE MODE' % rel,
+                               "-c", "SELECT pg_sleep(60) /* pool lock */"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if held():
+            break
+        time.sleep(0.1)
+    many = [http.client.HTTPConnection("127.0.0.1", PORT, timeout=60) for _ in range(150)]
+    for i, conn in enumerate(many):
+        conn.request("POST", "/", body=json.dumps({"TableName": "PoolTable", "Item": {"PK": {"S": "many"}, "SK": {"S": "%03d" % i}}}).encode(),
+                     headers={"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.PutItem",
+                              "Authorization": FAKE_AUTH})
+    time.sleep(1)
+    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
+        "AND pid <> pg_backend_pid()")
+    holder.wait(timeout=30)
+    codes = {}
+    for conn in many:
+        try:
+            r = conn.getresponse()
+            r.read()
+            codes[r.status] = codes.get(r.status, 0) + 1
+        except Exception as e:
+            codes[repr(e)] = codes.get(repr(e), 0) + 1
+        conn.close()
+    n = sql("SELECT count(*) FROM st_query('many', NULL, 'PoolTable')")
+    check("dispatch: 150 requests at once, past the queue's slots: all answered and written",
+          codes == {200: 150} and n == "150", (codes, n))
+
+
 if MODE == "trust":
     trust_tests()
 elif MODE == "conflict":
     conflict_tests()
 elif MODE == "failures":
     failure_tests()
+elif MODE == "dispatch":
+    dispatch_tests()
 else:
     sigv4_tests(*sys.argv[3:7])
 print("http %s: %d passed, %d failed" % (MODE, passed, failed))

@@ -7,7 +7,9 @@
 #   2. aws-cli: create-table, wait table-exists, put/get/query/scan with
 #      paging, update with conditions, a cancelled transact-write-items
 #   3. boto3 and raw HTTP (test/http/test_http.py trust); serialization
-#      failures and deadlocks retried, the generic 500 (... conflict, failures)
+#      failures and deadlocks retried, the generic 500 (... conflict, failures);
+#      a pool of keep-alive connections still answered while one of them
+#      waits for a row lock (... dispatch)
 #   4. the JavaScript SDK (DocumentClient) running the seeds' e-commerce
 #      access patterns, and dynamodb-admin's table page (test/http/)
 #   5. sigv4: access keys, bad/expired/missing signatures, presigned
@@ -191,6 +193,14 @@ f=$(sed -n 's/^http failures: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 
+# a pool of keep-alive connections while one request waits for a row lock
+"$python" test/http/test_http.py "$port" dispatch > "$work/py.out" 2>&1
+cat "$work/py.out"
+p=$(sed -n 's/^http dispatch: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py.out")
+f=$(sed -n 's/^http dispatch: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+
 # ---------- 4. the JavaScript SDK and dynamodb-admin ----------
 
 if (cd test/http && npm ci --no-audit --no-fund --silent >"$work/npm.out" 2>&1); then
@@ -340,7 +350,8 @@ taken=$(free_port)
 python3 -c 'import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(60)' "$taken" &
 holder=$!
-sleep 0.5
+# listening before the restart (python starts slowly on a busy machine)
+wait_for bash -c "exec 3<>/dev/tcp/127.0.0.1/$taken"
 q -c "ALTER SYSTEM SET stdesign.http_port = $taken" >/dev/null
 pg_ctlcluster "$PGVERSION" regress restart
 wait_for grep -q "could not bind the HTTP endpoint to 127.0.0.1 port $taken" "$log"

@@ -149,7 +149,7 @@ echo "== index builds while the relation's cache entry is invalidated"
 script_layer index_build_invalidation 15 bash test/scripts/index_build_invalidation.sh
 
 echo "== HTTP endpoint: aws-cli, boto3, the JavaScript SDK, dynamodb-admin, raw HTTP, SigV4, resilience"
-script_layer http 203 bash test/scripts/http_tests.sh
+script_layer http 213 bash test/scripts/http_tests.sh
 
 echo "== design studio page in headless Chromium"
 script_layer studio_browser 15 bash test/scripts/studio_browser.sh

@@ -1,0 +1,1343 @@
+/*-------------------------------------------------------------------------
+ *
+ * http_dispatch.c
+ *		The HTTP endpoint's I/O thread and the shared request queue through
+ *		which any worker answers a request that another worker received.
+ *
+ * Each worker has two threads.  Its main thread does all the Postgres work
+ * (transactions, SPI, memory contexts, signals).  Its I/O thread runs
+ * libmicrohttpd on the worker's listening sockets: it accepts connections,
+ * reads requests, and sends responses; it never calls Postgres (no palloc,
+ * no ereport, no locks of Postgres): only libc, libmicrohttpd, zlib, the
+ * queue below, guarded by a process-shared pthread mutex, and eventfds.  It
+ * starts with every signal blocked, so Postgres's signal handlers only ever
+ * run on the main thread.
+ *
+ * A complete request (headers, query string and body) goes into a slot of
+ * the queue in shared memory, and its connection is suspended.  The I/O
+ * thread then wakes an idle worker (its own first).  Whichever worker's main
+ * thread claims the slot runs the request (http_protocol.c) and writes the
+ * response into the slot, then tells the owner, the worker whose I/O thread
+ * holds the connection; the owner's I/O thread resumes the connection and
+ * sends the response.  So a worker busy with a long request (a wait for a
+ * row lock) holds up no connection: another worker answers the requests of
+ * all the connections it owns.  Both wake-ups are eventfds that the
+ * postmaster creates when it loads the library, two per worker, which every
+ * worker inherits: a write wakes the other process without a signal (a
+ * latch's SetLatch sends SIGURG, which costs more, and is Postgres's).
+ *
+ * A slot holds requests and responses of up to HTTP_SLOT_INLINE bytes; a
+ * larger one goes through a file in the data directory's pgsql_tmp, named
+ * after the slot, written and read with plain system calls (Postgres
+ * removes those files when it starts and after a crash).
+ *
+ * Slots are partitioned by owner, HTTP_SLOTS_PER_WORKER each; requests that
+ * find their owner's slots taken wait in the I/O thread, suspended, until
+ * one is free.  Runners take the oldest pending request of any owner.  A
+ * worker that exits gives back what it holds: its own pending requests are
+ * dropped (their connections close with it), the requests it was running
+ * are answered with a 500 (their transactions were rolled back); a slot
+ * whose owner is gone is freed by its runner.  A crash of any worker
+ * restarts the whole server, which initialises the queue afresh.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <microhttpd.h>
+#include <zlib.h>
+
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "storage/ipc.h"
+#include "storage/proc.h"
+
+#include "http_server.h"
+
+/*
+ * The I/O thread formats with the C library's snprintf, not Postgres's
+ * replacement (port.h): nothing of Postgres runs on that thread.
+ */
+#undef snprintf
+
+#define JSON_CT		"application/x-amz-json-1.0"
+
+typedef enum HttpSlotState
+{
+	SLOT_FREE,
+	SLOT_FILLING,				/* its owner's I/O thread writes the request */
+	SLOT_PENDING,				/* waits for a worker */
+	SLOT_RUNNING,				/* a worker's main thread runs it */
+	SLOT_DONE					/* the response waits for the owner */
+} HttpSlotState;
+
+typedef struct HttpSlot
+{
+	HttpSlotState state;
+	int			owner;			/* worker index whose I/O thread holds the
+								 * connection */
+	uint32		owner_pid;		/* that worker's process when queued */
+	int			runner;			/* worker index running it (RUNNING) */
+	uint64		seq;			/* queue order */
+	bool		loopback;		/* received on a loopback address */
+	bool		in_file;		/* request (PENDING) or response (DONE) in
+								 * the slot's file */
+	uint32		len;			/* its length */
+	int			status;			/* the response's HTTP status */
+	char		request_id[HTTP_REQUEST_ID_LEN + 1];
+	char		data[HTTP_SLOT_INLINE];
+} HttpSlot;
+
+typedef struct HttpQueueWorker
+{
+	uint32		pid;			/* 0: not running */
+	bool		idle;			/* its main thread waits for work */
+} HttpQueueWorker;
+
+typedef struct HttpQueue
+{
+	pthread_mutex_t lock;
+	int			nworkers;
+	uint64		next_seq;
+	HttpQueueWorker workers[HTTP_MAX_WORKERS];
+	HttpSlot	slots[FLEXIBLE_ARRAY_MEMBER];
+} HttpQueue;
+
+/* The serialized request: this, then the strings, then the body. */
+typedef struct HttpBlobHead
+{
+	uint32		nheaders;
+	uint32		nquery;
+	uint32		strings_len;	/* method, url, then name and value pairs */
+	uint32		body_len;
+} HttpBlobHead;
+
+static HttpQueue *http_queue = NULL;
+
+/* ---------- this process: fixed before the I/O thread starts ---------- */
+
+static int	my_index = -1;
+static char tmp_dir[MAXPGPATH];
+static int	wake_fd = -1;		/* eventfd: the main thread stops its I/O
+								 * thread */
+
+/*
+ * Eventfds made by the postmaster (http_dispatch_preload), inherited: a
+ * worker's main thread waits on its io_work_fds entry for requests to run,
+ * its I/O thread on its io_done_fds entry for responses to send.
+ */
+static int	io_nfds = 0;
+static int	io_work_fds[HTTP_MAX_WORKERS];
+static int	io_done_fds[HTTP_MAX_WORKERS];
+static pthread_t io_thread;
+static bool io_started = false;
+static volatile sig_atomic_t io_stop = false;
+static volatile sig_atomic_t io_failed = false;
+static struct MHD_Daemon *io_daemons[HTTP_MAX_LISTENERS];
+static int	io_ndaemons = 0;
+static bool io_due[HTTP_MAX_LISTENERS];	/* daemons with work to run */
+
+/* The settings the I/O thread reads, copied on start and on reload. */
+static pthread_mutex_t io_config_lock = PTHREAD_MUTEX_INITIALIZER;
+static char io_cors_origin[256];
+
+/* ---------- the I/O thread's own ---------- */
+
+typedef enum HttpUploadState
+{
+	UP_READING,					/* the body arrives */
+	UP_WAITING,					/* suspended, no slot free yet */
+	UP_QUEUED,					/* suspended, in a slot */
+	UP_ANSWERED					/* resumed with its response */
+} HttpUploadState;
+
+/* Per request (libmicrohttpd's con_cls). */
+typedef struct HttpUpload
+{
+	HttpUploadState state;
+	struct MHD_Connection *conn;
+	bool		loopback;
+	int			daemon;			/* index in io_daemons */
+	const char *method;			/* libmicrohttpd's, valid until the end */
+	const char *url;
+	char	   *data;			/* the body as it arrives */
+	size_t		len;
+	size_t		cap;
+	char		request_id[HTTP_REQUEST_ID_LEN + 1];
+	int			status;			/* the response (UP_ANSWERED) */
+	char	   *resp;
+	size_t		resp_len;
+	struct HttpUpload *next;	/* UP_WAITING: the wait list */
+} HttpUpload;
+
+static HttpUpload *io_slot_upload[HTTP_SLOTS_PER_WORKER];
+static HttpUpload *io_wait_head = NULL;
+static HttpUpload *io_wait_tail = NULL;
+
+/* ---------- shared memory ---------- */
+
+Size
+http_queue_shmem_size(int nworkers)
+{
+	return add_size(offsetof(HttpQueue, slots),
+					mul_size(sizeof(HttpSlot), mul_size(nworkers, HTTP_SLOTS_PER_WORKER)));
+}
+
+void
+http_queue_shmem_init(void *base, int nworkers)
+{
+	pthread_mutexattr_t attr;
+
+	http_queue = base;
+	memset(http_queue, 0, http_queue_shmem_size(nworkers));
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&http_queue->lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	http_queue->nworkers = nworkers;
+	for (int i = 0; i < nworkers * HTTP_SLOTS_PER_WORKER; i++)
+		http_queue->slots[i].owner = i / HTTP_SLOTS_PER_WORKER;
+}
+
+void
+http_queue_attach(void *base)
+{
+	http_queue = base;
+}
+
+static inline void
+queue_lock(void)
+{
+	pthread_mutex_lock(&http_queue->lock);
+}
+
+static inline void
+queue_unlock(void)
+{
+	pthread_mutex_unlock(&http_queue->lock);
+}
+
+static void
+slot_path(char *buf, size_t size, int slot, const char *kind)
+{
+	snprintf(buf, size, "%s/%s_stdesign_http_%d.%s", tmp_dir, PG_TEMP_FILE_PREFIX, slot, kind);
+}
+
+/* Write all of buf at the file's current position; false on error. */
+static bool
+write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0)
+	{
+		ssize_t		n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		buf += n;
+		len -= n;
+	}
+	return true;
+}
+
+static bool
+read_all(int fd, char *buf, size_t len)
+{
+	while (len > 0)
+	{
+		ssize_t		n = read(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		buf += n;
+		len -= n;
+	}
+	return true;
+}
+
+/* Write head + tail into a fresh file; false on error (nothing left). */
+static bool
+write_file(const char *path, const char *head, size_t head_len, const char *tail, size_t tail_len)
+{
+	int			fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, S_IRUSR | S_IWUSR);
+	bool		ok;
+
+	if (fd < 0)
+		return false;
+	ok = write_all(fd, head, head_len) && write_all(fd, tail, tail_len);
+	if (close(fd) != 0)
+		ok = false;
+	if (!ok)
+		unlink(path);
+	return ok;
+}
+
+/* Read a file of len bytes into buf, then remove it. */
+static bool
+read_file(const char *path, char *buf, size_t len)
+{
+	int			fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool		ok;
+
+	if (fd < 0)
+		return false;
+	ok = read_all(fd, buf, len);
+	close(fd);
+	unlink(path);
+	return ok;
+}
+
+/* Add one to an eventfd (a wake-up); a full counter is a wake-up already. */
+static void
+bump(int fd)
+{
+	uint64		one = 1;
+
+	if (write(fd, &one, sizeof(one)) < 0)
+	{
+		/* EAGAIN: the counter is full, so a wake-up is waiting */
+	}
+}
+
+/* Take an eventfd's wake-ups. */
+static void
+io_drain_fd(int fd)
+{
+	uint64		count;
+
+	if (read(fd, &count, sizeof(count)) < 0)
+	{
+		/* EAGAIN: none */
+	}
+}
+
+/* ====================================================================== */
+/*							 the I/O thread								  */
+/* ====================================================================== */
+
+/*
+ * DynamoDB's request ids: 52 upper-case letters and digits.  They need to
+ * be unique, not secret: splitmix64 over a seed from getrandom(), taken
+ * once (a system call per request costs more than the rest of this).
+ */
+static void
+io_request_id(char *out)
+{
+	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	static uint64 state = 0;
+	uint64		z = 0;
+
+	while (state == 0)
+	{
+		if (getrandom(&state, sizeof(state), 0) != sizeof(state))
+			state = ((uint64) getpid() << 32) ^ (uint64) time(NULL);
+	}
+	for (int i = 0; i < HTTP_REQUEST_ID_LEN; i++)
+	{
+		/* twelve characters per 64 bits (36^12 < 2^64) */
+		if (i % 12 == 0)
+		{
+			z = (state += UINT64CONST(0x9E3779B97F4A7C15));
+			z = (z ^ (z >> 30)) * UINT64CONST(0xBF58476D1CE4E5B9);
+			z = (z ^ (z >> 27)) * UINT64CONST(0x94D049BB133111EB);
+			z ^= z >> 31;
+		}
+		out[i] = alphabet[z % 36];
+		z /= 36;
+	}
+	out[HTTP_REQUEST_ID_LEN] = '\0';
+}
+
+/* The allowed origin for this request's Origin header, or NULL. */
+static const char *
+io_cors_allowed(struct MHD_Connection *conn, char *buf, size_t size)
+{
+	const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+	const char *allow = NULL;
+
+	if (origin == NULL)
+		return NULL;
+	pthread_mutex_lock(&io_config_lock);
+	if (io_cors_origin[0] == '\0')
+		allow = NULL;
+	else if (strcmp(io_cors_origin, "*") == 0)
+		allow = "*";
+	else if (strcmp(io_cors_origin, origin) == 0)
+		allow = origin;
+	pthread_mutex_unlock(&io_config_lock);
+	if (allow == NULL)
+		return NULL;
+	snprintf(buf, size, "%s", allow);
+	return buf;
+}
+
+/*
+ * Queue a response: every one carries the request id, the CRC-32 of the
+ * exact bytes sent, and DynamoDB's content type.  body is malloc'd and
+ * given to libmicrohttpd (or freed here).
+ */
+static enum MHD_Result
+io_send(struct MHD_Connection *conn, const char *request_id, int status,
+		char *body, size_t len, bool preflight)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+	char		crc[16];
+	char		allow[256];
+
+	snprintf(crc, sizeof(crc), "%lu", (unsigned long) crc32(crc32(0L, Z_NULL, 0), (const Bytef *) body, len));
+	resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	if (resp == NULL)
+	{
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, "x-amzn-RequestId", request_id);
+	MHD_add_response_header(resp, "x-amz-crc32", crc);
+	MHD_add_response_header(resp, "Content-Type", JSON_CT);
+	if (io_cors_allowed(conn, allow, sizeof(allow)))
+	{
+		MHD_add_response_header(resp, "Access-Control-Allow-Origin", allow);
+		if (preflight)
+		{
+			const char *h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Headers");
+			const char *m = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method");
+
+			if (h)
+				MHD_add_response_header(resp, "Access-Control-Allow-Headers", h);
+			MHD_add_response_header(resp, "Access-Control-Allow-Methods", m ? m : "POST, GET, OPTIONS");
+			MHD_add_response_header(resp, "Access-Control-Max-Age", "172800");
+		}
+		else
+			MHD_add_response_header(resp, "Access-Control-Expose-Headers",
+									"x-amzn-RequestId, x-amz-crc32");
+	}
+	ret = MHD_queue_response(conn, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+static enum MHD_Result
+io_send_text(struct MHD_Connection *conn, int status, const char *text, bool preflight)
+{
+	char		id[HTTP_REQUEST_ID_LEN + 1];
+	size_t		len = strlen(text);
+	char	   *body = malloc(len + 1);
+
+	if (body == NULL)
+		return MHD_NO;
+	memcpy(body, text, len + 1);
+	io_request_id(id);
+	return io_send(conn, id, status, body, len, preflight);
+}
+
+/* ---------- serializing a request into a slot ---------- */
+
+typedef struct BlobWriter
+{
+	char	   *out;			/* NULL: only measure */
+	size_t		len;
+	uint32		n;
+} BlobWriter;
+
+static void
+blob_put(BlobWriter *w, const char *s)
+{
+	size_t		l = strlen(s) + 1;
+
+	if (w->out)
+		memcpy(w->out + w->len, s, l);
+	w->len += l;
+}
+
+static enum MHD_Result
+blob_value(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	BlobWriter *w = cls;
+
+	blob_put(w, key ? key : "");
+	blob_put(w, value ? value : "");
+	w->n++;
+	return MHD_YES;
+}
+
+/*
+ * The request's head (counts, method, url, headers, query arguments) in a
+ * malloc'd buffer; NULL when out of memory.
+ */
+static char *
+io_blob_head(struct MHD_Connection *conn, const char *method, const char *url,
+			 size_t body_len, size_t *len)
+{
+	BlobWriter	w = {0};
+	HttpBlobHead head = {0};
+	char	   *buf;
+
+	/* measure, then write */
+	for (int pass = 0; pass < 2; pass++)
+	{
+		w.len = 0;
+		blob_put(&w, method);
+		blob_put(&w, url);
+		w.n = 0;
+		MHD_get_connection_values(conn, MHD_HEADER_KIND, blob_value, &w);
+		head.nheaders = w.n;
+		w.n = 0;
+		MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, blob_value, &w);
+		head.nquery = w.n;
+		if (pass == 0)
+		{
+			buf = malloc(sizeof(head) + w.len);
+			if (buf == NULL)
+				return NULL;
+			w.out = buf + sizeof(head);
+		}
+	}
+	head.strings_len = w.len;
+	head.body_len = body_len;
+	memcpy(buf, &head, sizeof(head));
+	*len = sizeof(head) + w.len;
+	return buf;
+}
+
+/* A free slot of this worker, now FILLING; -1 when none. */
+static int
+io_take_slot(void)
+{
+	int			base = my_index * HTTP_SLOTS_PER_WORKER;
+	int			found = -1;
+
+	queue_lock();
+	for (int i = 0; i < HTTP_SLOTS_PER_WORKER; i++)
+		if (http_queue->slots[base + i].state == SLOT_FREE)
+		{
+			found = base + i;
+			http_queue->slots[found].state = SLOT_FILLING;
+			break;
+		}
+	queue_unlock();
+	return found;
+}
+
+static void
+io_free_slot(int slot)
+{
+	queue_lock();
+	http_queue->slots[slot].state = SLOT_FREE;
+	queue_unlock();
+}
+
+/*
+ * Make the FILLING slot pending and wake a worker: this one when idle,
+ * else another idle one; when none is idle, all are busy and each takes the
+ * oldest pending request when it is done with its own.
+ */
+static void
+io_publish(int slot)
+{
+	HttpSlot   *s = &http_queue->slots[slot];
+	int			wake = -1;
+	int			n;
+
+	queue_lock();
+	n = http_queue->nworkers;
+	s->state = SLOT_PENDING;
+	s->owner_pid = http_queue->workers[my_index].pid;
+	s->seq = http_queue->next_seq++;
+	for (int k = 0; k < n; k++)
+	{
+		int			w = (my_index + k) % n;
+		HttpQueueWorker *qw = &http_queue->workers[w];
+
+		if (qw->pid != 0 && qw->idle)
+		{
+			qw->idle = false;
+			wake = w;
+			break;
+		}
+	}
+	queue_unlock();
+	if (wake >= 0 && wake < io_nfds)
+		bump(io_work_fds[wake]);
+}
+
+/* Put a complete request into the FILLING slot; false when it cannot be. */
+static bool
+io_enqueue(HttpUpload *up, int slot)
+{
+	HttpSlot   *s = &http_queue->slots[slot];
+	char	   *head;
+	size_t		head_len;
+	bool		ok = true;
+
+	head = io_blob_head(up->conn, up->method, up->url, up->len, &head_len);
+	if (head == NULL)
+		return false;
+	s->loopback = up->loopback;
+	s->len = head_len + up->len;
+	memcpy(s->request_id, up->request_id, sizeof(s->request_id));
+	if (s->len <= HTTP_SLOT_INLINE)
+	{
+		s->in_file = false;
+		memcpy(s->data, head, head_len);
+		if (up->len > 0)
+			memcpy(s->data + head_len, up->data, up->len);
+	}
+	else
+	{
+		char		path[MAXPGPATH];
+
+		s->in_file = true;
+		slot_path(path, sizeof(path), slot, "req");
+		ok = write_file(path, head, head_len, up->data ? up->data : "", up->len);
+	}
+	free(head);
+	if (!ok)
+		return false;
+	/* the body now lives in the slot */
+	free(up->data);
+	up->data = NULL;
+	up->len = up->cap = 0;
+	io_slot_upload[slot - my_index * HTTP_SLOTS_PER_WORKER] = up;
+	up->state = UP_QUEUED;
+	io_publish(slot);
+	return true;
+}
+
+/* A 500 from the I/O thread itself (out of memory, no file written). */
+static void
+io_fail(HttpUpload *up)
+{
+	static const char body[] = "{\"__type\": \"com.amazonaws.dynamodb.v20120810#InternalServerError\", \"message\": \"Internal server error\"}";
+
+	up->status = 500;
+	up->resp = malloc(sizeof(body) - 1);
+	up->resp_len = up->resp ? sizeof(body) - 1 : 0;
+	if (up->resp)
+		memcpy(up->resp, body, sizeof(body) - 1);
+	up->state = UP_ANSWERED;
+	http_stats_io_request(NULL, false);
+}
+
+/* Give the requests waiting for a slot those that are free. */
+static void
+io_drain_waiting(void)
+{
+	while (io_wait_head)
+	{
+		HttpUpload *up = io_wait_head;
+		int			slot = io_take_slot();
+
+		if (slot < 0)
+			return;
+		io_wait_head = up->next;
+		if (io_wait_head == NULL)
+			io_wait_tail = NULL;
+		up->next = NULL;
+		if (!io_enqueue(up, slot))
+		{
+			io_free_slot(slot);
+			io_fail(up);
+			MHD_resume_connection(up->conn);
+			io_due[up->daemon] = true;
+		}
+	}
+}
+
+/* Take the responses of this worker's DONE slots and resume their connections. */
+static void
+io_collect(void)
+{
+	int			base = my_index * HTTP_SLOTS_PER_WORKER;
+	bool		done[HTTP_SLOTS_PER_WORKER];
+	bool		any = false;
+
+	queue_lock();
+	for (int i = 0; i < HTTP_SLOTS_PER_WORKER; i++)
+	{
+		done[i] = http_queue->slots[base + i].state == SLOT_DONE;
+		any |= done[i];
+	}
+	queue_unlock();
+	if (!any)
+		return;
+	for (int i = 0; i < HTTP_SLOTS_PER_WORKER; i++)
+	{
+		HttpSlot   *s = &http_queue->slots[base + i];
+		HttpUpload *up = io_slot_upload[i];
+		bool		ok = true;
+
+		if (!done[i])
+			continue;
+		/* a DONE slot is the owner's alone until it frees it */
+		if (up != NULL)
+		{
+			up->status = s->status;
+			up->resp_len = s->len;
+			up->resp = malloc(Max(s->len, 1));
+			if (up->resp == NULL)
+				ok = false;
+			else if (s->in_file)
+			{
+				char		path[MAXPGPATH];
+
+				slot_path(path, sizeof(path), base + i, "resp");
+				ok = read_file(path, up->resp, s->len);
+			}
+			else
+				memcpy(up->resp, s->data, s->len);
+			if (!ok)
+			{
+				free(up->resp);
+				up->resp = NULL;
+				io_fail(up);
+			}
+			up->state = UP_ANSWERED;
+			io_slot_upload[i] = NULL;
+		}
+		else if (s->in_file)
+		{
+			char		path[MAXPGPATH];
+
+			slot_path(path, sizeof(path), base + i, "resp");
+			unlink(path);
+		}
+		io_free_slot(base + i);
+		if (up != NULL)
+		{
+			MHD_resume_connection(up->conn);
+			io_due[up->daemon] = true;
+		}
+	}
+	io_drain_waiting();
+}
+
+/* ---------- libmicrohttpd's callbacks (I/O thread) ---------- */
+
+static enum MHD_Result
+io_too_large(struct MHD_Connection *conn)
+{
+	http_stats_io_request(NULL, false);
+	return io_send_text(conn, 413, "", false);
+}
+
+/*
+ * What DynamoDB answers without running anything, in its order: CORS
+ * preflight, GET (health), other methods and content types (404).  false:
+ * the request is for a worker.
+ */
+static bool
+io_answer_locally(HttpUpload *up, enum MHD_Result *ret)
+{
+	struct MHD_Connection *conn = up->conn;
+	const char *ct;
+	char		allow[256];
+
+	if (strcmp(up->method, "OPTIONS") == 0 &&
+		io_cors_allowed(conn, allow, sizeof(allow)))
+	{
+		*ret = io_send_text(conn, 200, "", true);
+		return true;
+	}
+	if (strcmp(up->method, "GET") == 0)
+	{
+		const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
+		char		body[1024];
+
+		snprintf(body, sizeof(body), "healthy: %s ", host ? host : "localhost");
+		*ret = io_send_text(conn, 200, body, false);
+		return true;
+	}
+	ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
+	if (strcmp(up->method, "POST") != 0 ||
+		(up->len > 0 && (ct == NULL ||
+						 (strncmp(ct, JSON_CT, strlen(JSON_CT)) != 0 &&
+						  strncmp(ct, "application/json", 16) != 0))))
+	{
+		*ret = io_send_text(conn, 404, "<UnknownOperationException/>\n", false);
+		return true;
+	}
+	return false;
+}
+
+static enum MHD_Result
+io_access(void *cls, struct MHD_Connection *conn, const char *url,
+		  const char *method, const char *version, const char *upload_data,
+		  size_t *upload_data_size, void **con_cls)
+{
+	HttpUpload *up = *con_cls;
+	enum MHD_Result ret;
+	int			slot;
+
+	if (up == NULL)
+	{
+		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
+
+		up = calloc(1, sizeof(HttpUpload));
+		if (up == NULL)
+			return MHD_NO;
+		*con_cls = up;
+		up->conn = conn;
+		/* cls: the daemon's index, twice, plus 1 for a loopback address */
+		up->loopback = ((intptr_t) cls & 1) != 0;
+		up->daemon = (int) ((intptr_t) cls >> 1);
+		up->method = method;
+		up->url = url;
+		if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY)
+			return io_too_large(conn);
+		return MHD_YES;
+	}
+	if (up->state == UP_ANSWERED)
+	{
+		char	   *body = up->resp;
+
+		up->resp = NULL;
+		if (body == NULL)
+			return MHD_NO;
+		return io_send(conn, up->request_id, up->status, body, up->resp_len, false);
+	}
+	if (up->state != UP_READING)
+		return MHD_YES;			/* suspended: nothing to do until resumed */
+	if (*upload_data_size > 0)
+	{
+		size_t		n = *upload_data_size;
+
+		*upload_data_size = 0;
+		if (up->len + n > HTTP_MAX_BODY)
+			return io_too_large(conn);
+		if (up->len + n > up->cap)
+		{
+			size_t		cap = Max(up->cap * 2, up->len + n);
+			char	   *d = realloc(up->data, cap);
+
+			if (d == NULL)
+				return MHD_NO;
+			up->data = d;
+			up->cap = cap;
+		}
+		memcpy(up->data + up->len, upload_data, n);
+		up->len += n;
+		return MHD_YES;
+	}
+
+	/* the whole request has arrived */
+	if (io_answer_locally(up, &ret))
+		return ret;
+	io_request_id(up->request_id);
+	MHD_suspend_connection(conn);
+	slot = io_take_slot();
+	if (slot < 0)
+	{
+		/* every slot of this worker is taken: wait for one, in order */
+		up->state = UP_WAITING;
+		if (io_wait_tail)
+			io_wait_tail->next = up;
+		else
+			io_wait_head = up;
+		io_wait_tail = up;
+		return MHD_YES;
+	}
+	if (!io_enqueue(up, slot))
+	{
+		io_free_slot(slot);
+		io_fail(up);
+		MHD_resume_connection(conn);
+	}
+	return MHD_YES;
+}
+
+static void
+io_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	HttpUpload *up = *con_cls;
+
+	if (up == NULL)
+		return;
+	/* a queued request's slot still names it: forget it there */
+	for (int i = 0; i < HTTP_SLOTS_PER_WORKER; i++)
+		if (io_slot_upload[i] == up)
+			io_slot_upload[i] = NULL;
+	if (up->state == UP_WAITING)
+	{
+		HttpUpload **p = &io_wait_head;
+
+		io_wait_tail = NULL;
+		while (*p)
+		{
+			if (*p == up)
+				*p = up->next;
+			else
+			{
+				io_wait_tail = *p;
+				p = &(*p)->next;
+			}
+		}
+	}
+	free(up->data);
+	free(up->resp);
+	free(up);
+	*con_cls = NULL;
+}
+
+static void
+io_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	http_stats_connection(toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+}
+
+/* ---------- the thread's loop ---------- */
+
+static void *
+io_main(void *arg)
+{
+	int			ep = epoll_create1(EPOLL_CLOEXEC);
+	struct epoll_event ev;
+	struct epoll_event events[HTTP_MAX_LISTENERS + 2];
+
+	if (ep < 0)
+	{
+		io_failed = true;
+		return NULL;
+	}
+	/* data.u32: 0 responses to send, 1 stop, 2 + i daemon i */
+	ev.events = EPOLLIN;
+	ev.data.u64 = 0;
+	ev.data.u32 = 0;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, io_done_fds[my_index], &ev) != 0)
+		io_failed = true;
+	ev.data.u32 = 1;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, wake_fd, &ev) != 0)
+		io_failed = true;
+	for (int i = 0; i < io_ndaemons; i++)
+	{
+		const union MHD_DaemonInfo *info = MHD_get_daemon_info(io_daemons[i], MHD_DAEMON_INFO_EPOLL_FD);
+
+		ev.data.u32 = 2 + i;
+		if (info == NULL || epoll_ctl(ep, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
+			io_failed = true;
+	}
+	while (!io_stop && !io_failed)
+	{
+		int			timeout = 1000;
+		int			n;
+		bool		notified = false;
+
+		for (int i = 0; i < io_ndaemons; i++)
+		{
+			MHD_UNSIGNED_LONG_LONG t;
+
+			if (MHD_get_timeout(io_daemons[i], &t) == MHD_YES && t < (MHD_UNSIGNED_LONG_LONG) timeout)
+				timeout = (int) t;
+			if (io_due[i])
+				timeout = 0;
+		}
+		n = epoll_wait(ep, events, lengthof(events), timeout);
+		if (n < 0 && errno != EINTR)
+		{
+			io_failed = true;
+			break;
+		}
+		for (int i = 0; i < n; i++)
+		{
+			uint32		tag = events[i].data.u32;
+
+			if (tag == 0)
+			{
+				io_drain_fd(io_done_fds[my_index]);
+				notified = true;
+			}
+			else if (tag == 1)
+				io_drain_fd(wake_fd);
+			else if (tag - 2 < (uint32) io_ndaemons)
+				io_due[tag - 2] = true;
+		}
+		/* on a timeout too, for safety's sake */
+		if (notified || n == 0)
+			io_collect();
+
+		/*
+		 * libmicrohttpd runs the daemons with something to do: events on
+		 * their descriptors, resumed connections, or their timeouts (all of
+		 * them when the wait timed out).
+		 */
+		for (int i = 0; i < io_ndaemons; i++)
+		{
+			MHD_UNSIGNED_LONG_LONG t;
+
+			if (!io_due[i] && n != 0 &&
+				!(MHD_get_timeout(io_daemons[i], &t) == MHD_YES && t == 0))
+				continue;
+			io_due[i] = false;
+
+			/*
+			 * A connection that sent a response takes libmicrohttpd a few
+			 * more passes (its timeout stays 0 meanwhile): run them here
+			 * rather than through the wait.
+			 */
+			for (int pass = 0; pass < 4; pass++)
+			{
+				MHD_run(io_daemons[i]);
+				if (MHD_get_timeout(io_daemons[i], &t) != MHD_YES || t != 0)
+					break;
+			}
+		}
+	}
+	close(ep);
+	return NULL;
+}
+
+/* ====================================================================== */
+/*						   the worker's main thread						  */
+/* ====================================================================== */
+
+struct MHD_Daemon *
+http_start_daemon(int listen_fd, bool loopback)
+{
+	struct MHD_Daemon *d;
+
+	if (io_ndaemons >= HTTP_MAX_LISTENERS)
+		return NULL;
+	d = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME,
+						 0, NULL, NULL,
+						 io_access, (void *) (intptr_t) ((io_ndaemons << 1) | (loopback ? 1 : 0)),
+						 MHD_OPTION_LISTEN_SOCKET, listen_fd,
+						 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 120,
+						 MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 10000,
+						 MHD_OPTION_NOTIFY_COMPLETED, io_completed, NULL,
+						 MHD_OPTION_NOTIFY_CONNECTION, io_connection, NULL,
+						 MHD_OPTION_SIGPIPE_HANDLED_BY_APP, (int) 1,
+						 MHD_OPTION_END);
+	if (d)
+		io_daemons[io_ndaemons++] = d;
+	return d;
+}
+
+/* Copy the settings the I/O thread reads (at start and after a reload). */
+void
+http_dispatch_config(void)
+{
+	pthread_mutex_lock(&io_config_lock);
+	strlcpy(io_cors_origin, http_cors_origin ? http_cors_origin : "", sizeof(io_cors_origin));
+	pthread_mutex_unlock(&io_config_lock);
+}
+
+/*
+ * Stop the I/O thread and give back this worker's slots: its own requests
+ * are dropped with their connections (a runner frees a slot whose owner is
+ * gone), those it ran get a 500 (their transaction was rolled back).
+ */
+static void
+dispatch_exit(int code, Datum arg)
+{
+	int			owners[HTTP_MAX_WORKERS];
+	int			nowners = 0;
+
+	if (io_started)
+	{
+		io_stop = true;
+		bump(wake_fd);
+		pthread_join(io_thread, NULL);
+		io_started = false;
+	}
+	if (http_queue == NULL || my_index < 0)
+		return;
+	queue_lock();
+	http_queue->workers[my_index].pid = 0;
+	http_queue->workers[my_index].idle = false;
+	for (int i = 0; i < http_queue->nworkers * HTTP_SLOTS_PER_WORKER; i++)
+	{
+		HttpSlot   *s = &http_queue->slots[i];
+
+		if (s->owner == my_index && s->state != SLOT_RUNNING)
+			s->state = SLOT_FREE;
+		else if (s->state == SLOT_RUNNING && s->runner == my_index)
+		{
+			static const char body[] = "{\"__type\": \"com.amazonaws.dynamodb.v20120810#InternalServerError\", \"message\": \"Internal server error\"}";
+
+			s->status = 500;
+			s->in_file = false;
+			s->len = sizeof(body) - 1;
+			memcpy(s->data, body, s->len);
+			if (s->owner_pid == http_queue->workers[s->owner].pid)
+			{
+				s->state = SLOT_DONE;
+				if (nowners < HTTP_MAX_WORKERS)
+					owners[nowners++] = s->owner;
+			}
+			else
+				s->state = SLOT_FREE;
+		}
+	}
+	queue_unlock();
+	for (int i = 0; i < nowners; i++)
+		if (owners[i] < io_nfds)
+			bump(io_done_fds[owners[i]]);
+}
+
+/*
+ * Start this worker's I/O thread on the daemons started with
+ * http_start_daemon: its notification socket, its slots, the thread (with
+ * every signal blocked).  Errors are raised here, before the thread runs.
+ */
+void
+http_dispatch_start(int index)
+{
+	sigset_t	all;
+	sigset_t	old;
+	int			rc;
+
+	if (http_queue == NULL || index < 0 || index >= http_queue->nworkers || index >= io_nfds)
+		ereport(ERROR, (errmsg("stdesign: the HTTP request queue is not in shared memory")));
+	my_index = index;
+	snprintf(tmp_dir, sizeof(tmp_dir), "%s/base/%s", DataDir, PG_TEMP_FILES_DIR);
+	if (MakePGDirectory(tmp_dir) < 0 && errno != EEXIST)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("stdesign: could not create directory \"%s\": %m", tmp_dir)));
+
+	wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (wake_fd < 0)
+		ereport(ERROR, (errmsg("stdesign: could not create an eventfd: %m")));
+	/* wake-ups left from a previous run of this worker */
+	io_drain_fd(io_work_fds[index]);
+	io_drain_fd(io_done_fds[index]);
+
+	/*
+	 * This worker's slots: whatever a previous run of it left is dropped
+	 * (its connections are gone), except what a runner still runs, which
+	 * that runner frees.
+	 */
+	queue_lock();
+	for (int i = 0; i < HTTP_SLOTS_PER_WORKER; i++)
+	{
+		HttpSlot   *s = &http_queue->slots[index * HTTP_SLOTS_PER_WORKER + i];
+
+		if (s->state != SLOT_RUNNING)
+			s->state = SLOT_FREE;
+	}
+	http_queue->workers[index].pid = (uint32) MyProcPid;
+	http_queue->workers[index].idle = false;
+	queue_unlock();
+	memset(io_slot_upload, 0, sizeof(io_slot_upload));
+
+	http_dispatch_config();
+	/* after the transaction's abort (before_shmem_exit), before ProcKill */
+	on_shmem_exit(dispatch_exit, (Datum) 0);
+
+	/* the thread starts with every signal blocked, and keeps them so */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&io_thread, NULL, io_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
+		ereport(ERROR, (errmsg("stdesign: could not start the HTTP I/O thread: %s", strerror(rc))));
+	io_started = true;
+}
+
+/*
+ * The descriptor the main thread waits on, besides its latch: readable when
+ * an I/O thread has queued a request for it.
+ */
+int
+http_dispatch_wait_fd(void)
+{
+	return io_work_fds[my_index];
+}
+
+/*
+ * In the postmaster, loading the library: the eventfds of the workers'
+ * wake-ups, inherited by every worker (and kept across a crash restart,
+ * where a wake-up left over is only a spurious one).
+ */
+void
+http_dispatch_preload(int nworkers)
+{
+	for (int i = io_nfds; i < nworkers; i++)
+	{
+		io_work_fds[i] = eventfd(0, EFD_NONBLOCK);
+		io_done_fds[i] = eventfd(0, EFD_NONBLOCK);
+		if (io_work_fds[i] < 0 || io_done_fds[i] < 0)
+			ereport(ERROR,
+					(errmsg("stdesign: could not create the HTTP workers' eventfds: %m")));
+		io_nfds = i + 1;
+	}
+}
+
+/* Is the I/O thread still running? */
+bool
+http_dispatch_alive(void)
+{
+	return io_started && !io_failed;
+}
+
+/* Split the next n NUL-terminated strings of the request's head. */
+static bool
+next_string(const char **p, const char *end, const char **out)
+{
+	const char *nul = memchr(*p, '\0', end - *p);
+
+	if (nul == NULL)
+		return false;
+	*out = *p;
+	*p = nul + 1;
+	return true;
+}
+
+static bool
+read_pairs(const char **p, const char *end, uint32 n, HttpHeader **out)
+{
+	HttpHeader *h = palloc(sizeof(HttpHeader) * Max(n, 1));
+
+	for (uint32 i = 0; i < n; i++)
+		if (!next_string(p, end, &h[i].name) || !next_string(p, end, &h[i].value))
+			return false;
+	*out = h;
+	return true;
+}
+
+/*
+ * Claim the oldest pending request: true with *req filled (in the current
+ * memory context).  false when there is none: this worker is then idle, so
+ * the next request wakes it.
+ */
+bool
+http_dispatch_next(HttpRequest *req)
+{
+	int			found = -1;
+	uint64		best = PG_UINT64_MAX;
+	HttpSlot   *s;
+	char	   *blob;
+	HttpBlobHead head;
+	const char *p;
+	const char *end;
+
+	/* a wake-up is taken: the queue is looked at now */
+	io_drain_fd(io_work_fds[my_index]);
+	queue_lock();
+	for (int i = 0; i < http_queue->nworkers * HTTP_SLOTS_PER_WORKER; i++)
+	{
+		s = &http_queue->slots[i];
+		if (s->state == SLOT_PENDING && s->seq < best)
+		{
+			best = s->seq;
+			found = i;
+		}
+	}
+	if (found >= 0)
+	{
+		http_queue->slots[found].state = SLOT_RUNNING;
+		http_queue->slots[found].runner = my_index;
+	}
+	http_queue->workers[my_index].idle = (found < 0);
+	queue_unlock();
+	if (found < 0)
+		return false;
+
+	/* the slot is this worker's until it answers */
+	s = &http_queue->slots[found];
+	memset(req, 0, sizeof(*req));
+	req->slot = found;
+	req->loopback = s->loopback;
+	memcpy(req->request_id, s->request_id, sizeof(req->request_id));
+	blob = palloc(s->len + 1);
+	if (s->in_file)
+	{
+		char		path[MAXPGPATH];
+
+		slot_path(path, sizeof(path), found, "req");
+		if (!read_file(path, blob, s->len))
+		{
+			ereport(LOG,
+					(errcode_for_file_access(),
+					 errmsg("stdesign http: request %s: could not read \"%s\": %m", req->request_id, path)));
+			req->broken = true;
+			return true;
+		}
+	}
+	else
+		memcpy(blob, s->data, s->len);
+	blob[s->len] = '\0';
+	if (s->len < sizeof(head))
+	{
+		req->broken = true;
+		return true;
+	}
+	memcpy(&head, blob, sizeof(head));
+	p = blob + sizeof(head);
+	end = p + head.strings_len;
+	if ((uint64) sizeof(head) + head.strings_len + head.body_len != s->len ||
+		!next_string(&p, end, &req->method) || !next_string(&p, end, &req->url) ||
+		!read_pairs(&p, end, head.nheaders, &req->headers) ||
+		!read_pairs(&p, end, head.nquery, &req->query))
+	{
+		req->broken = true;
+		return true;
+	}
+	req->nheaders = head.nheaders;
+	req->nquery = head.nquery;
+	req->body = end;
+	req->body_len = head.body_len;
+	return true;
+}
+
+/*
+ * Answer the claimed request: the response goes into its slot (or the
+ * slot's file), and its owner's I/O thread is told.
+ */
+void
+http_dispatch_reply(HttpRequest *req, int status, const char *body, size_t len)
+{
+	HttpSlot   *s = &http_queue->slots[req->slot];
+	bool		notify = false;
+	int			owner;
+
+	s->status = status;
+	s->len = len;
+	s->in_file = len > HTTP_SLOT_INLINE;
+	if (!s->in_file)
+		memcpy(s->data, body, len);
+	else
+	{
+		char		path[MAXPGPATH];
+
+		slot_path(path, sizeof(path), req->slot, "resp");
+		if (!write_file(path, "", 0, body, len))
+		{
+			static const char err[] = "{\"__type\": \"com.amazonaws.dynamodb.v20120810#InternalServerError\", \"message\": \"Internal server error\"}";
+
+			ereport(LOG,
+					(errcode_for_file_access(),
+					 errmsg("stdesign http: request %s: could not write \"%s\": %m", req->request_id, path)));
+			s->status = 500;
+			s->in_file = false;
+			s->len = sizeof(err) - 1;
+			memcpy(s->data, err, s->len);
+		}
+	}
+	queue_lock();
+	owner = s->owner;
+	if (s->state == SLOT_RUNNING && s->owner_pid == http_queue->workers[owner].pid)
+	{
+		s->state = SLOT_DONE;
+		notify = true;
+	}
+	else
+		s->state = SLOT_FREE;	/* its owner is gone, and its connection */
+	queue_unlock();
+	if (notify && owner < io_nfds)
+		bump(io_done_fds[owner]);
+}
