@@ -190,6 +190,23 @@ ops_put_sorted(StTable *t, Jsonb **stored, int n, bool *probe)
 	ops_traffic_write_stored(t, stored, n);
 }
 
+void
+ops_load_sorted(StTable *t, Jsonb **stored, const Av **items, int n, bool keys_new, bool *probe)
+{
+	if (!keys_new || !storage_insert_new_many(t, stored, n))
+		storage_upsert_many(t, stored, n, probe);
+	check_collections(t, stored, n);
+	if (ops_traffic_on())
+		for (int i = 0; i < n; i++)
+			ops_traffic_write_slow(t, NULL, items[i], false);
+}
+
+bool
+ops_table_is_empty(StTable *t)
+{
+	return storage_table_is_empty(t);
+}
+
 Av *
 ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, StWriteResult *res)
 {

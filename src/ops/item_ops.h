@@ -117,6 +117,21 @@ extern void ops_put_many(StTable *t, Av **items, int n);
  */
 extern void ops_put_sorted(StTable *t, Jsonb **stored, int n, bool *probe);
 
+/*
+ * A bulk load's chunk (st_import): as ops_put_sorted, items[i] the checked
+ * item stored[i] was made from (its traffic is counted from it, not read
+ * back from the stored form).  With keys_new the keys are known to be
+ * absent from the table (a load into an empty table that has not written
+ * them before): they are inserted as COPY inserts rows, without looking
+ * for an existing item (a key written meanwhile by another transaction
+ * fails the load with a unique violation).
+ */
+extern void ops_load_sorted(StTable *t, Jsonb **stored, const Av **items, int n,
+							bool keys_new, bool *probe);
+
+/* Has the table no item?  False also when that cannot be told cheaply. */
+extern bool ops_table_is_empty(StTable *t);
+
 /* DeleteItem: returns the old item when rv is ALL_OLD and it existed. */
 extern Av  *ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv,
 					   StWriteResult *res);

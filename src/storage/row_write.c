@@ -27,6 +27,14 @@
  * and its unnest, a trigger call per row, and, while no key is found to
  * exist, the look before each insertion (the insertion checks anyway).
  *
+ * A bulk load of keys known to be new (an import into an empty table) is
+ * written as COPY writes rows: the heap tuples of a batch together
+ * (table_multi_insert, with a BulkInsertState), then each row's index
+ * entries, the key index checking uniqueness as a plain INSERT does -- no
+ * speculative insertion, no look before each row.  A key that exists after
+ * all (written meanwhile by another transaction) is a unique violation,
+ * as for INSERT.
+ *
  * Deleting an item (DeleteItem, a transaction's Delete) is table_tuple_delete
  * of the version read, as ExecDelete does it; a DELETE has no index entries
  * to write.
@@ -45,6 +53,7 @@
  */
 #include "postgres.h"
 
+#include "access/heapam.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/sysattr.h"
@@ -518,12 +527,13 @@ upsert_open(RowWriter *w, Oid relid, Oid key_index, AttrNumber item_attnum, Trig
 	return true;
 }
 
-/* w->row: a new row of item, its key columns computed as set_keys computes them. */
+/* row: a new row of item, its key columns computed as set_keys computes them. */
 static void
-fill_insert_row(RowWriter *w, Trigger *trigger, Jsonb *item)
+fill_row(RowWriter *w, TupleTableSlot *row, Trigger *trigger, Jsonb *item)
 {
-	TupleTableSlot *row = w->row;
 	int			natts = RelationGetDescr(w->rel)->natts;
+
+	ExecClearTuple(row);
 
 	for (int a = 0; a < natts; a++)
 	{
@@ -535,6 +545,13 @@ fill_insert_row(RowWriter *w, Trigger *trigger, Jsonb *item)
 		row->tts_isnull[a] = false;
 	row->tts_values[w->item_attnum - 1] = PointerGetDatum(item);
 	ExecStoreVirtualTuple(row);
+}
+
+/* w->row: a new row of item. */
+static void
+fill_insert_row(RowWriter *w, Trigger *trigger, Jsonb *item)
+{
+	fill_row(w, w->row, trigger, item);
 }
 
 bool
@@ -640,4 +657,57 @@ storage_row_insert(Oid relid, Oid key_index, AttrNumber item_attnum, Jsonb *item
 	ExecClearTuple(w.row);
 	writer_close(&w, inserted);
 	return inserted ? ST_ROW_INSERTED : ST_ROW_KEY_EXISTS;
+}
+
+/* ---------- INSERT of many items of new keys (a bulk load) ---------- */
+
+/* Rows per table_multi_insert, as COPY buffers them. */
+#define MULTI_INSERT_ROWS 1000
+
+bool
+storage_row_insert_many(Oid relid, Oid key_index, AttrNumber item_attnum, Jsonb **items, int n)
+{
+	RowWriter	w;
+	Trigger    *trigger;
+	TupleTableSlot **slots;
+	BulkInsertState bistate;
+	MemoryContext batch_cxt;
+	int			nslots = Min(n, MULTI_INSERT_ROWS);
+
+	if (n == 0)
+		return true;
+	if (!upsert_open(&w, relid, key_index, item_attnum, &trigger))
+		return false;
+	slots = palloc(sizeof(TupleTableSlot *) * nslots);
+	for (int i = 0; i < nslots; i++)
+		slots[i] = table_slot_create(w.rel, NULL);
+	bistate = GetBulkInsertState();
+	batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign bulk insert",
+									  ALLOCSET_DEFAULT_SIZES);
+	for (int start = 0; start < n; start += nslots)
+	{
+		int			m = Min(nslots, n - start);
+		MemoryContext old = MemoryContextSwitchTo(batch_cxt);
+
+		CHECK_FOR_INTERRUPTS();
+		for (int i = 0; i < m; i++)
+			fill_row(&w, slots[i], trigger, items[start + i]);
+		table_multi_insert(w.rel, slots, m, w.cid, 0, bistate);
+		for (int i = 0; i < m; i++)
+		{
+			/* the key index checks uniqueness, waiting for a writer of the key */
+			list_free(ExecInsertIndexTuples(w.rri, slots[i], w.estate, false, false,
+											NULL, NIL));
+			ResetPerTupleExprContext(w.estate);
+			ExecClearTuple(slots[i]);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(batch_cxt);
+	}
+	FreeBulkInsertState(bistate);
+	MemoryContextDelete(batch_cxt);
+	for (int i = 0; i < nslots; i++)
+		ExecDropSingleTupleTableSlot(slots[i]);
+	writer_close(&w, true);
+	return true;
 }

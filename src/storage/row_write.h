@@ -63,6 +63,17 @@ extern bool storage_row_upsert_many(Oid relid, Oid key_index, AttrNumber item_at
 							Jsonb **items, int n, bool *probe);
 
 /*
+ * Insert items[0..n-1] (distinct keys that no row has: a load into an
+ * empty table) as COPY inserts rows: heap tuples in batches, then their
+ * index entries; the key index raises a unique violation for a key that
+ * exists after all (written meanwhile by another transaction).  False,
+ * having written nothing, when an INSERT statement would do more (as for
+ * storage_row_upsert_many).
+ */
+extern bool storage_row_insert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
+									Jsonb **items, int n);
+
+/*
  * Write item as INSERT ... ON CONFLICT DO NOTHING RETURNING ctid would
  * (key_index being the only unique index): ST_ROW_INSERTED with *ctid (if
  * not NULL) the new row's, ST_ROW_KEY_EXISTS when a row with the key

@@ -1345,6 +1345,40 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 }
 
 bool
+storage_insert_new_many(StTable *t, Jsonb **items, int n)
+{
+	if (n == 0)
+		return true;
+	if (!key_layout_known(t) ||
+		!storage_row_insert_many(t->relid, t->key_index, t->item_attnum, items, n))
+		return false;
+	storage_respect_key_locks(t, items, n);
+	return true;
+}
+
+bool
+storage_table_is_empty(StTable *t)
+{
+	Relation	rel;
+	Relation	ind;
+	IndexScanDesc scan;
+	bool		empty;
+
+	if (!key_layout_known(t))
+		return false;
+	rel = table_open(t->relid, AccessShareLock);
+	ind = index_open(t->key_index, AccessShareLock);
+	/* SnapshotAny: dead entries too, so that "empty" is never wrong */
+	scan = index_beginscan(rel, ind, SnapshotAny, 0, 0);
+	index_rescan(scan, NULL, 0, NULL, 0);
+	empty = index_getnext_tid(scan, ForwardScanDirection) == NULL;
+	index_endscan(scan);
+	index_close(ind, NoLock);
+	table_close(rel, NoLock);
+	return empty;
+}
+
+bool
 storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 {
 	int			nest;
