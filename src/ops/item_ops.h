@@ -129,6 +129,20 @@ extern void ops_put_sorted(StTable *t, Jsonb **stored, int n, bool *probe);
 extern void ops_load_sorted(StTable *t, Jsonb **stored, const Av **items, int n,
 							bool keys_new, bool *probe);
 
+/*
+ * A whole load of new keys (st_import into an empty table), its index
+ * entries sorted and inserted in index order at the end (see the storage
+ * layer's row_write.c): begin (NULL when the load cannot be written so:
+ * the table is not written directly, or has item collections to check
+ * after each chunk), chunks as for ops_load_sorted with keys_new, end.
+ * Until the end the chunks' items are not found by key: a key written
+ * again must end the load first.
+ */
+typedef struct OpsLoad OpsLoad;
+extern OpsLoad *ops_load_begin(StTable *t);
+extern void ops_load_chunk(OpsLoad *l, Jsonb **stored, const Av **items, int n);
+extern void ops_load_end(OpsLoad *l);
+
 /* Has the table no item?  False also when that cannot be told cheaply. */
 extern bool ops_table_is_empty(StTable *t);
 

@@ -115,6 +115,7 @@ typedef struct TrafficShared
 typedef struct LocalEntry
 {
 	TrafficKey	key;
+	uint32		hash;			/* traffic_key_hash(key): local slot and shared bucket */
 	uint32		generation;		/* in use when it is local_generation */
 	uint16		nth;			/* its place in local_used and local_pk */
 	TrafficCounts c;
@@ -137,6 +138,30 @@ static int	local_n = 0;
 static int64 local_second = 0;	/* the second the local sums belong to */
 
 /* ---------- shared memory ---------- */
+
+/*
+ * The hash of a key, computed once per count from the partition key's
+ * 64-bit hash (already computed) and the small fields: the local table and
+ * the shared one use the same value, so that moving a sum looks up its
+ * shared entry without hashing the key again.
+ */
+static inline uint32
+key_hash_of(const TrafficKey *k)
+{
+	uint64		h = k->pkhash ^ ((uint64) k->relid * UINT64CONST(0x9E3779B97F4A7C15)) ^
+		((uint64) k->indexoid << 32) ^ k->dbid;
+
+	h ^= h >> 33;
+	h *= UINT64CONST(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	return (uint32) h;
+}
+
+static uint32
+traffic_key_hash(const void *key, Size keysize)
+{
+	return key_hash_of((const TrafficKey *) key);
+}
 
 static Size
 shared_size(void)
@@ -170,8 +195,11 @@ ops_traffic_shmem_startup(void)
 	memset(&info, 0, sizeof(info));
 	info.keysize = sizeof(TrafficKey);
 	info.entrysize = sizeof(TrafficEntry);
+	info.hash = traffic_key_hash;
+	info.match = memcmp;
 	shared_hash = ShmemInitHash("stdesign traffic hash", ops_traffic_max_guc,
-								ops_traffic_max_guc, &info, HASH_ELEM | HASH_BLOBS);
+								ops_traffic_max_guc, &info,
+								HASH_ELEM | HASH_FUNCTION | HASH_COMPARE);
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -269,7 +297,8 @@ flush_local(void)
 	for (int i = 0; i < local_n; i++)
 	{
 		LocalEntry *le = &local_slots[local_used[i]];
-		TrafficEntry *e = hash_search(shared_hash, &le->key, HASH_FIND, NULL);
+		TrafficEntry *e = hash_search_with_hash_value(shared_hash, &le->key, le->hash,
+													  HASH_FIND, NULL);
 
 		if (e)
 			add_to_entry(e, le, local_second);
@@ -284,13 +313,15 @@ flush_local(void)
 		for (int i = 0; i < m; i++)
 		{
 			bool		found;
-			TrafficEntry *e = hash_search(shared_hash, &missing[i]->key, HASH_FIND, NULL);
+			TrafficEntry *e = hash_search_with_hash_value(shared_hash, &missing[i]->key,
+														  missing[i]->hash, HASH_FIND, NULL);
 
 			if (e == NULL)
 			{
 				if (hash_get_num_entries(shared_hash) >= ops_traffic_max_guc)
 					evict();
-				e = hash_search(shared_hash, &missing[i]->key, HASH_ENTER_NULL, &found);
+				e = hash_search_with_hash_value(shared_hash, &missing[i]->key, missing[i]->hash,
+												HASH_ENTER_NULL, &found);
 				if (e == NULL)
 					continue;	/* no room after all: the counts are lost */
 				if (!found)
@@ -365,6 +396,7 @@ count(StTable *t, Oid indexoid, const Av *pk, const TrafficCounts *add)
 {
 	TrafficKey	key;
 	LocalEntry *le;
+	uint32		hash;
 	uint32		slot;
 	int64		now = (int64) time(NULL);
 
@@ -376,12 +408,13 @@ count(StTable *t, Oid indexoid, const Av *pk, const TrafficCounts *add)
 		flush_local();
 	local_second = now;
 
-	memset(&key, 0, sizeof(key));
 	key.dbid = MyDatabaseId;
 	key.relid = t->relid;
 	key.indexoid = indexoid;
+	key.pad = 0;
 	key.pkhash = hash_bytes_extended((const unsigned char *) pk->str, pk->len, pk->type);
-	slot = (uint32) (key.pkhash ^ (key.pkhash >> 32) ^ (key.relid * 0x9E3779B1u) ^ key.indexoid);
+	hash = key_hash_of(&key);
+	slot = hash;
 	for (;;)
 	{
 		slot &= LOCAL_SLOTS - 1;
@@ -391,13 +424,14 @@ count(StTable *t, Oid indexoid, const Av *pk, const TrafficCounts *add)
 			/* a free slot: the partition's first count since the last move */
 			le->generation = local_generation;
 			le->key = key;
+			le->hash = hash;
 			memset(&le->c, 0, sizeof(le->c));
 			le->nth = local_n;
 			show_pk(pk, local_pk[local_n]);
 			local_used[local_n++] = slot;
 			break;
 		}
-		if (memcmp(&le->key, &key, sizeof(key)) == 0)
+		if (le->hash == hash && memcmp(&le->key, &key, sizeof(key)) == 0)
 			break;
 		slot++;
 	}
@@ -465,7 +499,9 @@ ops_traffic_write_slow(StTable *t, const Av *old_item, const Av *new_item, bool 
 	for (int i = 0; i < t->nindexes; i++)
 	{
 		StIndex    *ix = &t->indexes[i];
-		int64		h = ops_capacity_index_write_halves(t, ix, old_item, new_item);
+		int64		h = old_item == NULL ?
+			ops_capacity_index_insert_halves(t, ix, new_item, bytes) :
+			ops_capacity_index_write_halves(t, ix, old_item, new_item);
 		TrafficCounts ic = {0, 1, 0, mult * h / 2};
 		const Av   *ipk;
 

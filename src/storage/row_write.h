@@ -74,6 +74,17 @@ extern bool storage_row_insert_many(Oid relid, Oid key_index, AttrNumber item_at
 									Jsonb **items, int n);
 
 /*
+ * A load of new keys (as storage_row_insert_many's) in many calls, the
+ * index entries sorted and written in index order at the end: begin (NULL
+ * when an INSERT statement would do more), load chunks, end.  Until the
+ * end the rows are not in the indexes: nothing may look for them.
+ */
+typedef struct StRowLoader StRowLoader;
+extern StRowLoader *storage_row_load_begin(Oid relid, Oid key_index, AttrNumber item_attnum);
+extern void storage_row_load(StRowLoader *l, Jsonb **items, int n);
+extern void storage_row_load_end(StRowLoader *l);
+
+/*
  * Write item as INSERT ... ON CONFLICT DO NOTHING RETURNING ctid would
  * (key_index being the only unique index): ST_ROW_INSERTED with *ctid (if
  * not NULL) the new row's, ST_ROW_KEY_EXISTS when a row with the key

@@ -121,6 +121,16 @@ extern void storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe);
  */
 extern bool storage_insert_new_many(StTable *t, Jsonb **items, int n);
 /*
+ * A load of new keys in chunks (as storage_insert_new_many's), the index
+ * entries sorted and inserted in index order at the end (see row_write.c):
+ * NULL when the table is not written directly.  Until storage_load_end
+ * the rows are in the table but not in its indexes: nothing may read them.
+ */
+typedef struct StRowLoader StStorageLoad;
+extern StStorageLoad *storage_load_begin(StTable *t);
+extern void storage_load(StStorageLoad *l, Jsonb **items, int n);
+extern void storage_load_end(StTable *t, StStorageLoad *l);
+/*
  * Has the table no item (no entry in its key index, of any transaction,
  * live or dead)?  False also when that cannot be told directly.
  */

@@ -1356,6 +1356,43 @@ storage_insert_new_many(StTable *t, Jsonb **items, int n)
 	return true;
 }
 
+static void flag_lock_tag(LOCKTAG *tag, StTable *t);
+
+StStorageLoad *
+storage_load_begin(StTable *t)
+{
+	if (!key_layout_known(t))
+		return NULL;
+	return storage_row_load_begin(t->relid, t->key_index, t->item_attnum);
+}
+
+void
+storage_load(StStorageLoad *l, Jsonb **items, int n)
+{
+	storage_row_load(l, items, n);
+}
+
+void
+storage_load_end(StTable *t, StStorageLoad *l)
+{
+	LOCKTAG		flag;
+	VirtualTransactionId *holders;
+
+	storage_row_load_end(l);
+
+	/*
+	 * The keys' index entries are in place only now: a transaction holding
+	 * absent keys of the relation may have taken them while they were not,
+	 * and is waited for as a whole (the load no longer knows its keys; see
+	 * storage_respect_key_locks).
+	 */
+	flag_lock_tag(&flag, t);
+	holders = GetLockConflicts(&flag, RowExclusiveLock, NULL);
+	for (int i = 0; VirtualTransactionIdIsValid(holders[i]); i++)
+		(void) VirtualXactLock(holders[i], true);
+	pfree(holders);
+}
+
 bool
 storage_table_is_empty(StTable *t)
 {

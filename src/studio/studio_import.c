@@ -59,8 +59,8 @@
 #define READ_BLOCK 65536
 /* The smallest line holding an item, to size the Bloom filter of keys by the input's bytes. */
 #define IMPORT_MIN_LINE 24
-/* The Bloom filter's memory at most, in kB: 16 bits a key up to 4 million keys. */
-#define IMPORT_BLOOM_KB (8 * 1024)
+/* The Bloom filter's memory at most, in kB: 16 bits a key up to 16 million keys. */
+#define IMPORT_BLOOM_KB (32 * 1024)
 /* A chunk's pending items fit in one block of this size, kept from chunk to chunk. */
 #define IMPORT_CHUNK_BLOCK (8 * 1024 * 1024)
 
@@ -85,6 +85,8 @@ typedef struct ImportState
 	bool		probe;			/* a key was found to exist: look first */
 	bool		check_encoding; /* bytes from a file: valid UTF-8? */
 	bloom_filter *written;		/* keys written so far, when the table began empty */
+	OpsLoad    *load;			/* the new keys' load, index entries pending */
+	bool		loading;		/* new keys go to a load (begun when needed) */
 } ImportState;
 
 static int
@@ -142,7 +144,23 @@ import_flush(ImportState *st)
 		stored[m] = ii->stored;
 		items[m++] = ii->item;
 	}
-	ops_load_sorted(st->table, stored, items, m, st->written != NULL, &st->probe);
+	MemoryContextSwitchTo(old);
+	/* a key written again is looked for: the load's index entries go in first */
+	if (again > 0 && st->load)
+	{
+		ops_load_end(st->load);
+		st->load = NULL;
+	}
+	if (m > 0 && st->loading && st->load == NULL)
+	{
+		st->load = ops_load_begin(st->table);
+		st->loading = st->load != NULL;
+	}
+	old = MemoryContextSwitchTo(st->chunk_cxt);
+	if (st->load)
+		ops_load_chunk(st->load, stored, items, m);
+	else
+		ops_load_sorted(st->table, stored, items, m, st->written != NULL, &st->probe);
 	if (again > 0)
 		ops_load_sorted(st->table, again_stored, again_items, again, false, &probe_again);
 	st->total += st->n;
@@ -226,8 +244,10 @@ import_begin(const char *name, int copy_type, int64 total_bytes, ErrorContextCal
 										  IMPORT_CHUNK_BLOCK, IMPORT_CHUNK_BLOCK,
 										  IMPORT_CHUNK_BLOCK);
 	if (ops_table_is_empty(st->table))
-		st->written = bloom_create(Max(total_bytes / IMPORT_MIN_LINE, 1024), IMPORT_BLOOM_KB,
-								   0);
+	{
+		st->written = bloom_create(Max(total_bytes / IMPORT_MIN_LINE, 1024), IMPORT_BLOOM_KB, 0);
+		st->loading = true;
+	}
 	pgstat_progress_start_command(PROGRESS_COMMAND_COPY, st->table->relid);
 	pgstat_progress_update_param(PROGRESS_COPY_COMMAND, PROGRESS_COPY_COMMAND_FROM);
 	pgstat_progress_update_param(PROGRESS_COPY_TYPE, copy_type);
@@ -244,6 +264,12 @@ import_end(ImportState *st, ErrorContextCallback *cb)
 {
 	st->line = 0;
 	import_flush(st);
+	if (st->load)
+	{
+		/* the index entries, in index order */
+		pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED, st->total);
+		ops_load_end(st->load);
+	}
 	error_context_stack = cb->previous;
 	pgstat_progress_end_command();
 	MemoryContextDelete(st->chunk_cxt);
