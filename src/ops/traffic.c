@@ -226,13 +226,48 @@ add_to_entry(TrafficEntry *e, const LocalEntry *le, int64 second)
 	SpinLockRelease(&e->mutex);
 }
 
-static int
-usage_cmp(const void *a, const void *b)
+/*
+ * Reorder all[0..n-1] so that its k least used entries come first
+ * (quickselect: linear on average, where sorting them all cost n log n --
+ * an eviction comes every n/5 new partitions, so a load of new keys paid
+ * it on every write).  Equal usages (new partitions with one write each)
+ * stop both scans and are swapped, which keeps the parts balanced.
+ */
+static void
+select_least_used(TrafficEntry **all, long n, long k)
 {
-	const TrafficEntry *x = *(TrafficEntry *const *) a;
-	const TrafficEntry *y = *(TrafficEntry *const *) b;
+	long		lo = 0;
+	long		hi = n - 1;
+	long		target = k - 1;
 
-	return (x->usage > y->usage) - (x->usage < y->usage);
+	while (lo < hi)
+	{
+		double		pivot = all[lo + (hi - lo) / 2]->usage;
+		long		i = lo;
+		long		j = hi;
+
+		while (i <= j)
+		{
+			while (all[i]->usage < pivot)
+				i++;
+			while (all[j]->usage > pivot)
+				j--;
+			if (i <= j)
+			{
+				TrafficEntry *tmp = all[i];
+
+				all[i++] = all[j];
+				all[j--] = tmp;
+			}
+		}
+		/* all[lo..j] <= pivot <= all[i..hi], and what lies between equals it */
+		if (target <= j)
+			hi = j;
+		else if (target >= i)
+			lo = i;
+		else
+			break;
+	}
 }
 
 /*
@@ -254,8 +289,9 @@ evict(void)
 	hash_seq_init(&seq, shared_hash);
 	while ((e = hash_seq_search(&seq)) != NULL)
 		all[i++] = e;
-	qsort(all, i, sizeof(TrafficEntry *), usage_cmp);
 	drop = Max(i / 5, 1);
+	if (drop < i)
+		select_least_used(all, i, drop);
 	for (long k = 0; k < drop && k < i; k++)
 		hash_search(shared_hash, &all[k]->key, HASH_REMOVE, NULL);
 	for (long k = drop; k < i; k++)
