@@ -14,13 +14,14 @@
  * partition key value, each entry holding the counts, the units, the units
  * of the current second and the highest units seen in one second.  When it
  * is full the least used fifth of the entries is evicted (a fifth: a walk
- * and a sort of the whole table every few thousand new partitions, not
- * every few hundred), and the usage of
- * the others decays, as pg_stat_statements does.
+ * of the whole table and a selection of the least used every few thousand
+ * new partitions, not every few hundred), and the usage of the others
+ * decays, as pg_stat_statements does.
  *
  * The cost on the hot path matters more than exactness to the millisecond:
  * a read or a write adds to a backend-local table only (open addressing,
- * no allocation).  The local sums move into the shared table (one LWLock
+ * no allocation; the partition key's bytes hashed once, and that hash
+ * finds the entry in the shared table too).  The local sums move into the shared table (one LWLock
  * in shared mode, a spinlock per entry; exclusive only to insert new
  * partitions) once their second has passed -- at the next count or the
  * next commit after it, so that per-second peaks stay per second and a
@@ -226,6 +227,13 @@ add_to_entry(TrafficEntry *e, const LocalEntry *le, int64 second)
 	SpinLockRelease(&e->mutex);
 }
 
+/* An entry and its usage, side by side: the selection reads no entry. */
+typedef struct UsageRef
+{
+	double		usage;
+	TrafficEntry *entry;
+} UsageRef;
+
 /*
  * Reorder all[0..n-1] so that its k least used entries come first
  * (quickselect: linear on average, where sorting them all cost n log n --
@@ -234,7 +242,7 @@ add_to_entry(TrafficEntry *e, const LocalEntry *le, int64 second)
  * stop both scans and are swapped, which keeps the parts balanced.
  */
 static void
-select_least_used(TrafficEntry **all, long n, long k)
+select_least_used(UsageRef *all, long n, long k)
 {
 	long		lo = 0;
 	long		hi = n - 1;
@@ -242,19 +250,19 @@ select_least_used(TrafficEntry **all, long n, long k)
 
 	while (lo < hi)
 	{
-		double		pivot = all[lo + (hi - lo) / 2]->usage;
+		double		pivot = all[lo + (hi - lo) / 2].usage;
 		long		i = lo;
 		long		j = hi;
 
 		while (i <= j)
 		{
-			while (all[i]->usage < pivot)
+			while (all[i].usage < pivot)
 				i++;
-			while (all[j]->usage > pivot)
+			while (all[j].usage > pivot)
 				j--;
 			if (i <= j)
 			{
-				TrafficEntry *tmp = all[i];
+				UsageRef	tmp = all[i];
 
 				all[i++] = all[j];
 				all[j--] = tmp;
@@ -273,29 +281,39 @@ select_least_used(TrafficEntry **all, long n, long k)
 /*
  * Drop the least used fifth of the entries (under the exclusive lock), and
  * decay the usage of the others, so that partitions busy long ago (of a
- * table or a database since dropped) make room for today's in time.
+ * table or a database since dropped) make room for today's in time.  The
+ * table is walked once: each entry's usage decays as it is read (decaying
+ * all alike changes no order), and the selection works on a compact copy
+ * of the usages, not on the entries spread over shared memory.
  */
 static void
 evict(void)
 {
 	HASH_SEQ_STATUS seq;
 	TrafficEntry *e;
-	TrafficEntry **all;
+	UsageRef   *all;
 	long		n = hash_get_num_entries(shared_hash);
 	long		i = 0;
 	long		drop;
 
-	all = palloc(sizeof(TrafficEntry *) * Max(n, 1));
+	all = palloc(sizeof(UsageRef) * Max(n, 1));
 	hash_seq_init(&seq, shared_hash);
 	while ((e = hash_seq_search(&seq)) != NULL)
-		all[i++] = e;
+	{
+		if (i == n)
+		{
+			hash_seq_term(&seq);
+			break;
+		}
+		e->usage *= USAGE_DECAY;
+		all[i].usage = e->usage;
+		all[i++].entry = e;
+	}
 	drop = Max(i / 5, 1);
 	if (drop < i)
 		select_least_used(all, i, drop);
 	for (long k = 0; k < drop && k < i; k++)
-		hash_search(shared_hash, &all[k]->key, HASH_REMOVE, NULL);
-	for (long k = drop; k < i; k++)
-		all[k]->usage *= USAGE_DECAY;
+		hash_search(shared_hash, &all[k].entry->key, HASH_REMOVE, NULL);
 	SpinLockAcquire(&ops_traffic_shared->mutex);
 	ops_traffic_shared->evicted += Min(drop, i);
 	SpinLockRelease(&ops_traffic_shared->mutex);
