@@ -17,13 +17,17 @@
  * Items are written 1000 at a time in key order, the last of equal keys
  * winning.  Into a table that was empty when the import began, keys the
  * import has not written before (a Bloom filter of the keys written says
- * so) are inserted as COPY inserts rows (ops_load_sorted: heap tuples in
- * batches, index entries without speculative insertion); the others, and
- * every item of an import into a table that had items, are written as
- * st_put_all writes them, as INSERT ... ON CONFLICT DO UPDATE would.  A
- * table whose writes must go through statements (user triggers, row
- * security, rules) gets statements either way.  Progress shows in pg_stat_progress_copy (command
- * COPY FROM, the bytes and the items so far), as a COPY's does.
+ * so) are inserted as COPY inserts rows: one load (ops_load_begin) for
+ * all chunks, heap tuples in batches and index entries sorted and written
+ * in index order at its end, or, for a table with item collections to
+ * check, index entries with each chunk (ops_load_sorted); no speculative
+ * insertion either way.  A key written again ends the load first (its
+ * earlier item must be found), then replaces it.  Those, and every item
+ * of an import into a table that had items, are written as st_put_all
+ * writes them, as INSERT ... ON CONFLICT DO UPDATE would.  A table whose
+ * writes must go through statements (user triggers, row security, rules)
+ * gets statements either way.  Progress shows in pg_stat_progress_copy
+ * (command COPY FROM, the bytes and the items so far), as a COPY's does.
  *
  * A file on the server is read with the privileges COPY FROM a file needs:
  * superuser or the pg_read_server_files role.  Blank lines are skipped; a
