@@ -10,7 +10,9 @@
 # column, no index), COPY it into a jsonb table with the indexes a stdesign
 # table has (the unique key, GSI1 as a partial expression index), and
 # st_import_file into a fresh stdesign table with GSI1; prints the best
-# time of each and the ratios of their speeds.
+# time of each and the ratios of their speeds, in wall-clock time and in
+# the backend's CPU time (utime + stime of /proc/self/stat), which other
+# load on a shared machine disturbs far less.
 # Without PGPORT it starts a throwaway cluster (pg_virtualenv); with PGPORT
 # it uses that server and a database of its own, bench_import, made afresh.
 # A benchmark, not a test: nothing here fails on a slow number.
@@ -37,6 +39,10 @@ psql -X -q -d postgres -c "DROP DATABASE IF EXISTS bench_import" -c "CREATE DATA
 file=$(psql -X -At -c "SELECT current_setting('data_directory') || '/bench_import.jsonl'")
 psql -X -q -v ON_ERROR_STOP=1 -v items="$items" -v file="$file" <<'SQL'
 CREATE EXTENSION stdesign;
+-- The backend's CPU time so far, in clock ticks.
+CREATE FUNCTION cpu_ticks() RETURNS bigint LANGUAGE sql AS $$
+  SELECT split_part(s, ' ', 12)::bigint + split_part(s, ' ', 13)::bigint
+    FROM (SELECT split_part(pg_read_file('/proc/self/stat'), ') ', 2) AS s) AS p $$;
 COPY (SELECT jsonb_build_object('Item', x)::text FROM (
       SELECT jsonb_build_object(
         'PK', jsonb_build_object('S', 'CUST#' || (i / 20)),
@@ -53,13 +59,23 @@ SQL
 bytes=$(psql -X -At -c "SELECT pg_size_pretty((pg_stat_file('$file')).size)")
 echo "import bench: $items items, $bytes of export lines; $(nproc) cores; $(date -u +%Y-%m-%d)"
 
-# one_run copy|indexed|import -> seconds
+ticks=$(getconf CLK_TCK)
+
+# timed "statement" -> "wall_seconds cpu_seconds" of the backend running it
+timed() {
+	psql -X -q -At <<SQL | tail -n 1
+SELECT cpu_ticks() AS t0, clock_timestamp() AS w0 \gset
+$1;
+SELECT round(extract(epoch FROM clock_timestamp() - :'w0'::timestamptz), 3) || ' ' ||
+       round((cpu_ticks() - :t0)::numeric / $ticks, 2);
+SQL
+}
+
+# one_run copy|indexed|import -> "wall_seconds cpu_seconds"
 one_run() {
-	local start end
 	if [ "$1" = copy ]; then
 		psql -X -q -c "DROP TABLE IF EXISTS plain" -c "CREATE TABLE plain (line jsonb)" -c "CHECKPOINT"
-		start=$(date +%s.%N)
-		psql -X -q -c "COPY plain FROM '$file'"
+		timed "COPY plain FROM '$file'"
 	elif [ "$1" = indexed ]; then
 		# the same lines into a jsonb table with the indexes a stdesign table
 		# has: the unique key, and GSI1 as a partial expression index
@@ -67,8 +83,7 @@ one_run() {
 			-c "CREATE UNIQUE INDEX ON plain (((line #>> '{Item,PK,S}')) COLLATE \"C\", ((line #>> '{Item,SK,S}')) COLLATE \"C\")" \
 			-c "CREATE INDEX ON plain (((line #>> '{Item,GSI1PK,S}')) COLLATE \"C\", ((line #>> '{Item,GSI1SK,S}')) COLLATE \"C\") WHERE line #> '{Item,GSI1PK}' IS NOT NULL" \
 			-c "CHECKPOINT"
-		start=$(date +%s.%N)
-		psql -X -q -c "COPY plain FROM '$file'"
+		timed "COPY plain FROM '$file'"
 	else
 		psql -X -q -c "SELECT st_drop_table('Imported') WHERE 'Imported' IN (SELECT st_list_tables())" >/dev/null
 		psql -X -q -c "SELECT st_create_table('{\"TableName\": \"Imported\", \"BillingMode\": \"PAY_PER_REQUEST\",
@@ -78,25 +93,26 @@ one_run() {
 			\"GlobalSecondaryIndexes\": [{\"IndexName\": \"GSI1\", \"KeySchema\": [{\"AttributeName\": \"GSI1PK\", \"KeyType\": \"HASH\"},
 				{\"AttributeName\": \"GSI1SK\", \"KeyType\": \"RANGE\"}], \"Projection\": {\"ProjectionType\": \"ALL\"}}]}'::jsonb)" >/dev/null
 		psql -X -q -c "CHECKPOINT"
-		start=$(date +%s.%N)
-		psql -X -q -At -c "SELECT st_import_file('Imported', '$file')" >/dev/null
+		timed "SELECT st_import_file('Imported', '$file')"
 	fi
-	end=$(date +%s.%N)
-	echo "$end - $start" | bc -l
 }
 
+min() { echo "if ($1 < $2) $1 else $2" | bc -l; }
 best_copy=999999; best_indexed=999999; best_import=999999
+cpu_copy=999999; cpu_indexed=999999; cpu_import=999999
 for r in $(seq 1 "$rounds"); do
-	c=$(one_run copy); x=$(one_run indexed); i=$(one_run import)
-	printf 'round %d: COPY %.2f s, COPY with the indexes %.2f s, st_import_file %.2f s\n' "$r" "$c" "$x" "$i"
-	best_copy=$(echo "if ($c < $best_copy) $c else $best_copy" | bc -l)
-	best_indexed=$(echo "if ($x < $best_indexed) $x else $best_indexed" | bc -l)
-	best_import=$(echo "if ($i < $best_import) $i else $best_import" | bc -l)
+	read -r c cc <<< "$(one_run copy)"; read -r x cx <<< "$(one_run indexed)"; read -r i ci <<< "$(one_run import)"
+	printf 'round %d: COPY %.2f s (CPU %.2f s), COPY with the indexes %.2f s (CPU %.2f s), st_import_file %.2f s (CPU %.2f s)\n' \
+		"$r" "$c" "$cc" "$x" "$cx" "$i" "$ci"
+	best_copy=$(min "$c" "$best_copy"); best_indexed=$(min "$x" "$best_indexed"); best_import=$(min "$i" "$best_import")
+	cpu_copy=$(min "$cc" "$cpu_copy"); cpu_indexed=$(min "$cx" "$cpu_indexed"); cpu_import=$(min "$ci" "$cpu_import")
 done
 printf 'best: COPY %.2f s (%.0f lines/s), COPY with the indexes %.2f s, st_import_file %.2f s (%.0f items/s)\n' \
 	"$best_copy" "$(echo "$items / $best_copy" | bc -l)" "$best_indexed" "$best_import" "$(echo "$items / $best_import" | bc -l)"
 printf 'import speed / COPY: %.2f; / COPY with the indexes: %.2f\n' \
 	"$(echo "$best_copy / $best_import" | bc -l)" "$(echo "$best_indexed / $best_import" | bc -l)"
+printf 'in CPU time (best): COPY %.2f s, COPY with the indexes %.2f s, st_import_file %.2f s; import / COPY: %.2f; / COPY with the indexes: %.2f\n' \
+	"$cpu_copy" "$cpu_indexed" "$cpu_import" "$(echo "$cpu_copy / $cpu_import" | bc -l)" "$(echo "$cpu_indexed / $cpu_import" | bc -l)"
 
 psql -X -q -At -c "SELECT 'items in the table: ' || count(*) FROM st_scan('Imported')"
 psql -X -q -d postgres -c "DROP DATABASE bench_import"

@@ -90,14 +90,17 @@ scalar_size(const Av *v)
 int64
 av_value_size(const Av *v)
 {
-	const Av  **stack;
-	size_t		cap = 64;
+	const Av   *local[64];		/* the walk's stack: allocated only past 64 */
+	const Av  **stack = local;
+	size_t		cap = lengthof(local);
 	size_t		top = 0;
 	int64		total = 0;
 
 	if (v == NULL)
 		return 0;
-	stack = palloc(sizeof(const Av *) * cap);
+	/* most attributes are scalars: no walk at all (the traffic counters size every item written) */
+	if (av_type_is_scalar(v->type))
+		return scalar_size(v);
 	stack[top++] = v;
 	while (top > 0)
 	{
@@ -136,14 +139,23 @@ av_value_size(const Av *v)
 		/* push the children of M or L */
 		if (top + n > cap)
 		{
+			size_t		old_cap = cap;
+
 			while (top + n > cap)
 				cap *= 2;
-			stack = repalloc(stack, sizeof(const Av *) * cap);
+			if (stack == local)
+			{
+				stack = palloc(sizeof(const Av *) * cap);
+				memcpy(stack, local, sizeof(const Av *) * old_cap);
+			}
+			else
+				stack = repalloc(stack, sizeof(const Av *) * cap);
 		}
 		for (size_t i = 0; i < n; i++)
 			stack[top++] = cur->type == AV_M ? cur->members[i].value : cur->items[i];
 	}
-	pfree(stack);
+	if (stack != local)
+		pfree(stack);
 	return total;
 }
 

@@ -258,6 +258,17 @@ ops_capacity_index_write_halves(const StTable *t, const StIndex *ix, const Av *o
 	return halves(Max(av_item_size(old_entry), av_item_size(new_entry)), WRITE_UNIT_BYTES);
 }
 
+int64
+ops_capacity_index_insert_halves(const StTable *t, const StIndex *ix, const Av *new_item,
+								 int64 new_size)
+{
+	if (!in_index(ix, new_item))
+		return 0;
+	if (ix->projection != ST_PROJECT_ALL)
+		new_size = av_item_size(project(t, ix, new_item));
+	return halves(new_size, WRITE_UNIT_BYTES);
+}
+
 void
 ops_capacity_write(StCapacity *c, StTable *t, const Av *old_item, const Av *new_item,
 			   bool transactional)

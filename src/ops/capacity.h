@@ -73,6 +73,13 @@ extern int64 ops_capacity_index_write_halves(const StTable *t, const StIndex *ix
 											 const Av *old_item, const Av *new_item);
 
 /*
+ * The same for a new item that replaced none, its size (av_item_size)
+ * known: an index projecting ALL costs it without another walk.
+ */
+extern int64 ops_capacity_index_insert_halves(const StTable *t, const StIndex *ix,
+											  const Av *new_item, int64 new_size);
+
+/*
  * The ConsumedCapacity of the request: NULL for mode NONE; for a single
  * table an AV_M {TableName, CapacityUnits, ReadCapacityUnits?,
  * WriteCapacityUnits?, Table?, GlobalSecondaryIndexes?, LocalSecondaryIndexes?};

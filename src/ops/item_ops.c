@@ -190,6 +190,62 @@ ops_put_sorted(StTable *t, Jsonb **stored, int n, bool *probe)
 	ops_traffic_write_stored(t, stored, n);
 }
 
+void
+ops_load_sorted(StTable *t, Jsonb **stored, const Av **items, int n, bool keys_new, bool *probe)
+{
+	if (!keys_new || !storage_insert_new_many(t, stored, n))
+		storage_upsert_many(t, stored, n, probe);
+	check_collections(t, stored, n);
+	if (ops_traffic_on())
+		for (int i = 0; i < n; i++)
+			ops_traffic_write_slow(t, NULL, items[i], false);
+}
+
+struct OpsLoad
+{
+	StTable    *table;
+	StStorageLoad *load;
+};
+
+OpsLoad *
+ops_load_begin(StTable *t)
+{
+	OpsLoad    *l;
+	StStorageLoad *sl;
+
+	if (ops_has_item_collections(t))
+		return NULL;
+	sl = storage_load_begin(t);
+	if (sl == NULL)
+		return NULL;
+	l = palloc(sizeof(OpsLoad));
+	l->table = t;
+	l->load = sl;
+	return l;
+}
+
+void
+ops_load_chunk(OpsLoad *l, Jsonb **stored, const Av **items, int n)
+{
+	storage_load(l->load, stored, n);
+	if (ops_traffic_on())
+		for (int i = 0; i < n; i++)
+			ops_traffic_write_slow(l->table, NULL, items[i], false);
+}
+
+void
+ops_load_end(OpsLoad *l)
+{
+	storage_load_end(l->table, l->load);
+	pfree(l);
+}
+
+bool
+ops_table_is_empty(StTable *t)
+{
+	return storage_table_is_empty(t);
+}
+
 Av *
 ops_delete(StTable *t, const Av *keymap, StCondition *cond, StReturnValues rv, StWriteResult *res)
 {

@@ -14,13 +14,14 @@
  * partition key value, each entry holding the counts, the units, the units
  * of the current second and the highest units seen in one second.  When it
  * is full the least used fifth of the entries is evicted (a fifth: a walk
- * and a sort of the whole table every few thousand new partitions, not
- * every few hundred), and the usage of
- * the others decays, as pg_stat_statements does.
+ * of the whole table and a selection of the least used every few thousand
+ * new partitions, not every few hundred), and the usage of the others
+ * decays, as pg_stat_statements does.
  *
  * The cost on the hot path matters more than exactness to the millisecond:
  * a read or a write adds to a backend-local table only (open addressing,
- * no allocation).  The local sums move into the shared table (one LWLock
+ * no allocation; the partition key's bytes hashed once, and that hash
+ * finds the entry in the shared table too).  The local sums move into the shared table (one LWLock
  * in shared mode, a spinlock per entry; exclusive only to insert new
  * partitions) once their second has passed -- at the next count or the
  * next commit after it, so that per-second peaks stay per second and a
@@ -115,6 +116,7 @@ typedef struct TrafficShared
 typedef struct LocalEntry
 {
 	TrafficKey	key;
+	uint32		hash;			/* traffic_key_hash(key): local slot and shared bucket */
 	uint32		generation;		/* in use when it is local_generation */
 	uint16		nth;			/* its place in local_used and local_pk */
 	TrafficCounts c;
@@ -137,6 +139,30 @@ static int	local_n = 0;
 static int64 local_second = 0;	/* the second the local sums belong to */
 
 /* ---------- shared memory ---------- */
+
+/*
+ * The hash of a key, computed once per count from the partition key's
+ * 64-bit hash (already computed) and the small fields: the local table and
+ * the shared one use the same value, so that moving a sum looks up its
+ * shared entry without hashing the key again.
+ */
+static inline uint32
+key_hash_of(const TrafficKey *k)
+{
+	uint64		h = k->pkhash ^ ((uint64) k->relid * UINT64CONST(0x9E3779B97F4A7C15)) ^
+		((uint64) k->indexoid << 32) ^ k->dbid;
+
+	h ^= h >> 33;
+	h *= UINT64CONST(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	return (uint32) h;
+}
+
+static uint32
+traffic_key_hash(const void *key, Size keysize)
+{
+	return key_hash_of((const TrafficKey *) key);
+}
 
 static Size
 shared_size(void)
@@ -170,8 +196,11 @@ ops_traffic_shmem_startup(void)
 	memset(&info, 0, sizeof(info));
 	info.keysize = sizeof(TrafficKey);
 	info.entrysize = sizeof(TrafficEntry);
+	info.hash = traffic_key_hash;
+	info.match = memcmp;
 	shared_hash = ShmemInitHash("stdesign traffic hash", ops_traffic_max_guc,
-								ops_traffic_max_guc, &info, HASH_ELEM | HASH_BLOBS);
+								ops_traffic_max_guc, &info,
+								HASH_ELEM | HASH_FUNCTION | HASH_COMPARE);
 	LWLockRelease(AddinShmemInitLock);
 }
 
@@ -198,40 +227,93 @@ add_to_entry(TrafficEntry *e, const LocalEntry *le, int64 second)
 	SpinLockRelease(&e->mutex);
 }
 
-static int
-usage_cmp(const void *a, const void *b)
+/* An entry and its usage, side by side: the selection reads no entry. */
+typedef struct UsageRef
 {
-	const TrafficEntry *x = *(TrafficEntry *const *) a;
-	const TrafficEntry *y = *(TrafficEntry *const *) b;
+	double		usage;
+	TrafficEntry *entry;
+} UsageRef;
 
-	return (x->usage > y->usage) - (x->usage < y->usage);
+/*
+ * Reorder all[0..n-1] so that its k least used entries come first
+ * (quickselect: linear on average, where sorting them all cost n log n --
+ * an eviction comes every n/5 new partitions, so a load of new keys paid
+ * it on every write).  Equal usages (new partitions with one write each)
+ * stop both scans and are swapped, which keeps the parts balanced.
+ */
+static void
+select_least_used(UsageRef *all, long n, long k)
+{
+	long		lo = 0;
+	long		hi = n - 1;
+	long		target = k - 1;
+
+	while (lo < hi)
+	{
+		double		pivot = all[lo + (hi - lo) / 2].usage;
+		long		i = lo;
+		long		j = hi;
+
+		while (i <= j)
+		{
+			while (all[i].usage < pivot)
+				i++;
+			while (all[j].usage > pivot)
+				j--;
+			if (i <= j)
+			{
+				UsageRef	tmp = all[i];
+
+				all[i++] = all[j];
+				all[j--] = tmp;
+			}
+		}
+		/* all[lo..j] <= pivot <= all[i..hi], and what lies between equals it */
+		if (target <= j)
+			hi = j;
+		else if (target >= i)
+			lo = i;
+		else
+			break;
+	}
 }
 
 /*
  * Drop the least used fifth of the entries (under the exclusive lock), and
  * decay the usage of the others, so that partitions busy long ago (of a
- * table or a database since dropped) make room for today's in time.
+ * table or a database since dropped) make room for today's in time.  The
+ * table is walked once: each entry's usage decays as it is read (decaying
+ * all alike changes no order), and the selection works on a compact copy
+ * of the usages, not on the entries spread over shared memory.
  */
 static void
 evict(void)
 {
 	HASH_SEQ_STATUS seq;
 	TrafficEntry *e;
-	TrafficEntry **all;
+	UsageRef   *all;
 	long		n = hash_get_num_entries(shared_hash);
 	long		i = 0;
 	long		drop;
 
-	all = palloc(sizeof(TrafficEntry *) * Max(n, 1));
+	all = palloc(sizeof(UsageRef) * Max(n, 1));
 	hash_seq_init(&seq, shared_hash);
 	while ((e = hash_seq_search(&seq)) != NULL)
-		all[i++] = e;
-	qsort(all, i, sizeof(TrafficEntry *), usage_cmp);
+	{
+		if (i == n)
+		{
+			hash_seq_term(&seq);
+			break;
+		}
+		e->usage *= USAGE_DECAY;
+		all[i].usage = e->usage;
+		all[i++].entry = e;
+	}
 	drop = Max(i / 5, 1);
+	if (drop < i)
+		select_least_used(all, i, drop);
 	for (long k = 0; k < drop && k < i; k++)
-		hash_search(shared_hash, &all[k]->key, HASH_REMOVE, NULL);
-	for (long k = drop; k < i; k++)
-		all[k]->usage *= USAGE_DECAY;
+		hash_search(shared_hash, &all[k].entry->key, HASH_REMOVE, NULL);
 	SpinLockAcquire(&ops_traffic_shared->mutex);
 	ops_traffic_shared->evicted += Min(drop, i);
 	SpinLockRelease(&ops_traffic_shared->mutex);
@@ -269,7 +351,8 @@ flush_local(void)
 	for (int i = 0; i < local_n; i++)
 	{
 		LocalEntry *le = &local_slots[local_used[i]];
-		TrafficEntry *e = hash_search(shared_hash, &le->key, HASH_FIND, NULL);
+		TrafficEntry *e = hash_search_with_hash_value(shared_hash, &le->key, le->hash,
+													  HASH_FIND, NULL);
 
 		if (e)
 			add_to_entry(e, le, local_second);
@@ -284,13 +367,15 @@ flush_local(void)
 		for (int i = 0; i < m; i++)
 		{
 			bool		found;
-			TrafficEntry *e = hash_search(shared_hash, &missing[i]->key, HASH_FIND, NULL);
+			TrafficEntry *e = hash_search_with_hash_value(shared_hash, &missing[i]->key,
+														  missing[i]->hash, HASH_FIND, NULL);
 
 			if (e == NULL)
 			{
 				if (hash_get_num_entries(shared_hash) >= ops_traffic_max_guc)
 					evict();
-				e = hash_search(shared_hash, &missing[i]->key, HASH_ENTER_NULL, &found);
+				e = hash_search_with_hash_value(shared_hash, &missing[i]->key, missing[i]->hash,
+												HASH_ENTER_NULL, &found);
 				if (e == NULL)
 					continue;	/* no room after all: the counts are lost */
 				if (!found)
@@ -365,6 +450,7 @@ count(StTable *t, Oid indexoid, const Av *pk, const TrafficCounts *add)
 {
 	TrafficKey	key;
 	LocalEntry *le;
+	uint32		hash;
 	uint32		slot;
 	int64		now = (int64) time(NULL);
 
@@ -376,12 +462,13 @@ count(StTable *t, Oid indexoid, const Av *pk, const TrafficCounts *add)
 		flush_local();
 	local_second = now;
 
-	memset(&key, 0, sizeof(key));
 	key.dbid = MyDatabaseId;
 	key.relid = t->relid;
 	key.indexoid = indexoid;
+	key.pad = 0;
 	key.pkhash = hash_bytes_extended((const unsigned char *) pk->str, pk->len, pk->type);
-	slot = (uint32) (key.pkhash ^ (key.pkhash >> 32) ^ (key.relid * 0x9E3779B1u) ^ key.indexoid);
+	hash = key_hash_of(&key);
+	slot = hash;
 	for (;;)
 	{
 		slot &= LOCAL_SLOTS - 1;
@@ -391,13 +478,14 @@ count(StTable *t, Oid indexoid, const Av *pk, const TrafficCounts *add)
 			/* a free slot: the partition's first count since the last move */
 			le->generation = local_generation;
 			le->key = key;
+			le->hash = hash;
 			memset(&le->c, 0, sizeof(le->c));
 			le->nth = local_n;
 			show_pk(pk, local_pk[local_n]);
 			local_used[local_n++] = slot;
 			break;
 		}
-		if (memcmp(&le->key, &key, sizeof(key)) == 0)
+		if (le->hash == hash && memcmp(&le->key, &key, sizeof(key)) == 0)
 			break;
 		slot++;
 	}
@@ -465,7 +553,9 @@ ops_traffic_write_slow(StTable *t, const Av *old_item, const Av *new_item, bool 
 	for (int i = 0; i < t->nindexes; i++)
 	{
 		StIndex    *ix = &t->indexes[i];
-		int64		h = ops_capacity_index_write_halves(t, ix, old_item, new_item);
+		int64		h = old_item == NULL ?
+			ops_capacity_index_insert_halves(t, ix, new_item, bytes) :
+			ops_capacity_index_write_halves(t, ix, old_item, new_item);
 		TrafficCounts ic = {0, 1, 0, mult * h / 2};
 		const Av   *ipk;
 

@@ -27,6 +27,27 @@
  * and its unnest, a trigger call per row, and, while no key is found to
  * exist, the look before each insertion (the insertion checks anyway).
  *
+ * A bulk load of keys known to be new (an import into an empty table) is
+ * written as COPY writes rows: the heap tuples of a batch together
+ * (table_multi_insert, with a BulkInsertState), then each row's index
+ * entries, the key index checking uniqueness as a plain INSERT does -- no
+ * speculative insertion, no look before each row.  A key that exists after
+ * all (written meanwhile by another transaction) is a unique violation,
+ * as for INSERT.
+ *
+ * A whole load of new keys into a table without item collections to check
+ * goes further (StRowLoader): its rows' index entries are not inserted
+ * with each batch but sorted, per btree index, as CREATE INDEX sorts them
+ * (tuplesort, spilling to disk past maintenance_work_mem), and inserted in
+ * index order when the load ends.  Each insertion then lands on the
+ * index's rightmost leaf page, which btree finds without descending the
+ * tree (its "fastpath"), and leaf pages split as in a load in key order,
+ * nearly full.  Until the load ends its rows are in the table but not in
+ * its indexes: nothing reads them meanwhile (the load is one statement of
+ * this transaction, and other transactions do not see them), and a key
+ * written twice by the load must end the load first (storage_load_end)
+ * before its second write looks for the first.
+ *
  * Deleting an item (DeleteItem, a transaction's Delete) is table_tuple_delete
  * of the version read, as ExecDelete does it; a DELETE has no index entries
  * to write.
@@ -45,10 +66,14 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/heapam.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/sysattr.h"
 #include "access/xact.h"
+#include "catalog/index.h"
+#include "catalog/pg_am_d.h"
 #include "catalog/pg_trigger.h"
 #include "commands/trigger.h"
 #include "executor/executor.h"
@@ -59,6 +84,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
+#include "utils/tuplesort.h"
 
 #include "index_cache.h"
 #include "key_trigger.h"
@@ -518,12 +544,13 @@ upsert_open(RowWriter *w, Oid relid, Oid key_index, AttrNumber item_attnum, Trig
 	return true;
 }
 
-/* w->row: a new row of item, its key columns computed as set_keys computes them. */
+/* row: a new row of item, its key columns computed as set_keys computes them. */
 static void
-fill_insert_row(RowWriter *w, Trigger *trigger, Jsonb *item)
+fill_row(RowWriter *w, TupleTableSlot *row, Trigger *trigger, Jsonb *item)
 {
-	TupleTableSlot *row = w->row;
 	int			natts = RelationGetDescr(w->rel)->natts;
+
+	ExecClearTuple(row);
 
 	for (int a = 0; a < natts; a++)
 	{
@@ -535,6 +562,13 @@ fill_insert_row(RowWriter *w, Trigger *trigger, Jsonb *item)
 		row->tts_isnull[a] = false;
 	row->tts_values[w->item_attnum - 1] = PointerGetDatum(item);
 	ExecStoreVirtualTuple(row);
+}
+
+/* w->row: a new row of item. */
+static void
+fill_insert_row(RowWriter *w, Trigger *trigger, Jsonb *item)
+{
+	fill_row(w, w->row, trigger, item);
 }
 
 bool
@@ -640,4 +674,213 @@ storage_row_insert(Oid relid, Oid key_index, AttrNumber item_attnum, Jsonb *item
 	ExecClearTuple(w.row);
 	writer_close(&w, inserted);
 	return inserted ? ST_ROW_INSERTED : ST_ROW_KEY_EXISTS;
+}
+
+/* ---------- INSERT of many items of new keys (a bulk load) ---------- */
+
+/* Rows per table_multi_insert, as COPY buffers them. */
+#define MULTI_INSERT_ROWS 1000
+
+bool
+storage_row_insert_many(Oid relid, Oid key_index, AttrNumber item_attnum, Jsonb **items, int n)
+{
+	RowWriter	w;
+	Trigger    *trigger;
+	TupleTableSlot **slots;
+	BulkInsertState bistate;
+	MemoryContext batch_cxt;
+	int			nslots = Min(n, MULTI_INSERT_ROWS);
+
+	if (n == 0)
+		return true;
+	if (!upsert_open(&w, relid, key_index, item_attnum, &trigger))
+		return false;
+	slots = palloc(sizeof(TupleTableSlot *) * nslots);
+	for (int i = 0; i < nslots; i++)
+		slots[i] = table_slot_create(w.rel, NULL);
+	bistate = GetBulkInsertState();
+	batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign bulk insert",
+									  ALLOCSET_DEFAULT_SIZES);
+	for (int start = 0; start < n; start += nslots)
+	{
+		int			m = Min(nslots, n - start);
+		MemoryContext old = MemoryContextSwitchTo(batch_cxt);
+
+		CHECK_FOR_INTERRUPTS();
+		for (int i = 0; i < m; i++)
+			fill_row(&w, slots[i], trigger, items[start + i]);
+		table_multi_insert(w.rel, slots, m, w.cid, 0, bistate);
+		for (int i = 0; i < m; i++)
+		{
+			/* the key index checks uniqueness, waiting for a writer of the key */
+			list_free(ExecInsertIndexTuples(w.rri, slots[i], w.estate, false, false,
+											NULL, NIL));
+			ResetPerTupleExprContext(w.estate);
+			ExecClearTuple(slots[i]);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(batch_cxt);
+	}
+	FreeBulkInsertState(bistate);
+	MemoryContextDelete(batch_cxt);
+	for (int i = 0; i < nslots; i++)
+		ExecDropSingleTupleTableSlot(slots[i]);
+	writer_close(&w, true);
+	return true;
+}
+
+/* ---------- a load of new keys, index entries sorted ---------- */
+
+struct StRowLoader
+{
+	RowWriter	w;
+	Trigger    *trigger;
+	TupleTableSlot **slots;
+	BulkInsertState bistate;
+	MemoryContext batch_cxt;
+	Tuplesortstate **sorts;		/* per index: NULL for one written at once */
+};
+
+StRowLoader *
+storage_row_load_begin(Oid relid, Oid key_index, AttrNumber item_attnum)
+{
+	StRowLoader *l = palloc0(sizeof(StRowLoader));
+	ResultRelInfo *rri;
+	int			mem;
+
+	if (!upsert_open(&l->w, relid, key_index, item_attnum, &l->trigger))
+	{
+		pfree(l);
+		return NULL;
+	}
+	rri = l->w.rri;
+	l->slots = palloc(sizeof(TupleTableSlot *) * MULTI_INSERT_ROWS);
+	for (int i = 0; i < MULTI_INSERT_ROWS; i++)
+		l->slots[i] = table_slot_create(l->w.rel, NULL);
+	l->bistate = GetBulkInsertState();
+	l->batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign load",
+										 ALLOCSET_DEFAULT_SIZES);
+	l->sorts = palloc0(sizeof(Tuplesortstate *) * Max(rri->ri_NumIndices, 1));
+	mem = Max(maintenance_work_mem / Max(rri->ri_NumIndices, 1), 1024);
+	for (int i = 0; i < rri->ri_NumIndices; i++)
+	{
+		Relation	ind = rri->ri_IndexRelationDescs[i];
+
+		/* an index of another kind (a user's) gets its entries at once */
+		if (ind->rd_rel->relam == BTREE_AM_OID)
+			l->sorts[i] = tuplesort_begin_index_btree(l->w.rel, ind, false, false, mem,
+													  NULL, TUPLESORT_NONE);
+	}
+	return l;
+}
+
+/* The index entries of the row in slot: sorted for later, or written now. */
+static void
+load_index_entries(StRowLoader *l, TupleTableSlot *slot)
+{
+	ResultRelInfo *rri = l->w.rri;
+	EState	   *estate = l->w.estate;
+	ExprContext *econtext = GetPerTupleExprContext(estate);
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+
+	econtext->ecxt_scantuple = slot;
+	for (int i = 0; i < rri->ri_NumIndices; i++)
+	{
+		Relation	ind = rri->ri_IndexRelationDescs[i];
+		IndexInfo  *ii = rri->ri_IndexRelationInfo[i];
+
+		/* as ExecInsertIndexTuples: not yet (CREATE INDEX CONCURRENTLY), or not this row */
+		if (!ii->ii_ReadyForInserts)
+			continue;
+		if (ii->ii_Predicate != NIL)
+		{
+			if (ii->ii_PredicateState == NULL)
+				ii->ii_PredicateState = ExecPrepareQual(ii->ii_Predicate, estate);
+			if (!ExecQual(ii->ii_PredicateState, econtext))
+				continue;
+		}
+		FormIndexDatum(ii, slot, estate, values, isnull);
+		if (l->sorts[i])
+			tuplesort_putindextuplevalues(l->sorts[i], ind, &slot->tts_tid, values, isnull);
+		else
+			(void) index_insert(ind, values, isnull, &slot->tts_tid, l->w.rel,
+								ind->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
+								false, ii);
+	}
+}
+
+void
+storage_row_load(StRowLoader *l, Jsonb **items, int n)
+{
+	for (int start = 0; start < n; start += MULTI_INSERT_ROWS)
+	{
+		int			m = Min(MULTI_INSERT_ROWS, n - start);
+		MemoryContext old = MemoryContextSwitchTo(l->batch_cxt);
+
+		CHECK_FOR_INTERRUPTS();
+		for (int i = 0; i < m; i++)
+			fill_row(&l->w, l->slots[i], l->trigger, items[start + i]);
+		table_multi_insert(l->w.rel, l->slots, m, l->w.cid, 0, l->bistate);
+		for (int i = 0; i < m; i++)
+		{
+			load_index_entries(l, l->slots[i]);
+			ResetPerTupleExprContext(l->w.estate);
+			ExecClearTuple(l->slots[i]);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(l->batch_cxt);
+	}
+}
+
+/* The sorted entries of index i, in index order. */
+static void
+load_sorted_entries(StRowLoader *l, int i)
+{
+	Relation	ind = l->w.rri->ri_IndexRelationDescs[i];
+	IndexInfo  *ii = l->w.rri->ri_IndexRelationInfo[i];
+	IndexUniqueCheck check = ind->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO;
+	IndexTuple	itup;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	int64		k = 0;
+	MemoryContext old;
+
+	tuplesort_performsort(l->sorts[i]);
+	old = MemoryContextSwitchTo(l->batch_cxt);
+	while ((itup = tuplesort_getindextuple(l->sorts[i], true)) != NULL)
+	{
+		index_deform_tuple(itup, RelationGetDescr(ind), values, isnull);
+		/* the key index checks uniqueness, waiting for a writer of the key */
+		(void) index_insert(ind, values, isnull, &itup->t_tid, l->w.rel, check, false, ii);
+		if (++k % MULTI_INSERT_ROWS == 0)
+		{
+			CHECK_FOR_INTERRUPTS();
+			MemoryContextReset(l->batch_cxt);
+		}
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(l->batch_cxt);
+	tuplesort_end(l->sorts[i]);
+	l->sorts[i] = NULL;
+}
+
+void
+storage_row_load_end(StRowLoader *l)
+{
+	FreeBulkInsertState(l->bistate);
+	for (int i = 0; i < MULTI_INSERT_ROWS; i++)
+		ExecDropSingleTupleTableSlot(l->slots[i]);
+	/* the key index first: a key written meanwhile by another transaction fails the load soonest */
+	for (int i = 0; i < l->w.rri->ri_NumIndices; i++)
+		if (l->sorts[i] && l->w.rri->ri_IndexRelationDescs[i]->rd_index->indisunique)
+			load_sorted_entries(l, i);
+	for (int i = 0; i < l->w.rri->ri_NumIndices; i++)
+		if (l->sorts[i])
+			load_sorted_entries(l, i);
+	MemoryContextDelete(l->batch_cxt);
+	writer_close(&l->w, true);
+	pfree(l->sorts);
+	pfree(l->slots);
+	pfree(l);
 }

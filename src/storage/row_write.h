@@ -63,6 +63,28 @@ extern bool storage_row_upsert_many(Oid relid, Oid key_index, AttrNumber item_at
 							Jsonb **items, int n, bool *probe);
 
 /*
+ * Insert items[0..n-1] (distinct keys that no row has: a load into an
+ * empty table) as COPY inserts rows: heap tuples in batches, then their
+ * index entries; the key index raises a unique violation for a key that
+ * exists after all (written meanwhile by another transaction).  False,
+ * having written nothing, when an INSERT statement would do more (as for
+ * storage_row_upsert_many).
+ */
+extern bool storage_row_insert_many(Oid relid, Oid key_index, AttrNumber item_attnum,
+									Jsonb **items, int n);
+
+/*
+ * A load of new keys (as storage_row_insert_many's) in many calls, the
+ * index entries sorted and written in index order at the end: begin (NULL
+ * when an INSERT statement would do more), load chunks, end.  Until the
+ * end the rows are not in the indexes: nothing may look for them.
+ */
+typedef struct StRowLoader StRowLoader;
+extern StRowLoader *storage_row_load_begin(Oid relid, Oid key_index, AttrNumber item_attnum);
+extern void storage_row_load(StRowLoader *l, Jsonb **items, int n);
+extern void storage_row_load_end(StRowLoader *l);
+
+/*
  * Write item as INSERT ... ON CONFLICT DO NOTHING RETURNING ctid would
  * (key_index being the only unique index): ST_ROW_INSERTED with *ctid (if
  * not NULL) the new row's, ST_ROW_KEY_EXISTS when a row with the key

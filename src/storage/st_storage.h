@@ -111,6 +111,30 @@ extern void storage_upsert(StTable *t, Jsonb *item);
  * writing many chunks passes the same flag each time.
  */
 extern void storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe);
+/*
+ * Insert items[0..n-1] (distinct keys, in key order) that no item of the
+ * table has (a load into an empty table): written as COPY writes rows, a
+ * key that exists after all (written meanwhile by another transaction)
+ * failing with a unique violation.  False, having written nothing, when
+ * the table is not written directly (user triggers, row security, rules,
+ * Citus...): the caller writes them with storage_upsert_many.
+ */
+extern bool storage_insert_new_many(StTable *t, Jsonb **items, int n);
+/*
+ * A load of new keys in chunks (as storage_insert_new_many's), the index
+ * entries sorted and inserted in index order at the end (see row_write.c):
+ * NULL when the table is not written directly.  Until storage_load_end
+ * the rows are in the table but not in its indexes: nothing may read them.
+ */
+typedef struct StRowLoader StStorageLoad;
+extern StStorageLoad *storage_load_begin(StTable *t);
+extern void storage_load(StStorageLoad *l, Jsonb **items, int n);
+extern void storage_load_end(StTable *t, StStorageLoad *l);
+/*
+ * Has the table no item (no entry in its key index, of any transaction,
+ * live or dead)?  False also when that cannot be told directly.
+ */
+extern bool storage_table_is_empty(StTable *t);
 /* Insert a new item; false when its key exists.  Fills *ctid (when given) with the new row's. */
 extern bool storage_insert(StTable *t, Jsonb *item, ItemPointer ctid);
 /*

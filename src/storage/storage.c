@@ -1691,6 +1691,77 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 }
 
 bool
+storage_insert_new_many(StTable *t, Jsonb **items, int n)
+{
+	if (n == 0)
+		return true;
+	if (!key_layout_known(t) ||
+		!storage_row_insert_many(t->relid, t->key_index, t->item_attnum, items, n))
+		return false;
+	storage_respect_key_locks(t, items, n);
+	return true;
+}
+
+static void flag_lock_tag(LOCKTAG *tag, StTable *t);
+
+StStorageLoad *
+storage_load_begin(StTable *t)
+{
+	if (!key_layout_known(t))
+		return NULL;
+	return storage_row_load_begin(t->relid, t->key_index, t->item_attnum);
+}
+
+void
+storage_load(StStorageLoad *l, Jsonb **items, int n)
+{
+	storage_row_load(l, items, n);
+}
+
+void
+storage_load_end(StTable *t, StStorageLoad *l)
+{
+	LOCKTAG		flag;
+	VirtualTransactionId *holders;
+
+	storage_row_load_end(l);
+
+	/*
+	 * The keys' index entries are in place only now: a transaction holding
+	 * absent keys of the relation may have taken them while they were not,
+	 * and is waited for as a whole (the load no longer knows its keys; see
+	 * storage_respect_key_locks).
+	 */
+	flag_lock_tag(&flag, t);
+	holders = GetLockConflicts(&flag, RowExclusiveLock, NULL);
+	for (int i = 0; VirtualTransactionIdIsValid(holders[i]); i++)
+		(void) VirtualXactLock(holders[i], true);
+	pfree(holders);
+}
+
+bool
+storage_table_is_empty(StTable *t)
+{
+	Relation	rel;
+	Relation	ind;
+	IndexScanDesc scan;
+	bool		empty;
+
+	if (!key_layout_known(t))
+		return false;
+	rel = table_open(t->relid, AccessShareLock);
+	ind = index_open(t->key_index, AccessShareLock);
+	/* SnapshotAny: dead entries too, so that "empty" is never wrong */
+	scan = index_beginscan(rel, ind, SnapshotAny, 0, 0);
+	index_rescan(scan, NULL, 0, NULL, 0);
+	empty = index_getnext_tid(scan, ForwardScanDirection) == NULL;
+	index_endscan(scan);
+	index_close(ind, NoLock);
+	table_close(rel, NoLock);
+	return empty;
+}
+
+bool
 storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 {
 	int			nest;

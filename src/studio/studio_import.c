@@ -14,10 +14,20 @@
  * An import is one statement: every item is validated as PutItem does,
  * and the first bad line fails the whole import, nothing written, with
  * the line's number in the error's CONTEXT (as COPY reports its line).
- * Items are written as st_put_all writes them: 1000 at a time in key order
- * through ops_put_sorted, one INSERT ... ON CONFLICT per chunk, the last of
- * equal keys winning.  Progress shows in pg_stat_progress_copy (command
- * COPY FROM, the bytes and the items so far), as a COPY's does.
+ * Items are written 1000 at a time in key order, the last of equal keys
+ * winning.  Into a table that was empty when the import began, keys the
+ * import has not written before (a Bloom filter of the keys written says
+ * so) are inserted as COPY inserts rows: one load (ops_load_begin) for
+ * all chunks, heap tuples in batches and index entries sorted and written
+ * in index order at its end, or, for a table with item collections to
+ * check, index entries with each chunk (ops_load_sorted); no speculative
+ * insertion either way.  A key written again ends the load first (its
+ * earlier item must be found), then replaces it.  Those, and every item
+ * of an import into a table that had items, are written as st_put_all
+ * writes them, as INSERT ... ON CONFLICT DO UPDATE would.  A table whose
+ * writes must go through statements (user triggers, row security, rules)
+ * gets statements either way.  Progress shows in pg_stat_progress_copy
+ * (command COPY FROM, the bytes and the items so far), as a COPY's does.
  *
  * A file on the server is read with the privileges COPY FROM a file needs:
  * superuser or the pg_read_server_files role.  Blank lines are skipped; a
@@ -33,6 +43,7 @@
 
 #include "catalog/pg_authid.h"
 #include "commands/progress.h"
+#include "lib/bloomfilter.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/fd.h"
@@ -50,6 +61,12 @@
 #define IMPORT_CHUNK 1000
 #define IMPORT_LINE_MAX (4 * 1024 * 1024)
 #define READ_BLOCK 65536
+/* The smallest line holding an item, to size the Bloom filter of keys by the input's bytes. */
+#define IMPORT_MIN_LINE 24
+/* The Bloom filter's memory at most, in kB: 16 bits a key up to 16 million keys. */
+#define IMPORT_BLOOM_KB (32 * 1024)
+/* A chunk's pending items fit in one block of this size, kept from chunk to chunk. */
+#define IMPORT_CHUNK_BLOCK (8 * 1024 * 1024)
 
 typedef struct ImportItem
 {
@@ -57,6 +74,7 @@ typedef struct ImportItem
 	int			key_len;
 	int			seq;			/* line order: the last of equal keys wins */
 	Jsonb	   *stored;
+	Av		   *item;			/* what stored was made from */
 } ImportItem;
 
 typedef struct ImportState
@@ -70,6 +88,9 @@ typedef struct ImportState
 	int64		bytes;			/* bytes read */
 	bool		probe;			/* a key was found to exist: look first */
 	bool		check_encoding; /* bytes from a file: valid UTF-8? */
+	bloom_filter *written;		/* keys written so far, when the table began empty */
+	OpsLoad    *load;			/* the new keys' load, index entries pending */
+	bool		loading;		/* new keys go to a load (begun when needed) */
 } ImportState;
 
 static int
@@ -82,27 +103,73 @@ import_item_cmp(const void *a, const void *b)
 	return c != 0 ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/*
+ * Write the chunk: sorted by key, the last item of each key kept.  Keys
+ * new to a table that began empty are inserted; the others (a key of an
+ * earlier chunk, or one the Bloom filter cannot rule out) replace what is
+ * there, looking first.
+ */
 static void
 import_flush(ImportState *st)
 {
 	Jsonb	  **stored;
+	const Av  **items;
+	Jsonb	  **again_stored;
+	const Av  **again_items;
 	int			m = 0;
+	int			again = 0;
+	bool		probe_again = true;
+	MemoryContext old;
 
 	if (st->n == 0)
 		return;
+	old = MemoryContextSwitchTo(st->chunk_cxt);
 	qsort(st->items, st->n, sizeof(ImportItem), import_item_cmp);
 	stored = palloc(sizeof(Jsonb *) * st->n);
+	items = palloc(sizeof(Av *) * st->n);
+	again_stored = palloc(sizeof(Jsonb *) * st->n);
+	again_items = palloc(sizeof(Av *) * st->n);
 	for (int i = 0; i < st->n; i++)
 	{
-		if (i + 1 < st->n && ops_key_bytes_cmp(st->items[i].key, st->items[i].key_len,
+		ImportItem *ii = &st->items[i];
+
+		if (i + 1 < st->n && ops_key_bytes_cmp(ii->key, ii->key_len,
 											   st->items[i + 1].key, st->items[i + 1].key_len) == 0)
 			continue;
-		stored[m++] = st->items[i].stored;
+		if (st->written &&
+			!bloom_lacks_element(st->written, (unsigned char *) ii->key, ii->key_len))
+		{
+			again_stored[again] = ii->stored;
+			again_items[again++] = ii->item;
+			continue;
+		}
+		if (st->written)
+			bloom_add_element(st->written, (unsigned char *) ii->key, ii->key_len);
+		stored[m] = ii->stored;
+		items[m++] = ii->item;
 	}
-	ops_put_sorted(st->table, stored, m, &st->probe);
+	MemoryContextSwitchTo(old);
+	/* a key written again is looked for: the load's index entries go in first */
+	if (again > 0 && st->load)
+	{
+		ops_load_end(st->load);
+		st->load = NULL;
+	}
+	if (m > 0 && st->loading && st->load == NULL)
+	{
+		st->load = ops_load_begin(st->table);
+		st->loading = st->load != NULL;
+	}
+	old = MemoryContextSwitchTo(st->chunk_cxt);
+	if (st->load)
+		ops_load_chunk(st->load, stored, items, m);
+	else
+		ops_load_sorted(st->table, stored, items, m, st->written != NULL, &st->probe);
+	if (again > 0)
+		ops_load_sorted(st->table, again_stored, again_items, again, false, &probe_again);
 	st->total += st->n;
 	st->n = 0;
-	pfree(stored);
+	MemoryContextSwitchTo(old);
 	MemoryContextReset(st->chunk_cxt);
 	pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED, st->total);
 	pgstat_progress_update_param(PROGRESS_COPY_BYTES_PROCESSED, st->bytes);
@@ -156,6 +223,7 @@ import_line(ImportState *st, char *line, int len)
 	ii->key_len = key.len;
 	ii->seq = st->n;
 	ii->stored = av_item_to_jsonb(item, true);
+	ii->item = item;
 	st->n++;
 	MemoryContextSwitchTo(old);
 	if (st->n == IMPORT_CHUNK)
@@ -175,8 +243,15 @@ import_begin(const char *name, int copy_type, int64 total_bytes, ErrorContextCal
 	ImportState *st = palloc0(sizeof(ImportState));
 
 	st->table = catalog_lookup(name, false);
+	/* one large block kept across chunks: no memory handed back and faulted in again per chunk */
 	st->chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign import",
-										  8 * 1024, 64 * 1024, 64 * 1024);
+										  IMPORT_CHUNK_BLOCK, IMPORT_CHUNK_BLOCK,
+										  IMPORT_CHUNK_BLOCK);
+	if (ops_table_is_empty(st->table))
+	{
+		st->written = bloom_create(Max(total_bytes / IMPORT_MIN_LINE, 1024), IMPORT_BLOOM_KB, 0);
+		st->loading = true;
+	}
 	pgstat_progress_start_command(PROGRESS_COMMAND_COPY, st->table->relid);
 	pgstat_progress_update_param(PROGRESS_COPY_COMMAND, PROGRESS_COPY_COMMAND_FROM);
 	pgstat_progress_update_param(PROGRESS_COPY_TYPE, copy_type);
@@ -193,9 +268,17 @@ import_end(ImportState *st, ErrorContextCallback *cb)
 {
 	st->line = 0;
 	import_flush(st);
+	if (st->load)
+	{
+		/* the index entries, in index order */
+		pgstat_progress_update_param(PROGRESS_COPY_TUPLES_PROCESSED, st->total);
+		ops_load_end(st->load);
+	}
 	error_context_stack = cb->previous;
 	pgstat_progress_end_command();
 	MemoryContextDelete(st->chunk_cxt);
+	if (st->written)
+		bloom_free(st->written);
 	return st->total;
 }
 
