@@ -141,24 +141,6 @@ check_consistent_read(Jsonb *request, StIndex *ix)
 		st_error(ST_ERR_VALIDATION, "Consistent reads are not supported on global secondary indexes");
 }
 
-/* Is attribute name (len bytes) in what index ix holds (its keys, the table's keys, INCLUDE)? */
-static bool
-index_projects(StTable *t, StIndex *ix, const char *name, int len)
-{
-	const char *keys[4] = {t->pk.name, t->sk.name, ix->pk.name, ix->sk.name};
-
-	if (ix->projection == ST_PROJECT_ALL)
-		return true;
-	for (int k = 0; k < 4; k++)
-		if (keys[k] && (int) strlen(keys[k]) == len && memcmp(keys[k], name, len) == 0)
-			return true;
-	for (int i = 0; ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
-		if ((int) strlen(ix->non_key_attributes[i]) == len &&
-			memcmp(ix->non_key_attributes[i], name, len) == 0)
-			return true;
-	return false;
-}
-
 /* A ProjectionExpression on a GSI may only ask for what the index projects. */
 static void
 check_projection_on_index(StExprRequest *req, StTable *t, StIndex *ix)
@@ -172,7 +154,7 @@ check_projection_on_index(StExprRequest *req, StTable *t, StIndex *ix)
 		int			len;
 		const char *name = ops_expr_path_top_name(req->projection->paths[i], p->names, &len);
 
-		if (name && !index_projects(t, ix, name, len))
+		if (name && !ops_index_holds(t, ix, name, len))
 			st_error(ST_ERR_VALIDATION,
 					 "One or more parameter values were invalid: Global secondary index %s does not project [%.*s]",
 					 ix->name, len, name);
@@ -203,7 +185,7 @@ page_fetches(StExprRequest *req, StTable *t, StIndex *ix, SelectKind select)
 		int			len;
 		const char *name = ops_expr_path_top_name(req->projection->paths[i], p->names, &len);
 
-		if (name && !index_projects(t, ix, name, len))
+		if (name && !ops_index_holds(t, ix, name, len))
 			return true;
 	}
 	return false;
@@ -369,7 +351,7 @@ index_entry(StTable *t, StIndex *ix, const Av *item)
 	Av		   *out = av_new(AV_M);
 
 	for (int i = 0; i < item->n; i++)
-		if (index_projects(t, ix, item->members[i].name, item->members[i].name_len))
+		if (ops_index_holds(t, ix, item->members[i].name, item->members[i].name_len))
 			av_map_put_nocheck(out, item->members[i].name, item->members[i].name_len,
 							   av_copy(item->members[i].value));
 	return out;

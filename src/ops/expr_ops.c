@@ -699,8 +699,8 @@ ops_expr_check_key_paths(StExprRequest *req, const StTable *t)
 }
 
 /* Does index ix hold attribute name (len bytes): a key of it or of its table, or projected? */
-static bool
-index_holds(const StTable *t, const StIndex *ix, const char *name, int len)
+bool
+ops_index_holds(const StTable *t, const StIndex *ix, const char *name, int len)
 {
 	const char *keys[4] = {t->pk.name, t->sk.name, ix->pk.name, ix->sk.name};
 
@@ -714,6 +714,19 @@ index_holds(const StTable *t, const StIndex *ix, const char *name, int len)
 			memcmp(ix->non_key_attributes[i], name, len) == 0)
 			return true;
 	return false;
+}
+
+/* What index ix holds of an item (its entry), sharing the item's values. */
+Av *
+ops_index_entry(const StTable *t, const StIndex *ix, const Av *item)
+{
+	Av		   *entry = av_new(AV_M);
+
+	for (int i = 0; i < item->n; i++)
+		if (ops_index_holds(t, ix, item->members[i].name, item->members[i].name_len))
+			av_map_put_nocheck(entry, item->members[i].name, item->members[i].name_len,
+							   item->members[i].value);
+	return entry;
 }
 
 static void
@@ -765,7 +778,7 @@ ops_expr_check_filter_projected(StExprRequest *req, const StTable *t, const StIn
 	note_all_paths(&h, req->filter->cond);
 	missing = palloc(sizeof(char *) * Max(1, h.n));
 	for (int i = 0; i < h.n; i++)
-		if (!index_holds(t, ix, h.heads[i], h.lens[i]))
+		if (!ops_index_holds(t, ix, h.heads[i], h.lens[i]))
 			missing[nmissing++] = pnstrdup(h.heads[i], h.lens[i]);
 	if (nmissing == 0)
 		return;

@@ -65,6 +65,14 @@ extern void ops_expr_check_key_paths(StExprRequest *req, const StTable *t);
  */
 extern void ops_expr_check_filter_projected(StExprRequest *req, const StTable *t, const StIndex *ix);
 
+/*
+ * Does index ix hold attribute name (len bytes): a key of the index or its
+ * table, or projected (ALL, INCLUDE)?  And an item's entry in the index,
+ * sharing the item's values.
+ */
+extern bool ops_index_holds(const StTable *t, const StIndex *ix, const char *name, int len);
+extern Av  *ops_index_entry(const StTable *t, const StIndex *ix, const Av *item);
+
 /* Start a request: names (plain JSON object of strings) and values (typed or plain). */
 extern void ops_expr_init(StExprRequest *req, Jsonb *names, Jsonb *values, bool typed);
 

@@ -309,35 +309,6 @@ key_position(StTable *t, StIndex *ix, const Av *key)
 	return pos;
 }
 
-/* Does index ix hold attribute name (len bytes): its keys, the table's, INCLUDE's? */
-static bool
-index_holds(StTable *t, StIndex *ix, const char *name, int len)
-{
-	const char *keys[4] = {t->pk.name, t->sk.name, ix->pk.name, ix->sk.name};
-
-	for (int k = 0; k < 4; k++)
-		if (keys[k] && (int) strlen(keys[k]) == len && memcmp(keys[k], name, len) == 0)
-			return true;
-	for (int i = 0; ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
-		if ((int) strlen(ix->non_key_attributes[i]) == len &&
-			memcmp(ix->non_key_attributes[i], name, len) == 0)
-			return true;
-	return false;
-}
-
-/* What an index that does not project everything holds of an item. */
-static Av  *
-index_entry(StTable *t, StIndex *ix, const Av *item)
-{
-	Av		   *out = av_new(AV_M);
-
-	for (int i = 0; i < item->n; i++)
-		if (index_holds(t, ix, item->members[i].name, item->members[i].name_len))
-			av_map_put_nocheck(out, item->members[i].name, item->members[i].name_len,
-							   item->members[i].value);
-	return out;
-}
-
 static void
 emit_item(ReadState *rs, const Av *item)
 {
@@ -372,7 +343,7 @@ read_row(Jsonb *stored, void *arg)
 		item = av_item_from_stored(stored);
 		/* a KEYS_ONLY or INCLUDE index holds only part of the item */
 		if (rs->index && rs->index->projection != ST_PROJECT_ALL)
-			item = index_entry(rs->table, rs->index, item);
+			item = ops_index_entry(rs->table, rs->index, item);
 		rs->bytes += av_item_size(item);
 		old = MemoryContextSwitchTo(rs->keep_cxt);
 		emit_item(rs, item);

@@ -151,9 +151,6 @@ prepare_call(StTable *t, StudioPattern *p, const Av *params, PatternCall *c)
 
 /* ---------- checking a pattern's expressions ---------- */
 
-static Av  *index_entry(StTable *t, StIndex *ix, const Av *item);
-static bool index_holds(StTable *t, StIndex *ix, const char *name, int len);
-
 /*
  * The request of pattern p built as a call builds it, without parameters:
  * a value template ("{status}") stays a string, which is all the parser
@@ -221,7 +218,7 @@ studio_pattern_check_expressions(StTable *t, StudioPattern *p, const char *where
 		int			len;
 		const char *name = ops_expr_path_top_name(req.projection->paths[i], req.names, &len);
 
-		if (name && !index_holds(t, ix, name, len))
+		if (name && !ops_index_holds(t, ix, name, len))
 			st_error_hint(ST_ERR_VALIDATION, "Project the attribute into the index, or query the table.",
 						  "Invalid model: %s: \"projection\" asks for %.*s, which global secondary index %s (%s) does not project",
 						  where, len, name, ix->name,
@@ -362,7 +359,7 @@ run_row(Jsonb *stored, void *arg)
 		if (out->req->projection)
 			item = ops_expr_project_item(out->req, item);
 		else if (out->ix)
-			item = index_entry(out->t, out->ix, item);
+			item = ops_index_entry(out->t, out->ix, item);
 		value = JsonbPGetDatum(av_item_to_jsonb(item, out->typed));
 	}
 	else if (out->typed)
@@ -454,35 +451,6 @@ st_run_pattern(PG_FUNCTION_ARGS)
 
 /* ---------- measuring ---------- */
 
-/* Is attribute name in what index ix holds (its keys, the table's, INCLUDE's)? */
-static bool
-index_holds(StTable *t, StIndex *ix, const char *name, int len)
-{
-#define IS(s) ((s) != NULL && strlen(s) == len && memcmp((s), name, len) == 0)
-	if (ix->projection == ST_PROJECT_ALL)
-		return true;
-	if (IS(t->pk.name) || IS(t->sk.name) || IS(ix->pk.name) || IS(ix->sk.name))
-		return true;
-	for (int i = 0; ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
-		if (IS(ix->non_key_attributes[i]))
-			return true;
-	return false;
-#undef IS
-}
-
-/* What index ix holds of an item: its entry. */
-static Av *
-index_entry(StTable *t, StIndex *ix, const Av *item)
-{
-	Av		   *entry = av_new(AV_M);
-
-	for (int i = 0; i < item->n; i++)
-		if (index_holds(t, ix, item->members[i].name, item->members[i].name_len))
-			av_map_put_nocheck(entry, item->members[i].name, item->members[i].name_len,
-							   item->members[i].value);
-	return entry;
-}
-
 /* The bytes a read of this stored item counts: the whole item, or its index entry. */
 static int64
 read_bytes(StTable *t, StIndex *ix, Jsonb *stored, Av **item)
@@ -490,7 +458,7 @@ read_bytes(StTable *t, StIndex *ix, Jsonb *stored, Av **item)
 	if (ix == NULL || ix->projection == ST_PROJECT_ALL)
 		return av_stored_item_size(stored);
 	*item = *item ? *item : av_item_from_stored(stored);
-	return av_item_size(index_entry(t, ix, *item));
+	return av_item_size(ops_index_entry(t, ix, *item));
 }
 
 /* The CapacityUnits of a ConsumedCapacity result. */
