@@ -191,14 +191,11 @@ ops_put_sorted(StTable *t, Jsonb **stored, int n, bool *probe)
 }
 
 void
-ops_load_sorted(StTable *t, Jsonb **stored, const Av **items, int n, bool keys_new, bool *probe)
+ops_load_sorted(StTable *t, Jsonb **stored, int n, bool keys_new, bool *probe)
 {
 	if (!keys_new || !storage_insert_new_many(t, stored, n))
 		storage_upsert_many(t, stored, n, probe);
 	check_collections(t, stored, n);
-	if (ops_traffic_on())
-		for (int i = 0; i < n; i++)
-			ops_traffic_write_slow(t, NULL, items[i], false);
 }
 
 struct OpsLoad
@@ -225,12 +222,15 @@ ops_load_begin(StTable *t)
 }
 
 void
-ops_load_chunk(OpsLoad *l, Jsonb **stored, const Av **items, int n)
+ops_load_chunk(OpsLoad *l, Jsonb **stored, int n)
 {
 	storage_load(l->load, stored, n);
-	if (ops_traffic_on())
-		for (int i = 0; i < n; i++)
-			ops_traffic_write_slow(l->table, NULL, items[i], false);
+}
+
+bool
+ops_load_dedupes(OpsLoad *l)
+{
+	return storage_load_dedupes(l->load);
 }
 
 void

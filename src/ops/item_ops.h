@@ -118,21 +118,20 @@ extern void ops_put_many(StTable *t, Av **items, int n);
 extern void ops_put_sorted(StTable *t, Jsonb **stored, int n, bool *probe);
 
 /*
- * A bulk load's chunk (st_import): as ops_put_sorted, items[i] the checked
- * item stored[i] was made from (its traffic is counted from it, not read
- * back from the stored form).  With keys_new the keys are known to be
- * absent from the table (a load into an empty table that has not written
- * them before): they are inserted as COPY inserts rows, without looking
- * for an existing item (a key written meanwhile by another transaction
- * fails the load with a unique violation).
+ * A bulk load's chunk (st_import): as ops_put_sorted, but no traffic is
+ * counted: DynamoDB's import from S3 consumes no write capacity of the
+ * table it fills (Developer Guide, "DynamoDB data import from Amazon S3"),
+ * so it takes nothing from a partition's 1,000 WCU either.  With keys_new
+ * the keys are known to be absent from the table (a load into an empty
+ * table that has not written them before): they are inserted as COPY
+ * inserts rows, without looking for an existing item (a key written
+ * meanwhile by another transaction fails the load with a unique violation).
  */
-extern void ops_load_sorted(StTable *t, Jsonb **stored, const Av **items, int n,
-							bool keys_new, bool *probe);
+extern void ops_load_sorted(StTable *t, Jsonb **stored, int n, bool keys_new, bool *probe);
 
 /*
- * A whole load of new keys (st_import into an empty table), its index
- * entries sorted and inserted in index order at the end (see the storage
- * layer's row_write.c): begin (NULL when the load cannot be written so:
+ * A whole load of new keys (st_import into an empty table), the table's
+ * indexes built at the end (see the storage layer's row_write.c): begin (NULL when the load cannot be written so:
  * the table is not written directly, or has item collections to check
  * after each chunk), chunks as for ops_load_sorted with keys_new, end.
  * Until the end the chunks' items are not found by key: a key written
@@ -140,7 +139,9 @@ extern void ops_load_sorted(StTable *t, Jsonb **stored, const Av **items, int n,
  */
 typedef struct OpsLoad OpsLoad;
 extern OpsLoad *ops_load_begin(StTable *t);
-extern void ops_load_chunk(OpsLoad *l, Jsonb **stored, const Av **items, int n);
+extern void ops_load_chunk(OpsLoad *l, Jsonb **stored, int n);
+/* May the load's chunks write a key again (the later item winning)? */
+extern bool ops_load_dedupes(OpsLoad *l);
 extern void ops_load_end(OpsLoad *l);
 
 /* Has the table no item?  False also when that cannot be told cheaply. */

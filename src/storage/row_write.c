@@ -83,11 +83,13 @@
 #include "storage/lmgr.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/relcache.h"
 #include "utils/snapmgr.h"
 #include "utils/tuplesort.h"
 
 #include "index_cache.h"
 #include "key_trigger.h"
+#include "load_sort.h"
 #include "row_write.h"
 #include "st_storage.h"
 
@@ -739,7 +741,167 @@ struct StRowLoader
 	BulkInsertState bistate;
 	MemoryContext batch_cxt;
 	Tuplesortstate **sorts;		/* per index: NULL for one written at once */
+	bool		rebuild;		/* the table's btree indexes are built at the end */
+	StLoadSort **kept;			/* per index: its entries kept for the build, or NULL */
+	int			key;			/* the key index's place among the indexes */
+	int64		nrows;			/* rows loaded so far */
 };
+
+/*
+ * Can the load leave the table's btree indexes alone and build them from
+ * the table when it ends, as CREATE INDEX builds one (bottom-up, from a
+ * sorted scan: several times cheaper than inserting the same entries one
+ * by one, even in order)?  Only into a table with no row at all, which
+ * nothing else writes until this transaction ends, and whose indexes
+ * nothing reads meanwhile: the table is locked against writers
+ * (SHARE ROW EXCLUSIVE, as CREATE TRIGGER locks it) and each btree index
+ * against everything (ACCESS EXCLUSIVE, as REINDEX locks it), so that
+ * readers of the table wait for the load's commit, as DynamoDB's import
+ * creates a table that is not readable until the import is done.  The
+ * locks are only taken when free at once: a table in use takes the
+ * other way, waiting for no one.
+ */
+static bool
+load_can_rebuild(StRowLoader *l, Oid key_index)
+{
+	ResultRelInfo *rri = l->w.rri;
+	Relation	key = NULL;
+	int			locked = 0;
+	bool		ok = true;
+	IndexScanDesc scan;
+
+	if (!ConditionalLockRelation(l->w.rel, ShareRowExclusiveLock))
+		return false;
+	for (; locked < rri->ri_NumIndices && ok; locked++)
+	{
+		Relation	ind = rri->ri_IndexRelationDescs[locked];
+		Form_pg_index ix = ind->rd_index;
+
+		if (ind->rd_rel->relam != BTREE_AM_OID)
+			continue;
+		if (!ix->indisvalid || !ix->indisready || !ix->indislive ||
+			!ConditionalLockRelation(ind, AccessExclusiveLock))
+		{
+			ok = false;
+			break;
+		}
+		if (ix->indexrelid == key_index)
+			key = ind;
+	}
+	/* no entry at all, under any snapshot: no row the build could miss */
+	if (ok && key != NULL)
+	{
+		scan = index_beginscan(l->w.rel, key, SnapshotAny, 0, 0);
+		index_rescan(scan, NULL, 0, NULL, 0);
+		ok = index_getnext_tid(scan, ForwardScanDirection) == NULL;
+		index_endscan(scan);
+	}
+	else
+		ok = false;
+	if (!ok)
+	{
+		/* locks taken only to look: given back, nothing was done under them */
+		for (int i = 0; i < locked; i++)
+			if (rri->ri_IndexRelationDescs[i]->rd_rel->relam == BTREE_AM_OID)
+				UnlockRelation(rri->ri_IndexRelationDescs[i], AccessExclusiveLock);
+		UnlockRelation(l->w.rel, ShareRowExclusiveLock);
+	}
+	return ok;
+}
+
+/*
+ * When rebuilding, the entries of each btree index that load_sort can
+ * order are kept, in maintenance_work_mem in all (runs written to
+ * temporary files past it): the others are built from a scan of the
+ * table.  The key index's entries are kept deduplicating: a key the load
+ * writes again is then found at the end, its last row kept.
+ */
+static void
+load_keep_entries(StRowLoader *l, Oid key_index)
+{
+	ResultRelInfo *rri = l->w.rri;
+	int			nbtree = 0;
+	Size		budget;
+
+	l->kept = palloc0(sizeof(StLoadSort *) * Max(rri->ri_NumIndices, 1));
+	for (int i = 0; i < rri->ri_NumIndices; i++)
+		if (rri->ri_IndexRelationDescs[i]->rd_rel->relam == BTREE_AM_OID)
+			nbtree++;
+	budget = (Size) maintenance_work_mem * 1024 / Max(nbtree, 1);
+	for (int i = 0; i < rri->ri_NumIndices; i++)
+	{
+		Relation	ind = rri->ri_IndexRelationDescs[i];
+		bool		is_key = RelationGetRelid(ind) == key_index;
+
+		if (is_key)
+			l->key = i;
+		if (ind->rd_rel->relam == BTREE_AM_OID)
+			l->kept[i] = load_sort_begin(ind, budget, is_key);
+	}
+}
+
+/* Delete the rows a later row of the load replaced (no index has them). */
+static void
+load_drop_rows(StRowLoader *l, const ItemPointerData *tids, int64 n)
+{
+	CommandCounterIncrement();
+	for (int64 i = 0; i < n; i++)
+	{
+		simple_table_tuple_delete(l->w.rel, (ItemPointer) &tids[i], l->w.estate->es_snapshot);
+		if ((i & 1023) == 1023)
+			CHECK_FOR_INTERRUPTS();
+	}
+	CommandCounterIncrement();
+}
+
+/*
+ * Build the btree indexes, from their entries kept or from the table: the
+ * key index first (with the rows it leaves out, keys written again, then
+ * deleted and left out of the others).
+ */
+static void
+load_build_indexes(StRowLoader *l)
+{
+	ResultRelInfo *rri = l->w.rri;
+	StLoadSort *key = l->kept[l->key];
+	ItemPointerData *dropped = NULL;
+	int64		ndropped = 0;
+
+	load_sort_build(key, l->w.rel, rri->ri_IndexRelationDescs[l->key]);
+	if (key != NULL)
+	{
+		ItemPointerData *d = load_sort_dropped(key, &ndropped);
+
+		if (ndropped > 0)
+		{
+			dropped = palloc_extended(sizeof(ItemPointerData) * ndropped, MCXT_ALLOC_HUGE);
+			memcpy(dropped, d, sizeof(ItemPointerData) * ndropped);
+			load_drop_rows(l, dropped, ndropped);
+		}
+		load_sort_end(key);
+		l->kept[l->key] = NULL;
+	}
+	for (int i = 0; i < rri->ri_NumIndices; i++)
+	{
+		Relation	ind = rri->ri_IndexRelationDescs[i];
+
+		if (ind->rd_rel->relam != BTREE_AM_OID || i == l->key)
+			continue;
+		if (l->kept[i] && ndropped > 0)
+			load_sort_skip(l->kept[i], dropped, ndropped);
+		load_sort_build(l->kept[i], l->w.rel, ind);
+		load_sort_end(l->kept[i]);
+		l->kept[i] = NULL;
+	}
+	if (dropped)
+		pfree(dropped);
+}
+
+bool
+storage_row_load_dedupes(StRowLoader *l)
+{
+	return l->rebuild && l->kept[l->key] != NULL;
+}
 
 StRowLoader *
 storage_row_load_begin(Oid relid, Oid key_index, AttrNumber item_attnum)
@@ -761,6 +923,12 @@ storage_row_load_begin(Oid relid, Oid key_index, AttrNumber item_attnum)
 	l->batch_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign load",
 										 ALLOCSET_DEFAULT_SIZES);
 	l->sorts = palloc0(sizeof(Tuplesortstate *) * Max(rri->ri_NumIndices, 1));
+	l->rebuild = load_can_rebuild(l, key_index);
+	if (l->rebuild)
+	{
+		load_keep_entries(l, key_index);
+		return l;
+	}
 	mem = Max(maintenance_work_mem / Max(rri->ri_NumIndices, 1), 1024);
 	for (int i = 0; i < rri->ri_NumIndices; i++)
 	{
@@ -793,6 +961,9 @@ load_index_entries(StRowLoader *l, TupleTableSlot *slot)
 		/* as ExecInsertIndexTuples: not yet (CREATE INDEX CONCURRENTLY), or not this row */
 		if (!ii->ii_ReadyForInserts)
 			continue;
+		/* built at the end, from the entries kept or from the table */
+		if (l->rebuild && ind->rd_rel->relam == BTREE_AM_OID && l->kept[i] == NULL)
+			continue;
 		if (ii->ii_Predicate != NIL)
 		{
 			if (ii->ii_PredicateState == NULL)
@@ -801,7 +972,9 @@ load_index_entries(StRowLoader *l, TupleTableSlot *slot)
 				continue;
 		}
 		FormIndexDatum(ii, slot, estate, values, isnull);
-		if (l->sorts[i])
+		if (l->rebuild && ind->rd_rel->relam == BTREE_AM_OID)
+			load_sort_add(l->kept[i], &slot->tts_tid, values, isnull, l->nrows);
+		else if (l->sorts[i])
 			tuplesort_putindextuplevalues(l->sorts[i], ind, &slot->tts_tid, values, isnull);
 		else
 			(void) index_insert(ind, values, isnull, &slot->tts_tid, l->w.rel,
@@ -825,6 +998,7 @@ storage_row_load(StRowLoader *l, Jsonb **items, int n)
 		for (int i = 0; i < m; i++)
 		{
 			load_index_entries(l, l->slots[i]);
+			l->nrows++;
 			ResetPerTupleExprContext(l->w.estate);
 			ExecClearTuple(l->slots[i]);
 		}
@@ -878,6 +1052,11 @@ storage_row_load_end(StRowLoader *l)
 	for (int i = 0; i < l->w.rri->ri_NumIndices; i++)
 		if (l->sorts[i])
 			load_sorted_entries(l, i);
+	if (l->rebuild)
+	{
+		load_build_indexes(l);
+		pfree(l->kept);
+	}
 	MemoryContextDelete(l->batch_cxt);
 	writer_close(&l->w, true);
 	pfree(l->sorts);

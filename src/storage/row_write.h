@@ -83,6 +83,8 @@ typedef struct StRowLoader StRowLoader;
 extern StRowLoader *storage_row_load_begin(Oid relid, Oid key_index, AttrNumber item_attnum);
 extern void storage_row_load(StRowLoader *l, Jsonb **items, int n);
 extern void storage_row_load_end(StRowLoader *l);
+/* Does the load find keys it writes twice itself (the last row kept)? */
+extern bool storage_row_load_dedupes(StRowLoader *l);
 
 /*
  * Write item as INSERT ... ON CONFLICT DO NOTHING RETURNING ctid would

@@ -121,14 +121,18 @@ extern void storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe);
  */
 extern bool storage_insert_new_many(StTable *t, Jsonb **items, int n);
 /*
- * A load of new keys in chunks (as storage_insert_new_many's), the index
+ * A load of new keys in chunks (as storage_insert_new_many's), the indexes
+ * built at the end when no other transaction uses the table, else their
  * entries sorted and inserted in index order at the end (see row_write.c):
  * NULL when the table is not written directly.  Until storage_load_end
  * the rows are in the table but not in its indexes: nothing may read them.
+ * When storage_load_dedupes says so, a key may be loaded twice (the later
+ * row replaces the earlier); otherwise each key only once.
  */
 typedef struct StRowLoader StStorageLoad;
 extern StStorageLoad *storage_load_begin(StTable *t);
 extern void storage_load(StStorageLoad *l, Jsonb **items, int n);
+extern bool storage_load_dedupes(StStorageLoad *l);
 extern void storage_load_end(StTable *t, StStorageLoad *l);
 /*
  * Has the table no item (no entry in its key index, of any transaction,

@@ -1718,6 +1718,12 @@ storage_load(StStorageLoad *l, Jsonb **items, int n)
 	storage_row_load(l, items, n);
 }
 
+bool
+storage_load_dedupes(StStorageLoad *l)
+{
+	return storage_row_load_dedupes(l);
+}
+
 void
 storage_load_end(StTable *t, StStorageLoad *l)
 {

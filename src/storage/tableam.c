@@ -670,6 +670,19 @@ return_heap_routine(Relation rel)
 	rel->rd_tableam = &st_routine;
 }
 
+/* The entries of the next build of one index, when its rows' writer has them. */
+static Oid	feed_index = InvalidOid;
+static StIndexBuildFeed feed_func = NULL;
+static void *feed_arg = NULL;
+
+void
+st_tableam_build_feed(Oid index, StIndexBuildFeed feed, void *arg)
+{
+	feed_index = index;
+	feed_func = feed;
+	feed_arg = arg;
+}
+
 static double
 st_index_build_range_scan(Relation table_rel, Relation index_rel,
 						  struct IndexInfo *index_info, bool allow_sync,
@@ -679,6 +692,11 @@ st_index_build_range_scan(Relation table_rel, Relation index_rel,
 						  TableScanDesc scan)
 {
 	volatile double result = 0;
+
+	/* a whole (not parallel, not partial) build of the index fed: no scan */
+	if (OidIsValid(feed_index) && RelationGetRelid(index_rel) == feed_index &&
+		scan == NULL && start_blockno == 0 && numblocks == InvalidBlockNumber)
+		return feed_func(index_rel, callback, callback_state, feed_arg);
 
 	lend_heap_routine(table_rel);
 	PG_TRY();

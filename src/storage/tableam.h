@@ -13,6 +13,7 @@
 
 #include "postgres.h"
 
+#include "access/tableam.h"
 #include "fmgr.h"
 
 /*
@@ -27,5 +28,15 @@
 #define ST_PLACEMENT_SLOTS	8192
 
 extern Datum st_tableam_handler(PG_FUNCTION_ARGS);
+
+/*
+ * The entries of an index being built, supplied by whoever wrote the
+ * table's rows (a bulk load that kept them, sorted) instead of a scan of
+ * the table: the callback's entries must be exactly those the scan would
+ * give.  Set for one index_build, cleared after it (InvalidOid).
+ */
+typedef double (*StIndexBuildFeed) (Relation index, IndexBuildCallback callback,
+									void *callback_state, void *arg);
+extern void st_tableam_build_feed(Oid index, StIndexBuildFeed feed, void *arg);
 
 #endif							/* ST_TABLEAM_H */

@@ -18,10 +18,15 @@
  * winning.  Into a table that was empty when the import began, keys the
  * import has not written before (a Bloom filter of the keys written says
  * so) are inserted as COPY inserts rows: one load (ops_load_begin) for
- * all chunks, heap tuples in batches and index entries sorted and written
- * in index order at its end, or, for a table with item collections to
- * check, index entries with each chunk (ops_load_sorted); no speculative
- * insertion either way.  A key written again ends the load first (its
+ * all chunks, heap tuples in batches and the table's indexes built at its
+ * end (from scratch, as CREATE INDEX builds them, when no other
+ * transaction was using the table: readers then wait for the import's
+ * commit, as DynamoDB's import makes a table readable only when done;
+ * else index entries sorted and inserted in index order), or, for a table
+ * with item collections to check, index entries with each chunk
+ * (ops_load_sorted); no speculative insertion either way.  No traffic is
+ * counted (st_partition_traffic): DynamoDB's import consumes no write
+ * capacity.  A key written again ends the load first (its
  * earlier item must be found), then replaces it.  Those, and every item
  * of an import into a table that had items, are written as st_put_all
  * writes them, as INSERT ... ON CONFLICT DO UPDATE would.  A table whose
@@ -74,7 +79,6 @@ typedef struct ImportItem
 	int			key_len;
 	int			seq;			/* line order: the last of equal keys wins */
 	Jsonb	   *stored;
-	Av		   *item;			/* what stored was made from */
 } ImportItem;
 
 typedef struct ImportState
@@ -107,15 +111,14 @@ import_item_cmp(const void *a, const void *b)
  * Write the chunk: sorted by key, the last item of each key kept.  Keys
  * new to a table that began empty are inserted; the others (a key of an
  * earlier chunk, or one the Bloom filter cannot rule out) replace what is
- * there, looking first.
+ * there, looking first.  A load that finds keys written again itself
+ * (ops_load_dedupes: the indexes built at its end) takes every key.
  */
 static void
 import_flush(ImportState *st)
 {
 	Jsonb	  **stored;
-	const Av  **items;
 	Jsonb	  **again_stored;
-	const Av  **again_items;
 	int			m = 0;
 	int			again = 0;
 	bool		probe_again = true;
@@ -123,12 +126,20 @@ import_flush(ImportState *st)
 
 	if (st->n == 0)
 		return;
+	if (st->loading && st->load == NULL)
+	{
+		st->load = ops_load_begin(st->table);
+		st->loading = st->load != NULL;
+		if (st->load && ops_load_dedupes(st->load) && st->written)
+		{
+			bloom_free(st->written);
+			st->written = NULL;
+		}
+	}
 	old = MemoryContextSwitchTo(st->chunk_cxt);
 	qsort(st->items, st->n, sizeof(ImportItem), import_item_cmp);
 	stored = palloc(sizeof(Jsonb *) * st->n);
-	items = palloc(sizeof(Av *) * st->n);
 	again_stored = palloc(sizeof(Jsonb *) * st->n);
-	again_items = palloc(sizeof(Av *) * st->n);
 	for (int i = 0; i < st->n; i++)
 	{
 		ImportItem *ii = &st->items[i];
@@ -139,14 +150,12 @@ import_flush(ImportState *st)
 		if (st->written &&
 			!bloom_lacks_element(st->written, (unsigned char *) ii->key, ii->key_len))
 		{
-			again_stored[again] = ii->stored;
-			again_items[again++] = ii->item;
+			again_stored[again++] = ii->stored;
 			continue;
 		}
 		if (st->written)
 			bloom_add_element(st->written, (unsigned char *) ii->key, ii->key_len);
-		stored[m] = ii->stored;
-		items[m++] = ii->item;
+		stored[m++] = ii->stored;
 	}
 	MemoryContextSwitchTo(old);
 	/* a key written again is looked for: the load's index entries go in first */
@@ -155,18 +164,13 @@ import_flush(ImportState *st)
 		ops_load_end(st->load);
 		st->load = NULL;
 	}
-	if (m > 0 && st->loading && st->load == NULL)
-	{
-		st->load = ops_load_begin(st->table);
-		st->loading = st->load != NULL;
-	}
 	old = MemoryContextSwitchTo(st->chunk_cxt);
 	if (st->load)
-		ops_load_chunk(st->load, stored, items, m);
+		ops_load_chunk(st->load, stored, m);
 	else
-		ops_load_sorted(st->table, stored, items, m, st->written != NULL, &st->probe);
+		ops_load_sorted(st->table, stored, m, st->written != NULL, &st->probe);
 	if (again > 0)
-		ops_load_sorted(st->table, again_stored, again_items, again, false, &probe_again);
+		ops_load_sorted(st->table, again_stored, again, false, &probe_again);
 	st->total += st->n;
 	st->n = 0;
 	MemoryContextSwitchTo(old);
@@ -223,7 +227,6 @@ import_line(ImportState *st, char *line, int len)
 	ii->key_len = key.len;
 	ii->seq = st->n;
 	ii->stored = av_item_to_jsonb(item, true);
-	ii->item = item;
 	st->n++;
 	MemoryContextSwitchTo(old);
 	if (st->n == IMPORT_CHUNK)
