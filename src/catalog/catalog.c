@@ -462,8 +462,13 @@ catalog_query(const char *sql, Datum arg, long tcount)
 
 	if (plan == NULL)
 		st_internal_error("could not prepare a query on the catalog: %s", SPI_result_code_string(SPI_result));
-	rc = SPI_execute_snapshot(plan, &arg, NULL, GetLatestSnapshot(), InvalidSnapshot,
-							  true, false, tcount);
+	/*
+	 * A parallel worker (of st_import_file) cannot take a new snapshot: it
+	 * reads with its leader's, the leader holding the relation's lock.
+	 */
+	rc = SPI_execute_snapshot(plan, &arg, NULL,
+							  IsInParallelMode() ? GetTransactionSnapshot() : GetLatestSnapshot(),
+							  InvalidSnapshot, true, false, tcount);
 	SPI_freeplan(plan);
 	return rc;
 }

@@ -46,12 +46,16 @@
 
 #include <sys/stat.h>
 
+#include "access/parallel.h"
+#include "access/xact.h"
 #include "catalog/pg_authid.h"
 #include "commands/progress.h"
 #include "lib/bloomfilter.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/fd.h"
+#include "storage/shm_mq.h"
+#include "storage/shm_toc.h"
 #include "utils/acl.h"
 #include "utils/backend_progress.h"
 #include "utils/builtins.h"
@@ -72,6 +76,12 @@
 #define IMPORT_BLOOM_KB (32 * 1024)
 /* A chunk's pending items fit in one block of this size, kept from chunk to chunk. */
 #define IMPORT_CHUNK_BLOCK (8 * 1024 * 1024)
+/* Files from this size on are read by a parallel worker (see import_parallel). */
+#define IMPORT_PARALLEL_MIN_BYTES (8 * 1024 * 1024)
+/* The queue from the worker to the import: items of a few chunks. */
+#define IMPORT_QUEUE_BYTES (4 * 1024 * 1024)
+#define IMPORT_KEY_SHARED	UINT64CONST(0x5354494D50000001)
+#define IMPORT_KEY_QUEUE	UINT64CONST(0x5354494D50000002)
 
 typedef struct ImportItem
 {
@@ -95,7 +105,26 @@ typedef struct ImportState
 	bloom_filter *written;		/* keys written so far, when the table began empty */
 	OpsLoad    *load;			/* the new keys' load, index entries pending */
 	bool		loading;		/* new keys go to a load (begun when needed) */
+	/* what to do with each line read: import it, or (a worker) send it */
+	void		(*on_line) (struct ImportState *st, char *line, int len);
+	shm_mq_handle *queue;		/* a worker's queue to the import */
+	StringInfoData message;		/* a worker's message being built */
 } ImportState;
+
+/* What the import tells its worker (in the parallel context's shared memory). */
+typedef struct ImportShared
+{
+	char		table_name[NAMEDATALEN * 6];
+	char		path[MAXPGPATH];
+} ImportShared;
+
+/* A worker's message: this header, the key's bytes, the stored item (a varlena). */
+typedef struct ImportMessage
+{
+	int64		line;
+	int64		bytes;			/* of the file read so far */
+	int32		key_len;
+} ImportMessage;
 
 static int
 import_item_cmp(const void *a, const void *b)
@@ -197,40 +226,61 @@ is_blank(const char *s, int len)
 	return true;
 }
 
-/* One line, NUL-terminated at line[len] (the caller's buffer). */
-static void
-import_line(ImportState *st, char *line, int len)
+/*
+ * One line, NUL-terminated at line[len] (the caller's buffer): its key's
+ * bytes and its item in stored form, in the current memory context.
+ * False for a blank line.
+ */
+static bool
+import_parse(ImportState *st, char *line, int len, StringInfo key, Jsonb **stored)
 {
-	MemoryContext old;
 	StErr		err;
 	Av		   *item;
-	ImportItem *ii;
-	StringInfoData key;
 
-	st->bytes += len + 1;
 	if (is_blank(line, len))
-		return;
+		return false;
 	if (memchr(line, '\0', len) != NULL)
 		st_error(ST_ERR_VALIDATION, "The line holds a NUL byte, which an item cannot hold");
 	if (st->check_encoding)
 		pg_verify_mbstr(PG_UTF8, line, len, false);
-	old = MemoryContextSwitchTo(st->chunk_cxt);
 	item = av_item_from_json_text(line, len, "Item", &err);
 	if (item == NULL)
 		st_raise(&err);
 	ops_check_item(st->table, item);
+	ops_append_key_bytes(st->table, item, key);
+	*stored = av_item_to_jsonb(item, true);
+	return true;
+}
 
-	ii = &st->items[st->n];
-	initStringInfo(&key);
-	ops_append_key_bytes(st->table, item, &key);
-	ii->key = key.data;
-	ii->key_len = key.len;
+/* Add an item (allocated in chunk_cxt) to the chunk, written when full. */
+static void
+import_add(ImportState *st, char *key, int key_len, Jsonb *stored)
+{
+	ImportItem *ii = &st->items[st->n];
+
+	ii->key = key;
+	ii->key_len = key_len;
 	ii->seq = st->n;
-	ii->stored = av_item_to_jsonb(item, true);
-	st->n++;
-	MemoryContextSwitchTo(old);
-	if (st->n == IMPORT_CHUNK)
+	ii->stored = stored;
+	if (++st->n == IMPORT_CHUNK)
 		import_flush(st);
+}
+
+static void
+import_line(ImportState *st, char *line, int len)
+{
+	MemoryContext old;
+	StringInfoData key;
+	Jsonb	   *stored;
+	bool		parsed;
+
+	st->bytes += len + 1;
+	old = MemoryContextSwitchTo(st->chunk_cxt);
+	initStringInfo(&key);
+	parsed = import_parse(st, line, len, &key, &stored);
+	MemoryContextSwitchTo(old);
+	if (parsed)
+		import_add(st, key.data, key.len, stored);
 }
 
 static void
@@ -245,6 +295,7 @@ import_begin(const char *name, int copy_type, int64 total_bytes, ErrorContextCal
 {
 	ImportState *st = palloc0(sizeof(ImportState));
 
+	st->on_line = import_line;
 	st->table = catalog_lookup(name, false);
 	/* one large block kept across chunks: no memory handed back and faulted in again per chunk */
 	st->chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign import",
@@ -320,41 +371,15 @@ st_import(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64(import_end(st, &cb));
 }
 
-PG_FUNCTION_INFO_V1(st_import_file);
-Datum
-st_import_file(PG_FUNCTION_ARGS)
+/* The lines of file f, each given to st->on_line, st->line counting them. */
+static void
+import_read_file(ImportState *st, FILE *f, const char *path)
 {
-	char	   *name = studio_io_arg_text(fcinfo, 0);
-	char	   *path = studio_io_arg_required(fcinfo, 1, "path");
-	FILE	   *f;
-	struct stat stbuf;
-	ImportState *st;
-	ErrorContextCallback cb;
 	StringInfoData line;
-	char	   *block;
+	char	   *block = palloc(READ_BLOCK);
 	size_t		got;
 
-	if (!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to import from a file"),
-				 errdetail("Only roles with privileges of the \"pg_read_server_files\" role may read files on the server, as with COPY FROM a file."),
-				 errhint("st_import takes the lines as text from the client.")));
-	f = AllocateFile(path, PG_BINARY_R);
-	if (f == NULL)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not open file \"%s\" for reading: %m", path)));
-	if (fstat(fileno(f), &stbuf) != 0)
-		ereport(ERROR, (errcode_for_file_access(), errmsg("could not stat file \"%s\": %m", path)));
-	if (S_ISDIR(stbuf.st_mode))
-		ereport(ERROR,
-				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
-				 errmsg("\"%s\" is a directory", path)));
-	st = import_begin(name, PROGRESS_COPY_TYPE_FILE, stbuf.st_size, &cb);
-	st->check_encoding = true;
 	initStringInfo(&line);
-	block = palloc(READ_BLOCK);
 	st->line = 1;
 	while ((got = fread(block, 1, READ_BLOCK, f)) > 0)
 	{
@@ -373,7 +398,7 @@ st_import_file(PG_FUNCTION_ARGS)
 			if (nl == NULL)
 				break;			/* the line goes on in the next block */
 			p++;
-			import_line(st, line.data, line.len);
+			st->on_line(st, line.data, line.len);
 			resetStringInfo(&line);
 			st->line++;
 		}
@@ -382,7 +407,225 @@ st_import_file(PG_FUNCTION_ARGS)
 	if (ferror(f))
 		ereport(ERROR, (errcode_for_file_access(), errmsg("could not read file \"%s\": %m", path)));
 	if (line.len > 0)
-		import_line(st, line.data, line.len);
+		st->on_line(st, line.data, line.len);
+	pfree(block);
+	pfree(line.data);
+}
+
+static FILE *
+import_open_file(const char *path, struct stat *stbuf)
+{
+	FILE	   *f = AllocateFile(path, PG_BINARY_R);
+
+	if (f == NULL)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\" for reading: %m", path)));
+	if (fstat(fileno(f), stbuf) != 0)
+		ereport(ERROR, (errcode_for_file_access(), errmsg("could not stat file \"%s\": %m", path)));
+	if (S_ISDIR(stbuf->st_mode))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("\"%s\" is a directory", path)));
+	return f;
+}
+
+/*
+ * A parallel worker's line: parsed and checked as the import would, then
+ * sent to the import with its key's bytes, in stored form.
+ */
+static void
+worker_line(ImportState *st, char *line, int len)
+{
+	MemoryContext old = MemoryContextSwitchTo(st->chunk_cxt);
+	StringInfoData key;
+	Jsonb	   *stored;
+	ImportMessage header;
+
+	st->bytes += len + 1;
+	initStringInfo(&key);
+	if (import_parse(st, line, len, &key, &stored))
+	{
+		header.line = st->line;
+		header.bytes = st->bytes;
+		header.key_len = key.len;
+		resetStringInfo(&st->message);
+		appendBinaryStringInfo(&st->message, (char *) &header, sizeof(header));
+		appendBinaryStringInfo(&st->message, key.data, key.len);
+		appendBinaryStringInfo(&st->message, (char *) stored, VARSIZE(stored));
+		if (shm_mq_send(st->queue, st->message.len, st->message.data, false, false) != SHM_MQ_SUCCESS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("the import this worker reads for is gone")));
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(st->chunk_cxt);
+}
+
+/* A parallel worker of st_import_file: reads the file, sends its items. */
+PGDLLEXPORT void st_import_worker_main(dsm_segment *seg, shm_toc *toc);
+
+void
+st_import_worker_main(dsm_segment *seg, shm_toc *toc)
+{
+	ImportShared *shared = shm_toc_lookup(toc, IMPORT_KEY_SHARED, false);
+	shm_mq	   *mq = shm_toc_lookup(toc, IMPORT_KEY_QUEUE, false);
+	ImportState *st = palloc0(sizeof(ImportState));
+	ErrorContextCallback cb;
+	struct stat stbuf;
+	FILE	   *f;
+
+	shm_mq_set_sender(mq, MyProc);
+	st->queue = shm_mq_attach(mq, seg, NULL);
+	st->table = catalog_lookup(shared->table_name, false);
+	st->chunk_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign import worker",
+										  ALLOCSET_DEFAULT_SIZES);
+	st->check_encoding = true;
+	st->on_line = worker_line;
+	initStringInfo(&st->message);
+	cb.callback = import_context;
+	cb.arg = st;
+	cb.previous = error_context_stack;
+	error_context_stack = &cb;
+	f = import_open_file(shared->path, &stbuf);
+	import_read_file(st, f, shared->path);
+	FreeFile(f);
+	error_context_stack = cb.previous;
+	shm_mq_detach(st->queue);
+}
+
+/* The worker's items, added to chunks as lines read here would be. */
+static void
+import_receive(ImportState *st, shm_mq_handle *queue)
+{
+	Size		len;
+	void	   *data;
+	ImportMessage header;
+
+	/* the worker's errors say which line; this backend's would not know */
+	st->line = 0;
+	while (shm_mq_receive(queue, &len, &data, false) == SHM_MQ_SUCCESS)
+	{
+		const char *p = data;
+		MemoryContext old;
+		char	   *key;
+		Jsonb	   *stored;
+
+		if (len < sizeof(header))
+			elog(ERROR, "stdesign: an import worker's message is too short");
+		memcpy(&header, p, sizeof(header));
+		if (header.key_len < 0 || len - sizeof(header) < (Size) header.key_len + VARHDRSZ)
+			elog(ERROR, "stdesign: an import worker's message is malformed");
+		p += sizeof(header);
+		old = MemoryContextSwitchTo(st->chunk_cxt);
+		key = palloc(header.key_len + 1);
+		memcpy(key, p, header.key_len);
+		p += header.key_len;
+		stored = palloc(len - sizeof(header) - header.key_len);
+		memcpy(stored, p, len - sizeof(header) - header.key_len);
+		if (VARSIZE(stored) != len - sizeof(header) - header.key_len)
+			elog(ERROR, "stdesign: an import worker's message is malformed");
+		MemoryContextSwitchTo(old);
+		st->bytes = header.bytes;
+		import_add(st, key, header.key_len, stored);
+	}
+}
+
+/*
+ * Read the file in a parallel worker while this backend writes what it
+ * sends, as parallel CREATE INDEX has workers do part of the work: reading
+ * lines into items (parsing, checking, the stored form) is a third of an
+ * import, writing them and building the indexes the rest.  Only for a load
+ * that finds repeated keys itself (its indexes built at the end) and that
+ * nothing else writes, from files worth a worker; max_parallel_maintenance_workers
+ * = 0 turns it off, as for CREATE INDEX.  False, having read nothing, when
+ * no worker runs it: the caller reads the file itself.  Errors of the
+ * worker (a bad line, with its number) end the import as its own would.
+ */
+static bool
+import_parallel(ImportState *st, const char *path, int64 size)
+{
+	ParallelContext *pcxt;
+	ImportShared *shared;
+	shm_mq	   *mq;
+	shm_mq_handle *queue;
+
+	if (!st->loading || size < IMPORT_PARALLEL_MIN_BYTES || max_parallel_maintenance_workers <= 0 ||
+		IsInParallelMode() || strlen(st->table->name) >= sizeof(shared->table_name) ||
+		strlen(path) >= sizeof(shared->path))
+		return false;
+	if (st->load == NULL)
+	{
+		st->load = ops_load_begin(st->table);
+		st->loading = st->load != NULL;
+	}
+	if (st->load == NULL || !ops_load_dedupes(st->load))
+		return false;
+	if (st->written)
+	{
+		bloom_free(st->written);
+		st->written = NULL;
+	}
+	/* the rows' transaction ID, which parallel mode cannot assign */
+	(void) GetCurrentTransactionId();
+	EnterParallelMode();
+	pcxt = CreateParallelContext("stdesign", "st_import_worker_main", 1);
+	shm_toc_estimate_chunk(&pcxt->estimator, sizeof(ImportShared));
+	shm_toc_estimate_chunk(&pcxt->estimator, IMPORT_QUEUE_BYTES);
+	shm_toc_estimate_keys(&pcxt->estimator, 2);
+	InitializeParallelDSM(pcxt);
+	if (pcxt->seg == NULL)
+	{
+		/* no dynamic shared memory to be had: no worker */
+		DestroyParallelContext(pcxt);
+		ExitParallelMode();
+		return false;
+	}
+	shared = shm_toc_allocate(pcxt->toc, sizeof(ImportShared));
+	strlcpy(shared->table_name, st->table->name, sizeof(shared->table_name));
+	strlcpy(shared->path, path, sizeof(shared->path));
+	shm_toc_insert(pcxt->toc, IMPORT_KEY_SHARED, shared);
+	mq = shm_mq_create(shm_toc_allocate(pcxt->toc, IMPORT_QUEUE_BYTES), IMPORT_QUEUE_BYTES);
+	shm_toc_insert(pcxt->toc, IMPORT_KEY_QUEUE, mq);
+	shm_mq_set_receiver(mq, MyProc);
+	LaunchParallelWorkers(pcxt);
+	if (pcxt->nworkers_launched == 0)
+	{
+		DestroyParallelContext(pcxt);
+		ExitParallelMode();
+		return false;
+	}
+	queue = shm_mq_attach(mq, pcxt->seg, pcxt->worker[0].bgwhandle);
+	import_receive(st, queue);
+	/* a worker's error is thrown here (with its line), as ours would be */
+	WaitForParallelWorkersToFinish(pcxt);
+	DestroyParallelContext(pcxt);
+	ExitParallelMode();
+	return true;
+}
+
+PG_FUNCTION_INFO_V1(st_import_file);
+Datum
+st_import_file(PG_FUNCTION_ARGS)
+{
+	char	   *name = studio_io_arg_text(fcinfo, 0);
+	char	   *path = studio_io_arg_required(fcinfo, 1, "path");
+	FILE	   *f;
+	struct stat stbuf;
+	ImportState *st;
+	ErrorContextCallback cb;
+
+	if (!has_privs_of_role(GetUserId(), ROLE_PG_READ_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to import from a file"),
+				 errdetail("Only roles with privileges of the \"pg_read_server_files\" role may read files on the server, as with COPY FROM a file."),
+				 errhint("st_import takes the lines as text from the client.")));
+	f = import_open_file(path, &stbuf);
+	st = import_begin(name, PROGRESS_COPY_TYPE_FILE, stbuf.st_size, &cb);
+	st->check_encoding = true;
+	if (!import_parallel(st, path, stbuf.st_size))
+		import_read_file(st, f, path);
 	FreeFile(f);
 	PG_RETURN_INT64(import_end(st, &cb));
 }
