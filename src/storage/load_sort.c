@@ -32,7 +32,7 @@
  * the key columns, before the TID), so that equal keys sort in load order;
  * the build then takes only the last row of each key, and the TIDs of the
  * others (rows replaced) are returned, for the caller to delete them and
- * to leave them out of the other indexes' builds (load_sort_skip).
+ * to leave them out of the other indexes' builds (storage_load_sort_skip).
  *
  * Kept entries take memory, up to the budget given (the load's share of
  * maintenance_work_mem): each time it is full, the entries so far are
@@ -151,7 +151,7 @@ column_byte_ordered(Relation index, int i)
 }
 
 StLoadSort *
-load_sort_begin(Relation index, Size budget, bool dedupe)
+storage_load_sort_begin(Relation index, Size budget, bool dedupe)
 {
 	int			natts = IndexRelationGetNumberOfAttributes(index);
 	StLoadSort *s;
@@ -255,8 +255,8 @@ arena_take(StLoadSort *s, Size len)
 }
 
 void
-load_sort_add(StLoadSort *s, ItemPointer tid, const Datum *values, const bool *isnull,
-			  int64 seq)
+storage_load_sort_add(StLoadSort *s, ItemPointer tid, const Datum *values,
+					  const bool *isnull, int64 seq)
 {
 	BlockNumber block = ItemPointerGetBlockNumber(tid);
 	OffsetNumber offset = ItemPointerGetOffsetNumber(tid);
@@ -555,7 +555,7 @@ load_sort_feed(Relation index, IndexBuildCallback callback, void *callback_state
 }
 
 void
-load_sort_build(StLoadSort *s, Relation heap, Relation index)
+storage_load_sort_build(StLoadSort *s, Relation heap, Relation index)
 {
 	if (s != NULL)
 	{
@@ -582,7 +582,7 @@ tid_cmp(const void *a, const void *b)
 }
 
 ItemPointerData *
-load_sort_dropped(StLoadSort *s, int64 *n)
+storage_load_sort_dropped(StLoadSort *s, int64 *n)
 {
 	if (s->ndropped > 1)
 		qsort(s->dropped, s->ndropped, sizeof(ItemPointerData), tid_cmp);
@@ -591,14 +591,14 @@ load_sort_dropped(StLoadSort *s, int64 *n)
 }
 
 void
-load_sort_skip(StLoadSort *s, const ItemPointerData *sorted, int64 n)
+storage_load_sort_skip(StLoadSort *s, const ItemPointerData *sorted, int64 n)
 {
 	s->skip = sorted;
 	s->nskip = n;
 }
 
 void
-load_sort_end(StLoadSort *s)
+storage_load_sort_end(StLoadSort *s)
 {
 	ListCell   *lc;
 

@@ -850,7 +850,7 @@ load_keep_entries(StRowLoader *l, Oid key_index)
 		if (is_key)
 			l->key = i;
 		if (ind->rd_rel->relam == BTREE_AM_OID)
-			l->kept[i] = load_sort_begin(ind, budget, is_key);
+			l->kept[i] = storage_load_sort_begin(ind, budget, is_key);
 	}
 }
 
@@ -881,10 +881,10 @@ load_build_indexes(StRowLoader *l)
 	ItemPointerData *dropped = NULL;
 	int64		ndropped = 0;
 
-	load_sort_build(key, l->w.rel, rri->ri_IndexRelationDescs[l->key]);
+	storage_load_sort_build(key, l->w.rel, rri->ri_IndexRelationDescs[l->key]);
 	if (key != NULL)
 	{
-		ItemPointerData *d = load_sort_dropped(key, &ndropped);
+		ItemPointerData *d = storage_load_sort_dropped(key, &ndropped);
 
 		if (ndropped > 0)
 		{
@@ -892,7 +892,7 @@ load_build_indexes(StRowLoader *l)
 			memcpy(dropped, d, sizeof(ItemPointerData) * ndropped);
 			load_drop_rows(l, dropped, ndropped);
 		}
-		load_sort_end(key);
+		storage_load_sort_end(key);
 		l->kept[l->key] = NULL;
 	}
 	for (int i = 0; i < rri->ri_NumIndices; i++)
@@ -902,9 +902,9 @@ load_build_indexes(StRowLoader *l)
 		if (ind->rd_rel->relam != BTREE_AM_OID || i == l->key)
 			continue;
 		if (l->kept[i] && ndropped > 0)
-			load_sort_skip(l->kept[i], dropped, ndropped);
-		load_sort_build(l->kept[i], l->w.rel, ind);
-		load_sort_end(l->kept[i]);
+			storage_load_sort_skip(l->kept[i], dropped, ndropped);
+		storage_load_sort_build(l->kept[i], l->w.rel, ind);
+		storage_load_sort_end(l->kept[i]);
 		l->kept[i] = NULL;
 	}
 	if (dropped)
@@ -987,7 +987,7 @@ load_index_entries(StRowLoader *l, TupleTableSlot *slot)
 		}
 		FormIndexDatum(ii, slot, estate, values, isnull);
 		if (l->rebuild && ind->rd_rel->relam == BTREE_AM_OID)
-			load_sort_add(l->kept[i], &slot->tts_tid, values, isnull, l->nrows);
+			storage_load_sort_add(l->kept[i], &slot->tts_tid, values, isnull, l->nrows);
 		else if (l->sorts[i])
 			tuplesort_putindextuplevalues(l->sorts[i], ind, &slot->tts_tid, values, isnull);
 		else
