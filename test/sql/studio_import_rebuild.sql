@@ -400,6 +400,7 @@ CREATE INDEX rb_user_text ON stdesign_data."RbUser" ((((item -> 't') ->> 'S') CO
 CREATE INDEX rb_user_hash ON stdesign_data."RbUser" USING hash (((item -> 'h') ->> 'S'));
 CREATE INDEX rb_user_nulls ON stdesign_data."RbUser" ((((item -> 't') ->> 'S') COLLATE "C"), sk);
 CREATE INDEX rb_user_desc ON stdesign_data."RbUser" (sk DESC);
+CREATE INDEX rb_user_gin ON stdesign_data."RbUser" USING gin (item jsonb_path_ops);
 BEGIN;
 SELECT rb_mark('RbUser');
 SELECT st_import('RbUser', string_agg(jsonb_build_object('Item', jsonb_build_object(
@@ -435,7 +436,38 @@ SELECT (SELECT count(*) FROM stdesign_data."RbUser" WHERE ((item -> 'h') ->> 'S'
        (SELECT count(*) FROM stdesign_data."RbUser" WHERE ((item -> 'h') ->> 'S') = 'h7') AS h7,
        (SELECT count(*) FILTER (WHERE i <= 200) FROM generate_series(1, 2800) AS i WHERE i * 13 % 3001 % 50 = 7) AS expected_h7x,
        (SELECT count(*) FILTER (WHERE i > 200) FROM generate_series(1, 2800) AS i WHERE i * 13 % 3001 % 50 = 7) AS expected_h7;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM stdesign_data."RbUser" WHERE item @> '{"h": {"S": "h9x"}}';
+SELECT count(*) AS h9x, (SELECT count(*) FILTER (WHERE i <= 200) FROM generate_series(1, 2800) AS i WHERE i * 13 % 3001 % 50 = 9) AS expected
+  FROM stdesign_data."RbUser" WHERE item @> '{"h": {"S": "h9x"}}';
 RESET enable_seqscan;
+
+-- Large items (stored out of line): 1,000 small lines, then 50 lines of
+-- 60 kB writing the keys of lines 1-50 again, and 50 new ones; a GSI on an
+-- attribute of the large items, a user's numeric index.
+SELECT st_create_table('{
+  "TableName": "RbBig",
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"},
+                           {"AttributeName": "G", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "ByG", "KeySchema": [{"AttributeName": "G", "KeyType": "HASH"},
+                                                                {"AttributeName": "SK", "KeyType": "RANGE"}],
+                              "Projection": {"ProjectionType": "ALL"}}],
+  "BillingMode": "PAY_PER_REQUEST"}'::jsonb) IS NOT NULL AS created;
+CREATE INDEX rb_big_len ON stdesign_data."RbBig" ((octet_length((item -> 'blob') ->> 'S')::numeric));
+SELECT st_import('RbBig', string_agg(jsonb_build_object('Item', jsonb_build_object(
+         'PK', jsonb_build_object('S', 'b' || (k % 3)), 'SK', jsonb_build_object('S', lpad(k::text, 4, '0')))
+         || CASE WHEN i > 1000 THEN jsonb_build_object('G', jsonb_build_object('S', 'big'),
+                                                       'blob', jsonb_build_object('S', (SELECT string_agg(md5(i || '/' || j), '')
+                                                                                          FROM generate_series(1, 1875 + i % 7) AS j)))
+                 ELSE '{}' END)::text, E'\n' ORDER BY i)) AS imported
+  FROM generate_series(1, 1100) AS i, LATERAL (SELECT CASE WHEN i BETWEEN 1001 AND 1050 THEN i - 1000 ELSE i END AS k) AS kk;
+SELECT rb_check('RbBig');
+SELECT (SELECT count(*) FROM st_scan('RbBig')) AS items, (SELECT count(*) FROM st_query('big', "table" => 'RbBig', index => 'ByG')) AS in_by_g,
+       (SELECT count(*) FROM stdesign_data."RbBig" WHERE octet_length((item -> 'blob') ->> 'S')::numeric > 60000) AS blobs,
+       pg_total_relation_size(format('stdesign_data.%I', 'RbBig')::regclass) > 1000000 AS stored_out_of_line;
+SELECT item ->> 'SK' AS sk, octet_length(item ->> 'blob') AS blob_bytes, left(item ->> 'blob', 8) AS blob_begins,
+       left(item ->> 'blob', 32) = md5((1000 + (item ->> 'SK')::int) || '/1') AS from_the_last_line
+  FROM st_query('big', "table" => 'RbBig', index => 'ByG', "limit" => 4) AS item;
 
 -- ---------------------------------------------------------------------------
 -- 7. Transactions.  An import rolled back to a savepoint (its indexes built
@@ -567,7 +599,7 @@ SELECT * FROM st_query('a', "table" => 'RbErr');
 SELECT rb_check('RbErr');
 
 -- Later files list every table: leave none behind.
-SELECT count(st_drop_table(t)) AS dropped FROM unnest(ARRAY['RbStr', 'RbBin', 'RbNum', 'RbHashS', 'RbHashB', 'RbHashN', 'RbSpill', 'RbLong', 'RbQ', 'RbUser', 'RbTx', 'RbErr']) AS t;
+SELECT count(st_drop_table(t)) AS dropped FROM unnest(ARRAY['RbStr', 'RbBin', 'RbNum', 'RbHashS', 'RbHashB', 'RbHashN', 'RbSpill', 'RbLong', 'RbQ', 'RbUser', 'RbBig', 'RbTx', 'RbErr']) AS t;
 DROP FUNCTION rb_check(text);
 DROP FUNCTION rb_writes(text);
 DROP FUNCTION rb_mark(text);
