@@ -255,8 +255,8 @@ arena_take(StLoadSort *s, Size len)
 }
 
 void
-storage_load_sort_add(StLoadSort *s, ItemPointer tid, const Datum *values, const bool *isnull,
-			  int64 seq)
+storage_load_sort_add(StLoadSort *s, ItemPointer tid, const Datum *values,
+					  const bool *isnull, int64 seq)
 {
 	BlockNumber block = ItemPointerGetBlockNumber(tid);
 	OffsetNumber offset = ItemPointerGetOffsetNumber(tid);

@@ -24,7 +24,7 @@ extern StLoadSort *storage_load_sort_begin(Relation index, Size budget, bool ded
 
 /* Keep one entry (a run written to a temporary file when memory is full). */
 extern void storage_load_sort_add(StLoadSort *s, ItemPointer tid, const Datum *values,
-						  const bool *isnull, int64 seq);
+								  const bool *isnull, int64 seq);
 
 /*
  * Build the index afresh (as REINDEX does) from the entries kept, in order

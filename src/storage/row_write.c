@@ -81,6 +81,7 @@
 #include "nodes/makefuncs.h"
 #include "parser/parse_func.h"
 #include "storage/lmgr.h"
+#include "storage/predicate.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/relcache.h"
@@ -805,8 +806,21 @@ load_can_rebuild(StRowLoader *l, Oid key_index)
 			if (rri->ri_IndexRelationDescs[i]->rd_rel->relam == BTREE_AM_OID)
 				UnlockRelation(rri->ri_IndexRelationDescs[i], AccessExclusiveLock);
 		UnlockRelation(l->w.rel, ShareRowExclusiveLock);
+		return false;
 	}
-	return ok;
+
+	/*
+	 * The builds insert no entry as an insertion would, so they check no
+	 * serializable transaction's read of the indexes (a key found absent):
+	 * as REINDEX does, those reads' predicate locks become locks on the
+	 * table, which each row the load writes then checks.  Done before the
+	 * first row, else a read-write conflict with a transaction that read
+	 * the empty table, and has committed since, would go unseen.
+	 */
+	for (int i = 0; i < rri->ri_NumIndices; i++)
+		if (rri->ri_IndexRelationDescs[i]->rd_rel->relam == BTREE_AM_OID)
+			TransferPredicateLocksToHeapRelation(rri->ri_IndexRelationDescs[i]);
+	return true;
 }
 
 /*

@@ -224,7 +224,7 @@ sql(q{SELECT st_partition_traffic_reset();
       SELECT st_put('{"PK": "L3", "SK": "1"}', 'Loaded');});
 is( sql(q{SELECT string_agg(coalesce(index_name, '-') || ' ' || partition_key || ' ' || writes || ' ' || write_units,
                           ', ' ORDER BY index_name NULLS FIRST, partition_key)
-          FROM st_partition_traffic('Loaded')}),
+          FROM st_partition_traffic('Loaded') WHERE writes > 0}),
 	'- L3 1 1',
 	'an import into a table with items counts nothing either; a put is counted');
 is(sql(q{SELECT count(*) FROM st_query('g1', "table" => 'Loaded', index => 'ByG')}), '1',
