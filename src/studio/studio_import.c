@@ -34,6 +34,11 @@
  * gets statements either way.  Progress shows in pg_stat_progress_copy
  * (command COPY FROM, the bytes and the items so far), as a COPY's does.
  *
+ * st_import_file hands the reading of a large file (parsing, checking,
+ * the stored form) to a parallel worker when the indexes are built at the
+ * end (import_parallel): the worker sends each item over a shared-memory
+ * queue while this backend writes them.
+ *
  * A file on the server is read with the privileges COPY FROM a file needs:
  * superuser or the pg_read_server_files role.  Blank lines are skipped; a
  * line may be at most 4 MB (an item is at most 400 KB by DynamoDB's size
