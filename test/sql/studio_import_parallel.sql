@@ -6,7 +6,7 @@
 -- says "parallel worker" too), nothing written.
 
 SET max_parallel_maintenance_workers = 2;
-CREATE EXTENSION IF NOT EXISTS amcheck;
+CREATE EXTENSION amcheck;
 SELECT st_create_table('{
   "TableName": "ParA",
   "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"},
@@ -88,3 +88,4 @@ SELECT count(*) AS differing_rows
 SELECT st_drop_table(t) FROM unnest(ARRAY['ParA', 'ParB', 'ParC']) AS t;
 DROP TABLE par_lines;
 RESET max_parallel_maintenance_workers;
+DROP EXTENSION amcheck;
