@@ -22,9 +22,9 @@ fi
 # pg_regress and isolation must also run every file there is.
 min_unit=1281
 min_checks=3
-min_regress=53
-min_isolation=14
-min_tap=222
+min_regress=68
+min_isolation=16
+min_tap=226
 files=$(ls test/sql/*.sql | wc -l)
 [ "$files" -gt "$min_regress" ] && min_regress=$files
 files=$(ls test/isolation/specs/*.spec | wc -l)
