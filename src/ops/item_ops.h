@@ -131,9 +131,10 @@ extern void ops_load_sorted(StTable *t, Jsonb **stored, int n, bool keys_new, bo
 
 /*
  * A whole load of new keys (st_import into an empty table), the table's
- * indexes built at the end (see the storage layer's row_write.c): begin (NULL when the load cannot be written so:
- * the table is not written directly, or has item collections to check
- * after each chunk), chunks as for ops_load_sorted with keys_new, end.
+ * indexes built at the end (see the storage layer's row_write.c): begin
+ * (NULL when the load cannot be written so: the table is not written
+ * directly, or has item collections to check after each chunk), chunks
+ * as for ops_load_sorted with keys_new, end.
  * Until the end the chunks' items are not found by key: a key written
  * again must end the load first.
  */

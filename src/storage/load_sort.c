@@ -133,6 +133,29 @@ load_entry_cmp(const LoadEntry *a, const LoadEntry *b)
 #define ST_DEFINE
 #include "lib/sort_template.h"
 
+/* An entry's first 8 bytes as a big-endian number, zero-padded: its sort prefix. */
+static uint64
+entry_prefix(const char *bytes, uint32 len)
+{
+	uint64		prefix = 0;
+
+	for (int i = 0; i < 8; i++)
+		prefix = (prefix << 8) | (i < len ? (unsigned char) bytes[i] : 0);
+	return prefix;
+}
+
+/* The TID an entry ends with. */
+static void
+entry_tid(const char *bytes, uint32 len, ItemPointer tid)
+{
+	const unsigned char *t = (const unsigned char *) bytes + len - TID_BYTES;
+
+	ItemPointerSet(tid,
+				   ((BlockNumber) t[0] << 24) | ((BlockNumber) t[1] << 16) |
+				   ((BlockNumber) t[2] << 8) | (BlockNumber) t[3],
+				   (OffsetNumber) ((t[4] << 8) | t[5]));
+}
+
 /* Does column i of index order its values as memcmp orders their bytes? */
 static bool
 column_byte_ordered(Relation index, int i)
@@ -261,7 +284,6 @@ storage_load_sort_add(StLoadSort *s, ItemPointer tid, const Datum *values,
 	BlockNumber block = ItemPointerGetBlockNumber(tid);
 	OffsetNumber offset = ItemPointerGetOffsetNumber(tid);
 	unsigned char tidbytes[TID_BYTES];
-	unsigned char pre[8] = {0};
 	LoadEntry  *e;
 	char	   *bytes;
 	MemoryContext old;
@@ -307,13 +329,10 @@ storage_load_sort_add(StLoadSort *s, ItemPointer tid, const Datum *values,
 
 	bytes = arena_take(s, s->buf.len);
 	memcpy(bytes, s->buf.data, s->buf.len);
-	memcpy(pre, bytes, Min(s->buf.len, 8));
 	e = &s->entries[s->n++];
 	e->bytes = bytes;
 	e->len = s->buf.len;
-	e->prefix = ((uint64) pre[0] << 56) | ((uint64) pre[1] << 48) | ((uint64) pre[2] << 40) |
-		((uint64) pre[3] << 32) | ((uint64) pre[4] << 24) | ((uint64) pre[5] << 16) |
-		((uint64) pre[6] << 8) | (uint64) pre[7];
+	e->prefix = entry_prefix(bytes, e->len);
 }
 
 /* The columns and TID an entry was encoded from (values palloc'd). */
@@ -323,7 +342,6 @@ decode_entry(const LoadEntry *e, int natts, bool dedupe, Datum *values, bool *is
 {
 	const unsigned char *p = (const unsigned char *) e->bytes;
 	const unsigned char *end = p + e->len - TID_BYTES - (dedupe ? SEQ_BYTES : 0);
-	const unsigned char *t = p + e->len - TID_BYTES;
 
 	for (int i = 0; i < natts; i++)
 	{
@@ -357,22 +375,7 @@ decode_entry(const LoadEntry *e, int natts, bool dedupe, Datum *values, bool *is
 		isnull[i] = false;
 		values[i] = PointerGetDatum(v);
 	}
-	ItemPointerSet(tid,
-				   ((BlockNumber) t[0] << 24) | ((BlockNumber) t[1] << 16) |
-				   ((BlockNumber) t[2] << 8) | (BlockNumber) t[3],
-				   (OffsetNumber) ((t[4] << 8) | t[5]));
-}
-
-/* The TID an entry ends with. */
-static void
-entry_tid(const LoadEntry *e, ItemPointer tid)
-{
-	const unsigned char *t = (const unsigned char *) e->bytes + e->len - TID_BYTES;
-
-	ItemPointerSet(tid,
-				   ((BlockNumber) t[0] << 24) | ((BlockNumber) t[1] << 16) |
-				   ((BlockNumber) t[2] << 8) | (BlockNumber) t[3],
-				   (OffsetNumber) ((t[4] << 8) | t[5]));
+	entry_tid(e->bytes, e->len, tid);
 }
 
 /* Is tid among the rows to leave out? */
@@ -409,8 +412,6 @@ same_key(const char *a, uint32 alen, const LoadEntry *b)
 static void
 drop_row(StLoadSort *s, const char *bytes, uint32 len)
 {
-	LoadEntry	e = {0, len, bytes};
-
 	if (s->ndropped == s->dropped_cap)
 	{
 		s->dropped_cap = Max(64, 2 * s->dropped_cap);
@@ -418,7 +419,7 @@ drop_row(StLoadSort *s, const char *bytes, uint32 len)
 			? repalloc_huge(s->dropped, sizeof(ItemPointerData) * s->dropped_cap)
 			: MemoryContextAllocHuge(s->cxt, sizeof(ItemPointerData) * s->dropped_cap);
 	}
-	entry_tid(&e, &s->dropped[s->ndropped++]);
+	entry_tid(bytes, len, &s->dropped[s->ndropped++]);
 }
 
 /* Advance r to its next entry; false at its end. */
@@ -438,7 +439,7 @@ run_next(StLoadSort *s, RunReader *r)
 	got = BufFileRead(r->file, &len, sizeof(len));
 	if (got == 0)
 		return false;
-	if (got != sizeof(len) || len < 6 || len > MaxAllocSize)
+	if (got != sizeof(len) || len < TID_BYTES || len > MaxAllocSize)
 		elog(ERROR, "stdesign: a temporary file of index entries is corrupt");
 	if (len > r->bufsize)
 	{
@@ -449,9 +450,7 @@ run_next(StLoadSort *s, RunReader *r)
 		elog(ERROR, "stdesign: a temporary file of index entries is corrupt");
 	r->cur.bytes = r->buf;
 	r->cur.len = len;
-	r->cur.prefix = 0;
-	for (int i = 0; i < 8; i++)
-		r->cur.prefix = (r->cur.prefix << 8) | (i < len ? (unsigned char) r->buf[i] : 0);
+	r->cur.prefix = entry_prefix(r->buf, len);
 	return true;
 }
 

@@ -515,6 +515,7 @@ import_receive(ImportState *st, shm_mq_handle *queue)
 		MemoryContext old;
 		char	   *key;
 		Jsonb	   *stored;
+		Size		stored_len;
 
 		if (len < sizeof(header))
 			elog(ERROR, "stdesign: an import worker's message is too short");
@@ -526,9 +527,10 @@ import_receive(ImportState *st, shm_mq_handle *queue)
 		key = palloc(header.key_len + 1);
 		memcpy(key, p, header.key_len);
 		p += header.key_len;
-		stored = palloc(len - sizeof(header) - header.key_len);
-		memcpy(stored, p, len - sizeof(header) - header.key_len);
-		if (VARSIZE(stored) != len - sizeof(header) - header.key_len)
+		stored_len = len - sizeof(header) - header.key_len;
+		stored = palloc(stored_len);
+		memcpy(stored, p, stored_len);
+		if (VARSIZE(stored) != stored_len)
 			elog(ERROR, "stdesign: an import worker's message is malformed");
 		MemoryContextSwitchTo(old);
 		st->bytes = header.bytes;
