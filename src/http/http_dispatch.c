@@ -48,6 +48,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <strings.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
@@ -57,6 +58,7 @@
 #include <zlib.h>
 
 #include "miscadmin.h"
+#include "port/atomics.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
 #include "storage/proc.h"
@@ -89,6 +91,8 @@ typedef struct HttpSlot
 	int			runner;			/* worker index running it (RUNNING) */
 	uint64		seq;			/* queue order */
 	bool		loopback;		/* received on a loopback address */
+	bool		check;			/* headers only: a credentials check */
+	Oid			role_hint;		/* PENDING: put back, it runs as this role */
 	bool		in_file;		/* request (PENDING) or response (DONE) in
 								 * the slot's file */
 	uint32		len;			/* its length */
@@ -103,11 +107,27 @@ typedef struct HttpQueueWorker
 	bool		idle;			/* its main thread waits for work */
 } HttpQueueWorker;
 
+/*
+ * A role's requests being run (busy) and put back (waiting), for
+ * stdesign.http_max_workers_per_role.  At most one busy request per worker,
+ * so twice as many entries leave room for roles that only wait.
+ */
+typedef struct HttpRoleCount
+{
+	Oid			role;
+	int			busy;
+	int			waiting;
+} HttpRoleCount;
+
+#define HTTP_ROLE_ENTRIES	(2 * HTTP_MAX_WORKERS)
+
 typedef struct HttpQueue
 {
 	pthread_mutex_t lock;
 	int			nworkers;
 	uint64		next_seq;
+	pg_atomic_uint64 buffered;	/* body bytes the I/O threads hold */
+	HttpRoleCount roles[HTTP_ROLE_ENTRIES];
 	HttpQueueWorker workers[HTTP_MAX_WORKERS];
 	HttpSlot	slots[FLEXIBLE_ARRAY_MEMBER];
 } HttpQueue;
@@ -149,6 +169,18 @@ static bool io_due[HTTP_MAX_LISTENERS];	/* daemons with work to run */
 /* The settings the I/O thread reads, copied on start and on reload. */
 static pthread_mutex_t io_config_lock = PTHREAD_MUTEX_INITIALIZER;
 static char io_cors_origin[256];
+static uint64 io_max_buffer;	/* stdesign.http_max_buffer, in bytes */
+static int	io_max_connections; /* stdesign.http_max_connections */
+
+/*
+ * Connections past stdesign.http_max_connections get a 503 to their first
+ * request (and are closed); past this many more, libmicrohttpd closes them
+ * as soon as they are accepted.
+ */
+#define HTTP_CONNECTION_MARGIN 64
+
+/* The role whose count this worker's running request holds (main thread). */
+static Oid	running_role = InvalidOid;
 
 /* ---------- the I/O thread's own ---------- */
 
@@ -156,6 +188,7 @@ typedef enum HttpUploadState
 {
 	UP_READING,					/* the body arrives */
 	UP_WAITING,					/* suspended, no slot free yet */
+	UP_CHECKING,				/* suspended, its credentials checked in a slot */
 	UP_QUEUED,					/* suspended, in a slot */
 	UP_ANSWERED					/* resumed with its response */
 } HttpUploadState;
@@ -171,7 +204,10 @@ typedef struct HttpUpload
 	const char *url;
 	char	   *data;			/* the body as it arrives */
 	size_t		len;
-	size_t		cap;
+	size_t		cap;			/* counted in the queue's buffered bytes */
+	size_t		expect;			/* its Content-Length (0: none) */
+	bool		checked;		/* its credentials passed the check */
+	bool		check_pending;	/* WAITING for a slot to be checked in */
 	char		request_id[HTTP_REQUEST_ID_LEN + 1];
 	int			status;			/* the response (UP_ANSWERED) */
 	char	   *resp;
@@ -182,6 +218,7 @@ typedef struct HttpUpload
 static HttpUpload *io_slot_upload[HTTP_SLOTS_PER_WORKER];
 static HttpUpload *io_wait_head = NULL;
 static HttpUpload *io_wait_tail = NULL;
+static int	io_nconnections = 0;	/* this worker's open connections */
 
 /* ---------- shared memory ---------- */
 
@@ -204,6 +241,7 @@ http_queue_shmem_init(void *base, int nworkers)
 	pthread_mutex_init(&http_queue->lock, &attr);
 	pthread_mutexattr_destroy(&attr);
 	http_queue->nworkers = nworkers;
+	pg_atomic_init_u64(&http_queue->buffered, 0);
 	for (int i = 0; i < nworkers * HTTP_SLOTS_PER_WORKER; i++)
 		http_queue->slots[i].owner = i / HTTP_SLOTS_PER_WORKER;
 }
@@ -284,9 +322,9 @@ write_file(const char *path, const char *head, size_t head_len, const char *tail
 	return ok;
 }
 
-/* Read a file of len bytes into buf, then remove it. */
+/* Read a file of len bytes into buf, then remove it (if remove). */
 static bool
-read_file(const char *path, char *buf, size_t len)
+read_file(const char *path, char *buf, size_t len, bool remove)
 {
 	int			fd = open(path, O_RDONLY | O_CLOEXEC);
 	bool		ok;
@@ -295,7 +333,8 @@ read_file(const char *path, char *buf, size_t len)
 		return false;
 	ok = read_all(fd, buf, len);
 	close(fd);
-	unlink(path);
+	if (remove)
+		unlink(path);
 	return ok;
 }
 
@@ -386,11 +425,12 @@ io_cors_allowed(struct MHD_Connection *conn, char *buf, size_t size)
 /*
  * Queue a response: every one carries the request id, the CRC-32 of the
  * exact bytes sent, and DynamoDB's content type.  body is malloc'd and
- * given to libmicrohttpd (or freed here).
+ * given to libmicrohttpd (or freed here).  close: the connection is closed
+ * once it is sent (what follows on it cannot be trusted, or is not read).
  */
 static enum MHD_Result
 io_send(struct MHD_Connection *conn, const char *request_id, int status,
-		char *body, size_t len, bool preflight)
+		char *body, size_t len, bool preflight, bool close)
 {
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
@@ -407,6 +447,8 @@ io_send(struct MHD_Connection *conn, const char *request_id, int status,
 	MHD_add_response_header(resp, "x-amzn-RequestId", request_id);
 	MHD_add_response_header(resp, "x-amz-crc32", crc);
 	MHD_add_response_header(resp, "Content-Type", JSON_CT);
+	if (close)
+		MHD_add_response_header(resp, "Connection", "close");
 	if (io_cors_allowed(conn, allow, sizeof(allow)))
 	{
 		MHD_add_response_header(resp, "Access-Control-Allow-Origin", allow);
@@ -440,7 +482,30 @@ io_send_text(struct MHD_Connection *conn, int status, const char *text, bool pre
 		return MHD_NO;
 	memcpy(body, text, len + 1);
 	io_request_id(id);
-	return io_send(conn, id, status, body, len, preflight);
+	return io_send(conn, id, status, body, len, preflight, false);
+}
+
+/*
+ * An error the I/O thread answers itself, in DynamoDB's shape, and the
+ * connection closed after it (the request's body is not read, or its
+ * framing is in doubt).  type is the full __type; message has no character
+ * to escape.
+ */
+static enum MHD_Result
+io_send_error(struct MHD_Connection *conn, int status, const char *type, const char *message)
+{
+	char		id[HTTP_REQUEST_ID_LEN + 1];
+	char		text[512];
+	char	   *body;
+	int			len;
+
+	len = snprintf(text, sizeof(text), "{\"__type\": \"%s\", \"message\": \"%s\"}", type, message);
+	if (len < 0 || (size_t) len >= sizeof(text) || (body = malloc(len + 1)) == NULL)
+		return MHD_NO;
+	memcpy(body, text, len + 1);
+	io_request_id(id);
+	http_stats_io_request(NULL, false);
+	return io_send(conn, id, status, body, len, false, true);
 }
 
 /* ---------- serializing a request into a slot ---------- */
@@ -573,27 +638,61 @@ io_publish(int slot)
 		bump(io_work_fds[wake]);
 }
 
-/* Put a complete request into the FILLING slot; false when it cannot be. */
+/* Count n more body bytes held by I/O threads; false past the bound. */
+static bool
+io_buffer_take(size_t n)
+{
+	uint64		limit;
+
+	pthread_mutex_lock(&io_config_lock);
+	limit = io_max_buffer;
+	pthread_mutex_unlock(&io_config_lock);
+	if (pg_atomic_add_fetch_u64(&http_queue->buffered, n) > limit)
+	{
+		pg_atomic_sub_fetch_u64(&http_queue->buffered, n);
+		return false;
+	}
+	return true;
+}
+
+/* An upload's body is gone: its bytes no longer count. */
+static void
+io_buffer_free(HttpUpload *up)
+{
+	if (up->cap > 0)
+		pg_atomic_sub_fetch_u64(&http_queue->buffered, up->cap);
+	free(up->data);
+	up->data = NULL;
+	up->len = up->cap = 0;
+}
+
+/*
+ * Put a complete request into the FILLING slot, or (check_pending) only its
+ * head, for a worker to check its credentials; false when it cannot be.
+ */
 static bool
 io_enqueue(HttpUpload *up, int slot)
 {
 	HttpSlot   *s = &http_queue->slots[slot];
 	char	   *head;
 	size_t		head_len;
+	size_t		body_len = up->check_pending ? 0 : up->len;
 	bool		ok = true;
 
-	head = io_blob_head(up->conn, up->method, up->url, up->len, &head_len);
+	head = io_blob_head(up->conn, up->method, up->url, body_len, &head_len);
 	if (head == NULL)
 		return false;
 	s->loopback = up->loopback;
-	s->len = head_len + up->len;
+	s->check = up->check_pending;
+	s->role_hint = InvalidOid;
+	s->len = head_len + body_len;
 	memcpy(s->request_id, up->request_id, sizeof(s->request_id));
 	if (s->len <= HTTP_SLOT_INLINE)
 	{
 		s->in_file = false;
 		memcpy(s->data, head, head_len);
-		if (up->len > 0)
-			memcpy(s->data + head_len, up->data, up->len);
+		if (body_len > 0)
+			memcpy(s->data + head_len, up->data, body_len);
 	}
 	else
 	{
@@ -601,17 +700,20 @@ io_enqueue(HttpUpload *up, int slot)
 
 		s->in_file = true;
 		slot_path(path, sizeof(path), slot, "req");
-		ok = write_file(path, head, head_len, up->data ? up->data : "", up->len);
+		ok = write_file(path, head, head_len, up->data ? up->data : "", body_len);
 	}
 	free(head);
 	if (!ok)
 		return false;
-	/* the body now lives in the slot */
-	free(up->data);
-	up->data = NULL;
-	up->len = up->cap = 0;
 	io_slot_upload[slot - my_index * HTTP_SLOTS_PER_WORKER] = up;
-	up->state = UP_QUEUED;
+	if (up->check_pending)
+		up->state = UP_CHECKING;	/* the body so far stays here */
+	else
+	{
+		/* the body now lives in the slot */
+		io_buffer_free(up);
+		up->state = UP_QUEUED;
+	}
 	io_publish(slot);
 	return true;
 }
@@ -694,7 +796,7 @@ io_collect(void)
 				char		path[MAXPGPATH];
 
 				slot_path(path, sizeof(path), base + i, "resp");
-				ok = read_file(path, up->resp, s->len);
+				ok = read_file(path, up->resp, s->len, true);
 			}
 			else
 				memcpy(up->resp, s->data, s->len);
@@ -704,7 +806,17 @@ io_collect(void)
 				up->resp = NULL;
 				io_fail(up);
 			}
-			up->state = UP_ANSWERED;
+			if (ok && up->state == UP_CHECKING && s->status == HTTP_STATUS_CHECKED)
+			{
+				/* the credentials passed: read the body on */
+				free(up->resp);
+				up->resp = NULL;
+				up->checked = true;
+				up->check_pending = false;
+				up->state = UP_READING;
+			}
+			else
+				up->state = UP_ANSWERED;
 			io_slot_upload[i] = NULL;
 		}
 		else if (s->in_file)
@@ -772,6 +884,100 @@ io_answer_locally(HttpUpload *up, enum MHD_Result *ret)
 	return false;
 }
 
+/*
+ * Is the request's framing ambiguous?  A proxy in front (for TLS, as the
+ * README recommends) may read the body's length otherwise than
+ * libmicrohttpd does, and take what follows for another request (request
+ * smuggling).  libmicrohttpd 0.9.75 takes the first Content-Length header,
+ * and honours Transfer-Encoding only when its whole value is "chunked";
+ * it keeps a header whose name has a space before the colon under that name
+ * (so "Transfer-Encoding : chunked" is not a transfer coding to it).  So,
+ * as RFC 9112 (sections 5.1, 6.1, 6.3) lets a server do, refuse: a field
+ * name that is not a token, more than one Content-Length or
+ * Transfer-Encoding, a Content-Length that is not digits, a
+ * Transfer-Encoding other than "chunked" or with a Content-Length, and a
+ * Transfer-Encoding in HTTP/1.0.  The message says which; NULL: none.
+ */
+typedef struct FramingScan
+{
+	int			content_length;
+	int			transfer_encoding;
+	const char *bad;
+} FramingScan;
+
+static enum MHD_Result
+io_framing_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	FramingScan *f = cls;
+
+	if (key == NULL || key[0] == '\0' ||
+		key[strspn(key, "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")] != '\0')
+	{
+		f->bad = "Invalid header field name";
+		return MHD_NO;
+	}
+	if (strcasecmp(key, "Content-Length") == 0)
+	{
+		f->content_length++;
+		if (value == NULL || value[0] == '\0' || value[strspn(value, "0123456789")] != '\0')
+			f->bad = "Invalid Content-Length";
+	}
+	else if (strcasecmp(key, "Transfer-Encoding") == 0)
+	{
+		f->transfer_encoding++;
+		if (value == NULL || strcasecmp(value, "chunked") != 0)
+			f->bad = "Unsupported Transfer-Encoding";
+	}
+	return f->bad ? MHD_NO : MHD_YES;
+}
+
+static const char *
+io_bad_framing(struct MHD_Connection *conn, const char *version)
+{
+	FramingScan f = {0};
+
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, io_framing_header, &f);
+	if (f.bad)
+		return f.bad;
+	if (f.content_length > 1)
+		return "Multiple Content-Length headers";
+	if (f.transfer_encoding > 1)
+		return "Multiple Transfer-Encoding headers";
+	if (f.transfer_encoding > 0 && f.content_length > 0)
+		return "Both Transfer-Encoding and Content-Length";
+	if (f.transfer_encoding > 0 && strcmp(version, MHD_HTTP_VERSION_1_1) != 0)
+		return "Transfer-Encoding needs HTTP/1.1";
+	return NULL;
+}
+
+/*
+ * Queue the suspended upload in a free slot of this worker (the whole
+ * request, or its head to be checked), or put it on the wait list.
+ */
+static void
+io_queue(HttpUpload *up)
+{
+	int			slot = io_take_slot();
+
+	if (slot < 0)
+	{
+		/* every slot of this worker is taken: wait for one, in order */
+		up->state = UP_WAITING;
+		if (io_wait_tail)
+			io_wait_tail->next = up;
+		else
+			io_wait_head = up;
+		io_wait_tail = up;
+		return;
+	}
+	if (!io_enqueue(up, slot))
+	{
+		io_free_slot(slot);
+		io_fail(up);
+		MHD_resume_connection(up->conn);
+	}
+}
+
 static enum MHD_Result
 io_access(void *cls, struct MHD_Connection *conn, const char *url,
 		  const char *method, const char *version, const char *upload_data,
@@ -779,11 +985,12 @@ io_access(void *cls, struct MHD_Connection *conn, const char *url,
 {
 	HttpUpload *up = *con_cls;
 	enum MHD_Result ret;
-	int			slot;
 
 	if (up == NULL)
 	{
 		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
+		const char *bad = io_bad_framing(conn, version);
+		int			max_connections;
 
 		up = calloc(1, sizeof(HttpUpload));
 		if (up == NULL)
@@ -795,18 +1002,29 @@ io_access(void *cls, struct MHD_Connection *conn, const char *url,
 		up->daemon = (int) ((intptr_t) cls >> 1);
 		up->method = method;
 		up->url = url;
+		if (bad)
+			return io_send_error(conn, 400, "com.amazon.coral.service#SerializationException", bad);
+		pthread_mutex_lock(&io_config_lock);
+		max_connections = io_max_connections;
+		pthread_mutex_unlock(&io_config_lock);
+		if (io_nconnections > max_connections)
+			return io_send_error(conn, 503, "com.amazonaws.dynamodb.v20120810#ServiceUnavailableException",
+								 "Too many connections (stdesign.http_max_connections)");
 		if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY)
 			return io_too_large(conn);
+		up->expect = cl ? (size_t) strtoull(cl, NULL, 10) : 0;
 		return MHD_YES;
 	}
 	if (up->state == UP_ANSWERED)
 	{
 		char	   *body = up->resp;
 
+		/* a refused check: the rest of the body is not read */
+		*upload_data_size = 0;
 		up->resp = NULL;
 		if (body == NULL)
 			return MHD_NO;
-		return io_send(conn, up->request_id, up->status, body, up->resp_len, false);
+		return io_send(conn, up->request_id, up->status, body, up->resp_len, false, up->check_pending);
 	}
 	if (up->state != UP_READING)
 		return MHD_YES;			/* suspended: nothing to do until resumed */
@@ -820,15 +1038,40 @@ io_access(void *cls, struct MHD_Connection *conn, const char *url,
 		if (up->len + n > up->cap)
 		{
 			size_t		cap = Max(up->cap * 2, up->len + n);
-			char	   *d = realloc(up->data, cap);
+			char	   *d;
 
+			/* the body's length, once it may be read whole */
+			if (up->expect >= up->len + n && (up->checked || up->expect <= HTTP_UNAUTH_BODY))
+				cap = up->expect;
+			cap = Min(cap, HTTP_MAX_BODY);
+			/* stdesign.http_max_buffer: all the workers' bodies at once */
+			if (!io_buffer_take(cap - up->cap))
+				return io_send_error(conn, 503, "com.amazonaws.dynamodb.v20120810#ServiceUnavailableException",
+									 "Too many request bytes in flight (stdesign.http_max_buffer)");
+			d = realloc(up->data, cap);
 			if (d == NULL)
+			{
+				pg_atomic_sub_fetch_u64(&http_queue->buffered, cap - up->cap);
 				return MHD_NO;
+			}
 			up->data = d;
 			up->cap = cap;
 		}
 		memcpy(up->data + up->len, upload_data, n);
 		up->len += n;
+
+		/*
+		 * Past HTTP_UNAUTH_BODY, the body is read on only once a worker has
+		 * found the request's access key: an unknown client cannot make the
+		 * worker hold more than that (and a read buffer) per connection.
+		 */
+		if (!up->checked && up->len > HTTP_UNAUTH_BODY)
+		{
+			io_request_id(up->request_id);
+			up->check_pending = true;
+			MHD_suspend_connection(conn);
+			io_queue(up);
+		}
 		return MHD_YES;
 	}
 
@@ -837,24 +1080,7 @@ io_access(void *cls, struct MHD_Connection *conn, const char *url,
 		return ret;
 	io_request_id(up->request_id);
 	MHD_suspend_connection(conn);
-	slot = io_take_slot();
-	if (slot < 0)
-	{
-		/* every slot of this worker is taken: wait for one, in order */
-		up->state = UP_WAITING;
-		if (io_wait_tail)
-			io_wait_tail->next = up;
-		else
-			io_wait_head = up;
-		io_wait_tail = up;
-		return MHD_YES;
-	}
-	if (!io_enqueue(up, slot))
-	{
-		io_free_slot(slot);
-		io_fail(up);
-		MHD_resume_connection(conn);
-	}
+	io_queue(up);
 	return MHD_YES;
 }
 
@@ -886,7 +1112,7 @@ io_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			}
 		}
 	}
-	free(up->data);
+	io_buffer_free(up);
 	free(up->resp);
 	free(up);
 	*con_cls = NULL;
@@ -896,7 +1122,23 @@ static void
 io_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
 			  enum MHD_ConnectionNotificationCode toe)
 {
+	io_nconnections += (toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
 	http_stats_connection(toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+}
+
+/*
+ * A new connection: refused (closed at once) past stdesign.http_max_connections
+ * and the margin in which the first request is answered 503.
+ */
+static enum MHD_Result
+io_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+	int			max_connections;
+
+	pthread_mutex_lock(&io_config_lock);
+	max_connections = io_max_connections;
+	pthread_mutex_unlock(&io_config_lock);
+	return io_nconnections >= max_connections + HTTP_CONNECTION_MARGIN ? MHD_NO : MHD_YES;
 }
 
 /* ---------- the thread's loop ---------- */
@@ -1004,6 +1246,97 @@ io_main(void *arg)
 /*						   the worker's main thread						  */
 /* ====================================================================== */
 
+/*
+ * stdesign.http_max_workers_per_role, 0 when it does not apply: under
+ * trust every request has the same role, and a bound would only leave
+ * workers idle.
+ */
+static int
+role_bound(void)
+{
+	if (http_auth == HTTP_AUTH_TRUST || http_max_workers_per_role <= 0)
+		return 0;
+	return http_max_workers_per_role;
+}
+
+/* A role's counts (queue locked); create: take a free entry if it has none. */
+static HttpRoleCount *
+role_entry(Oid role, bool create)
+{
+	HttpRoleCount *unused = NULL;
+
+	for (int i = 0; i < HTTP_ROLE_ENTRIES; i++)
+	{
+		HttpRoleCount *e = &http_queue->roles[i];
+
+		if (e->busy == 0 && e->waiting == 0)
+		{
+			if (unused == NULL)
+				unused = e;
+		}
+		else if (e->role == role)
+			return e;
+	}
+	if (create && unused != NULL)
+	{
+		unused->role = role;
+		return unused;
+	}
+	return NULL;
+}
+
+/* A request put back for its role no longer waits (queue locked). */
+static void
+role_unwait(HttpSlot *s)
+{
+	HttpRoleCount *e;
+
+	if (!OidIsValid(s->role_hint))
+		return;
+	e = role_entry(s->role_hint, false);
+	if (e != NULL && e->waiting > 0)
+		e->waiting--;
+	s->role_hint = InvalidOid;
+}
+
+/*
+ * This worker is done with its request's role (queue locked): the index of
+ * an idle worker to wake for a request of that role put back, or -1.
+ */
+static int
+role_release(void)
+{
+	HttpRoleCount *e;
+
+	if (!OidIsValid(running_role))
+		return -1;
+	e = role_entry(running_role, false);
+	running_role = InvalidOid;
+	if (e == NULL || e->busy == 0)
+		return -1;
+	e->busy--;
+	if (e->waiting == 0)
+		return -1;
+	for (int w = 0; w < http_queue->nworkers; w++)
+	{
+		HttpQueueWorker *qw = &http_queue->workers[w];
+
+		if (w != my_index && qw->pid != 0 && qw->idle)
+		{
+			qw->idle = false;
+			return w;
+		}
+	}
+	return -1;
+}
+
+static void
+wake_worker(int w)
+{
+	if (w >= 0 && w < io_nfds)
+		bump(io_work_fds[w]);
+}
+
 struct MHD_Daemon *
 http_start_daemon(int listen_fd, bool loopback)
 {
@@ -1012,11 +1345,11 @@ http_start_daemon(int listen_fd, bool loopback)
 	if (io_ndaemons >= HTTP_MAX_LISTENERS)
 		return NULL;
 	d = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME,
-						 0, NULL, NULL,
+						 0, io_accept, NULL,
 						 io_access, (void *) (intptr_t) ((io_ndaemons << 1) | (loopback ? 1 : 0)),
 						 MHD_OPTION_LISTEN_SOCKET, listen_fd,
 						 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 120,
-						 MHD_OPTION_CONNECTION_LIMIT, (unsigned int) 10000,
+						 MHD_OPTION_CONNECTION_LIMIT, (unsigned int) (HTTP_MAX_CONNECTIONS + HTTP_CONNECTION_MARGIN),
 						 MHD_OPTION_NOTIFY_COMPLETED, io_completed, NULL,
 						 MHD_OPTION_NOTIFY_CONNECTION, io_connection, NULL,
 						 MHD_OPTION_SIGPIPE_HANDLED_BY_APP, (int) 1,
@@ -1032,6 +1365,8 @@ http_dispatch_config(void)
 {
 	pthread_mutex_lock(&io_config_lock);
 	strlcpy(io_cors_origin, http_cors_origin ? http_cors_origin : "", sizeof(io_cors_origin));
+	io_max_buffer = (uint64) http_max_buffer * 1024;
+	io_max_connections = http_max_connections;
 	pthread_mutex_unlock(&io_config_lock);
 }
 
@@ -1045,6 +1380,7 @@ dispatch_exit(int code, Datum arg)
 {
 	int			owners[HTTP_MAX_WORKERS];
 	int			nowners = 0;
+	int			wake;
 
 	if (io_started)
 	{
@@ -1058,12 +1394,17 @@ dispatch_exit(int code, Datum arg)
 	queue_lock();
 	http_queue->workers[my_index].pid = 0;
 	http_queue->workers[my_index].idle = false;
+	wake = role_release();
 	for (int i = 0; i < http_queue->nworkers * HTTP_SLOTS_PER_WORKER; i++)
 	{
 		HttpSlot   *s = &http_queue->slots[i];
 
 		if (s->owner == my_index && s->state != SLOT_RUNNING)
+		{
+			if (s->state == SLOT_PENDING)
+				role_unwait(s);
 			s->state = SLOT_FREE;
+		}
 		else if (s->state == SLOT_RUNNING && s->runner == my_index)
 		{
 			static const char body[] = "{\"__type\": \"com.amazonaws.dynamodb.v20120810#InternalServerError\", \"message\": \"Internal server error\"}";
@@ -1083,6 +1424,7 @@ dispatch_exit(int code, Datum arg)
 		}
 	}
 	queue_unlock();
+	wake_worker(wake);
 	for (int i = 0; i < nowners; i++)
 		if (owners[i] < io_nfds)
 			bump(io_done_fds[owners[i]]);
@@ -1126,6 +1468,8 @@ http_dispatch_start(int index)
 	{
 		HttpSlot   *s = &http_queue->slots[index * HTTP_SLOTS_PER_WORKER + i];
 
+		if (s->state == SLOT_PENDING)
+			role_unwait(s);
 		if (s->state != SLOT_RUNNING)
 			s->state = SLOT_FREE;
 	}
@@ -1224,6 +1568,7 @@ http_dispatch_next(HttpRequest *req)
 	HttpBlobHead head;
 	const char *p;
 	const char *end;
+	int			bound = role_bound();
 
 	/* a wake-up is taken: the queue is looked at now */
 	io_drain_fd(io_work_fds[my_index]);
@@ -1233,14 +1578,36 @@ http_dispatch_next(HttpRequest *req)
 		s = &http_queue->slots[i];
 		if (s->state == SLOT_PENDING && s->seq < best)
 		{
+			/* put back for its role, which has all its workers still */
+			if (OidIsValid(s->role_hint) && bound > 0)
+			{
+				HttpRoleCount *e = role_entry(s->role_hint, false);
+
+				if (e != NULL && e->busy >= bound)
+					continue;
+			}
 			best = s->seq;
 			found = i;
 		}
 	}
 	if (found >= 0)
 	{
-		http_queue->slots[found].state = SLOT_RUNNING;
-		http_queue->slots[found].runner = my_index;
+		s = &http_queue->slots[found];
+		s->state = SLOT_RUNNING;
+		s->runner = my_index;
+		if (OidIsValid(s->role_hint))
+		{
+			/* its role's turn: counted now, so no other worker takes it too */
+			Oid			role = s->role_hint;
+			HttpRoleCount *e;
+
+			role_unwait(s);
+			if (bound > 0 && (e = role_entry(role, true)) != NULL)
+			{
+				e->busy++;
+				running_role = role;
+			}
+		}
 	}
 	http_queue->workers[my_index].idle = (found < 0);
 	queue_unlock();
@@ -1252,6 +1619,8 @@ http_dispatch_next(HttpRequest *req)
 	memset(req, 0, sizeof(*req));
 	req->slot = found;
 	req->loopback = s->loopback;
+	req->check = s->check;
+	req->in_file = s->in_file;
 	memcpy(req->request_id, s->request_id, sizeof(req->request_id));
 	blob = palloc(s->len + 1);
 	if (s->in_file)
@@ -1259,7 +1628,8 @@ http_dispatch_next(HttpRequest *req)
 		char		path[MAXPGPATH];
 
 		slot_path(path, sizeof(path), found, "req");
-		if (!read_file(path, blob, s->len))
+		/* kept until answered: a request put back is read again */
+		if (!read_file(path, blob, s->len, false))
 		{
 			ereport(LOG,
 					(errcode_for_file_access(),
@@ -1304,7 +1674,15 @@ http_dispatch_reply(HttpRequest *req, int status, const char *body, size_t len)
 	HttpSlot   *s = &http_queue->slots[req->slot];
 	bool		notify = false;
 	int			owner;
+	int			wake;
 
+	if (req->in_file)
+	{
+		char		path[MAXPGPATH];
+
+		slot_path(path, sizeof(path), req->slot, "req");
+		unlink(path);
+	}
 	s->status = status;
 	s->len = len;
 	s->in_file = len > HTTP_SLOT_INLINE;
@@ -1337,7 +1715,80 @@ http_dispatch_reply(HttpRequest *req, int status, const char *body, size_t len)
 	}
 	else
 		s->state = SLOT_FREE;	/* its owner is gone, and its connection */
+	wake = role_release();
 	queue_unlock();
+	wake_worker(wake);
 	if (notify && owner < io_nfds)
 		bump(io_done_fds[owner]);
+}
+
+/*
+ * May the claimed request run as roleid now?  stdesign.http_max_workers_per_role
+ * bounds how many workers run one role's requests at once, so that one
+ * client (whose requests may all wait for a lock its role holds elsewhere)
+ * cannot take every worker from the others.  Past it the request goes back
+ * into the queue, in its place, until one of the role's requests ends; when
+ * half the queue's slots already wait so, it is refused (throttled), so
+ * that the role's backlog cannot fill the slots of the other roles'
+ * requests either.  The request's count is held across its retries, and
+ * given back when it is answered.
+ */
+HttpRoleTurn
+http_dispatch_role(HttpRequest *req, Oid roleid)
+{
+	int			bound = role_bound();
+	HttpRoleTurn turn = HTTP_ROLE_RUN;
+	HttpRoleCount *e;
+	int			wake = -1;
+
+	if (req->check)
+		return HTTP_ROLE_RUN;
+	queue_lock();
+	if (OidIsValid(running_role) && running_role == roleid)
+	{
+		queue_unlock();
+		return HTTP_ROLE_RUN;
+	}
+	wake = role_release();
+	if (bound > 0 && (e = role_entry(roleid, true)) != NULL)
+	{
+		if (e->busy < bound)
+		{
+			e->busy++;
+			running_role = roleid;
+		}
+		else if (e->waiting >= http_queue->nworkers * HTTP_SLOTS_PER_WORKER / 2)
+			turn = HTTP_ROLE_THROTTLE;
+		else
+		{
+			e->waiting++;
+			http_queue->slots[req->slot].role_hint = roleid;
+			turn = HTTP_ROLE_DEFER;
+		}
+	}
+	queue_unlock();
+	wake_worker(wake);
+	return turn;
+}
+
+/*
+ * Put the claimed request back (after HTTP_ROLE_DEFER): pending again, in
+ * its place in the queue (its seq), its file kept; the worker that ends one
+ * of its role's requests takes it, or wakes an idle one for it.
+ */
+void
+http_dispatch_defer(HttpRequest *req)
+{
+	HttpSlot   *s = &http_queue->slots[req->slot];
+
+	queue_lock();
+	if (s->state == SLOT_RUNNING && s->owner_pid == http_queue->workers[s->owner].pid)
+		s->state = SLOT_PENDING;
+	else
+	{
+		/* its owner is gone, and its connection */
+		role_unwait(s);
+		s->state = SLOT_FREE;
+	}
+	queue_unlock();
 }

@@ -30,9 +30,11 @@
 #include "commands/extension.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "storage/proc.h"
 #include "tcop/tcopprot.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/json.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -79,6 +81,7 @@ typedef struct HttpCall
 	char	   *json;			/* body as text (gzip undone), NUL-terminated */
 	const char *op;				/* operation name, once known */
 	const char *conflict;		/* why the last attempt is retried */
+	bool		deferred;		/* put back: its role has all its workers */
 } HttpCall;
 
 /* ---------- small helpers ---------- */
@@ -434,6 +437,50 @@ abort_request(bool block)
 }
 
 /*
+ * stdesign.http_max_workers_per_role (http_dispatch_role): *r set when the
+ * request does not run now, either put back into the queue (call->deferred)
+ * or throttled, as DynamoDB throttles a client past its account's request
+ * quota (RequestLimitExceeded, which the SDKs retry with backoff).
+ */
+static void
+role_turn(HttpCall *call, Oid roleid, HttpResult *r)
+{
+	switch (http_dispatch_role(call->req, roleid))
+	{
+		case HTTP_ROLE_RUN:
+			return;
+		case HTTP_ROLE_DEFER:
+			call->deferred = true;
+			*r = error_result(503, NS_DYNAMODB "ServiceUnavailableException", NULL);
+			return;
+		case HTTP_ROLE_THROTTLE:
+			*r = error_result(400, NS_DYNAMODB "RequestLimitExceeded",
+							  "Throughput exceeds the current throughput limit for your account: "
+							  "too many requests of this role wait for a worker (stdesign.http_max_workers_per_role)");
+			return;
+	}
+}
+
+/*
+ * Bound the request's lock waits by stdesign.http_lock_timeout, below the
+ * request timeout, so that a request waiting for a lock held elsewhere (a
+ * SQL session of the same role, say) gives its worker back early, as a
+ * conflict (see run_once).  A shorter lock_timeout of the database's is
+ * kept.  Local to the request's transaction.
+ */
+static void
+bound_lock_wait(void)
+{
+	char		value[32];
+
+	if (http_lock_timeout <= 0 || (LockTimeout > 0 && LockTimeout <= http_lock_timeout))
+		return;
+	snprintf(value, sizeof(value), "%d", http_lock_timeout);
+	(void) set_config_option("lock_timeout", value, PGC_SUSET, PGC_S_SESSION,
+							 GUC_ACTION_LOCAL, true, 0, false);
+}
+
+/*
  * One attempt: a transaction that parses, authenticates, and runs the
  * operation as the request's role.  *retry is set on a serialization
  * failure or deadlock (the transaction is then rolled back).
@@ -476,6 +523,8 @@ run_once(HttpCall *call, bool *retry)
 				http_timing_auth_begin();
 				roleid = authenticate(call, &r);
 				http_timing_auth_end();
+				if (r.type == NULL)
+					role_turn(call, roleid, &r);
 			}
 		}
 		if (r.type == NULL)
@@ -486,6 +535,7 @@ run_once(HttpCall *call, bool *retry)
 			/* DynamoDB's model checks, as st_api makes them (api_call) */
 			api_validate_request(call->op, request);
 			pgstat_report_activity(STATE_RUNNING, psprintf("DynamoDB_20120810.%s", call->op));
+			bound_lock_wait();
 			SetUserIdAndSecContext(roleid, SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 			switched = true;
 			if (http_request_timeout > 0)
@@ -533,6 +583,24 @@ run_once(HttpCall *call, bool *retry)
 			*retry = true;
 			return r;
 		}
+		if (edata->sqlerrcode == ERRCODE_LOCK_NOT_AVAILABLE)
+		{
+			/*
+			 * A lock waited for past stdesign.http_lock_timeout (or a
+			 * lock_timeout of the database's): the item is held by another
+			 * transaction, which DynamoDB answers as a conflict with an
+			 * ongoing transaction; not retried, the wait would only start
+			 * again.
+			 */
+			r = conflict_result(call, request);
+			abort_request(block);
+			SetUserIdAndSecContext(save_uid, save_sec);
+			ereport(LOG,
+					(errmsg("stdesign http: request %s (%s): %s, answered as a transaction conflict",
+							call->request_id, call->op ? call->op : "?",
+							edata->message ? edata->message : "lock timeout")));
+			return r;
+		}
 		abort_request(block);
 		SetUserIdAndSecContext(save_uid, save_sec);
 		role = NULL;
@@ -560,7 +628,7 @@ run_request(HttpCall *call)
 	for (int attempt = 0; attempt <= HTTP_RETRIES; attempt++)
 	{
 		r = run_once(call, &retry);
-		if (!retry)
+		if (!retry || call->deferred)
 			break;
 		/* said in the log, as a serialization failure in SQL would be */
 		ereport(LOG,
@@ -575,6 +643,113 @@ run_request(HttpCall *call)
 	/* table and function statistics of the request (rate-limited inside) */
 	pgstat_report_stat(false);
 	return r;
+}
+
+/* ---------- checking credentials before the body ---------- */
+
+/*
+ * The first steps of authenticate(), on a request's headers alone, before
+ * more than HTTP_UNAUTH_BODY of its body is read (http_dispatch.c): a
+ * signature is there; under trust, on a loopback address; under sigv4, it
+ * parses, its date is in range, and its access key exists and is enabled.
+ * The signature, which covers the body, is verified with the whole request,
+ * as for any.  false with *r set: the same answer authenticate() would give.
+ */
+static bool
+precheck_credentials(HttpCall *call, HttpResult *r)
+{
+	const char *auth = header(call, "Authorization");
+	SigV4Request sv = {0};
+	HttpAuthError err = {0};
+	char	   *key_id = NULL;
+	HttpKey    *key;
+
+	sv.method = call->method;
+	sv.path = call->url;
+	sv.query = call->query;
+	sv.nquery = call->nquery;
+	sv.headers = call->headers;
+	sv.nheaders = call->nheaders;
+	sv.authorization = auth;
+	if (!http_sigv4_presigned(&sv) &&
+		(auth == NULL || strncmp(auth + strspn(auth, " "), "AWS4-", 5) != 0))
+	{
+		*r = error_result(400, NS_SERVICE "MissingAuthenticationTokenException",
+						  "Request is missing Authentication Token");
+		return false;
+	}
+	if (http_auth == HTTP_AUTH_TRUST)
+	{
+		if (call->loopback)
+			return true;
+		*r = error_result(403, NS_SERVICE "AccessDeniedException",
+						  "stdesign.http_auth = trust serves loopback addresses only");
+		return false;
+	}
+	if (!http_sigv4_parse(&sv, &key_id, &err))
+	{
+		*r = error_result(400, err.type, err.message);
+		return false;
+	}
+	if ((key = http_key_lookup(key_id)) == NULL || !OidIsValid(key->roleid))
+	{
+		*r = error_result(400, NS_SERVICE "UnrecognizedClientException",
+						  "The security token included in the request is invalid.");
+		return false;
+	}
+	return true;
+}
+
+/* Check a request's credentials before its body is read on (see above). */
+static void
+answer_check(HttpCall *call)
+{
+	MemoryContext ctx = CurrentMemoryContext;
+	HttpResult	r = {0};
+	volatile bool ok = false;
+
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	PG_TRY();
+	{
+		if (!extension_installed())
+			r = error_result(503, NS_DYNAMODB "ServiceUnavailableException",
+							 psprintf("stdesign is not installed in database \"%s\" yet", http_database));
+		else
+		{
+			http_timing_auth_begin();
+			ok = precheck_credentials(call, &r);
+			http_timing_auth_end();
+		}
+		r.message = r.message ? MemoryContextStrdup(ctx, r.message) : NULL;
+		PopActiveSnapshot();
+		CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(ctx);
+		edata = CopyErrorData();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		ok = false;
+		r = internal_error(call, edata);
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(ctx);
+	if (ok)
+	{
+		/* not an answer yet: the request is counted when it is answered */
+		int64		request_ns;
+		int64		auth_ns;
+
+		(void) http_timing_end(&request_ns, &auth_ns);
+		http_dispatch_reply(call->req, HTTP_STATUS_CHECKED, "", 0);
+	}
+	else
+		send_result(call, &r);
 }
 
 /* The operation named by X-Amz-Target, or NULL. */
@@ -626,6 +801,14 @@ http_answer(HttpRequest *req)
 	http_request_host = header(&call, "Host");
 	/* DescribeEndpoints answers with the address the client used */
 	api_endpoint_address = http_request_host;
+	if (req->check)
+	{
+		/* headers only: the body is not here yet */
+		answer_check(&call);
+		http_request_host = NULL;
+		api_endpoint_address = NULL;
+		return;
+	}
 	if (!decode_body(&call, &r))
 		;
 	else if (call.json[0] == '\0')
@@ -634,5 +817,15 @@ http_answer(HttpRequest *req)
 		r = run_request(&call);
 	http_request_host = NULL;
 	api_endpoint_address = NULL;
+	if (call.deferred)
+	{
+		/* its role's turn comes later: back into the queue, unanswered */
+		int64		request_ns;
+		int64		auth_ns;
+
+		(void) http_timing_end(&request_ns, &auth_ns);
+		http_dispatch_defer(req);
+		return;
+	}
 	send_result(&call, &r);
 }

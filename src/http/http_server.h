@@ -26,8 +26,19 @@
 /* DynamoDB's request size limit: larger bodies get 413 before being read. */
 #define HTTP_MAX_BODY		(16 * 1024 * 1024)
 
+/*
+ * Body bytes a request may send before its credentials are checked: a
+ * larger body is read on only once a worker has found the request's access
+ * key (it exists and is enabled); the signature, which covers the body, is
+ * verified later, as for any request.
+ */
+#define HTTP_UNAUTH_BODY	(64 * 1024)
+
 /* Most workers one server can have (their statistics live in shared memory). */
 #define HTTP_MAX_WORKERS	64
+
+/* Most connections one worker holds (stdesign.http_max_connections). */
+#define HTTP_MAX_CONNECTIONS 10000
 
 /* Most listening sockets of one worker. */
 #define HTTP_MAX_LISTENERS	16
@@ -58,6 +69,10 @@ extern char *http_trust_role;
 extern char *http_cors_origin;
 extern int	http_request_timeout;
 extern char *http_region;
+extern int	http_max_connections;
+extern int	http_max_buffer;
+extern int	http_max_workers_per_role;
+extern int	http_lock_timeout;
 
 /* Define the settings; register the workers when preloaded (from _PG_init). */
 extern void http_init(void);
@@ -124,6 +139,9 @@ typedef struct HttpRequest
 {
 	int			slot;
 	bool		broken;			/* could not be read back: answer 500 */
+	bool		check;			/* headers only: check the credentials (a
+								 * body over HTTP_UNAUTH_BODY waits for it) */
+	bool		in_file;		/* it came through the slot's file */
 	bool		loopback;		/* received on a loopback address */
 	char		request_id[HTTP_REQUEST_ID_LEN + 1];
 	const char *method;
@@ -168,6 +186,25 @@ extern bool http_dispatch_next(HttpRequest *req);
 
 /* Hand the claimed request's response back to its connection's worker. */
 extern void http_dispatch_reply(HttpRequest *req, int status, const char *body, size_t len);
+
+/*
+ * A credentials check passed (HttpRequest.check): its connection reads the
+ * body on.
+ */
+#define HTTP_STATUS_CHECKED 100
+
+/* May the claimed request run as roleid (stdesign.http_max_workers_per_role)? */
+typedef enum HttpRoleTurn
+{
+	HTTP_ROLE_RUN,				/* yes: counted as one of the role's workers */
+	HTTP_ROLE_DEFER,			/* not now: http_dispatch_defer puts it back */
+	HTTP_ROLE_THROTTLE			/* too many of the role's requests wait */
+} HttpRoleTurn;
+
+extern HttpRoleTurn http_dispatch_role(HttpRequest *req, Oid roleid);
+
+/* Put the claimed request back in the queue, unanswered, in its place. */
+extern void http_dispatch_defer(HttpRequest *req);
 
 /* ---------- the protocol (http_protocol.c) ---------- */
 

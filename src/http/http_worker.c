@@ -58,6 +58,10 @@ char	   *http_trust_role = NULL;
 char	   *http_cors_origin = NULL;
 int			http_request_timeout = 60000;
 char	   *http_region = NULL;
+int			http_max_connections = 1000;
+int			http_max_buffer = 128 * 1024;	/* kB */
+int			http_max_workers_per_role = 0;
+int			http_lock_timeout = 10000;
 
 static const struct config_enum_entry auth_options[] = {
 	{"trust", HTTP_AUTH_TRUST, false},
@@ -216,6 +220,24 @@ define_settings(void)
 							"Longest time one HTTP request may run (0: no limit).",
 							NULL, &http_request_timeout, 60000, 0, INT_MAX,
 							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
+	DefineCustomIntVariable("stdesign.http_lock_timeout",
+							"Longest wait of one HTTP request for a lock (0: no limit but the request's).",
+							"Past it the request is answered as a transaction conflict.",
+							&http_lock_timeout, 10000, 0, INT_MAX,
+							PGC_SIGHUP, GUC_UNIT_MS, NULL, NULL, NULL);
+	DefineCustomIntVariable("stdesign.http_max_connections",
+							"Open HTTP connections per worker; past it new ones get a 503, then are refused.",
+							NULL, &http_max_connections, 1000, 1, HTTP_MAX_CONNECTIONS,
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("stdesign.http_max_buffer",
+							"Request bodies the HTTP workers hold in memory at once, in all; past it a request gets a 503.",
+							NULL, &http_max_buffer, 128 * 1024, HTTP_MAX_BODY / 1024, INT_MAX / 2,
+							PGC_SIGHUP, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("stdesign.http_max_workers_per_role",
+							"HTTP workers that may run one role's requests at once under sigv4 (0: all).",
+							"Its other requests wait in the queue, so that one client cannot take every worker.",
+							&http_max_workers_per_role, 0, 0, HTTP_MAX_WORKERS,
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
 }
 
 /*
