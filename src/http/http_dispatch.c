@@ -204,10 +204,11 @@ typedef struct HttpUpload
 	const char *url;
 	char	   *data;			/* the body as it arrives */
 	size_t		len;
-	size_t		cap;			/* counted in the queue's buffered bytes */
+	size_t		cap;
+	size_t		counted;		/* bytes counted in the queue's buffered ones */
 	size_t		expect;			/* its Content-Length (0: none) */
-	bool		checked;		/* its credentials passed the check */
-	bool		check_pending;	/* WAITING for a slot to be checked in */
+	bool		check_pending;	/* its credentials are (to be) checked */
+	bool		at_headers;		/* suspended before its body, for the check */
 	char		request_id[HTTP_REQUEST_ID_LEN + 1];
 	int			status;			/* the response (UP_ANSWERED) */
 	char	   *resp;
@@ -659,11 +660,11 @@ io_buffer_take(size_t n)
 static void
 io_buffer_free(HttpUpload *up)
 {
-	if (up->cap > 0)
-		pg_atomic_sub_fetch_u64(&http_queue->buffered, up->cap);
+	if (up->counted > 0)
+		pg_atomic_sub_fetch_u64(&http_queue->buffered, up->counted);
 	free(up->data);
 	up->data = NULL;
-	up->len = up->cap = 0;
+	up->len = up->cap = up->counted = 0;
 }
 
 /*
@@ -811,7 +812,6 @@ io_collect(void)
 				/* the credentials passed: read the body on */
 				free(up->resp);
 				up->resp = NULL;
-				up->checked = true;
 				up->check_pending = false;
 				up->state = UP_READING;
 			}
@@ -978,6 +978,30 @@ io_queue(HttpUpload *up)
 	}
 }
 
+/*
+ * The body's bytes, counted in stdesign.http_max_buffer (all the workers'
+ * bodies at once) before they are read: false past it.  With a
+ * Content-Length, all of them at once, before the body (where a 503 can
+ * still be answered); a chunked body as it grows.
+ */
+static bool
+io_buffer_reserve(HttpUpload *up, size_t want)
+{
+	if (want <= up->counted)
+		return true;
+	if (!io_buffer_take(want - up->counted))
+		return false;
+	up->counted = want;
+	return true;
+}
+
+static enum MHD_Result
+io_unavailable(struct MHD_Connection *conn)
+{
+	return io_send_error(conn, 503, "com.amazonaws.dynamodb.v20120810#ServiceUnavailableException",
+						 "Too many request bytes in flight (stdesign.http_max_buffer)");
+}
+
 static enum MHD_Result
 io_access(void *cls, struct MHD_Connection *conn, const char *url,
 		  const char *method, const char *version, const char *upload_data,
@@ -1013,21 +1037,48 @@ io_access(void *cls, struct MHD_Connection *conn, const char *url,
 		if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY)
 			return io_too_large(conn);
 		up->expect = cl ? (size_t) strtoull(cl, NULL, 10) : 0;
+
+		/*
+		 * A body that may be over HTTP_UNAUTH_BODY (by its Content-Length,
+		 * or chunked) is read only once a worker has found the request's
+		 * access key: an unknown client cannot make the worker hold more
+		 * than that per connection.  The connection waits, suspended before
+		 * its body, and libmicrohttpd calls here again once it is resumed.
+		 */
+		if (up->expect > HTTP_UNAUTH_BODY ||
+			MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Transfer-Encoding") != NULL)
+		{
+			io_request_id(up->request_id);
+			up->check_pending = true;
+			up->at_headers = true;
+			MHD_suspend_connection(conn);
+			io_queue(up);
+			return MHD_YES;
+		}
+		if (!io_buffer_reserve(up, up->expect))
+			return io_unavailable(conn);
 		return MHD_YES;
 	}
 	if (up->state == UP_ANSWERED)
 	{
 		char	   *body = up->resp;
 
-		/* a refused check: the rest of the body is not read */
-		*upload_data_size = 0;
 		up->resp = NULL;
 		if (body == NULL)
 			return MHD_NO;
+		/* a refused check: the body is not read, the connection closed */
 		return io_send(conn, up->request_id, up->status, body, up->resp_len, false, up->check_pending);
 	}
 	if (up->state != UP_READING)
 		return MHD_YES;			/* suspended: nothing to do until resumed */
+	if (up->at_headers)
+	{
+		/* resumed: the check passed, the body may come */
+		up->at_headers = false;
+		if (!io_buffer_reserve(up, up->expect))
+			return io_unavailable(conn);
+		return MHD_YES;
+	}
 	if (*upload_data_size > 0)
 	{
 		size_t		n = *upload_data_size;
@@ -1040,38 +1091,25 @@ io_access(void *cls, struct MHD_Connection *conn, const char *url,
 			size_t		cap = Max(up->cap * 2, up->len + n);
 			char	   *d;
 
-			/* the body's length, once it may be read whole */
-			if (up->expect >= up->len + n && (up->checked || up->expect <= HTTP_UNAUTH_BODY))
+			if (up->expect >= up->len + n)
 				cap = up->expect;
 			cap = Min(cap, HTTP_MAX_BODY);
-			/* stdesign.http_max_buffer: all the workers' bodies at once */
-			if (!io_buffer_take(cap - up->cap))
-				return io_send_error(conn, 503, "com.amazonaws.dynamodb.v20120810#ServiceUnavailableException",
-									 "Too many request bytes in flight (stdesign.http_max_buffer)");
+
+			/*
+			 * A chunked body past stdesign.http_max_buffer: libmicrohttpd
+			 * cannot answer in the middle of a body, so its connection is
+			 * closed.
+			 */
+			if (!io_buffer_reserve(up, cap))
+				return MHD_NO;
 			d = realloc(up->data, cap);
 			if (d == NULL)
-			{
-				pg_atomic_sub_fetch_u64(&http_queue->buffered, cap - up->cap);
 				return MHD_NO;
-			}
 			up->data = d;
 			up->cap = cap;
 		}
 		memcpy(up->data + up->len, upload_data, n);
 		up->len += n;
-
-		/*
-		 * Past HTTP_UNAUTH_BODY, the body is read on only once a worker has
-		 * found the request's access key: an unknown client cannot make the
-		 * worker hold more than that (and a read buffer) per connection.
-		 */
-		if (!up->checked && up->len > HTTP_UNAUTH_BODY)
-		{
-			io_request_id(up->request_id);
-			up->check_pending = true;
-			MHD_suspend_connection(conn);
-			io_queue(up);
-		}
 		return MHD_YES;
 	}
 

@@ -5,7 +5,9 @@
     test_http.py PORT conflict
     test_http.py PORT failures
     test_http.py PORT dispatch
+    test_http.py PORT bounds
     test_http.py PORT sigv4 KEY SECRET READER_KEY READER_SECRET
+    test_http.py PORT roles KEY SECRET
 
 HTTP_SERVER_LOG names the server's log file (the checks that read it fail
 without it).
@@ -22,6 +24,7 @@ import http.client
 import json
 import os
 import re
+import select
 import urllib.parse
 import socket
 import subprocess
@@ -373,8 +376,10 @@ def raw_protocol_tests():
     s.close()
     check("raw: body over 16 MB: 413 before it is read", head.startswith(b"HTTP/1.1 413"), head[:60])
     # 16 MB of chunked body with no Content-Length: 413 once past the limit
+    # (with credentials: without, the body is not read past 64 kB, see bounds)
     s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
     s.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\n"
+              b"Authorization: " + FAKE_AUTH.encode() + b"\r\n"
               b"Content-Type: application/x-amz-json-1.0\r\nTransfer-Encoding: chunked\r\n\r\n")
     chunk = b"%x\r\n%s\r\n" % (1 << 20, b" " * (1 << 20))
     head = b""
@@ -1091,6 +1096,293 @@ def dispatch_tests():
           codes == {200: 150} and n == "150", (codes, n))
 
 
+# ---------------------------------------------------------------- bounds
+
+def exchange(data, timeout=5):
+    """Send raw bytes; what comes back until the server closes (or the timeout)."""
+    s = socket.create_connection(("127.0.0.1", PORT), timeout=timeout)
+    got = b""
+    try:
+        s.sendall(data)
+        while True:
+            part = s.recv(65536)
+            if not part:
+                break
+            got += part
+    except OSError as e:
+        got += b"<" + str(e).encode() + b">"
+    s.close()
+    return got
+
+
+def stream_upload(head, total, results, key):
+    """Send head, then total bytes of body as the server takes them, watching
+    for an answer; results[key] = (bytes of body sent, the answer's start)."""
+    s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
+    sent = 0
+    answer = b""
+    chunk = b" " * 65536
+    try:
+        s.sendall(head)
+        while sent < total:
+            if select.select([s], [], [], 0)[0]:
+                break
+            sent += s.send(chunk[:min(len(chunk), total - sent)])
+        answer = s.recv(4096)
+    except OSError as e:
+        try:
+            answer = s.recv(4096)
+        except OSError:
+            pass
+        answer = answer or ("<%s>" % e).encode()
+    s.close()
+    results[key] = (sent, answer)
+
+
+def worker_pids():
+    return [int(p) for p in sql("SELECT string_agg(pid::text, ' ') FROM stdesign.http_status() "
+                                "WHERE pid IS NOT NULL").split()]
+
+
+def rss_kb(pids):
+    total = 0
+    for pid in pids:
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def uploads_rss(heads, total):
+    """Run one stream_upload per head at once; the results, and the most the
+    workers' resident memory grew meanwhile (kB)."""
+    pids = worker_pids()
+    before = rss_kb(pids)
+    results = {}
+    threads = [threading.Thread(target=stream_upload, args=(h, total, results, i)) for i, h in enumerate(heads)]
+    for t in threads:
+        t.start()
+    peak = before
+    while any(t.is_alive() for t in threads):
+        peak = max(peak, rss_kb(pids))
+        time.sleep(0.05)
+    for t in threads:
+        t.join()
+    return results, peak - before
+
+
+def set_and_reload(*settings):
+    for setting in settings:
+        sql("ALTER SYSTEM " + setting)
+    sql("SELECT pg_reload_conf()")
+    time.sleep(1)
+
+
+def bounds_tests():
+    """Under trust: ambiguous request framing refused; a body without
+    credentials not read past 64 kB; the bounds on bytes held and on
+    connections."""
+    c = client()
+    make_table(c, "BoundsTable")
+    head = (b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"
+            b"Content-Type: application/x-amz-json-1.0\r\nAuthorization: " + FAKE_AUTH.encode() + b"\r\n")
+    got = exchange(head + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    check("framing: a chunked request is served (and the next one on its connection)",
+          got.startswith(b"HTTP/1.1 200") and got.count(b"HTTP/1.1 200") == 2, got[:200])
+    for name, data in [
+            ("two different Content-Length headers", b"Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}"),
+            ("two equal Content-Length headers", b"Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}"),
+            ("'Transfer-Encoding : chunked' (a space before the colon)",
+             b"Transfer-Encoding : chunked\r\nContent-Length: 2\r\n\r\n{}"),
+            ("Transfer-Encoding: gzip, chunked", b"Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"),
+            ("Transfer-Encoding: identity", b"Transfer-Encoding: identity\r\nContent-Length: 2\r\n\r\n{}"),
+            ("two Transfer-Encoding: chunked headers",
+             b"Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n"),
+            ("Transfer-Encoding and Content-Length",
+             b"Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n2\r\n{}\r\n0\r\n\r\n"),
+            ("a Content-Length that is not digits", b"Content-Length: 2x\r\n\r\n{}")]:
+        got = exchange(head + data)
+        check("framing: %s: 400, connection closed" % name,
+              got.startswith(b"HTTP/1.1 400") and b"\r\nConnection: close\r\n" in got
+              and got.count(b"HTTP/1.1 ") == 1, got[:200])
+    got = exchange(head.replace(b"HTTP/1.1", b"HTTP/1.0") + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+    check("framing: Transfer-Encoding in HTTP/1.0: 400", got.startswith(b"HTTP/1.0 400") or got.startswith(b"HTTP/1.1 400"),
+          got[:200])
+
+    # 20 uploads of 15 MB without credentials: each answered after 64 kB
+    # (and what the kernel buffers), none read whole, the workers' memory flat
+    total = 15 << 20
+    bare = (b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.PutItem\r\n"
+            b"Content-Type: application/x-amz-json-1.0\r\nContent-Length: %d\r\n\r\n" % total)
+    results, grew = uploads_rss([bare] * 20, total)
+    refused = [r for r in results.values() if r[0] < total and
+               (b"MissingAuthenticationTokenException" in r[1] or b"reset" in r[1] or b"Broken pipe" in r[1])]
+    check("bounds: 20 uploads of 15 MB without credentials: refused before being read whole",
+          len(refused) == 20, [(r[0], r[1][:40]) for r in results.values() if r not in refused][:3])
+    check("bounds: ... and the workers' memory did not grow with them (%d kB)" % grew, grew < 40 * 1024, grew)
+    r, _ = raw(None, "", method="GET", auth=False)
+    check("bounds: the server still answers", r.status == 200)
+
+    # a body over 64 kB with credentials is read whole (after the check)
+    item = {"PK": {"S": "big"}, "SK": {"S": "1"}, "pad": {"S": "x" * 300000}}
+    r, data = raw("PutItem", json.dumps({"TableName": "BoundsTable", "Item": item}))
+    check("bounds: a 300 kB PutItem with credentials is served", r.status == 200, data[:200])
+    got = exchange(head + b"Transfer-Encoding: chunked\r\n\r\n" +
+                   b"%x\r\n{%s}\r\n0\r\n\r\n" % (200002, b" " * 200000), timeout=10)
+    check("bounds: and a chunked one of 200 kB", got.startswith(b"HTTP/1.1 200"), got[:200])
+
+    # stdesign.http_max_buffer: bodies held at once, by all the workers
+    set_and_reload("SET stdesign.http_max_buffer = '16MB'")
+    big = 10 << 20
+    bighead = (b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"
+               b"Content-Type: application/x-amz-json-1.0\r\nAuthorization: " + FAKE_AUTH.encode() +
+               b"\r\nContent-Length: %d\r\n\r\n{" % big)
+    a = socket.create_connection(("127.0.0.1", PORT), timeout=30)
+    a.sendall(bighead + b" " * (6 << 20))
+    time.sleep(1)
+    got = exchange(bighead + b" " * (big - 2) + b"}", timeout=30)
+    check("bounds: stdesign.http_max_buffer = 16MB: a second 10 MB body at once gets 503",
+          got.startswith(b"HTTP/1.1 503") and b"ServiceUnavailableException" in got, got[:200])
+    a.sendall(b" " * (big - 2 - (6 << 20)) + b"}")
+    got = a.recv(4096)
+    a.close()
+    check("bounds: ... while the first one is served", got.startswith(b"HTTP/1.1 200"), got[:200])
+    set_and_reload("RESET stdesign.http_max_buffer")
+
+    # stdesign.http_max_connections: past it a 503 and the connection
+    # closed, then connections refused at once
+    set_and_reload("SET stdesign.http_max_connections = 5")
+    conns = [socket.create_connection(("127.0.0.1", PORT), timeout=10) for _ in range(200)]
+    time.sleep(0.5)
+    seen = {}
+    for s in conns:
+        try:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            got = s.recv(4096)
+        except OSError as e:
+            got = b"<%s>" % str(e).encode()
+        kind = got[:12] if got.startswith(b"HTTP/1.1") else b"closed"
+        seen[kind] = seen.get(kind, 0) + 1
+    for s in conns:
+        s.close()
+    check("bounds: stdesign.http_max_connections = 5, 200 connections: 503s, then refusals",
+          seen.get(b"HTTP/1.1 503", 0) > 0 and seen.get(b"closed", 0) > 0 and
+          seen.get(b"HTTP/1.1 200", 0) <= 10, seen)
+    set_and_reload("RESET stdesign.http_max_connections")
+    time.sleep(0.5)
+    r, _ = raw("ListTables", "{}")
+    check("bounds: the connections closed, requests are served again", r.status == 200, r.status)
+
+
+def roles_tests(key, secret):
+    """Under sigv4: a large body of an unknown key is not read; the workers
+    one role may take (stdesign.http_max_workers_per_role) and the lock wait
+    bound (stdesign.http_lock_timeout)."""
+    total = 15 << 20
+    base = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.PutItem",
+            "Content-Length": str(total)}
+    h = sign(base, b"", "STDKNOSUCHKEY0000000", "x")
+    head = b"POST / HTTP/1.1\r\n" + b"".join(b"%s: %s\r\n" % (k.encode(), v.encode()) for k, v in h.items()) + b"\r\n"
+    results, grew = uploads_rss([head] * 10, total)
+    refused = [r for r in results.values() if r[0] < total and
+               (b"UnrecognizedClientException" in r[1] or b"reset" in r[1] or b"Broken pipe" in r[1])]
+    check("roles: 10 uploads of 15 MB signed with an unknown key: refused before being read whole",
+          len(refused) == 10 and any(b"UnrecognizedClientException" in r[1] for r in refused),
+          [(r[0], r[1][:60]) for r in results.values()][:3])
+    check("roles: ... and the workers' memory did not grow with them (%d kB)" % grew, grew < 40 * 1024, grew)
+
+    c = client(key, secret)
+    make_table(c, "RoleTableA")
+    make_table(c, "RoleTableB")
+    item = {"PK": {"S": "a"}, "SK": {"S": "1"}, "pad": {"S": "x" * 300000}}
+    code, _ = error_code(lambda: c.put_item(TableName="RoleTableA", Item=item))
+    check("roles: a 300 kB PutItem with a valid key is served", code is None, code)
+    c.put_item(TableName="RoleTableA", Item={"PK": {"S": "a"}, "SK": {"S": "1"}, "n": {"N": "0"}})
+    c.put_item(TableName="RoleTableB", Item={"PK": {"S": "b"}, "SK": {"S": "1"}})
+    rela, relb = relation("RoleTableA"), relation("RoleTableB")
+    sql("DROP ROLE IF EXISTS stdesign_bounds_a; DROP ROLE IF EXISTS stdesign_bounds_b; "
+        "CREATE ROLE stdesign_bounds_a; CREATE ROLE stdesign_bounds_b; "
+        "GRANT USAGE ON SCHEMA stdesign, stdesign_data TO stdesign_bounds_a, stdesign_bounds_b; "
+        "GRANT SELECT ON stdesign.tables, stdesign.indexes TO stdesign_bounds_a, stdesign_bounds_b; "
+        "GRANT SELECT, INSERT, UPDATE ON stdesign_data.\"%s\" TO stdesign_bounds_a; "
+        "GRANT SELECT ON stdesign_data.\"%s\" TO stdesign_bounds_b" % (rela, relb))
+    akey, asecret = sql("SELECT access_key_id || ' ' || secret_access_key FROM st_create_access_key('stdesign_bounds_a')").split()
+    bkey, bsecret = sql("SELECT access_key_id || ' ' || secret_access_key FROM st_create_access_key('stdesign_bounds_b')").split()
+    set_and_reload("SET stdesign.http_max_workers_per_role = 1", "SET stdesign.http_lock_timeout = '3s'")
+
+    # role a holds the item's row lock from SQL, and sends two UpdateItems
+    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "SET ROLE stdesign_bounds_a", "-c", "BEGIN",
+                               "-c", 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rela,
+                               "-c", "SELECT pg_sleep(40) /* role lock */"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    held = lambda: sql("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' "
+                       "AND query LIKE '%pg_sleep(40) /* role lock */%' AND pid <> pg_backend_pid()") == "1"
+    for _ in range(100):
+        if held():
+            break
+        time.sleep(0.1)
+    check("roles: role a holds the row lock from SQL", held())
+    update = {"TableName": "RoleTableA", "Key": {"PK": {"S": "a"}, "SK": {"S": "1"}},
+              "UpdateExpression": "SET n = :one", "ExpressionAttributeValues": {":one": {"N": "1"}}}
+    updates = {}
+
+    def send_update(i):
+        t0 = time.monotonic()
+        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
+        try:
+            status, etype, _ = signed("UpdateItem", update, akey, asecret, conn)
+        except Exception as e:
+            status, etype = repr(e), None
+        updates[i] = (status, etype, time.monotonic() - t0)
+        conn.close()
+
+    t_start = time.monotonic()
+    threads = [threading.Thread(target=send_update, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    waiting = lambda: sql("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker' "
+                          "AND state = 'active' AND query LIKE '%UpdateItem%' AND wait_event_type = 'Lock'")
+    for _ in range(20):
+        if waiting() != "0":
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)
+    busy = waiting()
+    t0 = time.monotonic()
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
+    status, etype, data = signed("GetItem", {"TableName": "RoleTableB", "Key": {"PK": {"S": "b"}, "SK": {"S": "1"}}},
+                                 bkey, bsecret, conn)
+    took = time.monotonic() - t0
+    conn.close()
+    check("roles: http_max_workers_per_role = 1: one of role a's UpdateItems waits for the lock (%s)" % busy,
+          busy == "1", busy)
+    check("roles: another role's GetItem is answered at once (%.1fs)" % took, status == 200 and took < 2,
+          (status, etype, took))
+    for t in threads:
+        t.join()
+    took = time.monotonic() - t_start
+    check("roles: role a's UpdateItems end by the lock wait bound (3s): TransactionConflictException (%.1fs)" % took,
+          [u[:2] for u in updates.values()] ==
+          [(400, "com.amazonaws.dynamodb.v20120810#TransactionConflictException")] * 2 and took < 15,
+          updates)
+    check("roles: one after the other (the second waited for the first's worker)",
+          sorted(u[2] for u in updates.values())[1] > 5, updates)
+    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(40) /* role lock */%' "
+        "AND pid <> pg_backend_pid()")
+    holder.wait(timeout=30)
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
+    status, etype, data = signed("UpdateItem", update, akey, asecret, conn)
+    conn.close()
+    check("roles: the lock released, role a's UpdateItem is served", status == 200, (status, data))
+    set_and_reload("RESET stdesign.http_max_workers_per_role", "RESET stdesign.http_lock_timeout")
+    sql("SELECT st_drop_access_key(access_key_id) FROM st_list_access_keys() "
+        "WHERE role IN ('stdesign_bounds_a', 'stdesign_bounds_b')")
+
+
 if MODE == "trust":
     trust_tests()
 elif MODE == "conflict":
@@ -1099,6 +1391,10 @@ elif MODE == "failures":
     failure_tests()
 elif MODE == "dispatch":
     dispatch_tests()
+elif MODE == "bounds":
+    bounds_tests()
+elif MODE == "roles":
+    roles_tests(*sys.argv[3:5])
 else:
     sigv4_tests(*sys.argv[3:7])
 print("http %s: %d passed, %d failed" % (MODE, passed, failed))
