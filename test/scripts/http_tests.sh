@@ -9,13 +9,17 @@
 #   3. boto3 and raw HTTP (test/http/test_http.py trust); serialization
 #      failures and deadlocks retried, the generic 500 (... conflict, failures);
 #      a pool of keep-alive connections still answered while one of them
-#      waits for a row lock (... dispatch)
+#      waits for a row lock (... dispatch); ambiguous framing refused,
+#      bodies without credentials cut at 64 kB, the bounds on buffered
+#      bytes and connections (... bounds)
 #   4. the JavaScript SDK (DocumentClient) running the seeds' e-commerce
 #      access patterns, and dynamodb-admin's table page (test/http/)
 #   5. sigv4: access keys, bad/expired/missing signatures, presigned
 #      requests, session tokens, the region, a role without privileges, a
 #      request that tries to leave its role, the workers' key cache, the CPU
-#      time counts (test/http/test_http.py sigv4)
+#      time counts (test/http/test_http.py sigv4); an unknown key's large
+#      body not read, one role's workers and lock waits bounded while
+#      another role is served (... roles)
 #   6. cancel, per-request timeout and reload, kill -9 of a worker in the
 #      middle of a request, fast shutdown during a request, a port taken,
 #      too few max_worker_processes
@@ -201,6 +205,14 @@ f=$(sed -n 's/^http dispatch: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 
+# the bounds: framing, bodies without credentials, bytes and connections
+"$python" test/http/test_http.py "$port" bounds > "$work/py.out" 2>&1
+cat "$work/py.out"
+p=$(sed -n 's/^http bounds: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py.out")
+f=$(sed -n 's/^http bounds: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+
 # ---------- 4. the JavaScript SDK and dynamodb-admin ----------
 
 if (cd test/http && npm ci --no-audit --no-fund --silent >"$work/npm.out" 2>&1); then
@@ -253,6 +265,14 @@ check "sigv4: the fake signature is refused after the reload ($code)" $([ "$code
 cat "$work/py.out"
 p=$(sed -n 's/^http sigv4: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py.out")
 f=$(sed -n 's/^http sigv4: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+# an unknown key's large body; one role's workers and lock waits bounded
+# shellcheck disable=SC2086
+"$python" test/http/test_http.py "$port" roles $keys > "$work/py.out" 2>&1
+cat "$work/py.out"
+p=$(sed -n 's/^http roles: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py.out")
+f=$(sed -n 's/^http roles: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 q -c "SELECT st_drop_access_key(access_key_id) FROM st_list_access_keys() WHERE role = 'stdesign_http_reader'" >/dev/null
