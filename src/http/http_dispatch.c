@@ -40,6 +40,24 @@
  * whose owner is gone is freed by its runner.  A crash of any worker
  * restarts the whole server, which initialises the queue afresh.
  *
+ * Bounds, so that no client makes a worker hold more than the settings
+ * allow.  A request whose framing a proxy could read otherwise (two
+ * Content-Length headers, a Transfer-Encoding libmicrohttpd would not
+ * honour exactly) is refused with a 400 before anything else.  A body that
+ * may be over HTTP_UNAUTH_BODY is not read until its credentials are
+ * checked: the I/O thread cannot look up access keys (that is Postgres
+ * work), so it queues the request's head alone, as a "check", and a
+ * worker's main thread answers whether the key exists and is enabled; the
+ * connection waits suspended before its body meanwhile (libmicrohttpd can
+ * answer a request only before or after its body).  The bodies held at once
+ * by all the I/O threads are counted in the queue (stdesign.http_max_buffer),
+ * the connections of each worker by its I/O thread
+ * (stdesign.http_max_connections): past them, a 503.  And a request the
+ * worker that claimed it finds to be of a role that already has
+ * stdesign.http_max_workers_per_role workers is put back, in its place,
+ * marked with its role, which the workers skip until one of that role's
+ * requests ends.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -1779,7 +1797,8 @@ http_dispatch_role(HttpRequest *req, Oid roleid)
 	HttpRoleCount *e;
 	int			wake = -1;
 
-	if (req->check)
+	/* the common case, no bound and nothing counted: no lock taken */
+	if (req->check || (bound == 0 && !OidIsValid(running_role)))
 		return HTTP_ROLE_RUN;
 	queue_lock();
 	if (OidIsValid(running_role) && running_role == roleid)

@@ -16,7 +16,10 @@
  * to, with SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION so
  * that nothing it runs can SET ROLE its way out; the transaction commits
  * before the response is handed back.  Errors are caught here and turned
- * into DynamoDB's error bodies; none escapes the request.
+ * into DynamoDB's error bodies; none escapes the request.  Its lock waits
+ * are bounded by stdesign.http_lock_timeout (a lock timeout is answered as
+ * a transaction conflict), and once its role is known, the role's bound on
+ * workers may put it back into the queue (http_dispatch_role).
  *
  *-------------------------------------------------------------------------
  */
