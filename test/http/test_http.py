@@ -1382,6 +1382,36 @@ def roles_tests(key, secret):
     status, etype, data = signed("UpdateItem", update, akey, asecret, conn)
     conn.close()
     check("roles: the lock released, role a's UpdateItem is served", status == 200, (status, data))
+
+    # past half the queue's slots waiting for the role's worker: throttled
+    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "SET ROLE stdesign_bounds_a", "-c", "BEGIN",
+                               "-c", 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rela,
+                               "-c", "SELECT pg_sleep(40) /* role lock */"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if held():
+            break
+        time.sleep(0.1)
+    nworkers = int(sql("SELECT count(*) FROM stdesign.http_status()"))
+    many = nworkers * 64 // 2 + 6
+    updates.clear()
+    threads = [threading.Thread(target=send_update, args=(i,)) for i in range(many)]
+    for t in threads:
+        t.start()
+    time.sleep(2)
+    early = dict(updates)
+    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(40) /* role lock */%' "
+        "AND pid <> pg_backend_pid()")
+    holder.wait(timeout=30)
+    for t in threads:
+        t.join()
+    throttled = [u for u in early.values() if u[1] == "com.amazonaws.dynamodb.v20120810#RequestLimitExceeded"]
+    check("roles: %d UpdateItems of one role at once: those past half the queue throttled (RequestLimitExceeded)"
+          % many, len(throttled) >= 4 and all(u[0] == 400 for u in throttled), early)
+    served = [u for u in updates.values() if u[0] == 200]
+    check("roles: ... the others all served once the lock is released",
+          len(served) + len(throttled) == many and len(updates) == many,
+          {k: v for k, v in updates.items() if v[0] != 200 and v not in throttled})
     set_and_reload("RESET stdesign.http_max_workers_per_role", "RESET stdesign.http_lock_timeout")
     sql("SELECT st_drop_access_key(access_key_id) FROM st_list_access_keys() "
         "WHERE role IN ('stdesign_bounds_a', 'stdesign_bounds_b')")
