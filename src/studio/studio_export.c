@@ -93,6 +93,8 @@ export_run(const char *name, ExportState *st, int copy_type)
 												   ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(line_cxt);
 
+	/* every item: SELECT on the relation (its policies apply to the scan) */
+	studio_check_select(t);
 	initStringInfo(&st->line);
 	MemoryContextSwitchTo(old);
 	st->row_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign export row",
@@ -131,6 +133,8 @@ st_export_file(PG_FUNCTION_ARGS)
 	mode_t		oumask;
 	struct stat stbuf;
 
+	/* the table's privilege before the file is created or emptied */
+	studio_check_select(catalog_lookup(name, false));
 	if (!has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
