@@ -1160,15 +1160,26 @@ CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE
 -- DELETE on stdesign.tables and stdesign.indexes), and every other write
 -- privilege on the catalog tables (TRUNCATE; REFERENCES and TRIGGER, with
 -- which a role could hang its own code on the catalog), is taken back from
--- every role but the owner; SELECT stays.
+-- every role but the owner; SELECT stays.  A REVOKE in an extension script
+-- also records the table's ACL as the extension's initial privileges, which
+-- pg_dump leaves out of a dump: the SELECT grants users made would not
+-- survive a dump and restore.  So a table that had no initial privileges
+-- before gets none.
 DO $$
 DECLARE
 	r record;
+	catalog pg_catalog.oid[] := ARRAY(
+		SELECT c.oid FROM pg_catalog.pg_class AS c
+		 WHERE c.relnamespace OPERATOR(pg_catalog.=) 'stdesign'::pg_catalog.regnamespace
+		   AND c.relname OPERATOR(pg_catalog.=) ANY (ARRAY['tables', 'indexes', 'tags', 'models']::pg_catalog.name[]));
+	had pg_catalog.oid[] := ARRAY(
+		SELECT p.objoid FROM pg_catalog.pg_init_privs AS p
+		 WHERE p.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+		   AND p.objsubid OPERATOR(pg_catalog.=) 0);
 BEGIN
 	FOR r IN SELECT DISTINCT c.oid::pg_catalog.regclass AS rel, a.grantee
 			   FROM pg_catalog.pg_class AS c, pg_catalog.aclexplode(c.relacl) AS a
-			  WHERE c.relnamespace OPERATOR(pg_catalog.=) 'stdesign'::pg_catalog.regnamespace
-				AND c.relname OPERATOR(pg_catalog.=) ANY (ARRAY['tables', 'indexes', 'tags', 'models']::pg_catalog.name[])
+			  WHERE c.oid OPERATOR(pg_catalog.=) ANY (catalog)
 				AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
 				AND a.privilege_type OPERATOR(pg_catalog.<>) 'SELECT'
 	LOOP
@@ -1176,4 +1187,9 @@ BEGIN
 								  r.rel, CASE WHEN r.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
 											  ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(r.grantee)) END);
 	END LOOP;
+	DELETE FROM pg_catalog.pg_init_privs AS p
+	 WHERE p.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+	   AND p.objsubid OPERATOR(pg_catalog.=) 0
+	   AND p.objoid OPERATOR(pg_catalog.=) ANY (catalog)
+	   AND NOT p.objoid OPERATOR(pg_catalog.=) ANY (had);
 END $$;
