@@ -58,12 +58,18 @@ SELECT st_get('SECRET#1', 'A#1', 'Audited');
 SELECT * FROM st_query('SECRET#1', "table" => 'Audited');
 SELECT * FROM st_scan('Audited');
 SELECT * FROM st_partiql('SELECT * FROM "Audited"');
+SELECT st_batch_get('{"Audited": {"Keys": [{"PK": {"S": "SECRET#1"}, "SK": {"S": "A#1"}}]}}');
+SELECT st_transact_get('[{"Get": {"TableName": "Audited", "Key": {"PK": {"S": "SECRET#1"}, "SK": {"S": "A#1"}}}}]');
+SELECT * FROM stdesign.st_delegated_get('SECRET#1'::text, 'A#1'::text, 'Audited');
+SELECT * FROM stdesign.st_delegated_query('SECRET#1'::text, 0, NULL::text, 0, NULL::text, false, 10, 'Audited');
 -- metadata of the catalog only: SELECT on stdesign.tables is enough
 SELECT st_describe_ttl('Audited');
 SELECT st_api('DescribeTimeToLive', '{"TableName": "Audited"}');
 SELECT st_api('DescribeContinuousBackups', '{"TableName": "Audited"}')
   #>> '{ContinuousBackupsDescription,ContinuousBackupsStatus}' AS backups;
 SELECT * FROM st_list_tables();
+SELECT stdesign.query_sql('Audited', NULL, 0, 0, false) IS NOT NULL AS query_sql;
+SELECT st_api('DescribeLimits', '{}') ? 'TableMaxReadCapacityUnits' AS limits;
 RESET ROLE;
 
 -- 2. SELECT on the relation: each works (the counters are off here).
@@ -87,6 +93,7 @@ SELECT count(*) > 0 AS text_lines FROM st_studio_text('Audited');
 SELECT jsonb_array_length(st_export_workbench(ARRAY['Audited']) #> '{DataModel,0,TableData}') AS exported_items;
 SELECT count(*) AS exported FROM st_export('Audited');
 SELECT count(*) AS scanned FROM stdesign.studio_scan('Audited', NULL, 10, false);
+SELECT item ->> 'PK' AS pk FROM stdesign.st_delegated_get('SECRET#1'::text, 'A#1'::text, 'Audited');
 RESET ROLE;
 
 -- 3. SELECT, under a policy that hides SECRET#...: what reads items sees
