@@ -133,8 +133,6 @@ st_export_file(PG_FUNCTION_ARGS)
 	mode_t		oumask;
 	struct stat stbuf;
 
-	/* the table's privilege before the file is created or emptied */
-	studio_check_select(catalog_lookup(name, false));
 	if (!has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
@@ -145,6 +143,8 @@ st_export_file(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_NAME),
 				 errmsg("relative path not allowed for st_export_file")));
+	/* the table's privilege before the file is created or emptied */
+	studio_check_select(catalog_lookup(name, false));
 	memset(&st, 0, sizeof(st));
 	st.path = path;
 	oumask = umask(S_IWGRP | S_IWOTH);

@@ -62,6 +62,16 @@ SELECT st_batch_get('{"Audited": {"Keys": [{"PK": {"S": "SECRET#1"}, "SK": {"S":
 SELECT st_transact_get('[{"Get": {"TableName": "Audited", "Key": {"PK": {"S": "SECRET#1"}, "SK": {"S": "A#1"}}}}]');
 SELECT * FROM stdesign.st_delegated_get('SECRET#1'::text, 'A#1'::text, 'Audited');
 SELECT * FROM stdesign.st_delegated_query('SECRET#1'::text, 0, NULL::text, 0, NULL::text, false, 10, 'Audited');
+RESET ROLE;
+-- st_export_file: the table's privilege, checked before the file is created
+SELECT '/tmp/stdesign_regress_audit_' || pg_backend_pid() || '.jsonl' AS path \gset
+GRANT pg_write_server_files TO regress_aud_none;
+SET ROLE regress_aud_none;
+SELECT st_export_file('Audited', :'path');
+RESET ROLE;
+REVOKE pg_write_server_files FROM regress_aud_none;
+SELECT pg_stat_file(:'path', true) IS NULL AS no_file;
+SET ROLE regress_aud_none;
 -- metadata of the catalog only: SELECT on stdesign.tables is enough
 SELECT st_describe_ttl('Audited');
 SELECT st_api('DescribeTimeToLive', '{"TableName": "Audited"}');
