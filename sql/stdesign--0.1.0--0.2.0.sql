@@ -1135,3 +1135,61 @@ CREATE FUNCTION stdesign.http_status()
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION stdesign.http_status() IS
 	'the HTTP endpoint''s workers (no rows unless stdesign is in shared_preload_libraries)';
+-- Security: the catalog is not a grant ----------------------------------------
+-- (README, "Security".)  Table administration goes through stdesign's
+-- functions and st_api, which check the caller's right (the ownership of
+-- the table's relation for every change, CREATE on stdesign_data for a new
+-- table) and then write the catalog's rows as its owner.  No other role
+-- writes the catalog, whatever it was granted: each catalog table refuses
+-- INSERT, UPDATE, DELETE and TRUNCATE by a role that is neither a superuser
+-- nor its owner (pg_restore and ALTER EXTENSION run as one of those).
+CREATE FUNCTION stdesign.catalog_write_guard() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'st_catalog_write_guard' LANGUAGE C;
+COMMENT ON FUNCTION stdesign.catalog_write_guard() IS
+	'trigger: refuse writes of stdesign''s catalog by roles other than its owner and superusers';
+REVOKE ALL ON FUNCTION stdesign.catalog_write_guard() FROM PUBLIC;
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.tables
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.indexes
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.tags
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.models
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+-- What the README of 0.1.0 told a table-admin role to have (INSERT, UPDATE,
+-- DELETE on stdesign.tables and stdesign.indexes), and every other write
+-- privilege on the catalog tables (TRUNCATE; REFERENCES and TRIGGER, with
+-- which a role could hang its own code on the catalog), is taken back from
+-- every role but the owner; SELECT stays.  A REVOKE in an extension script
+-- also records the table's ACL as the extension's initial privileges, which
+-- pg_dump leaves out of a dump: the SELECT grants users made would not
+-- survive a dump and restore.  So a table that had no initial privileges
+-- before gets none.
+DO $$
+DECLARE
+	r record;
+	catalog pg_catalog.oid[] := ARRAY(
+		SELECT c.oid FROM pg_catalog.pg_class AS c
+		 WHERE c.relnamespace OPERATOR(pg_catalog.=) 'stdesign'::pg_catalog.regnamespace
+		   AND c.relname OPERATOR(pg_catalog.=) ANY (ARRAY['tables', 'indexes', 'tags', 'models']::pg_catalog.name[]));
+	had pg_catalog.oid[] := ARRAY(
+		SELECT p.objoid FROM pg_catalog.pg_init_privs AS p
+		 WHERE p.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+		   AND p.objsubid OPERATOR(pg_catalog.=) 0);
+BEGIN
+	FOR r IN SELECT DISTINCT c.oid::pg_catalog.regclass AS rel, a.grantee
+			   FROM pg_catalog.pg_class AS c, pg_catalog.aclexplode(c.relacl) AS a
+			  WHERE c.oid OPERATOR(pg_catalog.=) ANY (catalog)
+				AND a.grantee OPERATOR(pg_catalog.<>) c.relowner
+				AND a.privilege_type OPERATOR(pg_catalog.<>) 'SELECT'
+	LOOP
+		EXECUTE pg_catalog.format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON %s FROM %s CASCADE',
+								  r.rel, CASE WHEN r.grantee OPERATOR(pg_catalog.=) 0 THEN 'PUBLIC'
+											  ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(r.grantee)) END);
+	END LOOP;
+	DELETE FROM pg_catalog.pg_init_privs AS p
+	 WHERE p.classoid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass
+	   AND p.objsubid OPERATOR(pg_catalog.=) 0
+	   AND p.objoid OPERATOR(pg_catalog.=) ANY (catalog)
+	   AND NOT p.objoid OPERATOR(pg_catalog.=) ANY (had);
+END $$;

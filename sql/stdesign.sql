@@ -1349,3 +1349,24 @@ CREATE FUNCTION stdesign.http_status()
 	SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION stdesign.http_status() IS
 	'the HTTP endpoint''s workers (no rows unless stdesign is in shared_preload_libraries)';
+-- Security: the catalog is not a grant ----------------------------------------
+-- (README, "Security".)  Table administration goes through stdesign's
+-- functions and st_api, which check the caller's right (the ownership of
+-- the table's relation for every change, CREATE on stdesign_data for a new
+-- table) and then write the catalog's rows as its owner.  No other role
+-- writes the catalog, whatever it was granted: each catalog table refuses
+-- INSERT, UPDATE, DELETE and TRUNCATE by a role that is neither a superuser
+-- nor its owner (pg_restore and ALTER EXTENSION run as one of those).
+CREATE FUNCTION stdesign.catalog_write_guard() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'st_catalog_write_guard' LANGUAGE C;
+COMMENT ON FUNCTION stdesign.catalog_write_guard() IS
+	'trigger: refuse writes of stdesign''s catalog by roles other than its owner and superusers';
+REVOKE ALL ON FUNCTION stdesign.catalog_write_guard() FROM PUBLIC;
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.tables
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.indexes
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.tags
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.models
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();

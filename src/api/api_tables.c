@@ -316,6 +316,7 @@ parse_update_table(Jsonb *request, Av *req)
 
 	char	   *name = api_table_name(request);
 	LOCKMODE	mode = ShareRowExclusiveLock;
+	StTable    *t;
 
 	tu->billing = api_enum(request, "BillingMode", "billingMode", modes, 2);
 	tu->throughput = (Av *) member(req, "ProvisionedThroughput");
@@ -348,24 +349,25 @@ parse_update_table(Jsonb *request, Av *req)
 	for (int i = 0; i < tu->nupdates; i++)
 		if (tu->updates[i].action == GSI_DELETE)
 			mode = AccessExclusiveLock;
-	tu->table = catalog_lookup_locked(name, false, mode)->name;
+	t = catalog_lookup_locked(name, false, mode);
+	/* every change of a table is its owner's (README, "Security") */
+	catalog_check_owner(t);
+	tu->table = t->name;
 	return tu;
 }
 
 /* ----- the catalog's copy of the definitions ----- */
 
 /*
- * Run one catalog statement with text/jsonb arguments.  Statements name
- * their functions and operators with their schema: they run under the
- * caller's search_path (see storage.c).
+ * Run one catalog statement with text/jsonb arguments, as the catalog's
+ * owner: parse_update_table checked that the caller owns the table.
+ * Statements name their functions and operators with their schema: they
+ * run under the caller's search_path (see storage.c).
  */
 static void
 catalog_exec(const char *sql, int nargs, Oid *types, Datum *args)
 {
-	SPI_connect();
-	if (SPI_execute_with_args(sql, nargs, types, args, NULL, false, 0) < 0)
-		st_internal_error("could not update the catalog");
-	SPI_finish();
+	(void) catalog_write(sql, nargs, types, args, NULL);
 }
 
 static Datum

@@ -22,10 +22,13 @@
 
 #include "access/xact.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "common/cryptohash.h"
 #include "common/hashfn.h"
 #include "common/sha2.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
@@ -573,6 +576,35 @@ new_table(MemoryContext parent)
 }
 
 /*
+ * A lock stronger than a reader's is for a change of the table, which only
+ * its relation's owner may make (README, "Security"): anyone else is
+ * refused before it waits for the lock, which would hold up every reader
+ * and writer queued behind it, as Postgres's DDL checks ownership before
+ * it locks.  A relation already gone is left to the lock's own check.
+ */
+static void
+check_owner_before_lock(Oid relid, LOCKMODE mode)
+{
+	HeapTuple	tup;
+	Form_pg_class form;
+
+	if (mode <= AccessShareLock)
+		return;
+	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	if (!HeapTupleIsValid(tup))
+		return;
+	form = (Form_pg_class) GETSTRUCT(tup);
+	if (!superuser() && !has_privs_of_role(GetUserId(), form->relowner))
+	{
+		char	   *relname = pstrdup(NameStr(form->relname));
+
+		ReleaseSysCache(tup);
+		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, relname);
+	}
+	ReleaseSysCache(tup);
+}
+
+/*
  * Lock a table's relation (as a reader, or in the mode a change of the
  * table needs), then see that it still exists: a session that waited here
  * for a DROP TABLE (st_drop_table, DeleteTable) to commit finds it gone,
@@ -583,6 +615,7 @@ new_table(MemoryContext parent)
 static bool
 lock_relation(Oid relid, LOCKMODE mode)
 {
+	check_owner_before_lock(relid, mode);
 	LockRelationOid(relid, mode);
 	return SearchSysCacheExists1(RELOID, ObjectIdGetDatum(relid));
 }
@@ -848,6 +881,7 @@ catalog_lookup_locked(const char *name, bool missing_ok, LOCKMODE mode)
 		 * earlier commands) invalidates it, as any change of its pg_class
 		 * row does.  Only a definition just read looks its relation up.
 		 */
+		check_owner_before_lock(t->relid, mode);
 		LockRelationOid(t->relid, mode);
 		if (t->valid)
 			break;

@@ -22,6 +22,7 @@
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "executor/spi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -211,9 +212,21 @@ catalog_publish_now(const char *table_name)
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {CStringGetTextDatum(table_name)};
 	int			res;
+	Oid			save_userid;
+	int			save_sec_context;
 
 	if (!catalog_citus_present())
 		return;
+
+	/*
+	 * As the catalog's owner, the only role (with superusers) the workers'
+	 * catalog accepts writes from (README, "Security"): the change itself
+	 * was checked on this node.  Not a restricted operation: Citus opens
+	 * its connections as the current user; the statements are fixed and
+	 * run nothing of the caller's.
+	 */
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(catalog_owner(), save_sec_context | SECURITY_LOCAL_USERID_CHANGE);
 	SPI_connect();
 	res = SPI_execute_with_args(
 								"SELECT w.nodename, w.nodeport, w.result"
@@ -244,4 +257,5 @@ catalog_publish_now(const char *table_name)
 				 errdetail("%s", why ? why : "no message")));
 	}
 	SPI_finish();
+	SetUserIdAndSecContext(save_userid, save_sec_context);
 }

@@ -210,6 +210,37 @@ extern void catalog_publish(const char *table_name);
 extern void catalog_publish_now(const char *table_name);
 extern bool catalog_publish_pending(const char *table_name);
 
+/*
+ * Who may change or read a table, and the catalog's writes (catalog_acl.c;
+ * README, "Security").  The catalog is not a grant: stdesign checks the
+ * caller's right first, then writes the catalog's rows as its owner.
+ *
+ * catalog_check_owner: raise Postgres's "must be owner of table ..."
+ * unless the current user owns t's relation (every change of a table).
+ * catalog_check_create: raise unless it may create in stdesign_data (a new
+ * table).  catalog_check_keys_readable: raise unless it may see t's key
+ * values outside a query (SELECT on the relation, and no row-level
+ * security applying to it there); function names the caller in the error.
+ *
+ * catalog_owner: the catalog's owner (stdesign.tables's, the extension's).
+ * catalog_write: run one statement on the catalog as its owner (after one
+ * of the checks above); returns SPI_processed.  catalog_as_owner_begin and
+ * _end: the same switch around several statements of the caller's own.
+ */
+extern void catalog_check_owner(StTable *t);
+extern void catalog_check_create(void);
+extern void catalog_check_keys_readable(StTable *t, const char *function);
+extern Oid	catalog_owner(void);
+extern uint64 catalog_write(const char *sql, int nargs, Oid *types, Datum *args, const char *nulls);
+
+typedef struct CatalogAsOwner
+{
+	Oid			userid;
+	int			sec_context;
+} CatalogAsOwner;
+extern void catalog_as_owner_begin(CatalogAsOwner *save);
+extern void catalog_as_owner_end(CatalogAsOwner *save);
+
 /* Register the invalidation callbacks (from _PG_init). */
 extern void catalog_init(void);
 

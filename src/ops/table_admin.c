@@ -436,13 +436,12 @@ insert_index_row(const char *table, const IndexDef *ix, const char *pg_index)
 	values[9] = JsonbPGetDatum(av_item_to_jsonb(ix->request, false));
 	values[10] = CStringGetTextDatum(pg_index);
 
-	SPI_connect();
-	if (SPI_execute_with_args("INSERT INTO stdesign.indexes (table_name, index_name, is_local, pk_name, pk_type,"
-							  " sk_name, sk_type, projection_type, non_key_attributes, definition, pg_index)"
-							  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::pg_catalog.text[], $10, $11)",
-							  11, types, values, nulls, false, 0) != SPI_OK_INSERT)
+	/* as the catalog's owner: the caller's right was checked (README, "Security") */
+	if (catalog_write("INSERT INTO stdesign.indexes (table_name, index_name, is_local, pk_name, pk_type,"
+					  " sk_name, sk_type, projection_type, non_key_attributes, definition, pg_index)"
+					  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::pg_catalog.text[], $10, $11)",
+					  11, types, values, nulls) != 1)
 		st_internal_error("could not record index %s", ix->name);
-	SPI_finish();
 }
 
 /*
@@ -458,7 +457,6 @@ insert_table_row(const char *name, const char *relname, const char *key_index,
 	Oid			types[8] = {TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, TEXTOID, JSONBOID, TEXTOID};
 	Datum		values[8];
 	char		nulls[9] = "        ";
-	bool		inserted;
 
 	values[0] = CStringGetTextDatum(name);
 	values[1] = CStringGetTextDatum(relname);
@@ -469,19 +467,14 @@ insert_table_row(const char *name, const char *relname, const char *key_index,
 	values[6] = JsonbPGetDatum(av_item_to_jsonb(req, false));
 	values[7] = key_index ? CStringGetTextDatum(key_index) : (Datum) 0;
 
-	SPI_connect();
-	if (SPI_execute_with_args(key_index == NULL
-							  ? "INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
-							  " sk_name, sk_type, definition)"
-							  " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (table_name) DO NOTHING"
-							  : "INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
-							  " sk_name, sk_type, definition, key_index)"
-							  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (table_name) DO NOTHING",
-							  key_index == NULL ? 7 : 8, types, values, nulls, false, 0) != SPI_OK_INSERT)
-		st_internal_error("could not record table %s", name);
-	inserted = SPI_processed == 1;
-	SPI_finish();
-	return inserted;
+	return catalog_write(key_index == NULL
+						 ? "INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
+						 " sk_name, sk_type, definition)"
+						 " VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (table_name) DO NOTHING"
+						 : "INSERT INTO stdesign.tables (table_name, relation_name, pk_name, pk_type,"
+						 " sk_name, sk_type, definition, key_index)"
+						 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (table_name) DO NOTHING",
+						 key_index == NULL ? 7 : 8, types, values, nulls) == 1;
 }
 
 /*
@@ -628,6 +621,8 @@ ops_table_create(const Av *request_in)
 
 	if (catalog_lookup(name, true) != NULL)
 		st_error(ST_ERR_RESOURCE_IN_USE, "Table already exists: %s", name);
+	/* CREATE TABLE's own right, checked before the catalog row is written */
+	catalog_check_create();
 
 	relname = free_pg_name(name);
 	/* a 0.1.0 catalog has no key_index column: the key index is named as 0.1.0 named it */
@@ -971,6 +966,7 @@ ops_table_drop(const char *name)
 	Datum		arg;
 	Oid			type = TEXTOID;
 
+	catalog_check_owner(t);
 	/* the table's own name from here on (`name` may be its ARN) */
 	name = pstrdup(t->name);
 	arg = CStringGetTextDatum(name);
@@ -989,11 +985,9 @@ ops_table_drop(const char *name)
 	}
 	else
 		storage_drop_relation(relname);
-	SPI_connect();
-	if (SPI_execute_with_args("DELETE FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
-							  1, &type, &arg, NULL, false, 0) != SPI_OK_DELETE)
+	if (catalog_write("DELETE FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
+					  1, &type, &arg, NULL) != 1)
 		st_internal_error("could not remove table %s from the catalog", name);
-	SPI_finish();
 	if (distributed)
 		storage_publish_catalog(name);
 	catalog_invalidate_all();
@@ -1086,6 +1080,7 @@ ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_defini
 	int			nglobal = 0;
 	Av		   *gsi = av_copy(gsi_in);
 
+	catalog_check_owner(t);
 	if (provisioned && inherit_throughput && av_map_get(gsi, "ProvisionedThroughput", 21) == NULL)
 	{
 		const Av   *pt = av_map_get(definition, "ProvisionedThroughput", 21);
@@ -1134,6 +1129,7 @@ ops_table_drop_gsi(const char *name, const char *index_name)
 	Oid			types[2] = {TEXTOID, TEXTOID};
 	Datum		args[2];
 
+	catalog_check_owner(t);
 	if (ix == NULL || ix->is_local)
 		st_error(ST_ERR_RESOURCE_NOT_FOUND,
 				 "Requested resource not found: Index: %s not found in table %s", index_name, t->name);
@@ -1141,12 +1137,10 @@ ops_table_drop_gsi(const char *name, const char *index_name)
 	/* the table's own name: `name` may be its ARN */
 	args[0] = CStringGetTextDatum(t->name);
 	args[1] = CStringGetTextDatum(index_name);
-	SPI_connect();
-	if (SPI_execute_with_args("DELETE FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"
-							  " AND index_name OPERATOR(pg_catalog.=) $2",
-							  2, types, args, NULL, false, 0) != SPI_OK_DELETE)
+	if (catalog_write("DELETE FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"
+					  " AND index_name OPERATOR(pg_catalog.=) $2",
+					  2, types, args, NULL) != 1)
 		st_internal_error("could not remove index %s from the catalog", index_name);
-	SPI_finish();
 	CommandCounterIncrement();
 	if (t->distributed)
 		storage_publish_catalog(t->name);

@@ -18,6 +18,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -25,6 +26,7 @@
 
 #include "catalog/st_catalog.h"
 #include "item/av_jsonb.h"
+#include "storage/st_storage.h"
 #include "table_admin.h"
 
 /* DynamoDB's limits on tags (Tagging restrictions, DynamoDB developer guide). */
@@ -35,18 +37,15 @@
 /* Point-in-time recovery keeps 1 to 35 days, 35 unless told (UpdateContinuousBackups). */
 #define ST_PITR_DAYS_DEFAULT 35
 
-/* One catalog statement with text/jsonb arguments; returns SPI_processed. */
+/*
+ * One catalog statement with text/jsonb arguments, run as the catalog's
+ * owner once the caller was found to own the table (README, "Security");
+ * returns SPI_processed.
+ */
 static uint64
 meta_exec(const char *sql, int nargs, Oid *types, Datum *args)
 {
-	uint64		n;
-
-	SPI_connect();
-	if (SPI_execute_with_args(sql, nargs, types, args, NULL, false, 0) < 0)
-		st_internal_error("could not update the catalog");
-	n = SPI_processed;
-	SPI_finish();
-	return n;
+	return catalog_write(sql, nargs, types, args, NULL);
 }
 
 /* ---------- settings ---------- */
@@ -58,6 +57,7 @@ ops_table_set_option(const char *name, const char *key, const Av *value)
 	Oid			types[3] = {TEXTOID, TEXTOID, JSONBOID};
 	Datum		args[3];
 
+	catalog_check_owner(t);
 	args[0] = CStringGetTextDatum(t->name);
 	args[1] = CStringGetTextDatum(key);
 	args[2] = JsonbPGetDatum(av_value_to_jsonb(value, false));
@@ -271,6 +271,7 @@ ops_tags_add(const char *name, const Av *tags)
 
 	ops_tags_check(tags);
 	t = catalog_lookup_locked(name, false, ShareUpdateExclusiveLock);
+	catalog_check_owner(t);
 	if (!tags_catalog_exists())
 		st_error_hint(ST_ERR_VALIDATION, "Run ALTER EXTENSION stdesign UPDATE.",
 					  "Tags need the catalog of stdesign 0.2.0");
@@ -284,12 +285,9 @@ ops_tags_add(const char *name, const Av *tags)
 				  " ON CONFLICT (table_name, tag_key) DO UPDATE SET tag_value = EXCLUDED.tag_value",
 				  3, types, args);
 	}
-	SPI_connect();
-	if (SPI_execute_with_args("SELECT FROM stdesign.tags WHERE table_name OPERATOR(pg_catalog.=) $1",
-							  1, types, args, NULL, false, 0) != SPI_OK_SELECT)
-		st_internal_error("could not read stdesign.tags");
-	count = SPI_processed;
-	SPI_finish();
+	/* read as the rows were written: stdesign.tags is granted to nobody */
+	count = meta_exec("SELECT FROM stdesign.tags WHERE table_name OPERATOR(pg_catalog.=) $1",
+					  1, types, args);
 	/* at most 50 per table, counted after the update */
 	if (count > ST_MAX_TAGS)
 		st_error(ST_ERR_VALIDATION, "Number of Tags exceed the current limit for the provided ResourceArn");
@@ -304,6 +302,7 @@ ops_tags_remove(const char *name, const Av *keys)
 
 	ops_tag_keys_check(keys);
 	t = catalog_lookup_locked(name, false, ShareUpdateExclusiveLock);
+	catalog_check_owner(t);
 
 	args[0] = CStringGetTextDatum(t->name);
 	if (!tags_catalog_exists())
@@ -325,12 +324,16 @@ ops_tags_list(const char *name, const char *start_after, int limit, bool *more)
 	char		nulls[2] = {' ', start_after ? ' ' : 'n'};
 	MemoryContext caller = CurrentMemoryContext;
 	Av		   *list = av_new(AV_L);
+	CatalogAsOwner save;
 
 	*more = false;
+	/* a table's tags are for those who may read it; stdesign.tags is granted to nobody */
+	storage_require_privilege(t, ACL_SELECT);
 	if (!tags_catalog_exists())
 		return list;
 	args[0] = CStringGetTextDatum(t->name);
 	args[1] = start_after ? CStringGetTextDatum(start_after) : (Datum) 0;
+	catalog_as_owner_begin(&save);
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT tag_key, tag_value FROM stdesign.tags"
 							  " WHERE table_name OPERATOR(pg_catalog.=) $1"
@@ -352,6 +355,7 @@ ops_tags_list(const char *name, const char *start_after, int limit, bool *more)
 		MemoryContextSwitchTo(spi);
 	}
 	SPI_finish();
+	catalog_as_owner_end(&save);
 	return list;
 }
 

@@ -95,8 +95,7 @@ ops_ttl_update(const char *table_name, const char *attribute, bool enabled)
 				 errmsg("stdesign: time to live needs the catalog of stdesign 0.2.0"),
 				 errhint("Run ALTER EXTENSION stdesign UPDATE.")));
 	/* changing a table's setting is for its owner, as UpdateTable is */
-	if (!pg_class_ownercheck(t->relid, GetUserId()))
-		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, t->relname);
+	catalog_check_owner(t);
 	if (active && strcmp(current, attribute) != 0)
 		st_error(ST_ERR_VALIDATION,
 				 "TimeToLive is active on a different AttributeName: current AttributeName is %s", current);
@@ -108,13 +107,12 @@ ops_ttl_update(const char *table_name, const char *attribute, bool enabled)
 	args[0] = CStringGetTextDatum(t->name);
 	args[1] = CStringGetTextDatum(attribute);
 	args[2] = BoolGetDatum(enabled);
-	SPI_connect();
-	if (SPI_execute_with_args("UPDATE stdesign.tables SET ttl_attribute = $2, ttl_enabled = $3,"
-							  " ttl_updated_at = pg_catalog.now()"
-							  " WHERE table_name OPERATOR(pg_catalog.=) $1",
-							  3, types, args, NULL, false, 0) != SPI_OK_UPDATE || SPI_processed != 1)
+	/* as the catalog's owner (README, "Security") */
+	if (catalog_write("UPDATE stdesign.tables SET ttl_attribute = $2, ttl_enabled = $3,"
+					  " ttl_updated_at = pg_catalog.now()"
+					  " WHERE table_name OPERATOR(pg_catalog.=) $1",
+					  3, types, args, NULL) != 1)
 		st_internal_error("table %s is missing from the catalog", t->name);
-	SPI_finish();
 
 	spec = av_new(AV_M);
 	av_map_put_nocheck(spec, "Enabled", 7, av_new_bool(enabled));

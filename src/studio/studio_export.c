@@ -93,6 +93,8 @@ export_run(const char *name, ExportState *st, int copy_type)
 												   ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(line_cxt);
 
+	/* every item: SELECT on the relation (its policies apply to the scan) */
+	studio_check_select(t);
 	initStringInfo(&st->line);
 	MemoryContextSwitchTo(old);
 	st->row_cxt = AllocSetContextCreate(CurrentMemoryContext, "stdesign export row",
@@ -141,6 +143,8 @@ st_export_file(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_NAME),
 				 errmsg("relative path not allowed for st_export_file")));
+	/* the table's privilege before the file is created or emptied */
+	studio_check_select(catalog_lookup(name, false));
 	memset(&st, 0, sizeof(st));
 	st.path = path;
 	oumask = umask(S_IWGRP | S_IWOTH);

@@ -865,15 +865,11 @@ st_set_model(PG_FUNCTION_ARGS)
 	Jsonb	   *doc = PG_ARGISNULL(1) ? NULL : PG_GETARG_JSONB_P(1);
 	Oid			types[3] = {TEXTOID, JSONBOID, TEXTOID};
 	Datum		args[3];
-	Oid			save_userid;
-	int			save_sec_context;
-	int			rc;
 
 	if (name == NULL)
 		st_validation_null("table_name");
 	t = catalog_lookup(name, false);
-	if (!pg_class_ownercheck(t->relid, GetUserId()))
-		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, t->relname);
+	catalog_check_owner(t);
 	if (doc)
 		(void) studio_model_parse(t, doc);
 	if (!OidIsValid(models_relid))
@@ -882,23 +878,16 @@ st_set_model(PG_FUNCTION_ARGS)
 	args[0] = CStringGetTextDatum(t->name);
 	args[1] = doc ? JsonbPGetDatum(doc) : (Datum) 0;
 	args[2] = CStringGetTextDatum(GetUserNameFromId(GetUserId(), false));
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(models_owner(), save_sec_context |
-						   SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
-	SPI_connect();
+	/* as the catalog's owner, as every catalog write (README, "Security") */
 	if (doc)
-		rc = SPI_execute_with_args("INSERT INTO stdesign.models AS m (table_name, model, updated_by)"
-								   " VALUES ($1, $2, $3)"
-								   " ON CONFLICT (table_name) DO UPDATE SET model = EXCLUDED.model,"
-								   " updated_at = pg_catalog.now(), updated_by = EXCLUDED.updated_by",
-								   3, types, args, NULL, false, 0);
+		(void) catalog_write("INSERT INTO stdesign.models AS m (table_name, model, updated_by)"
+							 " VALUES ($1, $2, $3)"
+							 " ON CONFLICT (table_name) DO UPDATE SET model = EXCLUDED.model,"
+							 " updated_at = pg_catalog.now(), updated_by = EXCLUDED.updated_by",
+							 3, types, args, NULL);
 	else
-		rc = SPI_execute_with_args("DELETE FROM stdesign.models WHERE table_name OPERATOR(pg_catalog.=) $1",
-								   1, types, args, NULL, false, 0);
-	if (rc != SPI_OK_INSERT && rc != SPI_OK_DELETE)
-		st_internal_error("could not write stdesign.models");
-	SPI_finish();
-	SetUserIdAndSecContext(save_userid, save_sec_context);
+		(void) catalog_write("DELETE FROM stdesign.models WHERE table_name OPERATOR(pg_catalog.=) $1",
+							 1, types, args, NULL);
 	CacheInvalidateRelcacheByRelid(models_relid);
 	if (doc == NULL)
 		PG_RETURN_NULL();

@@ -395,6 +395,8 @@ st_run_pattern(PG_FUNCTION_ARGS)
 
 	if (name == NULL)
 		st_validation_null("pattern");
+	/* the model is read as st_get_model reads it: for those who may read the table */
+	studio_check_select(t);
 	m = studio_model_get(t);
 	if (m == NULL)
 		st_error_hint(ST_ERR_VALIDATION, "Store one with st_set_model(table_name, model).",

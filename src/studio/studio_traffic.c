@@ -112,6 +112,8 @@ st_partition_traffic(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	t = catalog_lookup(name, false);
+	/* key values, and which of them others read: SELECT, and no policy to hide any */
+	catalog_check_keys_readable(t, "st_partition_traffic");
 	if (!counters_available())
 		return (Datum) 0;
 	rows = table_rows(t, &n, &since);
@@ -204,6 +206,7 @@ st_hot_partitions(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	t = catalog_lookup(name, false);
+	catalog_check_keys_readable(t, "st_hot_partitions");
 	if (top < 0)
 		st_error(ST_ERR_VALIDATION, "top must not be negative");
 	if (counters_available())

@@ -79,7 +79,7 @@ RESET ROLE;
 CREATE ROLE regress_tok_admin;
 GRANT USAGE, CREATE ON SCHEMA stdesign_data TO regress_tok_admin;
 GRANT USAGE ON SCHEMA stdesign TO regress_tok_admin;
-GRANT SELECT, INSERT, UPDATE, DELETE ON stdesign.tables, stdesign.indexes TO regress_tok_admin;
+GRANT SELECT ON stdesign.tables, stdesign.indexes TO regress_tok_admin;
 SET ROLE regress_tok_admin;
 SELECT st_create_table('AdminTable') ->> 'TableName' AS created;
 SELECT st_put('{"PK": "a", "SK": "1", "g": "x"}', 'AdminTable') IS NULL AS put;

@@ -5,7 +5,8 @@
 # the extension's objects must be exactly those of a fresh install of the
 # current version (sql/stdesign.sql): every member object with its full
 # definition (functions with their attributes, SET clauses, ACLs and
-# comments; tables with their columns, constraints, indexes and triggers;
+# comments; tables with their columns, constraints, indexes and triggers,
+# their ACLs compared by what they grant (none is the owner's default);
 # event triggers; the configuration tables pg_dump keeps).  An object that
 # sql/stdesign.sql has and the upgrade script lacks, or defines
 # differently, fails here.  Then the old tables are read and written
@@ -72,10 +73,26 @@ my $items_before = $node->safe_psql('upgraded',
 	q{SELECT (SELECT count(*) FROM stdesign_data."Shop") || ' ' || (SELECT count(*) FROM stdesign_data."Orders")});
 is($items_before, '400 401', 'the old version holds the items written');
 
+# The write grants on the catalog that 0.1.0's README told a table-admin
+# role to have: the update takes them back (the catalog is no grant since
+# 0.2.0; README, "Security"), and the ACLs then compare equal to a fresh
+# install's.
+$node->safe_psql('upgraded', q{
+CREATE ROLE old_admin;
+GRANT INSERT, UPDATE, DELETE ON stdesign.tables, stdesign.indexes TO old_admin;
+GRANT TRUNCATE ON stdesign.tables TO PUBLIC;
+});
+is($node->safe_psql('upgraded', q{SELECT has_table_privilege('old_admin', 'stdesign.tables', 'INSERT')}),
+	't', 'before the update: the old grants');
+
 # ---- the update, and a fresh install beside it ----
 $node->safe_psql('upgraded', 'ALTER EXTENSION stdesign UPDATE');
 is($node->safe_psql('upgraded', "SELECT extversion FROM pg_extension WHERE extname = 'stdesign'"),
 	$current, "ALTER EXTENSION stdesign UPDATE reaches $current");
+is($node->safe_psql('upgraded', q{
+SELECT string_agg(p, ',') FROM (SELECT p FROM unnest(ARRAY['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE']) AS p
+ WHERE has_table_privilege('old_admin', 'stdesign.tables', p) OR has_table_privilege('old_admin', 'stdesign.indexes', p)) AS x}),
+	'', 'the update revoked the old write grants on the catalog');
 $node->safe_psql('fresh', 'CREATE EXTENSION stdesign');
 is($node->safe_psql('fresh', "SELECT extversion FROM pg_extension WHERE extname = 'stdesign'"),
 	$current, "a fresh install is $current");
@@ -104,7 +121,7 @@ lines AS (
         FROM pg_proc p LEFT JOIN pg_aggregate a ON a.aggfnoid = p.oid WHERE p.oid = m.objid)
     WHEN 'pg_class'::regclass THEN (
       SELECT c.relkind::text || ' persistence ' || c.relpersistence::text || ' am ' || coalesce(am.amname, '-')
-             || ' options ' || coalesce(c.reloptions::text, '-') || ' acl ' || coalesce(c.relacl::text, '-')
+             || ' options ' || coalesce(c.reloptions::text, '-') || ' acl ' || coalesce(c.relacl, acldefault('r', c.relowner))::text
              || ' columns (' || coalesce((SELECT string_agg(att.attname || ' ' || format_type(att.atttypid, att.atttypmod)
                     || CASE WHEN att.attnotnull THEN ' not null' ELSE '' END
                     || coalesce(' collate ' || NULLIF(co.collname, 'default'), '')

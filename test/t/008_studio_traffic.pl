@@ -7,7 +7,7 @@
 # commits; stdesign.track_traffic; transactions (double units);
 # per-second peaks against the 1,000 WCU limit with write-sharding advice;
 # eviction of the least used partitions when the shared table is full;
-# reset and who may; a dropped table; a restart.
+# reset and who may; who may read the counts; a dropped table; a restart.
 
 use strict;
 use warnings;
@@ -102,12 +102,46 @@ like($advice, qr/write-shard the key over \d+ keys \("EVENTS#2026-07-06#SHARD0"/
 like(sql(q{SELECT advice FROM st_hot_partitions('Traffic') WHERE partition_key = 'HOT'}), qr/^ok$/,
 	'a quiet partition is ok');
 
+# Who may read the counts (issue 26, finding 5): they show the table's and
+# its GSIs' key values, and which of them others read.  A role without
+# SELECT on the table's relation is refused; a role with SELECT sees them;
+# a role the relation's row-level security applies to is refused, since no
+# policy filters the counts (README, "Security").
+sql(q{CREATE ROLE traffic_none LOGIN;
+    CREATE ROLE traffic_reader LOGIN;
+    GRANT USAGE ON SCHEMA stdesign, stdesign_data TO traffic_none, traffic_reader;
+    GRANT SELECT ON stdesign.tables, stdesign.indexes TO traffic_none, traffic_reader;
+    GRANT SELECT ON stdesign_data."Traffic" TO traffic_reader;});
+for my $f ("st_partition_traffic('Traffic')", "st_hot_partitions('Traffic')")
+{
+	my ($frc, $fout, $ferr) = $node->psql('postgres', "SELECT partition_key FROM $f",
+		extra_params => [ '-U', 'traffic_none' ]);
+	like($ferr, qr/permission denied for table Traffic/, "$f: refused without SELECT on the table");
+	is($fout, '', "$f: no key shown without SELECT");
+	($frc, $fout, $ferr) = $node->psql('postgres', "SELECT count(*) > 0 FROM $f WHERE partition_key = 'EVENTS#2026-07-06'",
+		extra_params => [ '-U', 'traffic_reader' ]);
+	is($fout, 't', "$f: the keys for a role with SELECT");
+}
+sql(q{ALTER TABLE stdesign_data."Traffic" ENABLE ROW LEVEL SECURITY;
+    CREATE POLICY quiet_only ON stdesign_data."Traffic" TO traffic_reader USING (pk <> 'EVENTS#2026-07-06');});
+my ($rc, $out, $err) = $node->psql('postgres', "SELECT partition_key FROM st_partition_traffic('Traffic')",
+	extra_params => [ '-U', 'traffic_reader' ]);
+like($err, qr/row-level security applies to you/, 'refused to a role under row-level security');
+is($out, '', 'no key shown under row-level security');
+is(sql(q{SELECT count(*) > 0 FROM st_hot_partitions('Traffic')}), 't', 'the owner still sees them');
+sql(q{DROP POLICY quiet_only ON stdesign_data."Traffic";
+    ALTER TABLE stdesign_data."Traffic" DISABLE ROW LEVEL SECURITY;
+    REVOKE ALL ON stdesign_data."Traffic" FROM traffic_reader;
+    REVOKE ALL ON stdesign.tables, stdesign.indexes FROM traffic_none, traffic_reader;
+    REVOKE ALL ON SCHEMA stdesign, stdesign_data FROM traffic_none, traffic_reader;
+    DROP ROLE traffic_none, traffic_reader;});
+
 # Resetting: not for PUBLIC; for a role granted it.
 sql(q{CREATE ROLE traffic_user LOGIN;
     GRANT USAGE ON SCHEMA stdesign TO traffic_user;
     GRANT SELECT ON ALL TABLES IN SCHEMA stdesign TO traffic_user;
     GRANT SELECT ON ALL TABLES IN SCHEMA stdesign_data TO traffic_user;});
-my ($rc, $out, $err) = $node->psql('postgres', 'SELECT st_partition_traffic_reset()',
+($rc, $out, $err) = $node->psql('postgres', 'SELECT st_partition_traffic_reset()',
 	extra_params => [ '-U', 'traffic_user' ]);
 like($err, qr/permission denied for function st_partition_traffic_reset/, 'reset is refused to PUBLIC');
 sql('GRANT EXECUTE ON FUNCTION st_partition_traffic_reset() TO traffic_user');
