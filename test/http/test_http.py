@@ -663,27 +663,39 @@ def key_cache_tests(body, base):
     h, path = presign(lbase, lbody, ckey, csecret, expires=172800, amz_date=yesterday)
     r, data = raw(None, lbody, h, conn=conn, auth=False, path=path)
     check("key cache: yesterday's again, after today's", r.status == 200, data)
-
-    # the key's role dropped, and another created under its name (with the
-    # same grants): the new role is not the old one's heir
-    sql("DROP OWNED BY stdesign_http_cached; DROP ROLE stdesign_http_cached")
-    st = signed("ListTables", {}, ckey, csecret, conn)
-    check("key cache: the key's role dropped: UnrecognizedClientException at once",
-          st[0] == 400 and st[1] == "com.amazon.coral.service#UnrecognizedClientException", st)
-    sql("CREATE ROLE stdesign_http_cached; "
-        "GRANT USAGE ON SCHEMA stdesign, stdesign_data TO stdesign_http_cached; "
-        "GRANT SELECT ON stdesign.tables, stdesign.indexes TO stdesign_http_cached")
-    st = signed("ListTables", {}, ckey, csecret, conn)
-    st2 = signed("ListTables", {}, ckey, csecret, None)
-    check("a new role of the dropped one's name: the old key is refused (UnrecognizedClientException), "
-          "on a kept and a new connection",
-          st[0] == 400 and st[1] == "com.amazon.coral.service#UnrecognizedClientException" and
-          st2[0] == 400 and st2[1] == "com.amazon.coral.service#UnrecognizedClientException", (st, st2))
-    check("... and st_list_access_keys shows it disabled",
-          sql("SELECT enabled FROM st_list_access_keys() WHERE access_key_id = '%s'" % ckey) == "f")
     conn.close()
     sql("SELECT st_drop_access_key('%s')" % ckey)
     sql("DROP OWNED BY stdesign_http_cached; DROP ROLE stdesign_http_cached")
+    heir_tests()
+
+
+def heir_tests():
+    """A key's role dropped, and another created under its name with the
+    same grants: the new role is not the old one's heir."""
+    grants = ("GRANT USAGE ON SCHEMA stdesign, stdesign_data TO stdesign_http_heir; "
+              "GRANT SELECT ON stdesign.tables, stdesign.indexes TO stdesign_http_heir")
+    sql("CREATE ROLE stdesign_http_heir; " + grants)
+    hkey, hsecret = sql("SELECT access_key_id || ' ' || secret_access_key "
+                        "FROM st_create_access_key('stdesign_http_heir')").split()
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    st = signed("ListTables", {}, hkey, hsecret, conn)
+    check("heir: the key serves its role (and is cached)", st[0] == 200, st)
+    sql("DROP OWNED BY stdesign_http_heir; DROP ROLE stdesign_http_heir")
+    st = signed("ListTables", {}, hkey, hsecret, conn)
+    check("heir: the key's role dropped: UnrecognizedClientException at once",
+          st[0] == 400 and st[1] == "com.amazon.coral.service#UnrecognizedClientException", st)
+    sql("CREATE ROLE stdesign_http_heir; " + grants)
+    st = signed("ListTables", {}, hkey, hsecret, conn)
+    st2 = signed("ListTables", {}, hkey, hsecret, None)
+    check("heir: a new role of the dropped one's name: the old key is refused (UnrecognizedClientException), "
+          "on a kept and a new connection",
+          st[0] == 400 and st[1] == "com.amazon.coral.service#UnrecognizedClientException" and
+          st2[0] == 400 and st2[1] == "com.amazon.coral.service#UnrecognizedClientException", (st, st2))
+    check("heir: st_list_access_keys shows the old key disabled",
+          sql("SELECT enabled FROM st_list_access_keys() WHERE access_key_id = '%s'" % hkey) == "f")
+    conn.close()
+    sql("SELECT st_drop_access_key('%s')" % hkey)
+    sql("DROP OWNED BY stdesign_http_heir; DROP ROLE stdesign_http_heir")
 
 
 def timing_tests(key, secret):
