@@ -1193,3 +1193,24 @@ BEGIN
 	   AND p.objoid OPERATOR(pg_catalog.=) ANY (catalog)
 	   AND NOT p.objoid OPERATOR(pg_catalog.=) ANY (had);
 END $$;
+
+-- HTTP endpoint: access keys bound to their role's OID ----------------------
+-- (README, "Access keys".)  A key serves only while the role of OID role_oid
+-- is still named role_name: after DROP ROLE, a role created under the same
+-- name does not inherit the dropped one's keys.  Keys made before take the
+-- OID of the role that has their name now; those whose role is gone keep
+-- none, and are refused.
+ALTER TABLE stdesign.access_keys ADD COLUMN role_oid oid;
+UPDATE stdesign.access_keys k SET role_oid = r.oid
+  FROM pg_catalog.pg_roles r WHERE r.rolname = k.role_name;
+CREATE OR REPLACE FUNCTION st_list_access_keys()
+	RETURNS TABLE (access_key_id text, role name, enabled boolean, created_at timestamptz)
+	LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
+	AS $$
+	SELECT k.key_id, k.role_name, k.enabled AND r.oid IS NOT NULL, k.created_at
+	  FROM stdesign.access_keys k
+	  LEFT JOIN pg_catalog.pg_roles r ON r.oid = k.role_oid AND r.rolname = k.role_name
+	 ORDER BY k.created_at, k.key_id
+	$$;
+COMMENT ON FUNCTION st_list_access_keys() IS
+	'the access keys of the HTTP endpoint (never their secrets); enabled is false once disabled or once its role was dropped or renamed';

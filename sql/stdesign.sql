@@ -269,12 +269,15 @@ COMMENT ON FUNCTION st_api(text, text) IS
 -- Access keys of the HTTP endpoint (stdesign.http_auth = sigv4).  SigV4
 -- needs the secret itself to check a signature, so it is kept here, readable
 -- by superusers only; every request signed with a key runs as its role.
+-- A key serves only while the role of OID role_oid is still named
+-- role_name: a dropped role's keys pass to no later role of the same name.
 CREATE TABLE stdesign.access_keys (
 	key_id text COLLATE "C" PRIMARY KEY,
 	secret text NOT NULL,
 	role_name name NOT NULL,
 	enabled boolean NOT NULL DEFAULT true,
-	created_at timestamptz NOT NULL DEFAULT pg_catalog.now()
+	created_at timestamptz NOT NULL DEFAULT pg_catalog.now(),
+	role_oid oid
 );
 REVOKE ALL ON stdesign.access_keys FROM PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('stdesign.access_keys', '');
@@ -291,11 +294,13 @@ CREATE FUNCTION st_list_access_keys()
 	RETURNS TABLE (access_key_id text, role name, enabled boolean, created_at timestamptz)
 	LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
 	AS $$
-	SELECT k.key_id, k.role_name, k.enabled, k.created_at
-	  FROM stdesign.access_keys k ORDER BY k.created_at, k.key_id
+	SELECT k.key_id, k.role_name, k.enabled AND r.oid IS NOT NULL, k.created_at
+	  FROM stdesign.access_keys k
+	  LEFT JOIN pg_catalog.pg_roles r ON r.oid = k.role_oid AND r.rolname = k.role_name
+	 ORDER BY k.created_at, k.key_id
 	$$;
 COMMENT ON FUNCTION st_list_access_keys() IS
-	'the access keys of the HTTP endpoint (never their secrets)';
+	'the access keys of the HTTP endpoint (never their secrets); enabled is false once disabled or once its role was dropped or renamed';
 
 CREATE FUNCTION st_disable_access_key(access_key_id text) RETURNS void
 	LANGUAGE plpgsql VOLATILE STRICT SET search_path = pg_catalog, pg_temp

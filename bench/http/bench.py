@@ -225,6 +225,12 @@ def main():
             psql("SELECT st_api('DeleteTable', '{\"TableName\": \"Bench\"}')")
     else:
         psql("CREATE EXTENSION stdesign")
+    # trust runs as the role the sigv4 key is made for (this superuser), so
+    # that the two modes differ by their authentication only
+    me = psql("SELECT current_user")
+    psql("ALTER SYSTEM SET stdesign.http_trust_role = '%s'" % me.replace("'", "''"))
+    psql("ALTER SYSTEM SET stdesign.http_trust_allow_superuser = on")
+    psql("SELECT pg_reload_conf()")
     time.sleep(1)
     load(PORT, "AKIDEXAMPLE", "secret")
     psql("ANALYZE")
@@ -278,6 +284,8 @@ def main():
         dyn.wait()
     if existing:
         psql("ALTER SYSTEM RESET stdesign.http_auth")
+        psql("ALTER SYSTEM RESET stdesign.http_trust_role")
+        psql("ALTER SYSTEM RESET stdesign.http_trust_allow_superuser")
         psql("ALTER SYSTEM RESET stdesign.http_track_timing")
         psql("SELECT pg_reload_conf()")
     print("| operation | system | req/s | p50 | p99 | server CPU us/req | vs pgbench | vs dynalite | errors |")

@@ -7,7 +7,12 @@
  * SigV4 proves knowledge of the secret by an HMAC the server must compute
  * too, so the secret is kept as it is (like AWS keeps it), in
  * stdesign.access_keys, which only superusers can read.  A key maps to one
- * Postgres role: requests signed with it run as that role.
+ * Postgres role: requests signed with it run as that role.  The key keeps
+ * the role's OID and its name when the key was made, and serves only while
+ * a role with that OID still has that name: a dropped role's keys are
+ * refused, and a role created later under the same name (or given the same
+ * OID after the counter wraps around) does not inherit them; a renamed
+ * role's keys are refused too (make new ones).
  *
  *-------------------------------------------------------------------------
  */
@@ -67,7 +72,8 @@ static SPIPlanPtr key_plan = NULL;
 /*
  * The keys this worker has looked up, so that a signed request costs a hash
  * lookup rather than a query: key id -> (secret, role, the role's OID, the
- * signing key last derived).  Only enabled keys are kept.  Any change to
+ * signing key last derived).  Only enabled keys whose role is still the
+ * same are kept.  Any change to
  * stdesign.access_keys fires the statement trigger st_access_keys_changed,
  * which queues a relcache invalidation of the table at its commit; every
  * backend's callback then marks the cache stale, and the next lookup
@@ -151,6 +157,21 @@ key_cache_reset(void)
 }
 
 /*
+ * Is roleid still the role named role, as when the key was made?  A key of
+ * a dropped role must not pass to whoever takes the name (or the OID) next.
+ */
+static bool
+key_role_current(Oid roleid, const char *role)
+{
+	char	   *name;
+
+	if (!OidIsValid(roleid))
+		return false;
+	name = GetUserNameFromId(roleid, true);
+	return name != NULL && strcmp(name, role) == 0;
+}
+
+/*
  * The key from the table, read with a snapshot taken after the invalidations
  * received so far (and its role's OID, from the catalogs as they are then):
  * a change committed later is invalidated later, so what is read here may
@@ -167,7 +188,7 @@ key_read(const char *key_id, HttpKey *key, MemoryContext into)
 	SPI_connect();
 	if (key_plan == NULL)
 	{
-		SPIPlanPtr	plan = SPI_prepare("SELECT secret, role_name::pg_catalog.text FROM stdesign.access_keys "
+		SPIPlanPtr	plan = SPI_prepare("SELECT secret, role_name::pg_catalog.text, role_oid FROM stdesign.access_keys "
 									   "WHERE key_id OPERATOR(pg_catalog.=) $1 AND enabled",
 									   1, types);
 
@@ -181,14 +202,25 @@ key_read(const char *key_id, HttpKey *key, MemoryContext into)
 		st_internal_error("could not read stdesign.access_keys");
 	if (SPI_processed == 1)
 	{
-		memset(key, 0, sizeof(HttpKey));
-		key->secret = MemoryContextStrdup(into, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
-		key->role = MemoryContextStrdup(into, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2));
-		found = true;
+		HeapTuple	row = SPI_tuptable->vals[0];
+		char	   *role = SPI_getvalue(row, SPI_tuptable->tupdesc, 2);
+		bool		isnull;
+		Datum		oid = SPI_getbinval(row, SPI_tuptable->tupdesc, 3, &isnull);
+
+		/* a key whose role is gone is as if it did not exist (nothing kept) */
+		if (!isnull && key_role_current(DatumGetObjectId(oid), role))
+		{
+			char	   *secret = SPI_getvalue(row, SPI_tuptable->tupdesc, 1);
+
+			memset(key, 0, sizeof(HttpKey));
+			key->secret = MemoryContextStrdup(into, secret);
+			key->role = MemoryContextStrdup(into, role);
+			key->roleid = DatumGetObjectId(oid);
+			explicit_bzero(secret, strlen(secret));
+			found = true;
+		}
 	}
 	SPI_finish();
-	if (found)
-		key->roleid = get_role_oid(key->role, true);
 	return found;
 }
 
@@ -272,8 +304,8 @@ st_create_access_key(PG_FUNCTION_ARGS)
 	char	   *role = GetUserNameFromId(roleid, false);
 	char	   *key_id = psprintf("STDK%s", http_random_string(16, KEY_ID_ALPHABET));
 	char	   *secret = http_random_string(40, SECRET_ALPHABET);
-	Oid			types[3] = {TEXTOID, TEXTOID, NAMEOID};
-	Datum		values[3];
+	Oid			types[4] = {TEXTOID, TEXTOID, NAMEOID, OIDOID};
+	Datum		values[4];
 	TupleDesc	tupdesc;
 	Datum		result[2];
 	bool		nulls[2] = {false, false};
@@ -283,9 +315,11 @@ st_create_access_key(PG_FUNCTION_ARGS)
 	values[0] = CStringGetTextDatum(key_id);
 	values[1] = CStringGetTextDatum(secret);
 	values[2] = DirectFunctionCall1(namein, CStringGetDatum(role));
+	values[3] = ObjectIdGetDatum(roleid);
 	SPI_connect();
-	if (SPI_execute_with_args("INSERT INTO stdesign.access_keys (key_id, secret, role_name) VALUES ($1, $2, $3)",
-							  3, types, values, NULL, false, 0) != SPI_OK_INSERT)
+	if (SPI_execute_with_args("INSERT INTO stdesign.access_keys (key_id, secret, role_name, role_oid) "
+							  "VALUES ($1, $2, $3, $4)",
+							  4, types, values, NULL, false, 0) != SPI_OK_INSERT)
 		st_internal_error("could not insert into stdesign.access_keys");
 	SPI_finish();
 	result[0] = CStringGetTextDatum(key_id);

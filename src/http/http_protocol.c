@@ -224,6 +224,47 @@ decode_body(HttpCall *call, HttpResult *r)
 /* ---------- credentials ---------- */
 
 /*
+ * The role of every request under trust: stdesign.http_trust_role, which
+ * must exist and must not be a superuser unless
+ * stdesign.http_trust_allow_superuser says so (anyone who can open a
+ * loopback connection is trusted, and they get no more than that role's
+ * privileges).  InvalidOid with *r set (503, the endpoint is not usable as
+ * configured) otherwise; the reason goes to the server log too, once per
+ * worker until it changes.  Checked on every request: roles and settings
+ * change while the workers run.
+ */
+static Oid
+trust_role(HttpResult *r)
+{
+	static char *logged = NULL;
+	const char *name = http_trust_role ? http_trust_role : "";
+	Oid			roleid = name[0] ? get_role_oid(name, true) : InvalidOid;
+	char	   *why;
+
+	if (OidIsValid(roleid) && (http_trust_allow_superuser || !superuser_arg(roleid)))
+		return roleid;
+	if (name[0] == '\0')
+		why = pstrdup("stdesign.http_auth = trust needs stdesign.http_trust_role to name the role requests run as");
+	else if (!OidIsValid(roleid))
+		why = psprintf("stdesign.http_auth = trust runs requests as role \"%s\" (stdesign.http_trust_role), which does not exist: "
+					   "CREATE ROLE %s and grant it what requests may use, or name another role",
+					   name, quote_identifier(name));
+	else
+		why = psprintf("stdesign.http_trust_role \"%s\" is a superuser: under stdesign.http_auth = trust, requests run as a superuser "
+					   "only with stdesign.http_trust_allow_superuser = on; name a role without superuser",
+					   name);
+	if (logged == NULL || strcmp(logged, why) != 0)
+	{
+		ereport(LOG, (errmsg("stdesign http: %s", why)));
+		if (logged)
+			pfree(logged);
+		logged = MemoryContextStrdup(TopMemoryContext, why);
+	}
+	*r = error_result(503, NS_DYNAMODB "ServiceUnavailableException", why);
+	return InvalidOid;
+}
+
+/*
  * Check the credentials and find the role the request runs as: InvalidOid
  * with *r set when they do not pass.  Runs in the request's transaction,
  * as the worker's own role.
@@ -263,17 +304,7 @@ authenticate(HttpCall *call, HttpResult *r)
 							  "stdesign.http_auth = trust serves loopback addresses only");
 			return InvalidOid;
 		}
-		if (http_trust_role == NULL || http_trust_role[0] == '\0')
-			return BOOTSTRAP_SUPERUSERID;
-		roleid = get_role_oid(http_trust_role, true);
-		if (!OidIsValid(roleid))
-		{
-			ereport(LOG,
-					(errmsg("stdesign http: request %s: stdesign.http_trust_role \"%s\" does not exist",
-							call->request_id, http_trust_role)));
-			*r = error_result(500, NS_DYNAMODB "InternalServerError", "Internal server error");
-		}
-		return roleid;
+		return trust_role(r);
 	}
 
 	if (!http_sigv4_parse(&sv, &key_id, &err))

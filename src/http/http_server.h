@@ -66,6 +66,7 @@ extern char *http_listen_addresses;
 extern char *http_database;
 extern int	http_auth;
 extern char *http_trust_role;
+extern bool http_trust_allow_superuser;
 extern char *http_cors_origin;
 extern int	http_request_timeout;
 extern char *http_region;
@@ -284,13 +285,14 @@ typedef struct HttpKey
 {
 	char	   *secret;
 	char	   *role;
-	Oid			roleid;			/* InvalidOid: the role does not exist */
+	Oid			roleid;			/* the key's role, as it was made for */
 	HttpSigningKey signing;
 } HttpKey;
 
 /*
- * The enabled access key key_id, or NULL when it does not exist or is
- * disabled.  The key stays valid until the next lookup (it may be the
+ * The enabled access key key_id, or NULL when it does not exist, is
+ * disabled, or its role is not the one it was made for any more (dropped,
+ * renamed, or another role of the same name).  The key stays valid until the next lookup (it may be the
  * worker's cached copy).  Needs a transaction; runs as the worker's own
  * (superuser) role.
  */

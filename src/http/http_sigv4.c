@@ -9,8 +9,8 @@
  * time.  The checks and their messages follow the order DynamoDB applies
  * (documented in AWS's "Create a signed AWS API request" and observed by
  * dynalite): incomplete header, date format, expiry (15 minutes either
- * way), Host signed, algorithm, credential scope, key, signature, session
- * token.
+ * way), Host and every x-amz-* header signed, algorithm, credential scope,
+ * key, signature, session token.
  *
  * The signature may also come in the query string (a presigned request:
  * X-Amz-Algorithm, X-Amz-Credential, X-Amz-Date, X-Amz-SignedHeaders,
@@ -213,7 +213,15 @@ format_amz_date(int64 t)
 	return pstrdup(buf);
 }
 
-/* Is name (lower case) one of the ';'-separated signed headers, in any case? */
+/* A header that must be signed and is not. */
+static pg_noinline pg_attribute_cold bool
+unsigned_header(const char *name, HttpAuthError *err)
+{
+	return fail(err, NS_SERVICE "InvalidSignatureException",
+				psprintf("'%s' must be a 'SignedHeader' in the AWS Authorization.", name));
+}
+
+/* Is name one of the ';'-separated signed headers, both in any case? */
 static bool
 header_signed(const char *signed_headers, const char *name)
 {
@@ -230,7 +238,7 @@ header_signed(const char *signed_headers, const char *name)
 		{
 			size_t		i = 0;
 
-			while (i < n && ascii_lower(p[i]) == name[i])
+			while (i < n && ascii_lower(p[i]) == ascii_lower(name[i]))
 				i++;
 			if (i == n)
 				return true;
@@ -239,6 +247,33 @@ header_signed(const char *signed_headers, const char *name)
 			return false;
 		p += len + 1;
 	}
+}
+
+/*
+ * Is every x-amz-* header of the request among the signed headers?  The
+ * operation itself travels in one (X-Amz-Target): a signature that left it
+ * out would let anyone who saw a signed GetItem replay its body as a
+ * DeleteItem.  AWS requires the same ("Create a signed AWS API request",
+ * IAM User Guide: the canonical headers must include host and every x-amz-*
+ * header the request carries), and every SDK signs them (botocore and the
+ * JavaScript SDKs sign every header but a few such as User-Agent; x-amzn-*
+ * is another prefix).  A presigned request is held to the same for its
+ * headers (its query arguments are all signed).  The refusal is the one
+ * AWS gives for a required header left out of SignedHeaders, naming the
+ * header as sent.
+ */
+static bool
+amz_headers_signed(const SigV4Request *req, const char *signed_headers, HttpAuthError *err)
+{
+	for (int i = 0; i < req->nheaders; i++)
+	{
+		const char *name = req->headers[i].name;
+
+		if (ascii_lower(name[0]) == 'x' && pg_strncasecmp(name, "x-amz-", 6) == 0 &&
+			!header_signed(signed_headers, name))
+			return unsigned_header(name, err);
+	}
+	return true;
 }
 
 /* The message of an incomplete Authorization header. */
@@ -467,6 +502,8 @@ http_sigv4_parse(SigV4Request *req, char **key_id, HttpAuthError *err)
 	if (!header_signed(a.signed_headers, "host"))
 		return fail(err, NS_SERVICE "InvalidSignatureException",
 					"'Host' must be a 'SignedHeader' in the AWS Authorization.");
+	if (!amz_headers_signed(req, a.signed_headers, err))
+		return false;
 	if (strcmp(a.algorithm, SIGV4_ALGORITHM) != 0)
 		return fail(err, NS_SERVICE "IncompleteSignatureException",
 					psprintf("Unsupported AWS 'algorithm': '%s' (only AWS4-HMAC-SHA256 for now). ", a.algorithm));

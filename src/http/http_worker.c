@@ -55,6 +55,7 @@ char	   *http_listen_addresses = NULL;
 char	   *http_database = NULL;
 int			http_auth = HTTP_AUTH_TRUST;
 char	   *http_trust_role = NULL;
+bool		http_trust_allow_superuser = false;
 char	   *http_cors_origin = NULL;
 int			http_request_timeout = 60000;
 char	   *http_region = NULL;
@@ -203,9 +204,15 @@ define_settings(void)
 							 PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomStringVariable("stdesign.http_trust_role",
 							   "The role HTTP requests run as when stdesign.http_auth is trust.",
-							   "Empty: the bootstrap superuser.",
-							   &http_trust_role, "",
+							   "Until it exists (and, unless stdesign.http_trust_allow_superuser is on, "
+							   "while it is a superuser) requests get 503.",
+							   &http_trust_role, "stdesign_http",
 							   PGC_SIGHUP, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("stdesign.http_trust_allow_superuser",
+							 "Let stdesign.http_trust_role be a superuser.",
+							 "Off: under trust, requests are refused (503) while the role is a superuser.",
+							 &http_trust_allow_superuser, false,
+							 PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomStringVariable("stdesign.http_cors_origin",
 							   "Origin allowed by CORS (empty: no CORS headers; * for any).",
 							   NULL, &http_cors_origin, "",

@@ -80,6 +80,17 @@ $coord->safe_psql('postgres', "SELECT citus_set_coordinator_host('127.0.0.1', " 
 $coord->safe_psql('postgres', "SELECT citus_add_node('127.0.0.1', " . $_->port . ")") for @workers;
 $coord->safe_psql('postgres', 'CREATE EXTENSION stdesign');
 $single->safe_psql('postgres', 'CREATE EXTENSION stdesign');
+# The endpoints (section 6) compare a single node with a cluster as the
+# superuser that runs the SQL sections, as before trust had a role of its
+# own: trust runs as it only when told so explicitly.
+for my $node ($single, $coord)
+{
+	my $su = $node->safe_psql('postgres', 'SELECT current_user');
+	$node->append_conf('postgresql.conf', qq{stdesign.http_trust_role = '$su'
+stdesign.http_trust_allow_superuser = on
+});
+	$node->reload;
+}
 is($coord->safe_psql('postgres', 'SELECT count(*) FROM citus_get_active_worker_nodes()'), 2,
 	'set-up: the coordinator has two workers');
 is(join(',', map { $_->safe_psql('postgres', "SELECT extversion FROM pg_extension WHERE extname = 'stdesign'") } @workers),

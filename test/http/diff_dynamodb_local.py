@@ -10,7 +10,8 @@ and Java.
 
     # a server with stdesign's workers listening (trust mode), e.g. in
     # postgresql.conf: shared_preload_libraries = 'stdesign',
-    # stdesign.http_port = 8000; then CREATE EXTENSION stdesign;
+    # stdesign.http_port = 8000; then CREATE EXTENSION stdesign and the
+    # role stdesign_http with the grants README "Turning it on" shows;
     test/http/diff_dynamodb_local.py --jar PATH/TO/DynamoDBLocal.jar \
         --stdesign http://127.0.0.1:8000 [--only SUBSTRING] [--verbose]
 

@@ -96,13 +96,14 @@ def signature(secret, now, region, creq, key_date=None):
     return scope, hmac.new(k, sts.encode(), hashlib.sha256).hexdigest()
 
 
-def sign(headers, body, key, secret, amz_date=None, region="us-east-1"):
-    """SigV4 as the SDKs compute it (for requests the SDKs cannot send)."""
+def sign(headers, body, key, secret, amz_date=None, region="us-east-1", only=None):
+    """SigV4 as the SDKs compute it (for requests the SDKs cannot send);
+    only: sign those headers alone (lower case), but send them all."""
     now = amz_date or datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
     headers = dict(headers)
     headers["X-Amz-Date"] = now
     headers["Host"] = "127.0.0.1:%d" % PORT
-    names = sorted(h.lower() for h in headers)
+    names = sorted(only if only is not None else (h.lower() for h in headers))
     canon = "".join("%s:%s\n" % (n, [v for k, v in headers.items() if k.lower() == n][0].strip())
                     for n in names)
     signed = ";".join(names)
@@ -113,11 +114,12 @@ def sign(headers, body, key, secret, amz_date=None, region="us-east-1"):
     return headers
 
 
-def presign(headers, body, key, secret, expires=300, amz_date=None, extra=None, key_date=None):
-    """A presigned request: the signature in the query string (its path)."""
+def presign(headers, body, key, secret, expires=300, amz_date=None, extra=None, key_date=None, only=None):
+    """A presigned request: the signature in the query string (its path);
+    only: sign those headers alone (lower case), but send them all."""
     now = amz_date or datetime.datetime.utcnow().strftime("%Y%m%dT%H%M%SZ")
     headers = dict(headers, Host="127.0.0.1:%d" % PORT)
-    names = sorted(h.lower() for h in headers)
+    names = sorted(only if only is not None else (h.lower() for h in headers))
     canon = "".join("%s:%s\n" % (n, [v for k, v in headers.items() if k.lower() == n][0].strip())
                     for n in names)
     q = {"X-Amz-Algorithm": "AWS4-HMAC-SHA256",
@@ -522,6 +524,7 @@ def sigv4_tests(key, secret, rkey, rsecret):
 
     escape_tests(key, secret, wkey, wsecret, rkey, rsecret)
     presigned_tests(key, secret, body, base)
+    unsigned_header_tests(key, secret)
     key_cache_tests(body, base)
     timing_tests(key, secret)
 
@@ -540,6 +543,67 @@ def sigv4_tests(key, secret, rkey, rsecret):
     code2, _ = error_code(lambda: dc.list_tables())
     check("sigv4: a key used, then dropped: UnrecognizedClientException at once",
           code is None and code2 == "UnrecognizedClientException", (code, code2))
+
+
+def unsigned_header_tests(key, secret):
+    """The operation (X-Amz-Target) and every other x-amz-* header sent must
+    be signed: a signed GetItem replayed as a DeleteItem with the same body
+    is refused, in the Authorization header and presigned."""
+    c = client(key, secret)
+    item = {"PK": {"S": "replay"}, "SK": {"S": "1"}}
+    c.put_item(TableName="SignedTable", Item=item)
+    body = json.dumps({"TableName": "SignedTable", "Key": item}).encode()
+    get = {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.GetItem"}
+    still_there = lambda: sql("SELECT st_get('replay', '1', 'SignedTable') IS NOT NULL") == "t"
+    refused = lambda r, data, name: (r.status == 400 and
+                                     err_type(data) == "com.amazon.coral.service#InvalidSignatureException" and
+                                     json.loads(data).get("message") ==
+                                     "'%s' must be a 'SignedHeader' in the AWS Authorization." % name)
+
+    # the Authorization header, signing host, content-type and x-amz-date only
+    h = sign(get, body, key, secret, only=["content-type", "host", "x-amz-date"])
+    r, data = raw(None, body, h, auth=False)
+    check("unsigned X-Amz-Target: a GetItem refused (InvalidSignatureException)",
+          refused(r, data, "X-Amz-Target"), data)
+    r, data = raw(None, body, dict(h, **{"X-Amz-Target": "DynamoDB_20120810.DeleteItem"}), auth=False)
+    check("unsigned X-Amz-Target: the GetItem's signature replayed as a DeleteItem is refused, the item kept",
+          refused(r, data, "X-Amz-Target") and still_there(), data)
+    # a target signed as GetItem and sent as DeleteItem: the signature differs
+    h = sign(get, body, key, secret)
+    r, data = raw(None, body, dict(h, **{"X-Amz-Target": "DynamoDB_20120810.DeleteItem"}), auth=False)
+    check("signed X-Amz-Target changed to DeleteItem: the signature does not match, the item kept",
+          r.status == 400 and err_type(data) == "com.amazon.coral.service#InvalidSignatureException" and
+          "does not match" in json.loads(data).get("message", "") and still_there(), data)
+
+    # presigned: X-Amz-SignedHeaders=host, the target sent unsigned
+    h, path = presign(get, body, key, secret, only=["host"])
+    r, data = raw(None, body, h, auth=False, path=path)
+    check("presigned, unsigned X-Amz-Target: refused", refused(r, data, "X-Amz-Target"), data)
+    r, data = raw(None, body, dict(h, **{"X-Amz-Target": "DynamoDB_20120810.DeleteItem"}), auth=False, path=path)
+    check("presigned, unsigned X-Amz-Target: replayed as a DeleteItem, refused, the item kept",
+          refused(r, data, "X-Amz-Target") and still_there(), data)
+    h, path = presign(get, body, key, secret, only=["host", "x-amz-target"])
+    r, data = raw(None, body, h, auth=False, path=path)
+    check("presigned with X-Amz-Target signed: served", r.status == 200 and "Item" in json.loads(data), data)
+
+    # every other x-amz-* header too: X-Amz-Date, and one of no meaning
+    h = sign(get, body, key, secret, only=["content-type", "host", "x-amz-target"])
+    r, data = raw(None, body, h, auth=False)
+    check("unsigned X-Amz-Date: refused", refused(r, data, "X-Amz-Date"), data)
+    h = sign(dict(get, **{"X-Amz-Whatever": "1"}), body, key, secret,
+             only=["content-type", "host", "x-amz-date", "x-amz-target"])
+    r, data = raw(None, body, h, auth=False)
+    check("an unsigned X-Amz-Whatever header: refused", refused(r, data, "X-Amz-Whatever"), data)
+    h = sign(dict(get, **{"X-Amz-Whatever": "1"}), body, key, secret)
+    r, data = raw(None, body, h, auth=False)
+    check("the same header signed: served", r.status == 200, data)
+    # names in any case (HTTP's are case-insensitive); x-amzn-* is not x-amz-*
+    h = sign({"Content-Type": "application/x-amz-json-1.0", "x-amz-target": "DynamoDB_20120810.GetItem"},
+             body, key, secret)
+    h["X-Amzn-Trace-Id"] = "Root=1-00000000-000000000000000000000000"
+    r, data = raw(None, body, h, auth=False)
+    check("lower-case x-amz-target signed, an unsigned X-Amzn-Trace-Id: served", r.status == 200, data)
+    c.delete_item(TableName="SignedTable", Key=item)
 
 
 def key_cache_tests(body, base):
@@ -567,8 +631,9 @@ def key_cache_tests(body, base):
 
     # dropped, then created again with the same id but another secret
     sql("SELECT st_drop_access_key('%s')" % ckey)
-    sql("INSERT INTO stdesign.access_keys (key_id, secret, role_name) "
-        "VALUES ('%s', 'NewSecretOfTheSameKeyId0000000000000000', 'stdesign_http_cached')" % ckey)
+    sql("INSERT INTO stdesign.access_keys (key_id, secret, role_name, role_oid) "
+        "VALUES ('%s', 'NewSecretOfTheSameKeyId0000000000000000', 'stdesign_http_cached', "
+        "'stdesign_http_cached'::regrole)" % ckey)
     st = signed("ListTables", {}, ckey, csecret, conn)
     check("key cache: re-created with a new secret: the old secret is refused (InvalidSignatureException)",
           st[0] == 400 and st[1] == "com.amazon.coral.service#InvalidSignatureException", st)
@@ -606,6 +671,36 @@ def key_cache_tests(body, base):
     conn.close()
     sql("SELECT st_drop_access_key('%s')" % ckey)
     sql("DROP OWNED BY stdesign_http_cached; DROP ROLE stdesign_http_cached")
+    heir_tests()
+
+
+def heir_tests():
+    """A key's role dropped, and another created under its name with the
+    same grants: the new role is not the old one's heir."""
+    grants = ("GRANT USAGE ON SCHEMA stdesign, stdesign_data TO stdesign_http_heir; "
+              "GRANT SELECT ON stdesign.tables, stdesign.indexes TO stdesign_http_heir")
+    sql("CREATE ROLE stdesign_http_heir; " + grants)
+    hkey, hsecret = sql("SELECT access_key_id || ' ' || secret_access_key "
+                        "FROM st_create_access_key('stdesign_http_heir')").split()
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+    st = signed("ListTables", {}, hkey, hsecret, conn)
+    check("heir: the key serves its role (and is cached)", st[0] == 200, st)
+    sql("DROP OWNED BY stdesign_http_heir; DROP ROLE stdesign_http_heir")
+    st = signed("ListTables", {}, hkey, hsecret, conn)
+    check("heir: the key's role dropped: UnrecognizedClientException at once",
+          st[0] == 400 and st[1] == "com.amazon.coral.service#UnrecognizedClientException", st)
+    sql("CREATE ROLE stdesign_http_heir; " + grants)
+    st = signed("ListTables", {}, hkey, hsecret, conn)
+    st2 = signed("ListTables", {}, hkey, hsecret, None)
+    check("heir: a new role of the dropped one's name: the old key is refused (UnrecognizedClientException), "
+          "on a kept and a new connection",
+          st[0] == 400 and st[1] == "com.amazon.coral.service#UnrecognizedClientException" and
+          st2[0] == 400 and st2[1] == "com.amazon.coral.service#UnrecognizedClientException", (st, st2))
+    check("heir: st_list_access_keys shows the old key disabled",
+          sql("SELECT enabled FROM st_list_access_keys() WHERE access_key_id = '%s'" % hkey) == "f")
+    conn.close()
+    sql("SELECT st_drop_access_key('%s')" % hkey)
+    sql("DROP OWNED BY stdesign_http_heir; DROP ROLE stdesign_http_heir")
 
 
 def timing_tests(key, secret):

@@ -85,7 +85,20 @@ code=$(post ListTables '{}')
 check "503 before CREATE EXTENSION ($code)" $([ "$code" = 503 ] && grep -q ServiceUnavailable "$work/body"; echo $?)
 q -c "CREATE EXTENSION stdesign"
 code=$(post ListTables '{}')
-check "served once the extension exists, without a restart ($code)" $([ "$code" = 200 ]; echo $?)
+check "trust: 503 while stdesign.http_trust_role (stdesign_http) does not exist, saying so ($code)" \
+	$([ "$code" = 503 ] && grep -q 'ServiceUnavailableException' "$work/body" &&
+		grep -q 'runs requests as role \\"stdesign_http\\" (stdesign.http_trust_role), which does not exist' "$work/body"; echo $?)
+grep -q 'stdesign http: stdesign.http_auth = trust runs requests as role "stdesign_http"' "$log"
+check "trust: ... and the server log says so" $?
+# the role of every request under trust, as the README's tour makes it
+q >/dev/null <<'SQL'
+CREATE ROLE stdesign_http;
+GRANT USAGE ON SCHEMA stdesign TO stdesign_http;
+GRANT USAGE, CREATE ON SCHEMA stdesign_data TO stdesign_http;
+GRANT SELECT ON stdesign.tables, stdesign.indexes TO stdesign_http;
+SQL
+code=$(post ListTables '{}')
+check "served once the extension and the role exist, without a restart ($code)" $([ "$code" = 200 ]; echo $?)
 n=$(q -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker'")
 check "two workers in pg_stat_activity ($n)" $([ "$n" = 2 ]; echo $?)
 grep -q "HTTP worker 1 listening on 127.0.0.1, ::1 port $port" "$log" || grep -q "HTTP worker 1 listening on 127.0.0.1 port $port" "$log"
@@ -177,6 +190,33 @@ f=$(sed -n 's/^http trust: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 
+# trust runs as stdesign.http_trust_role, never as a superuser unless allowed
+q -c "SELECT st_api('CreateTable', '{\"TableName\": \"SuperOnly\", \"AttributeDefinitions\": [{\"AttributeName\": \"PK\", \"AttributeType\": \"S\"}], \"KeySchema\": [{\"AttributeName\": \"PK\", \"KeyType\": \"HASH\"}], \"BillingMode\": \"PAY_PER_REQUEST\"}')" \
+	-c "SELECT st_put('{\"PK\": \"secret\"}', 'SuperOnly')" >/dev/null
+code=$(post GetItem '{"TableName": "SuperOnly", "Key": {"PK": {"S": "secret"}}}')
+check "trust: a table of a superuser's, granted to nobody: AccessDeniedException naming stdesign_http ($code)" \
+	$([ "$code" = 400 ] && grep -q 'AccessDeniedException' "$work/body" && grep -q 'User: stdesign_http ' "$work/body"; echo $?)
+q -c "ALTER ROLE stdesign_http SUPERUSER"
+code=$(post GetItem '{"TableName": "SuperOnly", "Key": {"PK": {"S": "secret"}}}')
+check "trust: the role made superuser: 503, saying what to do ($code)" \
+	$([ "$code" = 503 ] && grep -q 'stdesign.http_trust_role \\"stdesign_http\\" is a superuser' "$work/body" &&
+		grep -q 'stdesign.http_trust_allow_superuser = on' "$work/body"; echo $?)
+q -c "ALTER SYSTEM SET stdesign.http_trust_allow_superuser = on" -c "SELECT pg_reload_conf()" >/dev/null
+sleep 1
+code=$(post GetItem '{"TableName": "SuperOnly", "Key": {"PK": {"S": "secret"}}}')
+check "trust: ... served as a superuser once stdesign.http_trust_allow_superuser = on ($code)" \
+	$([ "$code" = 200 ] && grep -q '"secret"' "$work/body"; echo $?)
+q -c "ALTER SYSTEM RESET stdesign.http_trust_allow_superuser" -c "SELECT pg_reload_conf()" -c "ALTER ROLE stdesign_http NOSUPERUSER" >/dev/null
+q -c "ALTER SYSTEM SET stdesign.http_trust_role = ''" -c "SELECT pg_reload_conf()" >/dev/null
+sleep 1
+code=$(post ListTables '{}')
+check "trust: stdesign.http_trust_role empty: 503, saying so ($code)" \
+	$([ "$code" = 503 ] && grep -q 'needs stdesign.http_trust_role to name the role' "$work/body"; echo $?)
+q -c "ALTER SYSTEM RESET stdesign.http_trust_role" -c "SELECT pg_reload_conf()" -c "SELECT st_drop_table('SuperOnly')" >/dev/null
+sleep 1
+code=$(post GetItem '{"TableName": "BotoTable", "Key": {"PK": {"S": "u#1"}, "SK": {"S": "p"}}}')
+check "trust: settings reset: served as stdesign_http again ($code)" $([ "$code" = 200 ]; echo $?)
+
 # serialization failures under repeatable read: retried, then a conflict
 q -c "ALTER SYSTEM SET default_transaction_isolation = 'repeatable read'" -c "SELECT pg_reload_conf()" >/dev/null
 sleep 1
@@ -267,6 +307,37 @@ p=$(sed -n 's/^http sigv4: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/py
 f=$(sed -n 's/^http sigv4: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/py.out")
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
+# real clients sign X-Amz-Target and every other x-amz-* header they send:
+# aws-cli, the JavaScript SDK and dynamodb-admin with the key
+read -r key_id key_secret <<<"$keys"
+AWS_ACCESS_KEY_ID=$key_id AWS_SECRET_ACCESS_KEY=$key_secret ddb get-item --table-name ECommerceTable \
+	--key '{"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-03"}}' > "$work/out" 2>&1
+check "sigv4: aws-cli get-item with a key" $(grep -q '"CUST#123"' "$work/out"; echo $?)
+AWS_ACCESS_KEY_ID=$key_id AWS_SECRET_ACCESS_KEY=${key_secret}x ddb list-tables > "$work/out" 2>&1
+check "sigv4: aws-cli with a wrong secret: InvalidSignatureException" $(grep -q InvalidSignatureException "$work/out"; echo $?)
+if [ -d test/http/node_modules ]; then
+	(cd test/http && node --input-type=module -e '
+import { DynamoDBClient, ListTablesCommand, GetItemCommand } from "@aws-sdk/client-dynamodb";
+const [endpoint, accessKeyId, secretAccessKey] = process.argv.slice(1);
+const c = new DynamoDBClient({ endpoint, region: "us-east-1", maxAttempts: 1, credentials: { accessKeyId, secretAccessKey } });
+const t = await c.send(new ListTablesCommand({}));
+const g = await c.send(new GetItemCommand({ TableName: "ECommerceTable", Key: { PK: { S: "CUST#123" }, SK: { S: "ORDER#2026-07-03" } } }));
+console.log(t.TableNames.includes("ECommerceTable") && g.Item ? "js ok" : "js wrong");
+' "$endpoint" $keys) > "$work/js.out" 2>&1
+	check "sigv4: the JavaScript SDK with a key" $(grep -q '^js ok$' "$work/js.out"; echo $?)
+	# (by default dynamodb-admin sends a made-up session token, which keys refuse)
+	admin_port=$(free_port)
+	AWS_ACCESS_KEY_ID=$key_id AWS_SECRET_ACCESS_KEY=$key_secret AWS_REGION=us-east-1 \
+		node test/http/node_modules/dynamodb-admin/dist/dynamodb-admin.js --skip-default-credentials \
+		--host 127.0.0.1 --port "$admin_port" --dynamo-endpoint "$endpoint" > "$work/admin.out" 2>&1 &
+	admin_pid=$!
+	wait_for curl -sf "http://127.0.0.1:$admin_port/"
+	code=$(curl -s -o "$work/admin_items.json" -w '%{http_code}' "http://127.0.0.1:$admin_port/tables/ECommerceTable/items")
+	check "sigv4: dynamodb-admin with a key: the table's items ($code)" $([ "$code" = 200 ] && grep -q "CUST#123" "$work/admin_items.json"; echo $?)
+	kill "$admin_pid" 2>/dev/null
+	wait "$admin_pid" 2>/dev/null
+	admin_pid=""
+fi
 # an unknown key's large body; one role's workers and lock waits bounded
 # shellcheck disable=SC2086
 "$python" test/http/test_http.py "$port" roles $keys > "$work/py.out" 2>&1

@@ -28,6 +28,28 @@ SELECT st_disable_access_key('STDKNOSUCHKEY0000000');
 SELECT st_drop_access_key('STDKNOSUCHKEY0000000');
 SELECT st_drop_access_key(NULL);
 
+-- A key is bound to its role's OID: after DROP ROLE, a role created under
+-- the same name does not inherit it; a renamed role's key is refused too.
+DELETE FROM stdesign.access_keys;
+CREATE ROLE http_keys_gone;
+CREATE ROLE http_keys_renamed;
+SELECT count(*) FROM st_create_access_key('http_keys_gone');
+SELECT count(*) FROM st_create_access_key('http_keys_renamed');
+SELECT count(*) FROM st_create_access_key('http_keys_app');
+SELECT k.role_name, k.role_oid = r.oid AS oid_kept
+  FROM stdesign.access_keys k JOIN pg_roles r ON r.rolname = k.role_name ORDER BY 1;
+SELECT role, enabled FROM st_list_access_keys() ORDER BY role;
+DROP ROLE http_keys_gone;
+CREATE ROLE http_keys_gone;
+ALTER ROLE http_keys_renamed RENAME TO http_keys_renamed2;
+SELECT role, enabled FROM st_list_access_keys() ORDER BY role;
+-- (renamed back, the same role with the same name: its key serves again)
+ALTER ROLE http_keys_renamed2 RENAME TO http_keys_renamed;
+SELECT role, enabled FROM st_list_access_keys() ORDER BY role;
+DELETE FROM stdesign.access_keys;
+DROP ROLE http_keys_gone;
+DROP ROLE http_keys_renamed;
+
 -- Only superusers: the functions and the table (even with the schema usable).
 GRANT USAGE ON SCHEMA stdesign TO http_keys_other;
 SET ROLE http_keys_other;
