@@ -1305,13 +1305,17 @@ io_main(void *arg)
 /*
  * stdesign.http_max_workers_per_role, 0 when it does not apply: under
  * trust every request has the same role, and a bound would only leave
- * workers idle.
+ * workers idle.  -1, the default, keeps one worker for the other roles
+ * (the workers less one, at least one), so that a shared endpoint is safe
+ * as configured out of the box; 0 lifts the bound.
  */
 static int
 role_bound(void)
 {
-	if (http_auth == HTTP_AUTH_TRUST || http_max_workers_per_role <= 0)
+	if (http_auth == HTTP_AUTH_TRUST || http_max_workers_per_role == 0)
 		return 0;
+	if (http_max_workers_per_role < 0)
+		return Max(1, http_workers - 1);
 	return http_max_workers_per_role;
 }
 

@@ -61,7 +61,7 @@ int			http_request_timeout = 60000;
 char	   *http_region = NULL;
 int			http_max_connections = 1000;
 int			http_max_buffer = 128 * 1024;	/* kB */
-int			http_max_workers_per_role = 0;
+int			http_max_workers_per_role = -1;
 int			http_lock_timeout = 10000;
 
 static const struct config_enum_entry auth_options[] = {
@@ -243,7 +243,7 @@ define_settings(void)
 	DefineCustomIntVariable("stdesign.http_max_workers_per_role",
 							"HTTP workers that may run one role's requests at once under sigv4 (0: all).",
 							"Its other requests wait in the queue, so that one client cannot take every worker.",
-							&http_max_workers_per_role, 0, 0, HTTP_MAX_WORKERS,
+							&http_max_workers_per_role, -1, -1, HTTP_MAX_WORKERS,
 							PGC_SIGHUP, 0, NULL, NULL, NULL);
 }
 
