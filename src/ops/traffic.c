@@ -638,7 +638,7 @@ ops_traffic_reset(void)
 	HASH_SEQ_STATUS seq;
 	TrafficEntry *e;
 
-	/* counted traffic is kept as data is: not forgotten by a read-only transaction */
+	/* counts are kept as data is: not forgotten by a read-only transaction */
 	storage_prevent_write("st_partition_traffic_reset()");
 	clear_local();
 	if (ops_traffic_shared == NULL)

@@ -58,7 +58,6 @@
 #include "utils/reltrigger.h"
 #include "utils/guc.h"
 #include "utils/plancache.h"
-#include "tcop/utility.h"
 
 #include "catalog/namespace.h"
 #include "catalog/pg_proc.h"
@@ -2188,10 +2187,18 @@ key_visible(StTable *t, const StKey *key)
 static bool
 rls_hides_key(StTable *t, const StKey *key)
 {
+	bool		readable;
+
 	if (t->distributed || !OidIsValid(t->key_index) ||
 		check_enable_rls(t->relid, InvalidOid, true) != RLS_ENABLED)
 		return false;
-	return key_visible(t, key) && read_by_key(t, key, NULL) == NULL && key_visible(t, key);
+	if (!key_visible(t, key))
+		return false;
+	/* the role's read, with a snapshot no older than the look's */
+	PushActiveSnapshot(GetTransactionSnapshot());
+	readable = read_by_key(t, key, NULL) != NULL;
+	PopActiveSnapshot();
+	return !readable && key_visible(t, key);
 }
 
 StKeyHold

@@ -49,7 +49,7 @@ INSERT INTO ro_writes (stmt) VALUES
   ($$SELECT st_transact('[{"Put": {"TableName": "RoItems", "Item": {"PK": {"S": "b"}, "SK": {"S": "2"}}}}]')$$),
   ($$SELECT st_transact('[{"ConditionCheck": {"TableName": "RoItems", "Key": {"PK": {"S": "zz"}, "SK": {"S": "1"}}, "ConditionExpression": "attribute_not_exists(PK)"}}]')$$),
   ($$SELECT st_transact('[{"Delete": {"TableName": "RoItems", "Key": {"PK": {"S": "a"}, "SK": {"S": "1"}}}}]', 'ro-token')$$),
-  ($$SELECT count(*) FROM (SELECT st_put_all(jsonb_build_object('PK', 'c', 'SK', i::text), 'RoItems') FROM generate_series(1, 3) AS i) AS s$$),
+  ($$SELECT st_put_all(jsonb_build_object('PK', 'c', 'SK', i::text), 'RoItems')::text FROM generate_series(1, 3) AS i$$),
   ($$SELECT st_import('RoItems', '{"Item": {"PK": {"S": "d"}, "SK": {"S": "1"}}}')$$),
   ($$SELECT st_api('PutItem', '{"TableName": "RoItems", "Item": {"PK": {"S": "b"}, "SK": {"S": "3"}}}')$$),
   ($$SELECT st_api('UpdateItem', '{"TableName": "RoItems", "Key": {"PK": {"S": "a"}, "SK": {"S": "1"}}, "UpdateExpression": "SET w = :w", "ExpressionAttributeValues": {":w": {"S": "x"}}}')$$),
@@ -77,6 +77,8 @@ INSERT INTO ro_reads (stmt) VALUES
   ($$SELECT st_api('ExecuteStatement', '{"Statement": "SELECT v FROM \"RoItems\" WHERE PK = ''a'' AND SK = ''3''"}')$$),
   ($$SELECT st_describe_table('RoItems') ->> 'ItemCount'$$),
   ($$SELECT count(*) FROM st_export('RoItems')$$);
+
+GRANT SELECT ON ro_writes, ro_reads TO regress_ro_app;
 
 SET ROLE regress_ro_app;
 BEGIN TRANSACTION READ ONLY;
@@ -117,12 +119,11 @@ INSERT INTO ro_admin (stmt) VALUES
   ($$SELECT st_api('UpdateTable', '{"TableName": "RoItems", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByV"}}]}')$$),
   ($$SELECT st_drop_table('RoItems')$$),
   ($$SELECT st_api('DeleteTable', '{"TableName": "RoItems"}')$$),
-  ($$SELECT st_update_ttl('RoItems', 'expires')$$),
-  ($$SELECT st_api('UpdateTimeToLive', '{"TableName": "RoItems", "TimeToLiveSpecification": {"AttributeName": "expires", "Enabled": true}}')$$),
+  ($$SELECT st_update_ttl('RoItems', 'expires', false)$$),
+  ($$SELECT st_api('UpdateTimeToLive', '{"TableName": "RoItems", "TimeToLiveSpecification": {"AttributeName": "expires", "Enabled": false}}')$$),
   ($$SELECT st_tag_table('RoItems', '{"team": "a"}')$$),
   ($$SELECT st_untag_table('RoItems', ARRAY['team'])$$),
   ($$SELECT st_api('TagResource', '{"ResourceArn": "arn:aws:dynamodb:local:000000000000:table/RoItems", "Tags": [{"Key": "k", "Value": "v"}]}')$$),
-  ($$SELECT st_set_model('RoItems', '{"entities": {}}')$$),
   ($$SELECT st_set_model('RoItems', NULL)$$),
   ($$SELECT access_key_id FROM st_create_access_key('regress_ro_app')$$),
   ($$SELECT st_disable_access_key('AKIDNONE')$$),
@@ -147,4 +148,5 @@ RESET ROLE;
 SELECT st_drop_table('RoItems');
 DROP TABLE ro_writes, ro_reads, ro_admin;
 DROP FUNCTION ro_try(text), ro_items();
+DROP OWNED BY regress_ro_app;
 DROP ROLE regress_ro_app;

@@ -70,6 +70,7 @@ INSERT INTO rls_cases (name, stmt) VALUES
   ('UpdateItem', $$SELECT st_api('UpdateItem', '{"TableName": "Rls", "Key": {"PK": {"S": "have"}, "SK": {"S": "@SK@"}}, "UpdateExpression": "SET #o = :o", "ExpressionAttributeNames": {"#o": "owner"}, "ExpressionAttributeValues": {":o": {"S": "regress_rls_app"}}}')$$),
   ('PartiQL INSERT', $$SELECT st_api('ExecuteStatement', '{"Statement": "INSERT INTO \"Rls\" VALUE {''PK'': ''have'', ''SK'': ''@SK@'', ''owner'': ''regress_rls_app''}"}')$$),
   ('PutItem', $$SELECT st_api('PutItem', '{"TableName": "Rls", "Item": {"PK": {"S": "have"}, "SK": {"S": "@SK@"}, "owner": {"S": "regress_rls_app"}}}')$$);
+GRANT SELECT ON rls_cases TO regress_rls_app;
 
 SET ROLE regress_rls_app;
 CREATE TEMP TABLE rls_answers AS
@@ -102,4 +103,5 @@ SELECT pk, sk, st_to_plain(item) AS item FROM stdesign_data."Rls" ORDER BY pk, s
 SELECT st_drop_table('Rls');
 DROP TABLE rls_cases;
 DROP FUNCTION rls_try(text);
+DROP OWNED BY regress_rls_app;
 DROP ROLE regress_rls_app;

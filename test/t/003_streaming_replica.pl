@@ -209,7 +209,7 @@ my @standby_writes = (
 for my $sql (@standby_writes)
 {
 	my ($wrc, $wout, $werr) = $standby->psql('postgres', $sql, extra_params => [ '-v', 'VERBOSITY=verbose' ]);
-	like("$wrc $werr", qr/^[1-9] ERROR:  25006: cannot execute [A-Z ()a-z_]+ (in a read-only transaction|during recovery)/,
+	like("$wrc $werr", qr/^[1-9] psql:<stdin>:1: ERROR:  25006: cannot execute [A-Z ()a-z_]+ (in a read-only transaction|during recovery)/,
 		"standby refuses: $sql");
 }
 is($standby->safe_psql('postgres', $items_sql), $items_before, 'standby: the items are unchanged');
