@@ -19,6 +19,10 @@
  *	   key: a ConditionCheck or a Delete of a missing item writes nothing at
  *	   all (no trigger fires, logical decoding sees nothing, no INSERT
  *	   privilege or policy is involved).
+ *	   An item that row-level security hides from the role is, for the
+ *	   role, missing, as for its statements (whatever the key index says):
+ *	   nothing is held for it, and a Put or Update that would create it is
+ *	   refused when it tries (storage_insert).
  *	2. Evaluate every condition (and every update) against the locked
  *	   versions.  If any fails, raise TransactionCanceledException with one
  *	   CancellationReason per action, in request order; the error undoes
