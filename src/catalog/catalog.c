@@ -36,6 +36,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
+#include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "access/table.h"
 #include "utils/rel.h"
@@ -829,6 +830,15 @@ catalog_lookup_locked(const char *name, bool missing_ok, LOCKMODE mode)
 	StTable    *t;
 	bool		found;
 
+	/*
+	 * A lock stronger than a write's is for a change of the table: during
+	 * recovery the lock manager could not take it, and the change is
+	 * refused as Postgres refuses LOCK TABLE in such a mode, with its error
+	 * (25006).  In a read-only transaction the change's own statements are
+	 * refused, with the same error.
+	 */
+	if (mode > RowExclusiveLock)
+		PreventCommandDuringRecovery("LOCK TABLE");
 	if (table_cache == NULL)
 		catalog_init();
 	if (!OidIsValid(catalog_relid))

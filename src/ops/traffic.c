@@ -59,6 +59,7 @@
 
 #include "capacity.h"
 #include "item/av_jsonb.h"
+#include "storage/st_storage.h"
 #include "traffic.h"
 
 #define READ_UNIT_BYTES 4096
@@ -637,6 +638,8 @@ ops_traffic_reset(void)
 	HASH_SEQ_STATUS seq;
 	TrafficEntry *e;
 
+	/* counts are kept as data is: not forgotten by a read-only transaction */
+	storage_prevent_write("st_partition_traffic_reset()");
 	clear_local();
 	if (ops_traffic_shared == NULL)
 		return;

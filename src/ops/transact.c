@@ -19,6 +19,10 @@
  *	   key: a ConditionCheck or a Delete of a missing item writes nothing at
  *	   all (no trigger fires, logical decoding sees nothing, no INSERT
  *	   privilege or policy is involved).
+ *	   An item that row-level security hides from the role is, for the
+ *	   role, missing, as for its statements (whatever the key index says):
+ *	   nothing is held for it, and a Put or Update that would create it is
+ *	   refused when it tries (storage_insert).
  *	2. Evaluate every condition (and every update) against the locked
  *	   versions.  If any fails, raise TransactionCanceledException with one
  *	   CancellationReason per action, in request order; the error undoes
@@ -116,10 +120,22 @@ lock_item(StTxAction *a, bool need_old)
 			a->old_item = av_item_from_stored(old);
 			return;
 		}
-		if (storage_lock_absent_key(t, &a->key))
+		switch (storage_lock_absent_key(t, &a->key))
 		{
-			a->old_item = NULL;	/* the item is absent; its key is ours */
-			return;
+			case ST_KEY_HELD:
+				a->old_item = NULL; /* the item is absent; its key is ours */
+				a->key_held = true;
+				return;
+			case ST_KEY_HIDDEN:
+				/*
+				 * Row-level security hides the item: for this role it is
+				 * missing, as for a statement, and there is no absence to
+				 * hold (a Put or Update creating it is refused).
+				 */
+				a->old_item = NULL;
+				return;
+			case ST_KEY_EXISTS:
+				break;
 		}
 		/* a concurrent writer created the item first: read it again */
 	}
@@ -236,7 +252,8 @@ insert_missing(StTxAction *a)
 	if (!storage_insert(a->table, av_item_to_jsonb(a->new_item, true), NULL))
 		st_error(ST_ERR_TRANSACTION_CONFLICT,
 				 "Transaction is ongoing for the item; the transaction could not acquire it");
-	storage_unlock_absent_key(a->table, &a->key);
+	if (a->key_held)
+		storage_unlock_absent_key(a->table, &a->key);
 }
 
 static void

@@ -48,6 +48,7 @@ typedef struct StTxAction
 	bool		written;		/* already written while locking (unconditional Put) */
 	ItemPointerData ctid;
 	Av		   *old_item;		/* NULL when the item does not exist */
+	bool		key_held;		/* a missing item's key held (storage_lock_absent_key) */
 	Av		   *new_item;		/* Put/Update: what gets written */
 } StTxAction;
 

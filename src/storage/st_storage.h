@@ -98,6 +98,13 @@ extern Datum storage_key_datum(const Av *value);
 /* No privilege or row security stands in the way of reading the relation directly. */
 extern bool storage_direct_ok(Oid relid, AclMode mode);
 
+/*
+ * Postgres's own error when the transaction is read-only (a hot standby's
+ * are), as for the SQL command cmdname: before any write, or any read made
+ * to write.
+ */
+extern void storage_prevent_write(const char *cmdname);
+
 /* The user holds the privileges on the relation, or the usual "permission denied" error. */
 extern void storage_require_privilege(StTable *t, AclMode mode);
 
@@ -165,14 +172,25 @@ extern Jsonb *storage_delete(StTable *t, const StKey *key, bool want_old, bool *
 
 /*
  * A transaction's hold on the key of an item that does not exist, until it
- * ends (see storage.c): true with the key locked when no item has the key
- * (waiting for a transaction writing it); false when one has (committed, or
- * written by this transaction): the caller locks its row instead.  In
- * REPEATABLE READ and SERIALIZABLE, an item committed since the snapshot
- * is a serialization failure.  storage_unlock_absent_key lets go early, once
- * the transaction has inserted the item (its index entry holds the key).
+ * ends (see storage.c): ST_KEY_HELD with the key locked when no item has the
+ * key (waiting for a transaction writing it); ST_KEY_EXISTS when one has
+ * (committed, or written by this transaction): the caller locks its row
+ * instead; ST_KEY_HIDDEN, nothing locked, when one has that row-level
+ * security hides from the role: for the role the item is missing (a write
+ * that would create it gets insufficient_privilege, see storage_insert).
+ * In REPEATABLE READ and SERIALIZABLE, an item committed since the
+ * snapshot is a serialization failure.  storage_unlock_absent_key lets go
+ * early, once the transaction has inserted the item (its index entry holds
+ * the key).
  */
-extern bool storage_lock_absent_key(StTable *t, const StKey *key);
+typedef enum StKeyHold
+{
+	ST_KEY_HELD,
+	ST_KEY_EXISTS,
+	ST_KEY_HIDDEN
+} StKeyHold;
+
+extern StKeyHold storage_lock_absent_key(StTable *t, const StKey *key);
 extern void storage_unlock_absent_key(StTable *t, const StKey *key);
 
 /*

@@ -845,6 +845,26 @@ storage_direct_ok(Oid relid, AclMode mode)
 	return pg_class_aclmask(relid, GetUserId(), mode, ACLMASK_ALL) == mode;
 }
 
+/*
+ * Refuse a write in a read-only transaction, and so on a hot standby (where
+ * every transaction is read-only), as the executor refuses a statement that
+ * writes (ExecCheckXactReadOnly), with its error: cannot execute INSERT in
+ * a read-only transaction (SQLSTATE 25006).  stdesign writes most rows
+ * without an executor (row_write.c), where nothing else would refuse them;
+ * and an item write that ends up writing nothing (the Delete of a missing
+ * item, a failed condition) is refused all the same, as an UPDATE or DELETE
+ * that matches no row is.  So every function of this file that writes, or
+ * reads an item to write it (a locking read, the read of an optimistic
+ * update), calls it first, before it reads, locks or writes anything.
+ */
+void
+storage_prevent_write(const char *cmdname)
+{
+	PreventCommandIfReadOnly(cmdname);
+	PreventCommandIfParallelMode(cmdname);
+	PreventCommandDuringRecovery(cmdname);
+}
+
 void
 storage_require_privilege(StTable *t, AclMode mode)
 {
@@ -1060,6 +1080,7 @@ read_latest(StTable *t, const StKey *key, ItemPointer ctid, bool lock)
 Jsonb *
 storage_get_for_update(StTable *t, const StKey *key, ItemPointer ctid)
 {
+	storage_prevent_write("SELECT FOR UPDATE");
 	if (key_layout_known(t) && storage_direct_ok(t->relid, ACL_SELECT | ACL_UPDATE))
 		return read_latest(t, key, ctid, true);
 	return read_by_key(t, key, ctid);
@@ -1074,12 +1095,14 @@ storage_can_replace_unlocked(StTable *t)
 Jsonb *
 storage_get_latest(StTable *t, const StKey *key, ItemPointer ctid)
 {
+	storage_prevent_write("UPDATE");
 	return read_latest(t, key, ctid, false);
 }
 
 bool
 storage_replace_unlocked(StTable *t, ItemPointer ctid, Jsonb *item)
 {
+	storage_prevent_write("UPDATE");
 	return storage_row_update(t->relid, t->item_attnum, ctid, item, false);
 }
 
@@ -1118,6 +1141,23 @@ upsert_sql(StTable *t, const char *source)
 
 /* The key columns' values of a stored item, as the set_keys trigger computes them. */
 static void stored_item_key(StTable *t, Jsonb *item, StKey *key);
+static bool rls_hides_key(StTable *t, const StKey *key);
+
+/*
+ * A write that would create an item whose key a row hidden by row-level
+ * security holds: refused, as Postgres refuses an INSERT of that key (the
+ * unique index, which knows no policy, tells the key exists); with
+ * insufficient_privilege, as a policy's refusal (the endpoint answers
+ * AccessDeniedException), rather than as a conflict that retrying could end.
+ */
+static void
+hidden_key_error(StTable *t)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("cannot write the item: an item with its key exists in table \"%s\", hidden by row-level security",
+					t->relname)));
+}
 
 /* $1 pk, [$2 sk,] item: the parameters of a distributed write of item. */
 static int
@@ -1627,6 +1667,7 @@ storage_upsert(StTable *t, Jsonb *item)
 	SPIPlanPtr	plan;
 	bool		probe = true;
 
+	storage_prevent_write("INSERT");
 	if (t->distributed)
 	{
 		dist_upsert(t, item);
@@ -1661,6 +1702,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 	Datum		values[1];
 	SPIPlanPtr	plan;
 
+	storage_prevent_write("INSERT");
 	if (n == 0)
 		return;
 	/* one statement per item: each goes to the shard of its pk */
@@ -1693,6 +1735,7 @@ storage_upsert_many(StTable *t, Jsonb **items, int n, bool *probe)
 bool
 storage_insert_new_many(StTable *t, Jsonb **items, int n)
 {
+	storage_prevent_write("INSERT");
 	if (n == 0)
 		return true;
 	if (!key_layout_known(t) ||
@@ -1707,6 +1750,7 @@ static void flag_lock_tag(LOCKTAG *tag, StTable *t);
 StStorageLoad *
 storage_load_begin(StTable *t)
 {
+	storage_prevent_write("INSERT");
 	if (!key_layout_known(t))
 		return NULL;
 	return storage_row_load_begin(t->relid, t->key_index, t->item_attnum);
@@ -1782,6 +1826,8 @@ storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 	Oid		   *argtypes = types;
 	Datum	   *args = values;
 
+	storage_prevent_write("INSERT");
+
 	/* directly where the statement would do nothing more (see storage_upsert) */
 	if (key_layout_known(t))
 	{
@@ -1823,6 +1869,14 @@ storage_insert(StTable *t, Jsonb *item, ItemPointer ctid)
 	dist_plans_end(nest);
 	if (inserted)
 		storage_respect_key_locks(t, &item, 1);
+	else
+	{
+		StKey		key;
+
+		stored_item_key(t, item, &key);
+		if (rls_hides_key(t, &key))
+			hidden_key_error(t);
+	}
 	return inserted;
 }
 
@@ -1849,6 +1903,7 @@ storage_replace(StTable *t, ItemPointer ctid, Jsonb *item)
 	SPIPlanPtr	plan;
 	bool		replaced;
 
+	storage_prevent_write("UPDATE");
 	if (t->distributed)
 	{
 		StKey		key;
@@ -1879,6 +1934,7 @@ storage_delete_ctid(StTable *t, ItemPointer ctid, const StKey *key)
 	Datum		values[1] = {PointerGetDatum(ctid)};
 	SPIPlanPtr	plan;
 
+	storage_prevent_write("DELETE");
 	if (t->distributed)
 	{
 		dist_write_by_key(t, key, NULL);
@@ -1927,6 +1983,7 @@ storage_delete(StTable *t, const StKey *key, bool want_old, bool *deleted)
 	SPIPlanPtr	plan;
 	Jsonb	   *result;
 
+	storage_prevent_write("DELETE");
 	/*
 	 * Directly: the item's latest version read without a lock, deleted if it
 	 * is still the latest (else read again, as a DELETE re-checks the row's
@@ -2091,12 +2148,66 @@ key_state(StTable *t, const StKey *key, TransactionId *xwait, uint32 *spec_token
 	return state;
 }
 
-bool
+/*
+ * Row-level security: is there an item with the key that the transaction's
+ * snapshot sees (in READ COMMITTED, a new snapshot) but that the role's own
+ * read, under its policies, does not return?  Asked only once a write found
+ * no item to read and the key index has the key.  Such an item is, for the
+ * role, a missing item (as a row a policy hides is for a statement), but
+ * its key is taken.  In READ COMMITTED the item may also have been
+ * committed, or deleted, between two snapshots: the role's read comes
+ * between two looks that see it, so that neither passes for a hidden item.
+ */
+static bool
+key_visible(StTable *t, const StKey *key)
+{
+	Relation	rel = table_open(t->relid, AccessShareLock);
+	Relation	idx = index_open(t->key_index, AccessShareLock);
+	Snapshot	snapshot;
+	ScanKeyData keys[2];
+	int			nkeys = key_scan_keys(t, key, keys);
+	IndexScanDesc scan;
+	TupleTableSlot *slot;
+	bool		found;
+
+	snapshot = RegisterSnapshot(IsolationUsesXactSnapshot() ? GetTransactionSnapshot() :
+								GetLatestSnapshot());
+	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
+	index_rescan(scan, keys, nkeys, NULL, 0);
+	slot = table_slot_create(rel, NULL);
+	found = index_getnext_slot(scan, ForwardScanDirection, slot);
+	ExecDropSingleTupleTableSlot(slot);
+	index_endscan(scan);
+	UnregisterSnapshot(snapshot);
+	index_close(idx, NoLock);
+	table_close(rel, NoLock);
+	return found;
+}
+
+static bool
+rls_hides_key(StTable *t, const StKey *key)
+{
+	bool		readable;
+
+	if (t->distributed || !OidIsValid(t->key_index) ||
+		check_enable_rls(t->relid, InvalidOid, true) != RLS_ENABLED)
+		return false;
+	if (!key_visible(t, key))
+		return false;
+	/* the role's read, with a snapshot no older than the look's */
+	PushActiveSnapshot(GetTransactionSnapshot());
+	readable = read_by_key(t, key, NULL) != NULL;
+	PopActiveSnapshot();
+	return !readable && key_visible(t, key);
+}
+
+StKeyHold
 storage_lock_absent_key(StTable *t, const StKey *key)
 {
 	LOCKTAG		flag;
 	LOCKTAG		tag;
 
+	storage_prevent_write("SELECT FOR UPDATE");
 	/* the key index is what says whether a key exists */
 	if (!OidIsValid(t->key_index) && !t->distributed)
 		st_internal_error("the key index of table %s is missing", t->name);
@@ -2122,17 +2233,20 @@ storage_lock_absent_key(StTable *t, const StKey *key)
 		else
 			state = key_state(t, key, &xwait, &spec_token);
 		if (state == KEY_ABSENT)
-			return true;
+			return ST_KEY_HELD;
 		/* never wait for a writer while holding what it may wait for */
 		LockRelease(&tag, ExclusiveLock, false);
 		if (state == KEY_PRESENT)
 		{
+			/* there all along, but not for this role: missing, as for a statement */
+			if (rls_hides_key(t, key))
+				return ST_KEY_HIDDEN;
 			/* committed since this transaction's snapshot was taken */
 			if (IsolationUsesXactSnapshot())
 				ereport(ERROR,
 						(errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
 						 errmsg("could not serialize access due to concurrent insert")));
-			return false;
+			return ST_KEY_EXISTS;
 		}
 		if (spec_token)
 			SpeculativeInsertionWait(xwait, spec_token);
@@ -2664,6 +2778,8 @@ storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int
 	const char *n = "((item " OP("->") " $1) " OP("->>") " 'N')";
 	char	   *sql;
 	int			count;
+
+	storage_prevent_write("DELETE");
 
 	values[0] = CStringGetTextDatum(attr);
 	values[1] = now;

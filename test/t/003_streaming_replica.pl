@@ -170,6 +170,53 @@ SELECT count(*) FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid,
  WHERE c.relnamespace = 'stdesign_data'::regnamespace});
 is("$rc|$out|$err", "0|$indexes|", 'amcheck on the standby: every index has every row version (heapallindexed)');
 
+# Every stdesign write on the standby is refused with Postgres's own error
+# for a write in recovery (SQLSTATE 25006, as an INSERT there is), before
+# anything is written; the standby keeps running, its items unchanged, and
+# reads go on.
+my $items_sql = q{SELECT count(*) || ' ' || md5(string_agg(pk || '|' || sk || '|' || item::text, ',' ORDER BY pk, sk))
+                    FROM stdesign_data."Plain"};
+my $items_before = $standby->safe_psql('postgres', $items_sql);
+my @standby_writes = (
+	q{SELECT st_put('{"PK": "SB", "SK": "X"}', 'Plain')},
+	q{SELECT st_put('{"PK": "SB", "SK": "X"}', 'Plain', condition => 'attribute_not_exists(PK)')},
+	q{SELECT st_update('TX#1', 'X', 'SET n = :one', 'Plain', "values" => '{":one": 1}')},
+	q{SELECT st_delete('TX#1', 'X', 'Plain')},
+	q{SELECT st_delete('NOSUCH', 'X', 'Plain')},
+	q{SELECT st_batch_write('{"Plain": [{"PutRequest": {"Item": {"PK": {"S": "SB"}, "SK": {"S": "Y"}}}}]}')},
+	q{SELECT st_transact('[{"ConditionCheck": {"TableName": "Plain", "Key": {"PK": {"S": "SB"}, "SK": {"S": "Z"}}, "ConditionExpression": "attribute_not_exists(PK)"}}]')},
+	q{SELECT st_put_all(jsonb_build_object('PK', 'SB' || i, 'SK', 'X'), 'Plain') FROM generate_series(1, 10) AS i},
+	q{SELECT st_import('Plain', '{"Item": {"PK": {"S": "SBI"}, "SK": {"S": "X"}}}')},
+	q{SELECT st_api('PutItem', '{"TableName": "Plain", "Item": {"PK": {"S": "SB"}, "SK": {"S": "X"}}}')},
+	q{SELECT st_api('UpdateItem', '{"TableName": "Plain", "Key": {"PK": {"S": "TX#1"}, "SK": {"S": "X"}}, "UpdateExpression": "REMOVE n"}')},
+	q{SELECT st_api('DeleteItem', '{"TableName": "Plain", "Key": {"PK": {"S": "TX#1"}, "SK": {"S": "X"}}}')},
+	q{SELECT st_api('BatchWriteItem', '{"RequestItems": {"Plain": [{"DeleteRequest": {"Key": {"PK": {"S": "TX#1"}, "SK": {"S": "X"}}}}]}}')},
+	q{SELECT st_api('TransactWriteItems', '{"TransactItems": [{"Delete": {"TableName": "Plain", "Key": {"PK": {"S": "TX#1"}, "SK": {"S": "X"}}}}]}')},
+	q{SELECT st_api('ExecuteStatement', '{"Statement": "INSERT INTO \"Plain\" VALUE {''PK'': ''SB'', ''SK'': ''P''}"}')},
+	q{SELECT st_api('ExecuteTransaction', '{"TransactStatements": [{"Statement": "DELETE FROM \"Plain\" WHERE PK = ''TX#1'' AND SK = ''X''"}]}')},
+	q{SELECT st_create_table('OnStandby')},
+	q{SELECT st_create_gsi('Plain', 'ByN', 'n', pk_type => 'N')},
+	q{SELECT st_drop_gsi('Shop', 'ByTotalAll')},
+	q{SELECT st_drop_table('Plain')},
+	q{SELECT st_api('UpdateTable', '{"TableName": "Shop", "GlobalSecondaryIndexUpdates": [{"Delete": {"IndexName": "ByTotalAll"}}]}')},
+	q{SELECT st_update_ttl('Plain', 'expires')},
+	q{SELECT st_tag_table('Plain', '{"team": "a"}')},
+	q{SELECT st_set_model('Plain', NULL)},
+	q{SELECT st_create_access_key('postgres')},
+	q{SELECT st_drop_access_key('AKIDNONE')},
+	q{SELECT st_partition_traffic_reset()},
+);
+for my $sql (@standby_writes)
+{
+	my ($wrc, $wout, $werr) = $standby->psql('postgres', $sql, extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	like("$wrc $werr", qr/^[1-9] psql:<stdin>:1: ERROR:  25006: cannot execute [A-Z ()a-z_]+ (in a read-only transaction|during recovery)/,
+		"standby refuses: $sql");
+}
+is($standby->safe_psql('postgres', $items_sql), $items_before, 'standby: the items are unchanged');
+is($standby->safe_psql('postgres', q{SELECT st_get('TX#1', 'X', 'Plain') ->> 'PK'}), 'TX#1', 'standby: reads still answer');
+is($standby->safe_psql('postgres', 'SELECT pg_is_in_recovery()'), 't', 'standby: still running, still a standby');
+unlike(slurp_file($standby->logfile), qr/terminated by signal|PANIC/, 'standby: no backend crashed');
+
 $standby->stop;
 $primary->stop;
 done_testing();
