@@ -56,6 +56,7 @@
 #include <microhttpd.h>
 #include <zlib.h>
 
+#include "common/file_utils.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"

@@ -26,6 +26,7 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -95,7 +96,7 @@ ops_ttl_update(const char *table_name, const char *attribute, bool enabled)
 				 errmsg("stdesign: time to live needs the catalog of stdesign 0.2.0"),
 				 errhint("Run ALTER EXTENSION stdesign UPDATE.")));
 	/* changing a table's setting is for its owner, as UpdateTable is */
-	if (!pg_class_ownercheck(t->relid, GetUserId()))
+	if (!st_class_ownercheck(t->relid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, t->relname);
 	if (active && strcmp(current, attribute) != 0)
 		st_error(ST_ERR_VALIDATION,

@@ -872,7 +872,7 @@ st_set_model(PG_FUNCTION_ARGS)
 	if (name == NULL)
 		st_validation_null("table_name");
 	t = catalog_lookup(name, false);
-	if (!pg_class_ownercheck(t->relid, GetUserId()))
+	if (!st_class_ownercheck(t->relid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, t->relname);
 	if (doc)
 		(void) studio_model_parse(t, doc);
