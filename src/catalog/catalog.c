@@ -26,6 +26,7 @@
 #include "common/hashfn.h"
 #include "common/sha2.h"
 #include "executor/spi.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"

@@ -143,4 +143,10 @@ extern void st_init_range_table(struct EState *estate, struct RangeTblEntry *rte
 #define st_create_wait_event_set(nevents) CreateWaitEventSet(TopMemoryContext, nevents)
 #endif
 
+/*
+ * PostgreSQL 17: PG_TEMP_FILE_PREFIX and PG_TEMP_FILES_DIR moved from
+ * storage/fd.h to common/file_utils.h, which every version has: a file
+ * that uses them includes both, with no guard.
+ */
+
 #endif							/* ST_COMPAT_H */

@@ -34,6 +34,8 @@ static const char *const exception_sqlstates[] = {
 
 #define ST_INTERNAL_HINT "This is a bug in stdesign: please report it."
 
+static void fill(StErr *err, StErrCode code, const char *fmt, va_list args) pg_attribute_printf(3, 0);
+
 static void
 fill(StErr *err, StErrCode code, const char *fmt, va_list args)
 {

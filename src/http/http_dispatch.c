@@ -56,7 +56,7 @@
 #include <microhttpd.h>
 #include <zlib.h>
 
-#include "common/file_utils.h"
+#include "common/file_utils.h"	/* PG_TEMP_FILE_PREFIX since 17 (st_compat.h) */
 #include "miscadmin.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
