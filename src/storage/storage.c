@@ -417,9 +417,10 @@ storage_distribute(StTable *t, int shard_count)
 	if (t->distributed)
 	{
 		/* a table distributed by an earlier version gets its delegated reads */
-		nest = storage_citus_sequential_begin();
+		int			sequential = storage_citus_sequential_begin();
+
 		create_delegated_reads(t);
-		storage_citus_sequential_end(nest);
+		storage_citus_sequential_end(sequential);
 		catalog_invalidate_all();
 		return shard_count_of(t->relid);
 	}
