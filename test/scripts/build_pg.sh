@@ -11,6 +11,8 @@
 # Prints the prefix's pg_config on its last line.  Needs root (or sudo)
 # only when Debian packages are missing.  Set MAKE_JOBS to change -j2.
 set -euo pipefail
+# ../shared/vendor (and a relative PG_TARBALL) from the project's root
+cd "$(dirname "$0")/../.."
 
 major=${PG_MAJOR:-18}
 tarball=${PG_TARBALL:-$(ls ../shared/vendor/postgresql-"$major"_*.orig.tar.* \
@@ -20,7 +22,24 @@ tarball=${PG_TARBALL:-$(ls ../shared/vendor/postgresql-"$major"_*.orig.tar.* \
 prefix=${PG_PREFIX:-/usr/local/pgsql-$major}
 jobs=${MAKE_JOBS:-2}
 
+# pieces_there: the prefix has the tests' pieces (amcheck, the isolation
+# tester, the TAP modules)
+pieces_there() {
+	local pkglibdir
+	[ -x "$prefix/bin/pg_config" ] || return 1
+	pkglibdir=$("$prefix/bin/pg_config" --pkglibdir)
+	[ -f "$pkglibdir/amcheck.so" ] &&
+		[ -x "$pkglibdir/pgxs/src/test/isolation/isolationtester" ] &&
+		[ -f "$pkglibdir/pgxs/src/test/perl/PostgreSQL/Test/Cluster.pm" ]
+}
+
 if [ -z "$tarball" ] || [ ! -f "$tarball" ]; then
+	# no source: a prefix built earlier (of this major) is used as it is
+	if pieces_there && "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major\."; then
+		echo "build_pg: $("$prefix/bin/pg_config" --version) is in $prefix (no source tarball to compare with)"
+		echo "$prefix/bin/pg_config"
+		exit 0
+	fi
 	echo "build_pg: no PostgreSQL $major source tarball (../shared/vendor/postgresql-${major}_*.orig.tar.* or PG_TARBALL)" >&2
 	exit 1
 fi
@@ -34,15 +53,7 @@ case "$version" in
 	*) echo "build_pg: cannot tell the version of $tarball (top directory $srcdir)" >&2; exit 1 ;;
 esac
 
-pkglibdir=""
-if [ -x "$prefix/bin/pg_config" ]; then
-	pkglibdir=$("$prefix/bin/pg_config" --pkglibdir)
-fi
-if [ -n "$pkglibdir" ] &&
-	[ "$("$prefix/bin/pg_config" --version)" = "PostgreSQL $version" ] &&
-	[ -f "$pkglibdir/amcheck.so" ] &&
-	[ -x "$pkglibdir/pgxs/src/test/isolation/isolationtester" ] &&
-	[ -f "$pkglibdir/pgxs/src/test/perl/PostgreSQL/Test/Cluster.pm" ]; then
+if pieces_there && [ "$("$prefix/bin/pg_config" --version)" = "PostgreSQL $version" ]; then
 	echo "build_pg: PostgreSQL $version is already in $prefix"
 	echo "$prefix/bin/pg_config"
 	exit 0
