@@ -68,7 +68,7 @@ catalog_owner(void)
 void
 catalog_check_owner(StTable *t)
 {
-	if (!pg_class_ownercheck(t->relid, GetUserId()))
+	if (!st_class_ownercheck(t->relid, GetUserId()))
 		aclcheck_error(ACLCHECK_NOT_OWNER, OBJECT_TABLE, t->relname);
 }
 
@@ -76,7 +76,7 @@ void
 catalog_check_create(void)
 {
 	Oid			nsp = get_namespace_oid(ST_DATA_SCHEMA, false);
-	AclResult	res = pg_namespace_aclcheck(nsp, GetUserId(), ACL_CREATE);
+	AclResult	res = st_namespace_aclcheck(nsp, GetUserId(), ACL_CREATE);
 
 	if (res != ACLCHECK_OK)
 		aclcheck_error(res, OBJECT_SCHEMA, ST_DATA_SCHEMA);

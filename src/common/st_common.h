@@ -53,6 +53,8 @@ extern void st_standalone_reset(void);
 #endif
 #else
 #include "postgres.h"
+
+#include "st_compat.h"
 #endif
 
 /* The exceptions, as an enum (see st_exceptions.h). */
@@ -106,16 +108,16 @@ extern const char *st_exception_sqlstate(StErrCode code);
 extern int	st_first_duplicate(const char *const *names, int n);
 
 /* Raise *err as a Postgres ERROR: "<ExceptionName>: <message>". Never returns. */
-extern void st_raise(const StErr *err) pg_attribute_noreturn();
+extern pg_noreturn void st_raise(const StErr *err);
 
 /* Shorthand: raise a new error directly. */
-extern void st_error(StErrCode code, const char *fmt,...) pg_attribute_printf(2, 3) pg_attribute_noreturn();
+extern pg_noreturn void st_error(StErrCode code, const char *fmt,...) pg_attribute_printf(2, 3);
 
 /* The same with a hint: advice for the user, apart from the message. */
-extern void st_error_hint(StErrCode code, const char *hint, const char *fmt,...) pg_attribute_printf(3, 4) pg_attribute_noreturn();
+extern pg_noreturn void st_error_hint(StErrCode code, const char *hint, const char *fmt,...) pg_attribute_printf(3, 4);
 
 /* Raise st_fail_null's ValidationException. */
-extern void st_validation_null(const char *path_fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
+extern pg_noreturn void st_validation_null(const char *path_fmt,...) pg_attribute_printf(1, 2);
 
 /*
  * Something that cannot happen did: stdesign's own data is inconsistent or a
@@ -123,7 +125,7 @@ extern void st_validation_null(const char *path_fmt,...) pg_attribute_printf(1, 
  * InternalServerError, with a hint to report it.  Every such case is raised
  * through here (or st_fail with ST_ERR_INTERNAL where there is no backend).
  */
-extern void st_internal_error(const char *fmt,...) pg_attribute_printf(1, 2) pg_attribute_noreturn();
+extern pg_noreturn void st_internal_error(const char *fmt,...) pg_attribute_printf(1, 2);
 
 /*
  * Postgres's serialization failure for an item changed ("update") or
@@ -131,7 +133,7 @@ extern void st_internal_error(const char *fmt,...) pg_attribute_printf(1, 2) pg_
  * SERIALIZABLE: the same SQLSTATE and message as a plain UPDATE's, so that a
  * client retries it the same way.
  */
-extern void st_serialization_failure(const char *what) pg_attribute_noreturn();
+extern pg_noreturn void st_serialization_failure(const char *what);
 
 #ifndef ST_STANDALONE
 /*

@@ -34,7 +34,7 @@ static const char *const exception_sqlstates[] = {
 
 #define ST_INTERNAL_HINT "This is a bug in stdesign: please report it."
 
-static void
+static pg_attribute_printf(3, 0) void
 fill(StErr *err, StErrCode code, const char *fmt, va_list args)
 {
 	err->code = code;

@@ -75,6 +75,7 @@
 #include <microhttpd.h>
 #include <zlib.h>
 
+#include "common/file_utils.h"	/* PG_TEMP_FILE_PREFIX since 17 (st_compat.h) */
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "storage/fd.h"

@@ -634,7 +634,7 @@ http_worker_main(Datum arg)
 	request_context = AllocSetContextCreate(TopMemoryContext, "stdesign http request",
 											ALLOCSET_DEFAULT_SIZES);
 	http_dispatch_start(index);
-	set = CreateWaitEventSet(TopMemoryContext, 3);
+	set = st_create_wait_event_set(3);
 	AddWaitEventToSet(set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 	AddWaitEventToSet(set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
 	AddWaitEventToSet(set, WL_SOCKET_READABLE, http_dispatch_wait_fd(), NULL, NULL);

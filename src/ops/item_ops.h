@@ -180,7 +180,7 @@ extern Av  *ops_update(StTable *t, const Av *keymap, StUpdate *upd, StCondition 
 					   StReturnValues rv, StWriteResult *res);
 
 /* Raise ConditionalCheckFailedException (with the item as DETAIL when asked). */
-extern void ops_condition_failed(const Av *item, bool return_item) pg_attribute_noreturn();
+extern pg_noreturn void ops_condition_failed(const Av *item, bool return_item);
 
 /* A table by name (ResourceNotFoundException when there is none). */
 extern StTable *ops_table_lookup(const char *name);

@@ -83,6 +83,6 @@ typedef struct StTxReason
  * Raise TransactionCanceledException with one reason per action, in request
  * order, as DETAIL ({"CancellationReasons": [...]}; items typed or plain).
  */
-extern void ops_transact_cancel(const StTxReason *reasons, int n, bool typed) pg_attribute_noreturn();
+extern pg_noreturn void ops_transact_cancel(const StTxReason *reasons, int n, bool typed);
 
 #endif							/* ST_TRANSACT_H */

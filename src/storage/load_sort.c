@@ -55,6 +55,7 @@
 #include "utils/pg_locale.h"
 #include "utils/rel.h"
 
+#include "common/st_compat.h"
 #include "load_sort.h"
 #include "tableam.h"
 
@@ -169,7 +170,7 @@ column_byte_ordered(Relation index, int i)
 		return opfamily == BYTEA_BTREE_FAM_OID;
 	if (type == TEXTOID)
 		return opfamily == TEXT_PATTERN_BTREE_FAM_OID ||
-			(opfamily == TEXT_BTREE_FAM_OID && lc_collate_is_c(index->rd_indcollation[i]));
+			(opfamily == TEXT_BTREE_FAM_OID && st_collation_is_c(index->rd_indcollation[i]));
 	return false;
 }
 
@@ -563,7 +564,7 @@ storage_load_sort_build(StLoadSort *s, Relation heap, Relation index)
 	}
 	PG_TRY();
 	{
-		RelationSetNewRelfilenode(index, index->rd_rel->relpersistence);
+		RelationSetNewRelfilenumber(index, index->rd_rel->relpersistence);
 		index_build(heap, index, BuildIndexInfo(index), true, false);
 	}
 	PG_FINALLY();

@@ -215,8 +215,8 @@ writer_open_indexes(RowWriter *w)
 	rte->relid = RelationGetRelid(w->rel);
 	rte->relkind = w->rel->rd_rel->relkind;
 	rte->rellockmode = RowExclusiveLock;
-	rte->updatedCols = bms_make_singleton(w->item_attnum - FirstLowInvalidHeapAttributeNumber);
-	ExecInitRangeTable(w->estate, list_make1(rte));
+	st_init_range_table(w->estate, rte,
+						bms_make_singleton(w->item_attnum - FirstLowInvalidHeapAttributeNumber));
 	InitResultRelInfo(w->rri, w->rel, 1, NULL, 0);
 	storage_index_cache_open(w->rri);
 	w->estate->es_snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
@@ -248,7 +248,7 @@ writer_update(RowWriter *w, ItemPointer ctid)
 {
 	TM_FailureData tmfd;
 	LockTupleMode lockmode;
-	bool		update_indexes;
+	StUpdateIndexes update_indexes;
 	TM_Result	res;
 
 	/* an UPDATE of a table published without a replica identity is refused */
@@ -257,11 +257,12 @@ writer_update(RowWriter *w, ItemPointer ctid)
 							 ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot(),
 							 InvalidSnapshot, true,
 							 &tmfd, &lockmode, &update_indexes);
-	if (res == TM_Ok && update_indexes)
+	if (res == TM_Ok && st_update_needs_index_entries(update_indexes))
 	{
 		if (w->estate == NULL)
 			writer_open_indexes(w);
-		ExecInsertIndexTuples(w->rri, w->row, w->estate, true, false, NULL, NIL);
+		list_free(st_insert_index_tuples(w->rri, w->row, w->estate, true, false, NULL, NIL,
+										 st_update_only_summarizing(update_indexes)));
 	}
 	return res;
 }
@@ -503,7 +504,7 @@ upsert_row(RowWriter *w, List *arbiter, bool *probe)
 
 		CHECK_FOR_INTERRUPTS();
 		if (*probe &&
-			!ExecCheckIndexConstraints(w->rri, w->row, w->estate, &conflict, arbiter))
+			!st_check_index_constraints(w->rri, w->row, w->estate, &conflict, arbiter))
 		{
 			if (conflict_update(w, &conflict))
 				return;
@@ -514,8 +515,8 @@ upsert_row(RowWriter *w, List *arbiter, bool *probe)
 		xid = GetCurrentTransactionId();
 		token = SpeculativeInsertionLockAcquire(xid);
 		table_tuple_insert_speculative(w->rel, w->row, w->cid, 0, NULL, token);
-		recheck = ExecInsertIndexTuples(w->rri, w->row, w->estate, false, true,
-										&conflicted, arbiter);
+		recheck = st_insert_index_tuples(w->rri, w->row, w->estate, false, true,
+										 &conflicted, arbiter, false);
 		table_tuple_complete_speculative(w->rel, w->row, token, !conflicted);
 		SpeculativeInsertionLockRelease(xid);
 		list_free(recheck);
@@ -640,7 +641,7 @@ insert_row(RowWriter *w, List *arbiter, ItemPointer ctid)
 
 		CHECK_FOR_INTERRUPTS();
 		/* waits for a transaction still writing the key, as the statement does */
-		if (!ExecCheckIndexConstraints(w->rri, w->row, w->estate, &conflict, arbiter))
+		if (!st_check_index_constraints(w->rri, w->row, w->estate, &conflict, arbiter))
 		{
 			conflict_nothing(w, &conflict);
 			return false;
@@ -648,8 +649,8 @@ insert_row(RowWriter *w, List *arbiter, ItemPointer ctid)
 		xid = GetCurrentTransactionId();
 		token = SpeculativeInsertionLockAcquire(xid);
 		table_tuple_insert_speculative(w->rel, w->row, w->cid, 0, NULL, token);
-		recheck = ExecInsertIndexTuples(w->rri, w->row, w->estate, false, true,
-										&conflicted, arbiter);
+		recheck = st_insert_index_tuples(w->rri, w->row, w->estate, false, true,
+										 &conflicted, arbiter, false);
 		table_tuple_complete_speculative(w->rel, w->row, token, !conflicted);
 		SpeculativeInsertionLockRelease(xid);
 		list_free(recheck);
@@ -716,8 +717,8 @@ storage_row_insert_many(Oid relid, Oid key_index, AttrNumber item_attnum, Jsonb 
 		for (int i = 0; i < m; i++)
 		{
 			/* the key index checks uniqueness, waiting for a writer of the key */
-			list_free(ExecInsertIndexTuples(w.rri, slots[i], w.estate, false, false,
-											NULL, NIL));
+			list_free(st_insert_index_tuples(w.rri, slots[i], w.estate, false, false,
+											 NULL, NIL, false));
 			ResetPerTupleExprContext(w.estate);
 			ExecClearTuple(slots[i]);
 		}
@@ -792,7 +793,7 @@ load_can_rebuild(StRowLoader *l, Oid key_index)
 	/* no entry at all, under any snapshot: no row the build could miss */
 	if (ok && key != NULL)
 	{
-		scan = index_beginscan(l->w.rel, key, SnapshotAny, 0, 0);
+		scan = st_index_beginscan(l->w.rel, key, SnapshotAny, 0, 0);
 		index_rescan(scan, NULL, 0, NULL, 0);
 		ok = index_getnext_tid(scan, ForwardScanDirection) == NULL;
 		index_endscan(scan);

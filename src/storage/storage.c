@@ -60,6 +60,7 @@
 #include "utils/plancache.h"
 
 #include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "utils/syscache.h"
 
@@ -416,9 +417,10 @@ storage_distribute(StTable *t, int shard_count)
 	if (t->distributed)
 	{
 		/* a table distributed by an earlier version gets its delegated reads */
-		nest = storage_citus_sequential_begin();
+		int			sequential = storage_citus_sequential_begin();
+
 		create_delegated_reads(t);
-		storage_citus_sequential_end(nest);
+		storage_citus_sequential_end(sequential);
 		catalog_invalidate_all();
 		return shard_count_of(t->relid);
 	}
@@ -944,7 +946,7 @@ probe_key_index(StTable *t, const StKey *key)
 	TupleTableSlot *slot;
 	Jsonb	   *result = NULL;
 
-	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
+	scan = st_index_beginscan(rel, idx, snapshot, nkeys, 0);
 	index_rescan(scan, keys, nkeys, NULL, 0);
 	slot = table_slot_create(rel, NULL);
 	if (index_getnext_slot(scan, ForwardScanDirection, slot))
@@ -1036,7 +1038,7 @@ read_latest(StTable *t, const StKey *key, ItemPointer ctid, bool lock)
 	rel = table_open(t->relid, lock ? RowShareLock : AccessShareLock);
 	idx = index_open(t->key_index, AccessShareLock);
 	nkeys = key_scan_keys(t, key, keys);
-	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
+	scan = st_index_beginscan(rel, idx, snapshot, nkeys, 0);
 	index_rescan(scan, keys, nkeys, NULL, 0);
 	slot = table_slot_create(rel, NULL);
 	found = index_getnext_slot(scan, ForwardScanDirection, slot);
@@ -1449,10 +1451,10 @@ delegate_call(StTable *t, bool query)
 	 * changed the table's definition: the workers get it when it commits.
 	 */
 	if (sql == NULL || !storage_direct_ok(t->relid, ACL_SELECT) || catalog_publish_pending(t->name) ||
-		pg_namespace_aclcheck(get_rel_namespace(t->relid), GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+		st_namespace_aclcheck(get_rel_namespace(t->relid), GetUserId(), ACL_USAGE) != ACLCHECK_OK)
 		return NULL;
 	nsp = get_namespace_oid("stdesign", true);
-	if (!OidIsValid(nsp) || pg_namespace_aclcheck(nsp, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
+	if (!OidIsValid(nsp) || st_namespace_aclcheck(nsp, GetUserId(), ACL_USAGE) != ACLCHECK_OK)
 		return NULL;
 	return sql;
 }
@@ -1802,7 +1804,7 @@ storage_table_is_empty(StTable *t)
 	rel = table_open(t->relid, AccessShareLock);
 	ind = index_open(t->key_index, AccessShareLock);
 	/* SnapshotAny: dead entries too, so that "empty" is never wrong */
-	scan = index_beginscan(rel, ind, SnapshotAny, 0, 0);
+	scan = st_index_beginscan(rel, ind, SnapshotAny, 0, 0);
 	index_rescan(scan, NULL, 0, NULL, 0);
 	empty = index_getnext_tid(scan, ForwardScanDirection) == NULL;
 	index_endscan(scan);
@@ -2132,7 +2134,7 @@ key_state(StTable *t, const StKey *key, TransactionId *xwait, uint32 *spec_token
 	KeyState	state = KEY_ABSENT;
 
 	InitDirtySnapshot(dirty);
-	scan = index_beginscan(rel, idx, &dirty, nkeys, 0);
+	scan = st_index_beginscan(rel, idx, &dirty, nkeys, 0);
 	index_rescan(scan, keys, nkeys, NULL, 0);
 	slot = table_slot_create(rel, NULL);
 	if (index_getnext_slot(scan, ForwardScanDirection, slot))
@@ -2172,7 +2174,7 @@ key_visible(StTable *t, const StKey *key)
 
 	snapshot = RegisterSnapshot(IsolationUsesXactSnapshot() ? GetTransactionSnapshot() :
 								GetLatestSnapshot());
-	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
+	scan = st_index_beginscan(rel, idx, snapshot, nkeys, 0);
 	index_rescan(scan, keys, nkeys, NULL, 0);
 	slot = table_slot_create(rel, NULL);
 	found = index_getnext_slot(scan, ForwardScanDirection, slot);
@@ -2526,7 +2528,7 @@ scan_key_space(StTable *t, StIndex *ix, const StQueryRange *r,
 		keys[nkeys++].sk_collation = sk->type == AV_S ? C_COLLATION_OID : InvalidOid;
 	}
 
-	scan = index_beginscan(rel, idx, snapshot, nkeys, 0);
+	scan = st_index_beginscan(rel, idx, snapshot, nkeys, 0);
 	index_rescan(scan, keys, nkeys, NULL, 0);
 	slot = table_slot_create(rel, NULL);
 	while ((r->limit < 0 || n < r->limit) &&

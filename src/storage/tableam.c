@@ -308,7 +308,7 @@ probe_partition(Relation rel, Datum pk)
 	ind = index_open(info.key_index, AccessShareLock);
 	ScanKeyEntryInitialize(&key, 0, 1, BTEqualStrategyNumber, InvalidOid,
 						   info.key_coll, info.key_eq, value);
-	scan = index_beginscan(rel, ind, SnapshotAny, 1, 0);
+	scan = st_index_beginscan(rel, ind, SnapshotAny, 1, 0);
 	index_rescan(scan, &key, 1, NULL, 0);
 	for (int n = 0; n < ST_PROBE_ENTRIES &&
 		 (tid = index_getnext_tid(scan, BackwardScanDirection)) != NULL; n++)
