@@ -575,6 +575,9 @@ def sql_literal(text):
 
 
 def case_sql(i, op, req):
+    if op == 'st_partiql' and '\\u0000' in dumps(req['Parameters']):
+        # st_partiql takes jsonb, which cannot hold U+0000: Postgres's cast refuses it before stdesign runs
+        req = dict(req, Parameters=json.loads(dumps(req['Parameters']).replace('\\u0000', '')))
     if op == 'st_partiql':
         return 'SELECT %d, pg_temp.fzp(%s, %s, %s);' % (
             i, sql_literal(req['Statement'] if isinstance(req['Statement'], str) else 'x'),

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 
 if [ -z "${API_FUZZ_INSIDE:-}" ]; then
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	API_FUZZ_INSIDE=1 HTTP_PORT=$port exec pg_virtualenv \
+	API_FUZZ_INSIDE=1 HTTP_PORT=$port exec pg_virtualenv -t \
 		-o shared_preload_libraries=stdesign -o stdesign.http_port="$port" \
 		-o stdesign.http_workers=2 bash "$0" "$@"
 fi
