@@ -751,10 +751,11 @@ def main():
         done = run_sql_batch(pending, failures)
         counts['sql'] += done
         pending = pending[done:]
-    # HTTP: the same stream of cases from the start, and raw bodies
+    # HTTP: raw bodies, then the stream of cases where SQL left it (so that a
+    # bounded run covers more of the systematic cases; the handlers are the same)
     if args.port:
         conn = [None]
-        hpos = 0
+        hpos = pos - len(pending)
         http_rng = random.Random(args.seed + 1)
         for body in RAW_BODIES:
             status, data = http_call(conn, args.port, 'PutItem', body)
