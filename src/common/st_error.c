@@ -43,8 +43,8 @@ static const char *const exception_sqlstates[] = {
  * valid UTF-8), so each byte of a sequence that is invalid or cut short
  * becomes '?'.
  */
-static void
-make_valid_utf8(char *s)
+void
+st_make_valid_utf8(char *s)
 {
 	unsigned char *p = (unsigned char *) s;
 
@@ -89,7 +89,7 @@ fill(StErr *err, StErrCode code, const char *fmt, va_list args)
 	err->detail = NULL;
 	err->hint = code == ST_ERR_INTERNAL ? ST_INTERNAL_HINT : NULL;
 	vsnprintf(err->message, sizeof(err->message), fmt, args);
-	make_valid_utf8(err->message);
+	st_make_valid_utf8(err->message);
 }
 
 bool

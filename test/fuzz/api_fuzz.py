@@ -789,9 +789,14 @@ def main():
     if args.log and os.path.exists(args.log):
         with open(args.log, errors='replace') as f:
             f.seek(log_start)
+            noted = 0
             for line in f:
                 if 'terminated by signal' in line or 'was terminated by' in line or 'PANIC' in line:
                     failures.append(('log', '-', None, 'CRASH in the server log: ' + line.strip()[:300]))
+                elif failures and noted < 30 and re.search(r'stdesign http|FATAL|WARNING', line):
+                    # what the endpoint logged, to tell a lost connection's cause
+                    print('log: ' + line.strip()[:300])
+                    noted += 1
     if args.out:
         with open(args.out, 'w') as f:
             for via, op, req, why in failures:
