@@ -724,6 +724,8 @@ def main():
     ap.add_argument('--log', default='', help="the server's log, checked for crashes")
     ap.add_argument('--model', default='')
     ap.add_argument('--batch', type=int, default=200)
+    ap.add_argument('--sql-share', type=float, default=0.5,
+                    help='the share of the time spent through psql when a port is given (0: HTTP only)')
     ap.add_argument('--out', default='', help='write failing requests here (JSON lines)')
     args = ap.parse_args()
 
@@ -736,7 +738,7 @@ def main():
     systematic = systematic_cases(model, base_map)
     failures = []
     start = time.time()
-    sql_budget = args.seconds * (0.5 if args.port else 1.0)
+    sql_budget = args.seconds * (args.sql_share if args.port else 1.0)
     counts = {'sql': 0, 'http': 0}
 
     def next_cases(stream_rng, position):
