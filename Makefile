@@ -85,6 +85,15 @@ errors-table:
 fuzz:
 	$(MAKE) -C test/fuzz run
 
+# The structure-aware fuzzer of the API (test/fuzz/api_fuzz.py) through
+# st_api, st_partiql and the HTTP endpoint, in a cluster of its own, for
+# FUZZ_SECONDS (make test runs it for 60 s inside the http layer).
+FUZZ_SECONDS ?= 600
+.PHONY: fuzz-api
+fuzz-api:
+	$(MAKE) -s install
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash test/scripts/api_fuzz.sh
+
 .PHONY: prove
 prove:
 	$(prove_installcheck)

@@ -91,10 +91,13 @@ static void
 raise_exception(StErrCode code, const char *message)
 {
 	const char *state = st_exception_sqlstate(code);
+	char	   *text = pstrdup(message);
 
+	/* quoted values of a database that is not UTF-8 may hold any byte */
+	st_make_valid_utf8(text);
 	ereport(ERROR,
 			(errcode(MAKE_SQLSTATE(state[0], state[1], state[2], state[3], state[4])),
-			 errmsg("%s: %s", st_exception_name(code), message)));
+			 errmsg("%s: %s", st_exception_name(code), text)));
 }
 
 /* How DynamoDB's JSON reader names the token it found. */

@@ -110,9 +110,16 @@ api_jreq_array_length(Jsonb *jb)
 Jsonb *
 api_jreq_array_element(Jsonb *jb, int i)
 {
-	if (!api_jreq_is_array(jb))
-		return NULL;
-	return value_to_jsonb(getIthJsonbValueFromContainer(&jb->root, i));
+	JsonbValue *v;
+
+	/* callers stay within api_jreq_array_length: anything else is a bug here */
+	if (!api_jreq_is_array(jb) || i < 0 || i >= (int) JB_ROOT_COUNT(jb))
+		st_internal_error("array element %d out of range", i);
+	v = getIthJsonbValueFromContainer(&jb->root, i);
+	if (v == NULL)
+		st_internal_error("array element %d out of range", i);
+	/* a JSON null element is a value (the null scalar), so no caller gets NULL */
+	return JsonbValueToJsonb(v);
 }
 
 int
@@ -130,7 +137,7 @@ api_jreq_object_member(Jsonb *jb, int i, char **key)
 	int			n = -1;
 
 	if (!api_jreq_is_object(jb))
-		return NULL;
+		st_internal_error("object member %d of a value that is not an object", i);
 	it = JsonbIteratorInit(&jb->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
@@ -138,10 +145,11 @@ api_jreq_object_member(Jsonb *jb, int i, char **key)
 		{
 			*key = pnstrdup(v.val.string.val, v.val.string.len);
 			tok = JsonbIteratorNext(&it, &v, true);
+			/* JSON null is the null scalar here too */
 			return JsonbValueToJsonb(&v);
 		}
 	}
-	return NULL;
+	st_internal_error("object member %d out of range", i);
 }
 
 char *

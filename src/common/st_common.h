@@ -84,6 +84,13 @@ typedef struct StErr
 	const char *hint;			/* a sentence of advice, or NULL */
 } StErr;
 
+/*
+ * Make a message valid UTF-8 in place: each byte of a sequence that is
+ * invalid or cut short (a quote cut at a byte count) becomes '?'.  Every
+ * StErr message goes through it.
+ */
+extern void st_make_valid_utf8(char *s);
+
 /* Fill *err (printf-style message) and return false, for "return st_fail(...)". */
 extern bool st_fail(StErr *err, StErrCode code, const char *fmt,...) pg_attribute_printf(3, 4);
 

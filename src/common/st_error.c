@@ -34,6 +34,54 @@ static const char *const exception_sqlstates[] = {
 
 #define ST_INTERNAL_HINT "This is a bug in stdesign: please report it."
 
+/*
+ * Messages quote what a request said, cut to a number of bytes (a syntax
+ * error's token and excerpt, a name, the whole message at ST_ERR_MSG_MAX):
+ * a cut may fall inside a UTF-8 character, and a database that is not UTF-8
+ * lets a request carry bytes that are no UTF-8 at all.  DynamoDB's messages
+ * are UTF-8 text (the HTTP endpoint sends them in a JSON body, which must be
+ * valid UTF-8), so each byte of a sequence that is invalid or cut short
+ * becomes '?'.
+ */
+void
+st_make_valid_utf8(char *s)
+{
+	unsigned char *p = (unsigned char *) s;
+
+	while (*p)
+	{
+		int			len;
+		unsigned int cp;
+		bool		ok;
+
+		if (*p < 0x80)
+		{
+			p++;
+			continue;
+		}
+		len = (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : (*p & 0xF8) == 0xF0 ? 4 : 0;
+		ok = len > 0;
+		cp = len == 2 ? (*p & 0x1F) : len == 3 ? (*p & 0x0F) : (*p & 0x07);
+		/* a NUL ends the loop: it is no continuation byte */
+		for (int i = 1; i < len && ok; i++)
+		{
+			ok = (p[i] & 0xC0) == 0x80;
+			cp = (cp << 6) | (p[i] & 0x3F);
+		}
+		/* no overlong forms, surrogates nor code points past U+10FFFF */
+		if (ok)
+			ok = (len == 2 && cp >= 0x80) ||
+				(len == 3 && cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF)) ||
+				(len == 4 && cp >= 0x10000 && cp <= 0x10FFFF);
+		if (!ok)
+		{
+			*p++ = '?';
+			continue;
+		}
+		p += len;
+	}
+}
+
 static pg_attribute_printf(3, 0) void
 fill(StErr *err, StErrCode code, const char *fmt, va_list args)
 {
@@ -41,6 +89,7 @@ fill(StErr *err, StErrCode code, const char *fmt, va_list args)
 	err->detail = NULL;
 	err->hint = code == ST_ERR_INTERNAL ? ST_INTERNAL_HINT : NULL;
 	vsnprintf(err->message, sizeof(err->message), fmt, args);
+	st_make_valid_utf8(err->message);
 }
 
 bool

@@ -113,7 +113,13 @@ next_token(const char *text, int len, int i)
 		t.len = word_len(text, len, i);
 	}
 	else
+	{
 		t.type = punct(text, len, i, &t.len);
+		/* a character outside the language is the whole of it, not its first byte */
+		if (t.type == TK_INVALID && c >= 0xC0)
+			while (i + t.len < len && ((unsigned char) text[i + t.len] & 0xC0) == 0x80)
+				t.len++;
+	}
 	return t;
 }
 

@@ -31,6 +31,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_authid.h"
 #include "commands/extension.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "storage/proc.h"
@@ -151,6 +152,17 @@ send_result(HttpCall *call, const HttpResult *r)
 
 /* ---------- the request body ---------- */
 
+/*
+ * DynamoDB's JSON protocol is UTF-8: a body that is not (a byte no UTF-8
+ * sequence allows) is refused as the NUL byte is, whatever the database's
+ * encoding (a SQL_ASCII database would otherwise store and echo the bytes).
+ */
+static bool
+body_is_utf8(const char *body, int len)
+{
+	return pg_verify_mbstr(PG_UTF8, body, len, true);
+}
+
 /* Undo Content-Encoding: gzip; false with *r set when it cannot be. */
 static bool
 decode_body(HttpCall *call, HttpResult *r)
@@ -165,7 +177,7 @@ decode_body(HttpCall *call, HttpResult *r)
 		call->json = palloc(call->raw_len + 1);
 		memcpy(call->json, call->raw, call->raw_len);
 		call->json[call->raw_len] = '\0';
-		if (memchr(call->raw, '\0', call->raw_len) != NULL)
+		if (memchr(call->raw, '\0', call->raw_len) != NULL || !body_is_utf8(call->json, call->raw_len))
 		{
 			*r = error_result(400, NS_SERVICE "SerializationException", NULL);
 			return false;
@@ -212,7 +224,7 @@ decode_body(HttpCall *call, HttpResult *r)
 		return false;
 	}
 	out.data[out.len] = '\0';
-	if (memchr(out.data, '\0', out.len) != NULL)
+	if (memchr(out.data, '\0', out.len) != NULL || !body_is_utf8(out.data, out.len))
 	{
 		*r = error_result(400, NS_SERVICE "SerializationException", NULL);
 		return false;

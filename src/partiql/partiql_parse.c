@@ -313,7 +313,13 @@ lex(Parser *p)
 			t.len = 1;
 		}
 		else
+		{
 			t.type = lex_punct(s, len, i, &t.len);
+			/* a character outside the language is the whole of it, not its first byte */
+			if (t.type == T_INVALID && (unsigned char) s[i] >= 0xC0)
+				while (i + t.len < len && ((unsigned char) s[i + t.len] & 0xC0) == 0x80)
+					t.len++;
+		}
 		if (p->ntoks == cap)
 		{
 			cap *= 2;

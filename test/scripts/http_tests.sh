@@ -23,6 +23,7 @@
 #   6. cancel, per-request timeout and reload, kill -9 of a worker in the
 #      middle of a request, fast shutdown during a request, a port taken,
 #      too few max_worker_processes
+#   7. the API fuzzer (test/fuzz/api_fuzz.py) for FUZZ_SECONDS (60)
 #
 # Needs the extension installed (make install).  Ends with one
 # "http: N passed, N failed" line; exits non-zero on any failure.
@@ -460,6 +461,18 @@ check "too few max_worker_processes: a clear log message" $?
 wait_for served
 check "too few max_worker_processes: the one worker that fits serves" $?
 q -c "ALTER SYSTEM RESET max_worker_processes" >/dev/null
+
+# ---------- 7. the API fuzzer ----------
+
+# every member of every operation replaced by null, wrong types, empty and
+# oversized values, and mutated PartiQL, through st_api, st_partiql and the
+# endpoint (test/fuzz/api_fuzz.py; make fuzz-api runs it longer)
+wait_for served
+"$python" test/fuzz/api_fuzz.py --port "$port" --log "$log" --seconds "${FUZZ_SECONDS:-60}" \
+	--seed "${FUZZ_SEED:-26}" > "$work/fuzz.out" 2>&1
+rc=$?
+cat "$work/fuzz.out"
+check "API fuzzer: no crash and only DynamoDB's errors ($(tail -n 1 "$work/fuzz.out"))" $rc
 
 [ "$failed" -eq 0 ] || tail -n 60 "$log"
 echo "http: $passed passed, $failed failed"
