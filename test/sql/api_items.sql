@@ -16,10 +16,13 @@ SELECT st_api('PutItem', '{"TableName": "ApiItems", "Item": {"PK": {"S": "u#2"},
 -- Conditional put: create only if absent.
 SELECT st_api('PutItem', '{"TableName": "ApiItems", "Item": {"PK": {"S": "u#1"}, "SK": {"S": "profile"}},
   "ConditionExpression": "attribute_not_exists(PK)"}');
-\set VERBOSITY verbose
+-- (its SQLSTATE, then its message and the old item as DETAIL)
+\set VERBOSITY sqlstate
 SELECT st_api('PutItem', '{"TableName": "ApiItems", "Item": {"PK": {"S": "u#1"}, "SK": {"S": "profile"}},
   "ConditionExpression": "attribute_not_exists(PK)", "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}');
 \set VERBOSITY default
+SELECT st_api('PutItem', '{"TableName": "ApiItems", "Item": {"PK": {"S": "u#1"}, "SK": {"S": "profile"}},
+  "ConditionExpression": "attribute_not_exists(PK)", "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}');
 
 -- GetItem: Item, or {} when absent; ProjectionExpression with names.
 SELECT st_api('GetItem', '{"TableName": "ApiItems", "Key": {"PK": {"S": "u#1"}, "SK": {"S": "profile"}}}');
