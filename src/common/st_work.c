@@ -13,10 +13,16 @@
  *     autovacuum's index functions run as the table's owner), so that
  *     nothing it runs can SET ROLE, create temporary tables, LISTEN,
  *     PREPARE or keep a cursor open past the unit;
- *   - it stays so through the commit: the deferred triggers (AFTER ...
- *     DEFERRABLE INITIALLY DEFERRED, deferred constraints) fire here, as the
- *     role, before the commit, and the commit itself runs as the role, so
- *     that nothing the role planted ever runs with the worker's rights;
+ *   - it stays so through the commit, so that nothing the role planted
+ *     ever runs with the worker's rights.  Postgres fires no deferred
+ *     trigger inside a security-restricted operation (afterTriggerMarkEvents
+ *     refuses it: the trigger could outlive the restriction), so the unit
+ *     runs with SET CONSTRAINTS ALL IMMEDIATE, as that refusal suggests:
+ *     constraint triggers declared DEFERRABLE INITIALLY DEFERRED, and
+ *     deferred constraints, fire at the end of their statement, as the
+ *     role; one that code of the role defers again (SET CONSTRAINTS ...
+ *     DEFERRED) is refused, failing the unit.  None is left for the
+ *     commit, which runs as the role all the same;
  *   - the unit has a GUC nest level of its own, undone before the commit
  *     (as a SECURITY DEFINER function's SET is undone at its exit): a
  *     set_config(..., false) of one request or batch is a session-level
@@ -37,6 +43,7 @@
 #include "access/xact.h"
 #include "commands/trigger.h"
 #include "miscadmin.h"
+#include "nodes/parsenodes.h"
 #include "utils/guc.h"
 #include "utils/snapmgr.h"
 
@@ -59,6 +66,12 @@ st_work_begin(StWork *work)
 void
 st_work_as_role(StWork *work, Oid role)
 {
+	ConstraintsSetStmt *all_immediate = makeNode(ConstraintsSetStmt);
+
+	/* deferred triggers at the end of their statement (see above) */
+	all_immediate->constraints = NIL;
+	all_immediate->deferred = false;
+	AfterTriggerSetState(all_immediate);
 	SetUserIdAndSecContext(role, work->save_sec |
 						   SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
 	work->as_role = true;
@@ -70,10 +83,11 @@ st_work_commit(StWork *work)
 	PopActiveSnapshot();
 
 	/*
-	 * The deferred triggers now, still as the role and inside the unit's
-	 * nest level, so that what they set is undone below; the commit finds
-	 * none left (it fires them in the same way, in a loop until none is
-	 * queued).
+	 * Deferred triggers still queued (none, as a role's unit runs them at
+	 * the end of their statements; a unit that did not switch to a role
+	 * ran nothing of one), still as the role and inside the unit's nest
+	 * level, so that what they set is undone below; the commit then finds
+	 * none left.
 	 */
 	AfterTriggerFireDeferred();
 	AtEOXact_GUC(false, work->nest);

@@ -21,13 +21,15 @@ typedef struct StWork
 /* Start the unit: a transaction, a snapshot, a GUC nest level. */
 extern void st_work_begin(StWork *work);
 
-/* From here to the end of the unit, run as role, restricted. */
+/*
+ * From here to the end of the unit, run as role, restricted, with SET
+ * CONSTRAINTS ALL IMMEDIATE.
+ */
 extern void st_work_as_role(StWork *work, Oid role);
 
 /*
- * Commit: the deferred triggers fire as the role, then what the unit set
- * is undone and the transaction commits, still as the role; back to the
- * worker's own user.
+ * Commit: what the unit set is undone and the transaction commits, still
+ * as the role; back to the worker's own user.
  */
 extern void st_work_commit(StWork *work);
 
