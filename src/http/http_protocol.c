@@ -494,7 +494,7 @@ run_once(HttpCall *call, bool *retry)
 		 * request writes nothing.
 		 */
 		CHECK_FOR_INTERRUPTS();
-		/* the role's deferred triggers fire here, as the role */
+		/* still as the role; what the request set is undone (st_work.c) */
 		st_work_commit(&work);
 	}
 	PG_CATCH();

@@ -172,7 +172,7 @@ expire_batch(const char *name, bool *more)
 			st_work_as_role(&work, relation_owner(t->relid));
 			deleted = ops_expire_batch(t, attribute, ttl_batch_size, more);
 		}
-		/* the owner's deferred triggers fire here, as the owner */
+		/* still as the owner; what the batch set is undone (st_work.c) */
 		end_transaction(&work);
 	}
 	PG_CATCH();

@@ -10,9 +10,10 @@
 #     items: every batch runs the trigger as the admin, refused both, with
 #     the server's settings, and deletes its item;
 #   - the HTTP worker (one, so that every request meets the same session):
-#     the admin's PutItem (a BEFORE trigger sets the same settings too) runs
-#     the deferred trigger as the admin; then another role's PutItem on its
-#     own table sees the server's settings, and writes.
+#     after the admin's PutItem whose BEFORE trigger sets the same settings,
+#     another role's PutItem on its own table sees the server's settings,
+#     and writes; the admin's PutItem runs the deferred trigger as the
+#     admin, and the other role's next request sees none of its settings.
 
 use strict;
 use warnings;
@@ -134,9 +135,8 @@ sub key_of
 		"SELECT access_key_id || '|' || secret_access_key FROM st_create_access_key('$role')"));
 }
 
-# The admin's table, with the deferred trigger and a BEFORE trigger that
-# sets the same settings in the request itself; another role's table, whose
-# trigger logs what that role's requests see.
+# The admin's table, with a BEFORE trigger that sets the three settings;
+# another role's table, whose trigger logs what that role's requests see.
 $node->safe_psql('postgres', q{
 SET ROLE tadmin;
 SELECT st_create_table('HttpOwned') IS NOT NULL;
@@ -147,9 +147,8 @@ BEGIN
   PERFORM set_config('default_transaction_read_only', 'on', false);
   RETURN NEW;
 END $$;
-SELECT format('CREATE TRIGGER plant BEFORE INSERT ON stdesign_data.%1$I FOR EACH ROW EXECUTE FUNCTION tadmin_s.plant();
-               CREATE CONSTRAINT TRIGGER grab AFTER INSERT ON stdesign_data.%1$I
-                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tadmin_s.grab(%2$L)', relation_name, 'http')
+SELECT format('CREATE TRIGGER plant BEFORE INSERT ON stdesign_data.%I FOR EACH ROW EXECUTE FUNCTION tadmin_s.plant()',
+              relation_name)
   FROM stdesign.tables WHERE table_name = 'HttpOwned' \gexec
 });
 $node->safe_psql('postgres', q{
@@ -159,7 +158,7 @@ GRANT SELECT ON stdesign.tables, stdesign.indexes TO victim;
 SELECT st_create_table('VictimTable') IS NOT NULL;
 CREATE FUNCTION public.watch() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO public.wlog VALUES ('victim', current_user, current_setting('search_path'),
+  INSERT INTO public.wlog VALUES (NEW.item->'PK'->>'S', current_user, current_setting('search_path'),
     current_setting('tadmin.x', true), current_setting('tadmin.y', true),
     current_setting('default_transaction_read_only'));
   RETURN NEW;
@@ -182,27 +181,47 @@ for (1 .. 60)
 }
 is($status, 200, 'http: the worker serves signed requests');
 
+# the victim's request (tag: its PK) sees the server's settings
+sub victim_sees
+{
+	my ($pk, $what) = @_;
+	my ($status, $body) = request($vkey, $vsecret, 'PutItem',
+		qq({"TableName": "VictimTable", "Item": {"PK": {"S": "$pk"}, "SK": {"S": "1"}}}));
+	is($status, 200, "http: $what, another role's PutItem writes") or diag($body);
+	is($node->safe_psql('postgres', qq{
+SELECT who || '|' || sp || '|' || coalesce(x, '') || '|' || coalesce(y, '') || '|' || ro
+  FROM public.wlog WHERE tag = '$pk'}),
+		'victim|"$user", public|||off',
+		"http: ... and sees the server's settings (search_path, placeholders, read only)");
+}
+
 ($status, $body) = request($akey, $asecret, 'PutItem',
 	'{"TableName": "HttpOwned", "Item": {"PK": {"S": "p"}, "SK": {"S": "1"}}}');
-is($status, 200, 'http: the admin\'s PutItem, with its triggers, succeeds') or diag($body);
+is($status, 200, 'http: the admin\'s PutItem, its trigger calling set_config(..., false), succeeds')
+  or diag($body);
+victim_sees('v1', 'after it');
+
+# The deferred trigger on the admin's table.
+$node->safe_psql('postgres', q{
+SET ROLE tadmin;
+SELECT format('CREATE CONSTRAINT TRIGGER grab AFTER INSERT ON stdesign_data.%I
+                 DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tadmin_s.grab(%L)', relation_name, 'http')
+  FROM stdesign.tables WHERE table_name = 'HttpOwned' \gexec
+});
+($status, $body) = request($akey, $asecret, 'PutItem',
+	'{"TableName": "HttpOwned", "Item": {"PK": {"S": "q"}, "SK": {"S": "1"}}}');
+is($status, 200, 'http: the admin\'s PutItem with a deferred trigger succeeds') or diag($body);
 is($node->safe_psql('postgres', q{SELECT who FROM public.wlog WHERE tag = 'http'}),
 	'tadmin', 'http: the deferred trigger ran as the requesting role');
 is($node->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'tadmin'}),
 	'f', 'http: ALTER ROLE ... SUPERUSER in the deferred trigger did not make the role superuser');
 like($node->safe_psql('postgres', q{SELECT temp_res FROM public.wlog WHERE tag = 'http'}),
 	qr/within security-restricted operation/, 'http: ... in a security-restricted operation');
+victim_sees('v2', 'after it');
 
-($status, $body) = request($vkey, $vsecret, 'PutItem',
-	'{"TableName": "VictimTable", "Item": {"PK": {"S": "v"}, "SK": {"S": "1"}}}');
-is($status, 200, 'http: the next request, another role\'s PutItem, writes') or diag($body);
-is($node->safe_psql('postgres', q{
-SELECT who || '|' || sp || '|' || coalesce(x, '') || '|' || coalesce(y, '') || '|' || ro
-  FROM public.wlog WHERE tag = 'victim'}),
-	'victim|"$user", public|||off',
-	'http: it sees the server\'s settings, none of the admin\'s request (search_path, placeholders, read only)');
 ($status, $body) = request($vkey, $vsecret, 'GetItem',
-	'{"TableName": "VictimTable", "Key": {"PK": {"S": "v"}, "SK": {"S": "1"}}}');
-ok($status == 200 && $body =~ /"Item"/, 'http: and reads it back');
+	'{"TableName": "VictimTable", "Key": {"PK": {"S": "v2"}, "SK": {"S": "1"}}}');
+ok($status == 200 && $body =~ /"Item"/, 'http: the other role reads its item back');
 is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker'}),
 	'1', 'http: one worker served them all');
 
