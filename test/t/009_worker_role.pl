@@ -219,6 +219,28 @@ like($node->safe_psql('postgres', q{SELECT temp_res FROM public.wlog WHERE tag =
 	qr/within security-restricted operation/, 'http: ... in a security-restricted operation');
 victim_sees('v2', 'after it');
 
+# The role defers its trigger again (SET CONSTRAINTS ALL DEFERRED in a
+# BEFORE trigger): Postgres refuses to queue it in the restricted request,
+# which fails and writes nothing; it never fires at the commit.
+$node->safe_psql('postgres', q{
+SET ROLE tadmin;
+CREATE FUNCTION tadmin_s.defer_again() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN SET CONSTRAINTS ALL DEFERRED; RETURN NEW; END $$;
+SELECT format('CREATE TRIGGER defer_again BEFORE INSERT ON stdesign_data.%I FOR EACH ROW
+                 EXECUTE FUNCTION tadmin_s.defer_again()', relation_name)
+  FROM stdesign.tables WHERE table_name = 'HttpOwned' \gexec
+});
+($status, $body) = request($akey, $asecret, 'PutItem',
+	'{"TableName": "HttpOwned", "Item": {"PK": {"S": "d"}, "SK": {"S": "1"}}}');
+ok($status != 200 && $node->safe_psql('postgres', q{
+SELECT count(*) FROM public.wlog WHERE tag = 'http'}) eq '1'
+	  && $node->safe_psql('postgres', q{SELECT st_get('d', '1', 'HttpOwned') IS NULL}) eq 't',
+	'http: a trigger deferred again by the role fails the request, which writes nothing')
+  or diag($body);
+is($node->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 'tadmin'}),
+	'f', 'http: ... and the role is still not superuser');
+victim_sees('v3', 'after that failure');
+
 ($status, $body) = request($vkey, $vsecret, 'GetItem',
 	'{"TableName": "VictimTable", "Key": {"PK": {"S": "v2"}, "SK": {"S": "1"}}}');
 ok($status == 200 && $body =~ /"Item"/, 'http: the other role reads its item back');
