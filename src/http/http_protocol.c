@@ -14,12 +14,14 @@
  *
  * Each request runs in its own transaction as the role its credentials map
  * to, with SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION so
- * that nothing it runs can SET ROLE its way out; the transaction commits
- * before the response is handed back.  Errors are caught here and turned
- * into DynamoDB's error bodies; none escapes the request.  Its lock waits
- * are bounded by stdesign.http_lock_timeout (a lock timeout is answered as
- * a transaction conflict), and once its role is known, the role's bound on
- * workers may put it back into the queue (http_dispatch_role).
+ * that nothing it runs can SET ROLE its way out, through its commit, and
+ * with a GUC nest level undone at its end so that nothing it sets reaches
+ * the next request (st_work.c); the transaction commits before the response
+ * is handed back.  Errors are caught here and turned into DynamoDB's error
+ * bodies; none escapes the request.  Its lock waits are bounded by
+ * stdesign.http_lock_timeout (a lock timeout is answered as a transaction
+ * conflict), and once its role is known, the role's bound on workers may
+ * put it back into the queue (http_dispatch_role).
  *
  *-------------------------------------------------------------------------
  */
@@ -45,6 +47,7 @@
 #include "utils/timeout.h"
 
 #include "common/st_common.h"
+#include "common/st_work.h"
 #include "http_server.h"
 
 #define NS_DYNAMODB "com.amazonaws.dynamodb.v20120810#"
@@ -472,16 +475,6 @@ extension_installed(void)
 	return true;
 }
 
-/* Abort a request's transaction, and its transaction block when it has one. */
-static void
-abort_request(bool block)
-{
-	if (block)
-		AbortOutOfAnyTransaction();
-	else
-		AbortCurrentTransaction();
-}
-
 /*
  * stdesign.http_max_workers_per_role (http_dispatch_role): *r set when the
  * request does not run now, either put back into the queue (call->deferred)
@@ -528,29 +521,24 @@ bound_lock_wait(void)
 
 /*
  * One attempt: a transaction that parses, authenticates, and runs the
- * operation as the request's role.  *retry is set on a serialization
- * failure or deadlock (the transaction is then rolled back).
+ * operation as the request's role, a unit of work of st_work.c: restricted
+ * as the role through the commit (deferred triggers included), its
+ * settings undone at its end.  *retry is set on a serialization failure or
+ * deadlock (the transaction is then rolled back).
  */
 static HttpResult
 run_once(HttpCall *call, bool *retry)
 {
 	MemoryContext ctx = CurrentMemoryContext;
-	Oid			save_uid;
-	int			save_sec;
+	StWork		work;
 	volatile bool parsing = true;
 	volatile bool switched = false;
-	volatile bool block = false;
 	volatile Oid roleid = InvalidOid;
 	Jsonb	   *volatile request = NULL;
 	HttpResult	r = {0};
 
 	*retry = false;
-	GetUserIdAndSecContext(&save_uid, &save_sec);
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	/* on a Citus coordinator, a block: one distributed transaction (st_xact.c) */
-	block = st_xact_block_begin();
-	PushActiveSnapshot(GetTransactionSnapshot());
+	st_work_begin(&work);
 	PG_TRY();
 	{
 		ApiHandler	handler = NULL;
@@ -582,7 +570,7 @@ run_once(HttpCall *call, bool *retry)
 			api_validate_request(call->op, request);
 			pgstat_report_activity(STATE_RUNNING, psprintf("DynamoDB_20120810.%s", call->op));
 			bound_lock_wait();
-			SetUserIdAndSecContext(roleid, SECURITY_LOCAL_USERID_CHANGE | SECURITY_RESTRICTED_OPERATION);
+			st_work_as_role(&work, roleid);
 			switched = true;
 			if (http_request_timeout > 0)
 				enable_timeout_after(STATEMENT_TIMEOUT, http_request_timeout);
@@ -591,8 +579,6 @@ run_once(HttpCall *call, bool *retry)
 			r.status = 200;
 			if (http_request_timeout > 0)
 				disable_timeout(STATEMENT_TIMEOUT, false);
-			SetUserIdAndSecContext(save_uid, save_sec);
-			switched = false;
 		}
 		else
 			r.message = r.message ? MemoryContextStrdup(ctx, r.message) : NULL;
@@ -604,8 +590,8 @@ run_once(HttpCall *call, bool *retry)
 		 * request writes nothing.
 		 */
 		CHECK_FOR_INTERRUPTS();
-		PopActiveSnapshot();
-		st_xact_block_commit(block);
+		/* still as the role; what the request set is undone (st_work.c) */
+		st_work_commit(&work);
 	}
 	PG_CATCH();
 	{
@@ -624,8 +610,7 @@ run_once(HttpCall *call, bool *retry)
 			r = conflict_result(call, request);
 			call->conflict = edata->sqlerrcode == ERRCODE_T_R_DEADLOCK_DETECTED ?
 				"deadlock detected" : "serialization failure";
-			abort_request(block);
-			SetUserIdAndSecContext(save_uid, save_sec);
+			st_work_abort(&work);
 			*retry = true;
 			return r;
 		}
@@ -639,16 +624,14 @@ run_once(HttpCall *call, bool *retry)
 			 * again.
 			 */
 			r = conflict_result(call, request);
-			abort_request(block);
-			SetUserIdAndSecContext(save_uid, save_sec);
+			st_work_abort(&work);
 			ereport(LOG,
 					(errmsg("stdesign http: request %s (%s): %s, answered as a transaction conflict",
 							call->request_id, call->op ? call->op : "?",
 							edata->message ? edata->message : "lock timeout")));
 			return r;
 		}
-		abort_request(block);
-		SetUserIdAndSecContext(save_uid, save_sec);
+		st_work_abort(&work);
 		role = NULL;
 		if (switched && OidIsValid(roleid))
 		{

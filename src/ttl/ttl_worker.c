@@ -17,7 +17,10 @@
  * LOCKED) until a later round.  Each table's batches run as the owner of
  * the table's relation (the worker connects as the bootstrap superuser and
  * switches, as SET ROLE would), so that triggers and row security see the
- * deletes as the owner's own; an error on one table is logged and the
+ * deletes as the owner's own; the switch is a security-restricted one that
+ * lasts through the commit, and what a batch sets is undone at its end
+ * (st_work.c), so that nothing the owner plants (a deferred trigger, a
+ * set_config) runs as the superuser or outlives its batch; an error on one table is logged and the
  * worker goes on with the next.  The worker shows in pg_stat_activity
  * (backend_type "stdesign ttl worker", what it does as the query), is
  * restarted by the postmaster when it dies, and ends on SIGTERM.
@@ -39,10 +42,10 @@
 #include "tcop/tcopprot.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
-#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "catalog/st_catalog.h"
+#include "common/st_work.h"
 #include "ops/ttl_ops.h"
 #include "ttl.h"
 
@@ -95,25 +98,18 @@ served_database(void)
 	return http && http[0] != '\0' ? http : "postgres";
 }
 
-/* Is the transaction a transaction block (on a Citus coordinator, st_xact.c)? */
-static bool in_block = false;
-
+/* A unit of work of the worker (st_work.c), showing in pg_stat_activity. */
 static void
-begin_transaction(const char *activity)
+begin_transaction(StWork *work, const char *activity)
 {
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	in_block = st_xact_block_begin();
-	PushActiveSnapshot(GetTransactionSnapshot());
+	st_work_begin(work);
 	pgstat_report_activity(STATE_RUNNING, activity);
 }
 
 static void
-end_transaction(void)
+end_transaction(StWork *work)
 {
-	PopActiveSnapshot();
-	st_xact_block_commit(in_block);
-	in_block = false;
+	st_work_commit(work);
 	pgstat_report_activity(STATE_IDLE, NULL);
 }
 
@@ -122,8 +118,9 @@ static List *
 tables_to_serve(MemoryContext cxt)
 {
 	List	   *tables = NIL;
+	StWork		work;
 
-	begin_transaction("stdesign ttl: finding the tables with time to live enabled");
+	begin_transaction(&work, "stdesign ttl: finding the tables with time to live enabled");
 	if (OidIsValid(get_extension_oid("stdesign", true)))
 	{
 		MemoryContext old = MemoryContextSwitchTo(cxt);
@@ -131,7 +128,7 @@ tables_to_serve(MemoryContext cxt)
 		tables = ops_ttl_tables();
 		MemoryContextSwitchTo(old);
 	}
-	end_transaction();
+	end_transaction(&work);
 	return tables;
 }
 
@@ -151,18 +148,20 @@ relation_owner(Oid relid)
 
 /*
  * One batch of one table, in a transaction of its own, as the owner of its
- * relation; *more when the batch was full.  Errors are logged, not raised.
+ * relation, through the commit (st_work.c); *more when the batch was full.
+ * Errors are logged, not raised.
  */
 static int64
 expire_batch(const char *name, bool *more)
 {
 	volatile int64 deleted = 0;
+	StWork		work;
 	char		activity[ST_TABLE_NAME_MAX + 64];
 
 	/* not allocated: between transactions it would stay in TopMemoryContext */
 	snprintf(activity, sizeof(activity), "stdesign ttl: deleting the expired items of table %s", name);
 	*more = false;
-	begin_transaction(activity);
+	begin_transaction(&work, activity);
 	PG_TRY();
 	{
 		StTable    *t = catalog_lookup(name, true);
@@ -170,26 +169,18 @@ expire_batch(const char *name, bool *more)
 
 		if (attribute)
 		{
-			Oid			saved_user;
-			int			saved_sec;
-
-			GetUserIdAndSecContext(&saved_user, &saved_sec);
-			SetUserIdAndSecContext(relation_owner(t->relid), saved_sec | SECURITY_LOCAL_USERID_CHANGE);
+			st_work_as_role(&work, relation_owner(t->relid));
 			deleted = ops_expire_batch(t, attribute, ttl_batch_size, more);
-			SetUserIdAndSecContext(saved_user, saved_sec);
 		}
-		end_transaction();
+		/* still as the owner; what the batch set is undone (st_work.c) */
+		end_transaction(&work);
 	}
 	PG_CATCH();
 	{
 		/* the abort restores the user; the next table gets its turn */
 		HOLD_INTERRUPTS();
 		EmitErrorReport();
-		if (in_block)
-			AbortOutOfAnyTransaction();
-		else
-			AbortCurrentTransaction();
-		in_block = false;
+		st_work_abort(&work);
 		FlushErrorState();
 		pgstat_report_activity(STATE_IDLE, NULL);
 		RESUME_INTERRUPTS();
