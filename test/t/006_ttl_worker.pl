@@ -125,7 +125,7 @@ $node->safe_psql('postgres', q{
 CREATE ROLE app LOGIN;
 GRANT USAGE, CREATE ON SCHEMA stdesign_data TO app;
 GRANT USAGE ON SCHEMA stdesign TO app;
-GRANT SELECT, INSERT, UPDATE, DELETE ON stdesign.tables, stdesign.indexes TO app;
+GRANT SELECT ON stdesign.tables, stdesign.indexes TO app;
 });
 $node->safe_psql('postgres', qq{
 SET ROLE app;

@@ -46,7 +46,7 @@ CREATE EXTENSION stdesign;
 CREATE ROLE tadmin LOGIN;
 GRANT USAGE, CREATE ON SCHEMA stdesign_data TO tadmin;
 GRANT USAGE ON SCHEMA stdesign TO tadmin;
-GRANT SELECT, INSERT, UPDATE, DELETE ON stdesign.tables, stdesign.indexes TO tadmin;
+GRANT SELECT ON stdesign.tables, stdesign.indexes TO tadmin;
 CREATE SCHEMA tadmin_s AUTHORIZATION tadmin;
 CREATE TABLE public.wlog (tag text, who text, sp text, x text, y text, ro text, alter_res text, temp_res text);
 GRANT INSERT, SELECT ON public.wlog TO PUBLIC;
