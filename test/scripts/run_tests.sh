@@ -22,9 +22,9 @@ fi
 # pg_regress and isolation must also run every file there is.
 min_unit=1281
 min_checks=3
-min_regress=68
-min_isolation=16
-min_tap=226
+min_regress=74
+min_isolation=17
+min_tap=291
 files=$(ls test/sql/*.sql | wc -l)
 [ "$files" -gt "$min_regress" ] && min_regress=$files
 files=$(ls test/isolation/specs/*.spec | wc -l)
@@ -149,7 +149,7 @@ echo "== index builds while the relation's cache entry is invalidated"
 script_layer index_build_invalidation 15 bash test/scripts/index_build_invalidation.sh
 
 echo "== HTTP endpoint: aws-cli, boto3, the JavaScript SDK, dynamodb-admin, raw HTTP, SigV4, resilience"
-script_layer http 213 bash test/scripts/http_tests.sh
+script_layer http 269 bash test/scripts/http_tests.sh
 
 echo "== design studio page in headless Chromium"
 script_layer studio_browser 15 bash test/scripts/studio_browser.sh
