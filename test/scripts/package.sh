@@ -11,7 +11,8 @@
 #      match the package's checksums (dpkg --verify)
 #   4. in a throwaway cluster (pg_virtualenv), CREATE EXTENSION stdesign
 #      from the installed package, then CreateTable, PutItem and GetItem
-#      through st_api (debian/tests/smoke.sql, also the autopkgtest)
+#      through st_api (debian/tests/smoke.sql), and the same through
+#      debian/tests' command (the autopkgtest)
 #   5. removes the package (dpkg -r) and checks its files are gone
 #
 # It leaves the system as it found it: an extension installed before by
@@ -149,6 +150,14 @@ rc=$?
 echo "$out" | sed 's/^/        /'
 check "CREATE EXTENSION stdesign and CreateTable, PutItem, GetItem in a new cluster" \
 	"$([ $rc -eq 0 ] && echo "$out" | grep -q 'stdesign smoke test passed'; echo $?)"
+
+# The same file as debian/tests/control runs it (autopkgtest): pg_buildext
+# finds the installed postgresql-<major>-stdesign packages itself.
+out=$(cd "$tmp/src" && pg_buildext psql < debian/tests/smoke.sql 2>&1)
+rc=$?
+check "debian/tests' command (pg_buildext psql) passes against the installed package" \
+	"$([ $rc -eq 0 ] && echo "$out" | grep -q 'stdesign smoke test passed'; echo $?)"
+[ $rc -eq 0 ] || echo "$out" | tail -20
 
 # 5. dpkg -r takes every file away again.
 dpkg -r "$pkg" > "$tmp/remove.log" 2>&1
