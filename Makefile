@@ -69,7 +69,7 @@ $(DATA_built): sql/$(EXTENSION).sql stdesign.control
 # header changes.
 $(OBJS) $(OBJS:.o=.bc): $(ST_HEADERS)
 
-.PHONY: test demo unit fuzz deps bench errors-table
+.PHONY: test demo unit fuzz deps bench errors-table package
 
 # Debian packages the build and the tests need (idempotent; a no-op when present).
 deps:
@@ -110,6 +110,12 @@ test: deps
 
 demo: deps
 	@bash test/scripts/run_demo.sh
+
+# The Debian package (debian/, pg_buildext): built for PostgreSQL 15 in a
+# copy of the tree, installed with dpkg -i, CREATE EXTENSION from it in a
+# throwaway cluster, removed again (needs root; never part of make test).
+package:
+	@bash test/scripts/package.sh
 
 # Benchmarks (never part of make test): stdesign against hand-written SQL,
 # scaling from 10^4 to 10^6 items, backend memory over 10^6 calls, and
