@@ -107,6 +107,32 @@ ok($node->poll_query_until('postgres', q{
 SELECT count(*) = 0 FROM pg_locks WHERE locktype = 'advisory' AND objid IN (26026, 26027) AND objsubid = 1}),
 	'ttl: the session-level advisory lock a batch took is not kept by the worker');
 
+# The admin holds a lock on its own relation (LOCK TABLE in an open
+# transaction): its table's batches wait a bounded time, and the tables
+# after it in the round still expire.
+$node->safe_psql('postgres', qq{
+SET ROLE tadmin;
+SELECT st_create_table('AaLocked') IS NOT NULL;
+SELECT st_put(jsonb_build_object('PK', 'S', 'SK', 'x', 'expires', $now - 60), 'AaLocked') IS NOT NULL;
+SELECT st_update_ttl('AaLocked', 'expires');
+});
+my $locker = $node->background_psql('postgres', on_error_stop => 1);
+$locker->query_safe(q{SET ROLE tadmin});
+$locker->query_safe(q{BEGIN});
+$locker->query_safe(q{LOCK TABLE stdesign_data."AaLocked" IN ACCESS EXCLUSIVE MODE});
+$node->safe_psql('postgres', qq{
+SELECT st_create_table('ZzAfter') IS NOT NULL;
+SELECT st_put(jsonb_build_object('PK', 'S', 'SK', 'x', 'expires', $now - 60), 'ZzAfter') IS NOT NULL;
+SELECT st_update_ttl('ZzAfter', 'expires');
+});
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 0 FROM stdesign_data."ZzAfter"}),
+	'ttl: a table whose owner holds a lock on its relation does not stop the tables after it');
+is($node->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."AaLocked"}),
+	'1', 'ttl: ... whose own item waits for the lock');
+$locker->quit;
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 0 FROM stdesign_data."AaLocked"}),
+	'ttl: ... and expires once it is released');
+
 # ---------- the HTTP worker ----------
 
 # SigV4 as the SDKs sign (every header sent is signed).
