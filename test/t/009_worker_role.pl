@@ -108,8 +108,9 @@ SELECT count(*) = 0 FROM pg_locks WHERE locktype = 'advisory' AND objid IN (2602
 	'ttl: the session-level advisory lock a batch took is not kept by the worker');
 
 # The admin holds a lock on its own relation (LOCK TABLE in an open
-# transaction): its table's batches wait a bounded time, and the tables
-# after it in the round still expire.
+# transaction; EXCLUSIVE, which lets the checks below read it): its
+# table's batches wait a bounded time, and the tables after it in the
+# round still expire.
 $node->safe_psql('postgres', qq{
 SET ROLE tadmin;
 SELECT st_create_table('AaLocked') IS NOT NULL;
@@ -119,7 +120,7 @@ SELECT st_update_ttl('AaLocked', 'expires');
 my $locker = $node->background_psql('postgres', on_error_stop => 1);
 $locker->query_safe(q{SET ROLE tadmin});
 $locker->query_safe(q{BEGIN});
-$locker->query_safe(q{LOCK TABLE stdesign_data."AaLocked" IN ACCESS EXCLUSIVE MODE});
+$locker->query_safe(q{LOCK TABLE stdesign_data."AaLocked" IN EXCLUSIVE MODE});
 $node->safe_psql('postgres', qq{
 SELECT st_create_table('ZzAfter') IS NOT NULL;
 SELECT st_put(jsonb_build_object('PK', 'S', 'SK', 'x', 'expires', $now - 60), 'ZzAfter') IS NOT NULL;
