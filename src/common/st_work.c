@@ -31,10 +31,16 @@
  *     placeholder setting).  Each unit thus starts from the worker's own
  *     settings: the server's (postgresql.conf, ALTER SYSTEM, ALTER DATABASE),
  *     never from what an earlier unit set; a role's own ALTER ROLE ... SET
- *     settings do not apply (no login of the role takes place).
+ *     settings do not apply (no login of the role takes place);
+ *   - the session-level advisory locks the unit took (pg_advisory_lock,
+ *     which a security-restricted operation allows, unlike the rest of a
+ *     session's state above) are released at its end, committed or not:
+ *     kept by the worker, they would block other sessions' lockers for as
+ *     long as the worker lives, and be held already, or released, by
+ *     another role's later unit.
  *
  * An error anywhere aborts the transaction, which undoes the settings and
- * restores the user as well.
+ * restores the user as well (but keeps session-level locks: see above).
  *
  *-------------------------------------------------------------------------
  */
@@ -44,6 +50,7 @@
 #include "commands/trigger.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "storage/lock.h"
 #include "utils/guc.h"
 #include "utils/snapmgr.h"
 
@@ -95,6 +102,8 @@ st_work_commit(StWork *work)
 	st_xact_block_commit(work->block);
 	SetUserIdAndSecContext(work->save_user, work->save_sec);
 	work->as_role = false;
+	/* the unit's session-level advisory locks (see above) */
+	LockReleaseSession(USER_LOCKMETHOD);
 }
 
 void
@@ -107,4 +116,6 @@ st_work_abort(StWork *work)
 	/* the abort restored the user the transaction began with: the worker's */
 	SetUserIdAndSecContext(work->save_user, work->save_sec);
 	work->as_role = false;
+	/* an abort keeps session-level advisory locks: released here (see above) */
+	LockReleaseSession(USER_LOCKMETHOD);
 }

@@ -21,7 +21,12 @@
  * lasts through the commit, and what a batch sets is undone at its end
  * (st_work.c), so that nothing the owner plants (a deferred trigger, a
  * set_config) runs as the superuser or outlives its batch; an error on one table is logged and the
- * worker goes on with the next.  The worker shows in pg_stat_activity
+ * worker goes on with the next.  A batch's lock waits and its time are
+ * bounded (TTL_LOCK_TIMEOUT_MS, TTL_BATCH_TIMEOUT_MS), so that an owner
+ * holding a lock on its own relation (LOCK TABLE in an open transaction),
+ * or a trigger of its that sleeps, cannot stop time to live for the other
+ * owners' tables: its batch fails like any error, and is tried again at
+ * the next round.  The worker shows in pg_stat_activity
  * (backend_type "stdesign ttl worker", what it does as the query), is
  * restarted by the postmaster when it dies, and ends on SIGTERM.
  *
@@ -39,15 +44,25 @@
 #include "postmaster/interrupt.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/proc.h"
 #include "tcop/tcopprot.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
+#include "utils/timeout.h"
 
 #include "catalog/st_catalog.h"
 #include "common/st_work.h"
 #include "ops/ttl_ops.h"
 #include "ttl.h"
+
+/*
+ * A batch's bounds (see above): DynamoDB deletes expired items "within a
+ * few days", so a table whose lock is not granted within a second waits
+ * for the next round.
+ */
+#define TTL_LOCK_TIMEOUT_MS 1000
+#define TTL_BATCH_TIMEOUT_MS 60000
 
 int			ttl_interval = 60;
 int			ttl_batch_size = 500;
@@ -147,6 +162,20 @@ relation_owner(Oid relid)
 }
 
 /*
+ * Bound the batch's lock waits (local to its transaction, within the
+ * unit's nest level; a shorter lock_timeout of the server's is kept) and
+ * its time.
+ */
+static void
+bound_batch(void)
+{
+	if (LockTimeout <= 0 || LockTimeout > TTL_LOCK_TIMEOUT_MS)
+		(void) set_config_option("lock_timeout", CppAsString2(TTL_LOCK_TIMEOUT_MS), PGC_SUSET,
+								 PGC_S_SESSION, GUC_ACTION_LOCAL, true, 0, false);
+	enable_timeout_after(STATEMENT_TIMEOUT, TTL_BATCH_TIMEOUT_MS);
+}
+
+/*
  * One batch of one table, in a transaction of its own, as the owner of its
  * relation, through the commit (st_work.c); *more when the batch was full.
  * Errors are logged, not raised.
@@ -164,14 +193,19 @@ expire_batch(const char *name, bool *more)
 	begin_transaction(&work, activity);
 	PG_TRY();
 	{
-		StTable    *t = catalog_lookup(name, true);
-		char	   *attribute = t ? ops_ttl_attribute(t->name) : NULL;
+		StTable    *t;
+		char	   *attribute;
 
+		bound_batch();
+		t = catalog_lookup(name, true);
+		attribute = t ? ops_ttl_attribute(t->name) : NULL;
 		if (attribute)
 		{
 			st_work_as_role(&work, relation_owner(t->relid));
 			deleted = ops_expire_batch(t, attribute, ttl_batch_size, more);
 		}
+		/* a cancel that arrived meanwhile is raised here, in the batch */
+		disable_timeout(STATEMENT_TIMEOUT, false);
 		/* still as the owner; what the batch set is undone (st_work.c) */
 		end_transaction(&work);
 	}
@@ -179,6 +213,7 @@ expire_batch(const char *name, bool *more)
 	{
 		/* the abort restores the user; the next table gets its turn */
 		HOLD_INTERRUPTS();
+		disable_timeout(STATEMENT_TIMEOUT, false);
 		EmitErrorReport();
 		st_work_abort(&work);
 		FlushErrorState();

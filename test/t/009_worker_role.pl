@@ -4,7 +4,8 @@
 # on its own tables, a deferred constraint trigger that tries ALTER ROLE
 # ... SUPERUSER and CREATE TEMP TABLE, logs who it runs as and the settings
 # it sees, then sets search_path, a placeholder setting and
-# default_transaction_read_only with set_config(..., false):
+# default_transaction_read_only with set_config(..., false), and takes a
+# session-level advisory lock (pg_advisory_lock):
 #
 #   - the time-to-live worker (one item per batch) expires three of its
 #     items: every batch runs the trigger as the admin, refused both, with
@@ -67,6 +68,7 @@ BEGIN
   PERFORM set_config('search_path', 'tadmin_s, pg_catalog', false);
   PERFORM set_config('tadmin.y', 'planted', false);
   PERFORM set_config('default_transaction_read_only', 'on', false);
+  PERFORM pg_advisory_lock(26026);
   RETURN NULL;
 END $$;
 };
@@ -101,6 +103,36 @@ is($node->safe_psql('postgres', q{
 SELECT string_agg(DISTINCT sp || '|' || coalesce(y, '') || '|' || ro, ',') FROM public.wlog WHERE tag = 'ttl'}),
 	'"$user", public||off',
 	'ttl: no batch sees what the one before set (search_path, a placeholder, default_transaction_read_only)');
+ok($node->poll_query_until('postgres', q{
+SELECT count(*) = 0 FROM pg_locks WHERE locktype = 'advisory' AND objid IN (26026, 26027) AND objsubid = 1}),
+	'ttl: the session-level advisory lock a batch took is not kept by the worker');
+
+# The admin holds a lock on its own relation (LOCK TABLE in an open
+# transaction; EXCLUSIVE, which lets the checks below read it): its
+# table's batches wait a bounded time, and the tables after it in the
+# round still expire.
+$node->safe_psql('postgres', qq{
+SET ROLE tadmin;
+SELECT st_create_table('AaLocked') IS NOT NULL;
+SELECT st_put(jsonb_build_object('PK', 'S', 'SK', 'x', 'expires', $now - 60), 'AaLocked') IS NOT NULL;
+SELECT st_update_ttl('AaLocked', 'expires');
+});
+my $locker = $node->background_psql('postgres', on_error_stop => 1);
+$locker->query_safe(q{SET ROLE tadmin});
+$locker->query_safe(q{BEGIN});
+$locker->query_safe(q{LOCK TABLE stdesign_data."AaLocked" IN EXCLUSIVE MODE});
+$node->safe_psql('postgres', qq{
+SELECT st_create_table('ZzAfter') IS NOT NULL;
+SELECT st_put(jsonb_build_object('PK', 'S', 'SK', 'x', 'expires', $now - 60), 'ZzAfter') IS NOT NULL;
+SELECT st_update_ttl('ZzAfter', 'expires');
+});
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 0 FROM stdesign_data."ZzAfter"}),
+	'ttl: a table whose owner holds a lock on its relation does not stop the tables after it');
+is($node->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."AaLocked"}),
+	'1', 'ttl: ... whose own item waits for the lock');
+$locker->quit;
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 0 FROM stdesign_data."AaLocked"}),
+	'ttl: ... and expires once it is released');
 
 # ---------- the HTTP worker ----------
 
@@ -145,6 +177,7 @@ BEGIN
   PERFORM set_config('search_path', 'tadmin_s, pg_catalog', false);
   PERFORM set_config('tadmin.x', '1', false);
   PERFORM set_config('default_transaction_read_only', 'on', false);
+  PERFORM pg_advisory_lock(26027);
   RETURN NEW;
 END $$;
 SELECT format('CREATE TRIGGER plant BEFORE INSERT ON stdesign_data.%I FOR EACH ROW EXECUTE FUNCTION tadmin_s.plant()',
@@ -199,6 +232,9 @@ SELECT who || '|' || sp || '|' || coalesce(x, '') || '|' || coalesce(y, '') || '
 	'{"TableName": "HttpOwned", "Item": {"PK": {"S": "p"}, "SK": {"S": "1"}}}');
 is($status, 200, 'http: the admin\'s PutItem, its trigger calling set_config(..., false), succeeds')
   or diag($body);
+is($node->safe_psql('postgres', q{
+SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid IN (26026, 26027) AND objsubid = 1}),
+	'0', 'http: the session-level advisory lock the request took is not kept by the worker');
 victim_sees('v1', 'after it');
 
 # The deferred trigger on the admin's table.
