@@ -1812,7 +1812,16 @@ http_dispatch_role(HttpRequest *req, Oid roleid)
 		return HTTP_ROLE_RUN;
 	}
 	wake = role_release();
-	if (bound > 0 && (e = role_entry(roleid, true)) != NULL)
+	if (bound > 0 && (e = role_entry(roleid, true)) == NULL)
+	{
+		/*
+		 * Every entry counts another role: never the case while each role
+		 * counted has a request busy or put back (at most two per worker),
+		 * but were it so, the request is throttled rather than run unbounded.
+		 */
+		turn = HTTP_ROLE_THROTTLE;
+	}
+	else if (bound > 0)
 	{
 		if (e->busy < bound)
 		{
