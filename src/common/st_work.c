@@ -50,18 +50,60 @@
 #include "commands/trigger.h"
 #include "miscadmin.h"
 #include "nodes/parsenodes.h"
+#include "storage/latch.h"
 #include "storage/lock.h"
 #include "utils/guc.h"
 #include "utils/snapmgr.h"
+#include "utils/timeout.h"
 
 #include "st_common.h"
 #include "st_work.h"
+
+/*
+ * A limit that code of the role cannot catch.  A unit's own time bound
+ * (the HTTP request timeout, the TTL batch's) is a statement timeout, a
+ * query_canceled ERROR, which a role's PL/pgSQL can catch (EXCEPTION WHEN
+ * query_canceled) and loop on, keeping the worker for ever.  Past the hard
+ * limit the worker ends as pg_terminate_backend ends a backend: the next
+ * CHECK_FOR_INTERRUPTS raises FATAL, which no handler catches, the
+ * transaction is rolled back, and the postmaster starts the worker again.
+ */
+static TimeoutId hard_limit_id = MAX_TIMEOUTS;
+
+/* The timeout's handler (SIGALRM): what die() does for SIGTERM. */
+static void
+hard_limit_reached(void)
+{
+	InterruptPending = true;
+	ProcDiePending = true;
+	SetLatch(MyLatch);
+}
+
+void
+st_work_hard_limit(StWork *work, int ms)
+{
+	if (ms <= 0)
+		return;
+	if (hard_limit_id == MAX_TIMEOUTS)
+		hard_limit_id = RegisterTimeout(USER_TIMEOUT, hard_limit_reached);
+	enable_timeout_after(hard_limit_id, ms);
+	work->hard_limit = true;
+}
+
+static void
+hard_limit_off(StWork *work)
+{
+	if (work->hard_limit)
+		disable_timeout(hard_limit_id, false);
+	work->hard_limit = false;
+}
 
 void
 st_work_begin(StWork *work)
 {
 	GetUserIdAndSecContext(&work->save_user, &work->save_sec);
 	work->as_role = false;
+	work->hard_limit = false;
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	/* on a Citus coordinator, a block: one distributed transaction (st_xact.c) */
@@ -98,6 +140,7 @@ st_work_commit(StWork *work)
 	 */
 	AfterTriggerFireDeferred();
 	AtEOXact_GUC(false, work->nest);
+	hard_limit_off(work);
 	/* as the role: whatever else runs at commit runs restricted */
 	st_xact_block_commit(work->block);
 	SetUserIdAndSecContext(work->save_user, work->save_sec);
@@ -109,6 +152,7 @@ st_work_commit(StWork *work)
 void
 st_work_abort(StWork *work)
 {
+	hard_limit_off(work);
 	if (work->block)
 		AbortOutOfAnyTransaction();
 	else

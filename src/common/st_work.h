@@ -13,6 +13,7 @@ typedef struct StWork
 {
 	bool		block;			/* a transaction block (Citus, st_xact.c) */
 	bool		as_role;		/* st_work_as_role was called */
+	bool		hard_limit;		/* st_work_hard_limit armed its timeout */
 	int			nest;			/* the unit's GUC nest level */
 	Oid			save_user;		/* the worker's own user and context */
 	int			save_sec;
@@ -32,6 +33,13 @@ extern void st_work_as_role(StWork *work, Oid role);
  * as the role; back to the worker's own user.
  */
 extern void st_work_commit(StWork *work);
+
+/*
+ * End the worker (FATAL, which the role's code cannot catch) if the unit
+ * still runs ms milliseconds from now: the bound behind a unit's own
+ * statement timeout.  0: none.  Disarmed by st_work_commit / st_work_abort.
+ */
+extern void st_work_hard_limit(StWork *work, int ms);
 
 /* After an error, in place of st_work_commit: abort, back to the worker. */
 extern void st_work_abort(StWork *work);

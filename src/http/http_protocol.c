@@ -573,7 +573,12 @@ run_once(HttpCall *call, bool *retry)
 			st_work_as_role(&work, roleid);
 			switched = true;
 			if (http_request_timeout > 0)
+			{
 				enable_timeout_after(STATEMENT_TIMEOUT, http_request_timeout);
+				/* a timeout the role's code catches ends the worker later */
+				st_work_hard_limit(&work, http_request_timeout > INT_MAX / 2 ?
+								   INT_MAX : 2 * http_request_timeout);
+			}
 			out = handler(request);
 			r.body = MemoryContextStrdup(ctx, JsonbToCString(NULL, &out->root, VARSIZE(out)));
 			r.status = 200;

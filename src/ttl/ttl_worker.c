@@ -197,6 +197,8 @@ expire_batch(const char *name, bool *more)
 		char	   *attribute;
 
 		bound_batch();
+		/* past its statement timeout by as much again, whatever catches it */
+		st_work_hard_limit(&work, 2 * TTL_BATCH_TIMEOUT_MS);
 		t = catalog_lookup(name, true);
 		attribute = t ? ops_ttl_attribute(t->name) : NULL;
 		if (attribute)

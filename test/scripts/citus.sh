@@ -20,8 +20,13 @@ PG_CONFIG=${PG_CONFIG:-pg_config}
 export PG_CONFIG
 pkglibdir=$("$PG_CONFIG" --pkglibdir)
 
+# Citus 13 is the last release for PostgreSQL 15; Citus 14 supports 16 to 18
+# (its configure refuses 15): the newest tarball of the series that fits.
+pgmajor=$("$PG_CONFIG" --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
+if [ "$pgmajor" -le 15 ]; then citus_series=13; else citus_series=14; fi
+
 if [ ! -f "$pkglibdir/citus.so" ]; then
-	tarball=${CITUS_TARBALL:-$(ls ../shared/vendor/citus-*.tar.gz 2>/dev/null | sort -V | tail -n 1 || true)}
+	tarball=${CITUS_TARBALL:-$(ls ../shared/vendor/citus-"$citus_series".*.tar.gz 2>/dev/null | sort -V | tail -n 1 || true)}
 	if [ -z "$tarball" ] || [ ! -f "$tarball" ]; then
 		echo "test-citus: SKIPPED: Citus is not installed in $pkglibdir and no Citus source tarball was found (../shared/vendor/citus-*.tar.gz or CITUS_TARBALL)"
 		exit 0

@@ -283,6 +283,46 @@ ok($status == 200 && $body =~ /"Item"/, 'http: the other role reads its item bac
 is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker'}),
 	'1', 'http: one worker served them all');
 
+# The role's code catches the request's timeout (EXCEPTION WHEN
+# query_canceled, in a loop): at twice the timeout the worker ends (FATAL,
+# which no handler catches), the request writes nothing, and the postmaster
+# starts the worker again, which serves.
+$node->safe_psql('postgres', q{
+SET ROLE tadmin;
+CREATE FUNCTION tadmin_s.stay() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  LOOP
+    BEGIN
+      PERFORM pg_sleep(0.05);
+    EXCEPTION WHEN query_canceled THEN NULL;
+    END;
+  END LOOP;
+END $$;
+SELECT format('DROP TRIGGER defer_again ON stdesign_data.%1$I;
+               CREATE TRIGGER stay BEFORE INSERT ON stdesign_data.%1$I FOR EACH ROW EXECUTE FUNCTION tadmin_s.stay()',
+              relation_name)
+  FROM stdesign.tables WHERE table_name = 'HttpOwned' \gexec
+});
+$node->safe_psql('postgres', "ALTER SYSTEM SET stdesign.http_request_timeout = '1s'; SELECT pg_reload_conf();");
+sleep(2);
+my $t0 = time;
+($status, $body) = request($akey, $asecret, 'PutItem',
+	'{"TableName": "HttpOwned", "Item": {"PK": {"S": "loop"}, "SK": {"S": "1"}}}');
+my $took = time - $t0;
+ok($status != 200 && $took < 30, "http: a request whose code catches its timeout ends ($status after ${took} s)");
+like(slurp_file($node->logfile), qr/terminating background worker "stdesign http worker"/,
+	'http: ... by ending the worker');
+for (1 .. 60)
+{
+	($status, $body) = request($vkey, $vsecret, 'ListTables', '{}');
+	last if $status == 200;
+	sleep(1);
+}
+is($status, 200, 'http: the worker is started again and serves');
+is($node->safe_psql('postgres', q{SELECT st_get('loop', '1', 'HttpOwned') IS NULL}), 't',
+	'http: ... and the ended request wrote nothing');
+$node->safe_psql('postgres', "ALTER SYSTEM RESET stdesign.http_request_timeout; SELECT pg_reload_conf();");
+
 unlike(slurp_file($node->logfile), qr/stdesign.*(PANIC|TRAP)|server process .* was terminated/,
 	'no crash, no assertion in the log');
 $node->stop('fast');
