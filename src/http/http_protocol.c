@@ -280,6 +280,64 @@ trust_role(HttpResult *r)
 }
 
 /*
+ * The steps of authentication that need no body: a signature is there;
+ * under trust, on a loopback address; under sigv4, it parses, its date is
+ * in range, and its access key exists, is enabled and has a live role.
+ * Both authenticate() and precheck_credentials() start here, so that the
+ * check made before a large body is read gives the same answers.
+ */
+typedef enum HttpCaller
+{
+	CALLER_REFUSED,				/* *r set */
+	CALLER_TRUSTED,				/* trust, from a loopback address */
+	CALLER_KEY					/* sigv4, *key found; the signature unverified */
+} HttpCaller;
+
+static HttpCaller
+identify(HttpCall *call, SigV4Request *sv, HttpKey **key, HttpResult *r)
+{
+	const char *auth = header(call, "Authorization");
+	HttpAuthError err = {0};
+	char	   *key_id = NULL;
+
+	sv->method = call->method;
+	sv->path = call->url;
+	sv->query = call->query;
+	sv->nquery = call->nquery;
+	sv->headers = call->headers;
+	sv->nheaders = call->nheaders;
+	sv->authorization = auth;
+	/* a signature in the Authorization header or in the query string */
+	if (!http_sigv4_presigned(sv) &&
+		(auth == NULL || strncmp(auth + strspn(auth, " "), "AWS4-", 5) != 0))
+	{
+		*r = error_result(400, NS_SERVICE "MissingAuthenticationTokenException",
+						  "Request is missing Authentication Token");
+		return CALLER_REFUSED;
+	}
+	if (http_auth == HTTP_AUTH_TRUST)
+	{
+		if (call->loopback)
+			return CALLER_TRUSTED;
+		*r = error_result(403, NS_SERVICE "AccessDeniedException",
+						  "stdesign.http_auth = trust serves loopback addresses only");
+		return CALLER_REFUSED;
+	}
+	if (!http_sigv4_parse(sv, &key_id, &err))
+	{
+		*r = error_result(400, err.type, err.message);
+		return CALLER_REFUSED;
+	}
+	if ((*key = http_key_lookup(key_id)) == NULL || !OidIsValid((*key)->roleid))
+	{
+		*r = error_result(400, NS_SERVICE "UnrecognizedClientException",
+						  "The security token included in the request is invalid.");
+		return CALLER_REFUSED;
+	}
+	return CALLER_KEY;
+}
+
+/*
  * Check the credentials and find the role the request runs as: InvalidOid
  * with *r set when they do not pass.  Runs in the request's transaction,
  * as the worker's own role.
@@ -287,58 +345,28 @@ trust_role(HttpResult *r)
 static Oid
 authenticate(HttpCall *call, HttpResult *r)
 {
-	const char *auth = header(call, "Authorization");
 	SigV4Request sv = {0};
 	HttpAuthError err = {0};
-	char	   *key_id = NULL;
-	HttpKey    *key;
-	Oid			roleid;
+	HttpKey    *key = NULL;
 
-	sv.method = call->method;
-	sv.path = call->url;
-	sv.query = call->query;
-	sv.nquery = call->nquery;
-	sv.headers = call->headers;
-	sv.nheaders = call->nheaders;
+	switch (identify(call, &sv, &key, r))
+	{
+		case CALLER_REFUSED:
+			return InvalidOid;
+		case CALLER_TRUSTED:
+			return trust_role(r);
+		case CALLER_KEY:
+			break;
+	}
+	/* the signature covers the body: verified with the whole request */
 	sv.body = call->raw;
 	sv.body_len = call->raw_len;
-	sv.authorization = auth;
-	/* a signature in the Authorization header or in the query string */
-	if (!http_sigv4_presigned(&sv) &&
-		(auth == NULL || strncmp(auth + strspn(auth, " "), "AWS4-", 5) != 0))
-	{
-		*r = error_result(400, NS_SERVICE "MissingAuthenticationTokenException",
-						  "Request is missing Authentication Token");
-		return InvalidOid;
-	}
-	if (http_auth == HTTP_AUTH_TRUST)
-	{
-		if (!call->loopback)
-		{
-			*r = error_result(403, NS_SERVICE "AccessDeniedException",
-							  "stdesign.http_auth = trust serves loopback addresses only");
-			return InvalidOid;
-		}
-		return trust_role(r);
-	}
-
-	if (!http_sigv4_parse(&sv, &key_id, &err))
-	{
-		*r = error_result(400, err.type, err.message);
-		return InvalidOid;
-	}
-	if ((key = http_key_lookup(key_id)) == NULL || !OidIsValid(roleid = key->roleid))
-	{
-		*r = error_result(400, NS_SERVICE "UnrecognizedClientException",
-						  "The security token included in the request is invalid.");
-		return InvalidOid;
-	}
 	if (!http_sigv4_verify(&sv, key, &err))
 	{
 		*r = error_result(400, err.type, err.message);
 		return InvalidOid;
 	}
-	return roleid;
+	return key->roleid;
 }
 
 /* ---------- errors ---------- */
@@ -692,46 +720,10 @@ run_request(HttpCall *call)
 static bool
 precheck_credentials(HttpCall *call, HttpResult *r)
 {
-	const char *auth = header(call, "Authorization");
 	SigV4Request sv = {0};
-	HttpAuthError err = {0};
-	char	   *key_id = NULL;
-	HttpKey    *key;
+	HttpKey    *key = NULL;
 
-	sv.method = call->method;
-	sv.path = call->url;
-	sv.query = call->query;
-	sv.nquery = call->nquery;
-	sv.headers = call->headers;
-	sv.nheaders = call->nheaders;
-	sv.authorization = auth;
-	if (!http_sigv4_presigned(&sv) &&
-		(auth == NULL || strncmp(auth + strspn(auth, " "), "AWS4-", 5) != 0))
-	{
-		*r = error_result(400, NS_SERVICE "MissingAuthenticationTokenException",
-						  "Request is missing Authentication Token");
-		return false;
-	}
-	if (http_auth == HTTP_AUTH_TRUST)
-	{
-		if (call->loopback)
-			return true;
-		*r = error_result(403, NS_SERVICE "AccessDeniedException",
-						  "stdesign.http_auth = trust serves loopback addresses only");
-		return false;
-	}
-	if (!http_sigv4_parse(&sv, &key_id, &err))
-	{
-		*r = error_result(400, err.type, err.message);
-		return false;
-	}
-	if ((key = http_key_lookup(key_id)) == NULL || !OidIsValid(key->roleid))
-	{
-		*r = error_result(400, NS_SERVICE "UnrecognizedClientException",
-						  "The security token included in the request is invalid.");
-		return false;
-	}
-	return true;
+	return identify(call, &sv, &key, r) != CALLER_REFUSED;
 }
 
 /* Check a request's credentials before its body is read on (see above). */
