@@ -21,9 +21,11 @@ OBJS = $(SRCS:.c=.o)
 # is named HEADERS, so this list has another name).
 ST_HEADERS = $(wildcard src/*/*.h)
 
-# pg_regress: test/sql/*.sql with their expected output in test/expected.
-REGRESS = $(patsubst test/sql/%.sql,%,$(sort $(wildcard test/sql/*.sql)))
-REGRESS_OPTS = --inputdir=test --load-extension=stdesign
+# pg_regress: sql/*.sql with their expected output in expected/, as
+# contrib lays them out; sql/ also holds the extension's own scripts
+# (sql/stdesign.sql and sql/stdesign--*.sql), which are not tests.
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(filter-out sql/$(EXTENSION).sql sql/$(EXTENSION)--%.sql,$(wildcard sql/*.sql))))
+REGRESS_OPTS = --load-extension=stdesign
 
 # Concurrency: isolationtester specs in test/isolation/specs with their
 # expected output in test/isolation/expected.  PGXS's installcheck runs them
@@ -56,11 +58,25 @@ endif
 # runs libmicrohttpd in a thread of its own (src/http/http_dispatch.c).
 SHLIB_LINK += -lmicrohttpd -lz -lcrypto -pthread
 
+# The PostgreSQL to build for: the pg_config on PATH, or PG_CONFIG=...
+# (make test PG_CONFIG=/usr/local/pgsql-18/bin/pg_config); the test scripts
+# read it from the environment.
 PG_CONFIG ?= pg_config
+export PG_CONFIG
 PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
 ifneq ($(PGXS),)
 include $(PGXS)
 endif
+
+# One tree, several majors: objects left by a build against another
+# PostgreSQL (another pg_config) are removed before this one starts, so
+# switching PG_CONFIG never links objects compiled with another major's
+# headers.  .pg_built_for names the installation the objects are for.
+PG_BUILT_FOR := $(shell $(PG_CONFIG) --version 2>/dev/null) $(shell $(PG_CONFIG) --includedir-server 2>/dev/null)
+ifneq ($(PG_BUILT_FOR),$(shell cat .pg_built_for 2>/dev/null))
+$(shell rm -f $(OBJS) $(OBJS:.o=.bc) $(EXTENSION).so $(EXTENSION).bc; echo '$(PG_BUILT_FOR)' > .pg_built_for)
+endif
+EXTRA_CLEAN += .pg_built_for
 
 $(DATA_built): sql/$(EXTENSION).sql stdesign.control
 	sed '1s/stdesign\.sql/$(EXTENSION)--$(EXTVERSION).sql/' $< > $@

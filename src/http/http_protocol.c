@@ -529,22 +529,32 @@ role_turn(HttpCall *call, Oid roleid, HttpResult *r)
 }
 
 /*
- * Bound the request's lock waits by stdesign.http_lock_timeout, below the
+ * Bound the requests' lock waits by stdesign.http_lock_timeout, below the
  * request timeout, so that a request waiting for a lock held elsewhere (a
  * SQL session of the same role, say) gives its worker back early, as a
- * conflict (see run_once).  A shorter lock_timeout of the database's is
- * kept.  Local to the request's transaction.
+ * conflict (see run_once).  A shorter lock_timeout of the configuration's
+ * or the database's is kept.
+ *
+ * The worker's session value, set when it starts and after each reload
+ * (http_worker.c), not in each request's transaction: a setting made there
+ * would make each commit walk every setting to undo it (about a twentieth
+ * of a GetItem's instructions).  A role's own SET inside a request is
+ * undone at the end of its unit (st_work.c), so the bound holds for every
+ * request.
  */
-static void
-bound_lock_wait(void)
+void
+http_bound_lock_wait(void)
 {
 	char		value[32];
 
+	/* back to what the configuration and the database's settings say */
+	(void) set_config_option("lock_timeout", NULL, PGC_SUSET, PGC_S_SESSION,
+							 GUC_ACTION_SET, true, 0, false);
 	if (http_lock_timeout <= 0 || (LockTimeout > 0 && LockTimeout <= http_lock_timeout))
 		return;
 	snprintf(value, sizeof(value), "%d", http_lock_timeout);
 	(void) set_config_option("lock_timeout", value, PGC_SUSET, PGC_S_SESSION,
-							 GUC_ACTION_LOCAL, true, 0, false);
+							 GUC_ACTION_SET, true, 0, false);
 }
 
 /*
@@ -597,7 +607,6 @@ run_once(HttpCall *call, bool *retry)
 			/* DynamoDB's model checks, as st_api makes them (api_call) */
 			api_validate_request(call->op, request);
 			pgstat_report_activity(STATE_RUNNING, psprintf("DynamoDB_20120810.%s", call->op));
-			bound_lock_wait();
 			st_work_as_role(&work, roleid);
 			switched = true;
 			if (http_request_timeout > 0)

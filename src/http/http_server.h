@@ -212,6 +212,9 @@ extern void http_dispatch_defer(HttpRequest *req);
 /* Answer a request taken from the queue (then http_dispatch_reply). */
 extern void http_answer(HttpRequest *req);
 
+/* The worker's lock_timeout from stdesign.http_lock_timeout: at its start and after a reload. */
+extern void http_bound_lock_wait(void);
+
 /* ---------- the request being answered ---------- */
 
 /* The Host header of the request being answered (DescribeEndpoints). */

@@ -595,6 +595,7 @@ reload_if_pending(void)
 		ConfigReloadPending = false;
 		ProcessConfigFile(PGC_SIGHUP);
 		http_dispatch_config();
+		http_bound_lock_wait();
 	}
 }
 
@@ -622,6 +623,7 @@ http_worker_main(Datum arg)
 
 	BackgroundWorkerInitializeConnection(http_database, NULL, 0);
 	pgstat_report_appname("stdesign http");
+	http_bound_lock_wait();
 
 	n = open_listeners(listeners);
 	if (n == 0)

@@ -4,7 +4,7 @@
 #
 #   1. Set-up: Citus on three nodes, stdesign created on the coordinator
 #      (Citus creates it on the workers); a single node without Citus.
-#   2. Regression files against both: test/sql files run by psql as
+#   2. Regression files against both: sql/ files run by psql as
 #      pg_regress runs them, on the single node and on the coordinator with
 #      stdesign.citus_shard_count set (every table they create is
 #      distributed); the outputs must be the same, but for the lines listed
@@ -130,7 +130,7 @@ sub run_file
 	my ($out, $err);
 	IPC::Run::run([ 'psql', '-X', '-a', '-q', '-h', $node->host, '-p', $node->port,
 		'-v', 'HIDE_TABLEAM=on', '-v', 'HIDE_TOAST_COMPRESSION=on', 'postgres' ],
-		'<', "$srcdir/test/sql/$file.sql", '>&', \$out);
+		'<', "$srcdir/sql/$file.sql", '>&', \$out);
 	return $out;
 }
 
@@ -155,7 +155,7 @@ is($coord->safe_psql('postgres', q{SET stdesign.citus_shard_count = 4;
 
 for my $file (@regress)
 {
-	next unless -e "$srcdir/test/sql/$file.sql";
+	next unless -e "$srcdir/sql/$file.sql";
 	next if $ENV{CITUS_ONLY_REGRESS} && $file !~ /$ENV{CITUS_ONLY_REGRESS}/;
 	my $one = normalised(run_file($single, $file, 0), $file);
 	my $dist = normalised(run_file($coord, $file, 4), $file);

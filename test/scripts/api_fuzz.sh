@@ -11,12 +11,12 @@ cd "$(dirname "$0")/../.."
 
 if [ -z "${API_FUZZ_INSIDE:-}" ]; then
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	API_FUZZ_INSIDE=1 HTTP_PORT=$port exec pg_virtualenv -t \
+	API_FUZZ_INSIDE=1 HTTP_PORT=$port exec bash test/scripts/tmp_cluster.sh \
 		-o shared_preload_libraries=stdesign -o stdesign.http_port="$port" \
 		-o stdesign.http_workers=2 bash "$0" "$@"
 fi
 
-log=$(pg_lsclusters --no-header | awk '$2 == "regress" { print $7 }')
+log=$ST_CLUSTER_LOG
 psql -X -q -c "CREATE EXTENSION stdesign" || exit 1
 # the workers serve once the extension exists
 for _ in $(seq 1 60); do

@@ -61,7 +61,8 @@ if [ "$(id -u)" -eq 0 ]; then
 	tapdir=$(mktemp -d -t stdesign_citus_tap.XXXXXX)
 	mkdir -p "$tapdir/test"
 	cp -r Makefile stdesign.control "$tapdir/"
-	cp -r test/citus test/sql "$tapdir/test/"
+	cp -r test/citus "$tapdir/test/"
+	cp -r sql "$tapdir/"
 	chown -R postgres: "$tapdir"
 	(cd "$tapdir" && runuser -u postgres -- env PATH="$PATH" make -s prove PROVE_TESTS="test/citus/*.pl") \
 		> results/citus.log 2>&1 || status=$?

@@ -35,7 +35,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 
 if [ -z "${HTTP_TESTS_INSIDE:-}" ]; then
 	port=$(free_port)
-	HTTP_TESTS_INSIDE=1 HTTP_PORT=$port exec pg_virtualenv -t \
+	HTTP_TESTS_INSIDE=1 HTTP_PORT=$port exec bash test/scripts/tmp_cluster.sh \
 		-o shared_preload_libraries=stdesign -o stdesign.http_port="$port" \
 		-o stdesign.http_workers=2 -o stdesign.http_cors_origin=http://admin.example \
 		-o max_connections=60 -o max_prepared_transactions=2 bash "$0" "$@"
@@ -49,7 +49,7 @@ chmod 777 "$work"
 admin_pid=""
 trap '[ -n "$admin_pid" ] && kill "$admin_pid" 2>/dev/null; rm -rf "$work"' EXIT
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
-log=$(pg_lsclusters --no-header | awk '$2 == "regress" { print $7 }')
+log=$ST_CLUSTER_LOG
 export HTTP_SERVER_LOG=$log
 export AWS_ACCESS_KEY_ID=AKIDEXAMPLE AWS_SECRET_ACCESS_KEY=secret AWS_DEFAULT_REGION=us-east-1
 export AWS_PAGER="" AWS_MAX_ATTEMPTS=1
@@ -427,10 +427,10 @@ q -c "BEGIN" -c "LOCK TABLE stdesign_data.\"$relation\" IN ACCESS EXCLUSIVE MODE
 blocked_put shutdown &
 spid=$!
 wait_for worker_active
-timeout 60 pg_ctlcluster "$PGVERSION" regress stop -m fast
+timeout 60 bash test/scripts/tmp_cluster.sh ctl stop -m fast
 check "fast shutdown during a request: the server stops" $?
 wait $spid
-pg_ctlcluster "$PGVERSION" regress start
+bash test/scripts/tmp_cluster.sh ctl start
 wait_for workers_up
 check "after the restart the workers are back" $?
 q -c "ROLLBACK PREPARED 'http_tests_hold'" >/dev/null
@@ -445,7 +445,7 @@ holder=$!
 # listening before the restart (python starts slowly on a busy machine)
 wait_for bash -c "exec 3<>/dev/tcp/127.0.0.1/$taken"
 q -c "ALTER SYSTEM SET stdesign.http_port = $taken" >/dev/null
-pg_ctlcluster "$PGVERSION" regress restart
+bash test/scripts/tmp_cluster.sh ctl restart
 wait_for grep -q "could not bind the HTTP endpoint to 127.0.0.1 port $taken" "$log"
 check "port taken: the server log says so" $?
 n=$(q -c "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker'")
@@ -455,7 +455,7 @@ wait "$holder" 2>/dev/null
 
 # too few max_worker_processes
 q -c "ALTER SYSTEM SET stdesign.http_port = $port" -c "ALTER SYSTEM SET max_worker_processes = 2" >/dev/null
-pg_ctlcluster "$PGVERSION" regress restart
+bash test/scripts/tmp_cluster.sh ctl restart
 grep -q "stdesign.http_workers = 2 but max_worker_processes = 2: starting 1 HTTP workers" "$log"
 check "too few max_worker_processes: a clear log message" $?
 wait_for served

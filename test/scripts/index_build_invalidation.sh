@@ -11,7 +11,7 @@
 # toasted items while another session GRANTs and REVOKEs in a loop; every
 # build must succeed, and every index must be valid and pass amcheck.
 #
-# Runs in a throwaway cluster of its own (pg_virtualenv -t).  Needs the
+# Runs in a throwaway cluster of its own (test/scripts/tmp_cluster.sh).  Needs the
 # extension installed (make install).  Ends with one
 # "index_build_invalidation: N passed, N failed" line; exits non-zero on
 # any failure.
@@ -19,7 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 if [ -z "${INDEX_INVAL_INSIDE:-}" ]; then
-	INDEX_INVAL_INSIDE=1 exec pg_virtualenv -t bash "$0" "$@"
+	INDEX_INVAL_INSIDE=1 exec bash test/scripts/tmp_cluster.sh bash "$0" "$@"
 fi
 
 . test/scripts/checks.sh

@@ -8,4 +8,4 @@ cd "$(dirname "$0")/../.."
 jobs=$(nproc 2>/dev/null || echo 2)
 make -s -j"$jobs" >/dev/null
 make -s install >/dev/null
-pg_virtualenv -t psql -X -q -v ON_ERROR_STOP=1 -f test/scripts/demo.sql
+bash test/scripts/tmp_cluster.sh psql -X -q -v ON_ERROR_STOP=1 -f test/scripts/demo.sql

@@ -12,7 +12,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 # The expected files hold UTF-8 text (psql pads its columns by character,
-# pg_virtualenv's cluster takes the environment's locale): an environment
+# the throwaway cluster takes the environment's locale): an environment
 # with no locale of its own runs the suite in C.UTF-8.
 if [ -z "${LC_ALL:-}${LC_CTYPE:-}${LANG:-}" ]; then
 	export LANG=C.UTF-8
@@ -25,7 +25,7 @@ min_checks=3
 min_regress=74
 min_isolation=17
 min_tap=291
-files=$(ls test/sql/*.sql | wc -l)
+files=$(ls sql/*.sql | grep -cv "^sql/stdesign\(--.*\)\{0,1\}\.sql$")
 [ "$files" -gt "$min_regress" ] && min_regress=$files
 files=$(ls test/isolation/specs/*.spec | wc -l)
 [ "$files" -gt "$min_isolation" ] && min_isolation=$files
@@ -89,7 +89,7 @@ mkdir -p results
 # One throwaway cluster for both suites, each with its own log; each runs
 # even when the other fails (a single "make installcheck" stops after a
 # failed pg_regress).  The TAP tests start clusters of their own, below.
-pg_virtualenv -t sh -c 'make -s installcheck ISOLATION= TAP_TESTS= > results/regress.log 2>&1
+bash test/scripts/tmp_cluster.sh sh -c 'make -s installcheck ISOLATION= TAP_TESTS= > results/regress.log 2>&1
 	make -s installcheck REGRESS= TAP_TESTS= > results/isolation.log 2>&1; true' \
 	> results/virtualenv.log 2>&1 || cat results/virtualenv.log
 # count_suite <name> <log> <diffs> <minimum>: "test <name> ... ok" lines

@@ -10,7 +10,7 @@
 # script is caught (so the check can fail), and takes a screenshot
 # (results/studio_browser.png, never committed) for a person to look at.
 #
-# Runs in a throwaway cluster of its own (pg_virtualenv -t), or with
+# Runs in a throwaway cluster of its own (test/scripts/tmp_cluster.sh), or with
 # STUDIO_BROWSER_INSIDE=1 against the server the environment names.  Needs
 # the extension installed (make install).  Ends with one
 # "studio_browser: N passed, N failed" line; exits non-zero on any failure.
@@ -18,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 if [ -z "${STUDIO_BROWSER_INSIDE:-}" ]; then
-	STUDIO_BROWSER_INSIDE=1 exec pg_virtualenv -t bash "$0" "$@"
+	STUDIO_BROWSER_INSIDE=1 exec bash test/scripts/tmp_cluster.sh bash "$0" "$@"
 fi
 
 . test/scripts/checks.sh

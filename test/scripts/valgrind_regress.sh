@@ -7,7 +7,7 @@
 # ones (uninitialised padding of WAL records and relcache init files written
 # to disk, the regex cache's overlapping memcpy).
 #
-#   test/scripts/valgrind_regress.sh [test ...]   (default: every test/sql/*.sql)
+#   test/scripts/valgrind_regress.sh [test ...]   (default: every regression file, sql/*.sql)
 #
 # Needs valgrind and the extension installed (make install).  Ends with one
 # "valgrind: N errors in stdesign, N other errors" line; exits non-zero when
@@ -17,11 +17,11 @@ cd "$(dirname "$0")/../.."
 
 command -v valgrind >/dev/null || { echo "valgrind: not installed (apt-get install valgrind)"; exit 1; }
 if [ -z "${VALGRIND_REGRESS_INSIDE:-}" ]; then
-	VALGRIND_REGRESS_INSIDE=1 exec pg_virtualenv -t bash "$0" "$@"
+	VALGRIND_REGRESS_INSIDE=1 exec bash test/scripts/tmp_cluster.sh bash "$0" "$@"
 fi
 
 tests="$*"
-[ -n "$tests" ] || tests=$(ls test/sql/*.sql | xargs -n1 basename | sed 's/\.sql$//' | tr '\n' ' ')
+[ -n "$tests" ] || tests=$(ls sql/*.sql | grep -v '^sql/stdesign\(--.*\)\{0,1\}\.sql$' | xargs -n1 basename | sed 's/\.sql$//' | tr '\n' ' ')
 logs=$(mktemp -d)
 chmod 777 "$logs"
 trap 'rm -rf "$logs"' EXIT
