@@ -2,7 +2,11 @@
 #
 #   make test    install what is missing, build, install, run every test
 #   make demo    the same set-up, then the e-commerce tour
-#   make         just build (needs pg_config and postgresql-server-dev-15)
+#   make         just build (needs the pg_config of PostgreSQL 15 to 18 and
+#                its server headers, Debian's postgresql-server-dev-NN)
+#
+# Each builds, installs and tests for the PostgreSQL of the pg_config on
+# PATH, or of PG_CONFIG=... (README: Versions).
 
 EXTENSION = stdesign
 EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" stdesign.control)
@@ -117,6 +121,13 @@ prove:
 # stdesign on a Citus cluster (coordinator and two workers on this machine):
 # test/citus/*.pl, never part of make test; builds Citus from
 # ../shared/vendor when it is not installed, skips when neither is there.
+# PostgreSQL 18 from its source tarball (../shared/vendor, or PG_TARBALL)
+# into a private prefix (/usr/local/pgsql-18, or PG_PREFIX), once per
+# machine; prints its pg_config, for make test PG_CONFIG=... (README: Versions)
+.PHONY: pg18
+pg18:
+	@bash test/scripts/build_pg.sh
+
 .PHONY: test-citus
 test-citus: deps
 	@bash test/scripts/citus.sh

@@ -18,7 +18,7 @@
 # share only, so the import also runs with the worker off
 # (max_parallel_maintenance_workers = 0), all of its work in one process,
 # and both are printed.
-# Without PGPORT it starts a throwaway cluster (pg_virtualenv); with PGPORT
+# Without PGPORT it starts a throwaway cluster (test/scripts/tmp_cluster.sh); with PGPORT
 # it uses that server and a database of its own, bench_import, made afresh.
 # A benchmark, not a test: nothing here fails on a slow number.
 set -euo pipefail
@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
 done
 
 if [ -z "${PGPORT:-}" ]; then
-	exec env PGPORT= pg_virtualenv -t -o shared_buffers=1GB -o max_wal_size=4GB \
+	exec env PGPORT= bash "$(dirname "$self")/../test/scripts/tmp_cluster.sh" -o shared_buffers=1GB -o max_wal_size=4GB \
 		-o synchronous_commit=on bash "$self" --items "$items" --rounds "$rounds"
 fi
 

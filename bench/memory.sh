@@ -14,7 +14,7 @@ calls=1000000
 [ "${1:-}" = "--calls" ] && calls=$2
 
 if [ "${STDESIGN_BENCH_INNER:-}" != 1 ]; then
-	exec env STDESIGN_BENCH_INNER=1 pg_virtualenv -t bash "$self" --calls "$calls"
+	exec env STDESIGN_BENCH_INNER=1 bash "$(dirname "$self")/../test/scripts/tmp_cluster.sh" bash "$self" --calls "$calls"
 fi
 
 per=$((calls / 5))

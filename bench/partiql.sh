@@ -15,7 +15,7 @@
 #   put     the same INSERT                              vs an unconditional PutItem
 #
 # and prints operation, PartiQL tps, st_api tps, their ratio and latencies.
-# Runs in a throwaway cluster (pg_virtualenv) unless STDESIGN_BENCH_INNER=1,
+# Runs in a throwaway cluster (test/scripts/tmp_cluster.sh) unless STDESIGN_BENCH_INNER=1,
 # which uses the server the PG* variables name (with stdesign installed).
 set -euo pipefail
 self=$(realpath "$0")
@@ -38,12 +38,12 @@ while [ $# -gt 0 ]; do
 done
 
 if [ "${STDESIGN_BENCH_INNER:-}" != 1 ]; then
-	exec env STDESIGN_BENCH_INNER=1 pg_virtualenv -t -o shared_buffers=1GB -o max_wal_size=4GB \
+	exec env STDESIGN_BENCH_INNER=1 bash "$(dirname "$self")/../test/scripts/tmp_cluster.sh" -o shared_buffers=1GB -o max_wal_size=4GB \
 		-o synchronous_commit=on bash "$self" --items "$items" --seconds "$seconds" \
 		--clients "$clients" --rounds "$rounds" --ops "$ops"
 fi
 
-pgbench=$(command -v pgbench || ls /usr/lib/postgresql/*/bin/pgbench | tail -n 1)
+pgbench=$(command -v pgbench)
 customers=$((items / 20))
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

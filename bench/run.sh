@@ -11,11 +11,11 @@
 # A benchmark, not a test: nothing here fails on a slow number.
 #
 # By default it runs in a throwaway cluster of the installed PostgreSQL
-# (pg_virtualenv, stdesign installed there).  --server runs against the
+# (test/scripts/tmp_cluster.sh, for the PostgreSQL of PG_CONFIG, stdesign installed there).  --server runs against the
 # server the environment names instead (PGHOST, PGPORT, PGUSER; a database
 # with nothing of the bench in it yet, stdesign installable), e.g. a
-# cluster of another installation started with the settings pg_virtualenv
-# gives (fsync=off, shared_buffers=1GB, max_wal_size=4GB,
+# cluster of another installation started with the settings the throwaway cluster
+# gets (fsync=off, shared_buffers=1GB, max_wal_size=4GB,
 # synchronous_commit=on).
 set -euo pipefail
 self=$(realpath "$0")
@@ -41,12 +41,12 @@ done
 
 if [ "$server" = 0 ] && { [ -z "${PGPORT:-}" ] || [ "${STDESIGN_BENCH_INNER:-}" != 1 ]; }; then
 	# run ourselves again inside a throwaway cluster
-	exec env STDESIGN_BENCH_INNER=1 pg_virtualenv -t -o shared_buffers=1GB -o max_wal_size=4GB \
+	exec env STDESIGN_BENCH_INNER=1 bash "$(dirname "$self")/../test/scripts/tmp_cluster.sh" -o shared_buffers=1GB -o max_wal_size=4GB \
 		-o synchronous_commit=on bash "$self" --items "$items" --seconds "$seconds" \
 		--clients "$clients" --rounds "$rounds" --ops "$ops"
 fi
 
-pgbench=$(ls /usr/lib/postgresql/*/bin/pgbench | tail -n 1)
+pgbench=$(command -v pgbench)
 orders_per=19
 customers=$((items / (orders_per + 1)))
 deletable=$((clients * seconds * 20000))

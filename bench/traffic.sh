@@ -13,7 +13,7 @@
 #
 # The counters need stdesign in shared_preload_libraries: run without
 # PGPORT set and the script starts a throwaway cluster so configured
-# (pg_virtualenv); with PGPORT set it uses that server (which must preload
+# (test/scripts/tmp_cluster.sh); with PGPORT set it uses that server (which must preload
 # stdesign) and a database of its own, bench_traffic, made afresh.
 # A benchmark, not a test: nothing here fails on a slow number.
 set -euo pipefail
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
 done
 
 if [ -z "${PGPORT:-}" ]; then
-	exec env PGPORT= pg_virtualenv -t -o shared_buffers=1GB -o max_wal_size=4GB \
+	exec env PGPORT= bash "$(dirname "$self")/../test/scripts/tmp_cluster.sh" -o shared_buffers=1GB -o max_wal_size=4GB \
 		-o synchronous_commit=on -o shared_preload_libraries=stdesign \
 		bash "$self" --items "$items" --calls "$calls" --rounds "$rounds"
 fi

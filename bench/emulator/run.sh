@@ -65,6 +65,6 @@ fi
 export STDESIGN_SOURCE="$source_id"
 
 cd "$here"
-exec pg_virtualenv -t -o shared_buffers=1GB -o max_wal_size=4GB -o synchronous_commit=on \
+exec bash "$root/test/scripts/tmp_cluster.sh" -o shared_buffers=1GB -o max_wal_size=4GB -o synchronous_commit=on \
 	-o 'listen_addresses=127.0.0.1 ' \
 	bash -c 'export PGHOST=127.0.0.1; exec timeout '"$limit"' node bench.js "$@"' bench.js ${args[@]+"${args[@]}"}

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Driver of bench/http/run.sh (runs inside pg_virtualenv).
+"""Driver of bench/http/run.sh (runs inside test/scripts/tmp_cluster.sh).
 
 The same data in stdesign and dynalite: 10,000 items "K#<i>"/"S" for
 GetItem, PutItem and UpdateItem, and one partition "Q" of 20 items for

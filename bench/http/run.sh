@@ -48,7 +48,7 @@ if [ -n "$existing" ]; then
 fi
 # One application role sends every request here: the per-role worker bound
 # is lifted, as the README advises for an endpoint that serves one role.
-exec pg_virtualenv -t -o shared_preload_libraries=stdesign -o stdesign.http_port="$port" \
+exec bash "$root/test/scripts/tmp_cluster.sh" -o shared_preload_libraries=stdesign -o stdesign.http_port="$port" \
 	-o stdesign.http_workers=2 -o shared_buffers=256MB -o synchronous_commit=on \
 	-o stdesign.http_max_workers_per_role=0 \
 	-o stdesign.http_track_timing=$([ "$BENCH_TIMING" = 1 ] && echo on || echo off) \

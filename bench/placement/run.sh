@@ -2,7 +2,7 @@
 # Placement benchmark of the stdesign table access method (a benchmark, not
 # a test: it prints numbers and checks nothing).  Connects with the usual
 # libpq environment (PGHOST, PGPORT, PGDATABASE, ...), e.g. inside
-#   pg_virtualenv bash bench/placement/run.sh
+#   bash test/scripts/tmp_cluster.sh bash bench/placement/run.sh
 # CUSTOMERS, ORDERS and ROUNDS (timed loads per table and path) can be set.
 set -euo pipefail
 cd "$(dirname "$0")"

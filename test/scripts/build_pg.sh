@@ -3,7 +3,9 @@
 # stdesign can be built and tested against a major that no package here
 # provides (make ... PG_CONFIG=<prefix>/bin/pg_config).  Once per machine:
 # skipped when the prefix already holds the tarball's version with the
-# pieces the tests need (amcheck, the isolation tester, the TAP modules).
+# pieces the tests need (the contrib modules below, the isolation tester,
+# the TAP modules); a prefix with the server but not every one of those
+# contrib modules gets them, built against it.
 #
 #   bash test/scripts/build_pg.sh            PostgreSQL 18 from ../shared/vendor
 #   PG_TARBALL=... PG_PREFIX=... bash test/scripts/build_pg.sh
@@ -22,16 +24,28 @@ tarball=${PG_TARBALL:-$(ls ../shared/vendor/postgresql-"$major"_*.orig.tar.* \
 prefix=${PG_PREFIX:-/usr/local/pgsql-$major}
 jobs=${MAKE_JOBS:-2}
 
-# pieces_there: the prefix has the tests' pieces (amcheck, the isolation
-# tester, the TAP modules)
-pieces_there() {
+# The contrib modules the tests use: amcheck (index checks), test_decoding
+# (logical decoding of a stdesign table), pageinspect, pgstattuple and
+# pg_visibility (the table access method's pages).
+contrib=(amcheck test_decoding pageinspect pgstattuple pg_visibility)
+
+# core_there: the prefix has the server, the isolation tester and the TAP
+# modules; contrib_there: and every module of contrib
+core_there() {
 	local pkglibdir
 	[ -x "$prefix/bin/pg_config" ] || return 1
 	pkglibdir=$("$prefix/bin/pg_config" --pkglibdir)
-	[ -f "$pkglibdir/amcheck.so" ] &&
-		[ -x "$pkglibdir/pgxs/src/test/isolation/isolationtester" ] &&
+	[ -x "$pkglibdir/pgxs/src/test/isolation/isolationtester" ] &&
 		[ -f "$pkglibdir/pgxs/src/test/perl/PostgreSQL/Test/Cluster.pm" ]
 }
+contrib_there() {
+	local pkglibdir m
+	pkglibdir=$("$prefix/bin/pg_config" --pkglibdir)
+	for m in "${contrib[@]}"; do
+		[ -f "$pkglibdir/$m.so" ] || return 1
+	done
+}
+pieces_there() { core_there && contrib_there; }
 
 if [ -z "$tarball" ] || [ ! -f "$tarball" ]; then
 	# no source: a prefix built earlier (of this major) is used as it is
@@ -53,7 +67,22 @@ case "$version" in
 	*) echo "build_pg: cannot tell the version of $tarball (top directory $srcdir)" >&2; exit 1 ;;
 esac
 
-if pieces_there && [ "$("$prefix/bin/pg_config" --version)" = "PostgreSQL $version" ]; then
+if core_there && [ "$("$prefix/bin/pg_config" --version)" = "PostgreSQL $version" ]; then
+	if ! contrib_there; then
+		# the server is there: its contrib modules build against it (PGXS)
+		build=$(mktemp -d)
+		trap 'rm -rf "$build"' EXIT
+		echo "build_pg: adding contrib modules ${contrib[*]} to $prefix"
+		tar -xf "$tarball" -C "$build"
+		for m in "${contrib[@]}"; do
+			make -C "$build/$srcdir/contrib/$m" USE_PGXS=1 PG_CONFIG="$prefix/bin/pg_config" \
+				-j"$jobs" install >"$build/contrib.log" 2>&1 || {
+				tail -n 40 "$build/contrib.log" >&2
+				echo "build_pg: contrib/$m failed to build against $prefix" >&2
+				exit 1
+			}
+		done
+	fi
 	echo "build_pg: PostgreSQL $version is already in $prefix"
 	echo "$prefix/bin/pg_config"
 	exit 0
@@ -86,9 +115,11 @@ cd "$build/$srcdir"
 	./configure --prefix="$prefix" --enable-tap-tests --with-openssl
 	make -j"$jobs"
 	make install
-	# amcheck for the tests' index checks, the isolation tester for
-	# make installcheck's specs.
-	make -C contrib/amcheck -j"$jobs" install
+	# the contrib modules the tests use, the isolation tester for make
+	# installcheck's specs
+	for m in "${contrib[@]}"; do
+		make -C contrib/"$m" -j"$jobs" install
+	done
 	make -C src/test/isolation -j"$jobs" install
 } >"$build/build.log" 2>&1 || {
 	tail -n 40 "$build/build.log" >&2

@@ -92,14 +92,15 @@ mkdir -p results
 bash test/scripts/tmp_cluster.sh sh -c 'make -s installcheck ISOLATION= TAP_TESTS= > results/regress.log 2>&1
 	make -s installcheck REGRESS= TAP_TESTS= > results/isolation.log 2>&1; true' \
 	> results/virtualenv.log 2>&1 || cat results/virtualenv.log
-# count_suite <name> <log> <diffs> <minimum>: "test <name> ... ok" lines
-# (pg_regress and pg_isolation_regress report alike)
+# count_suite <name> <log> <diffs> <minimum>: "test <name> ... ok" lines,
+# or from PostgreSQL 16 on "ok N - <name>" (pg_regress and
+# pg_isolation_regress report alike)
 count_suite() {
 	local ok bad
 	touch "$2"
 	cat "$2"
-	ok=$(grep -cE '^(test|     ) .* \.\.\. ok' "$2")
-	bad=$(grep -cE '\.\.\. FAILED' "$2")
+	ok=$(grep -cE '^(test|     ) .* \.\.\. ok|^ok [0-9]+ ' "$2")
+	bad=$(grep -cE '\.\.\. FAILED|^not ok [0-9]+ ' "$2")
 	if ! grep -qE '^# All [0-9]+ tests passed|^=* *All [0-9]+ tests passed' "$2"; then
 		[ -f "$3" ] && head -n 300 "$3"
 		[ "$bad" -eq 0 ] && bad=1
@@ -110,6 +111,30 @@ count_suite regress results/regress.log regression.diffs "$min_regress"
 count_suite isolation results/isolation.log output_iso/regression.diffs "$min_isolation"
 
 echo "== TAP tests (test/t/*.pl)"
+# test/t/010_major_upgrade.pl moves a database from an older major to this
+# one: the older PostgreSQL is STDESIGN_OLD_PG_CONFIG, by default the
+# pg_config on PATH when its major is older than PG_CONFIG's (Debian's 15
+# beside a build of 18); stdesign is built and installed there from a copy
+# of this tree first.  Without an older major the test skips.
+pg_major() { "$1" --version 2>/dev/null | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p'; }
+old_pg_config=${STDESIGN_OLD_PG_CONFIG:-pg_config}
+this_major=$(pg_major "${PG_CONFIG:-pg_config}")
+old_major=$(pg_major "$old_pg_config")
+if [ -n "$old_major" ] && [ -n "$this_major" ] && [ "$old_major" -lt "$this_major" ]; then
+	oldcopy=$(mktemp -d -t stdesign_old.XXXXXX)
+	cp -r Makefile stdesign.control sql src "$oldcopy/"
+	if (cd "$oldcopy" && make -s -j"$jobs" PG_CONFIG="$old_pg_config" WERROR=1 >/dev/null &&
+		make -s install PG_CONFIG="$old_pg_config" >/dev/null); then
+		export STDESIGN_OLD_BINDIR
+		STDESIGN_OLD_BINDIR=$("$old_pg_config" --bindir)
+		echo "(PostgreSQL $old_major with this tree's stdesign for the move to $this_major: $STDESIGN_OLD_BINDIR)"
+	else
+		echo "(could not install stdesign into PostgreSQL $old_major: the move from it fails below)"
+		export STDESIGN_OLD_BINDIR
+		STDESIGN_OLD_BINDIR=$("$old_pg_config" --bindir)
+	fi
+	rm -rf "$oldcopy"
+fi
 # initdb refuses root: as root, prove runs as the postgres user in a copy of
 # what it needs (the checkout may sit where that user cannot read or write);
 # the logs come back to tmp_check/log.
