@@ -28,6 +28,7 @@
 #include "access/table.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_trigger.h"
 #include "commands/trigger.h"
 #include "executor/spi.h"
