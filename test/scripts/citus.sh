@@ -4,7 +4,8 @@
 #
 # Finds Citus in the PostgreSQL that pg_config names (PG_CONFIG), or builds
 # and installs it from a source tarball in ../shared/vendor beside the
-# project (CITUS_TARBALL names another), with the Debian packages its build
+# project, or beside its main working tree when this is a linked git
+# worktree (CITUS_TARBALL names another), with the Debian packages its build
 # needs; without either it skips, saying so, and succeeds.  Then installs
 # stdesign there and runs the TAP test as make prove runs the others (as
 # the postgres user when started as root: initdb refuses root).
@@ -26,7 +27,19 @@ pgmajor=$("$PG_CONFIG" --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
 if [ "$pgmajor" -le 15 ]; then citus_series=13; else citus_series=14; fi
 
 if [ ! -f "$pkglibdir/citus.so" ]; then
-	tarball=${CITUS_TARBALL:-$(ls ../shared/vendor/citus-"$citus_series".*.tar.gz 2>/dev/null | sort -V | tail -n 1 || true)}
+	# ../shared/vendor beside the project; from a linked git worktree, also
+	# beside its main working tree (where the vendor directory sits)
+	vendor=(../shared/vendor)
+	common=$(git rev-parse --git-common-dir 2>/dev/null || true)
+	if [ -n "$common" ] && [ "$(basename "$common")" = .git ]; then
+		main_tree=$(cd "$common/.." && pwd)
+		[ "$main_tree" = "$(pwd)" ] || vendor+=("$main_tree/../shared/vendor")
+	fi
+	tarball=${CITUS_TARBALL:-}
+	for v in "${vendor[@]}"; do
+		[ -n "$tarball" ] && break
+		tarball=$(ls "$v"/citus-"$citus_series".*.tar.gz 2>/dev/null | sort -V | tail -n 1 || true)
+	done
 	if [ -z "$tarball" ] || [ ! -f "$tarball" ]; then
 		echo "test-citus: SKIPPED: Citus is not installed in $pkglibdir and no Citus source tarball was found (../shared/vendor/citus-*.tar.gz or CITUS_TARBALL)"
 		exit 0
