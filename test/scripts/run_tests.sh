@@ -134,6 +134,8 @@ if [ -n "$old_major" ] && [ -n "$this_major" ] && [ "$old_major" -lt "$this_majo
 		STDESIGN_OLD_BINDIR=$("$old_pg_config" --bindir)
 	fi
 	rm -rf "$oldcopy"
+	# the move's checks are then part of the layer's minimum
+	min_tap=$((min_tap + 160))
 fi
 # initdb refuses root: as root, prove runs as the postgres user in a copy of
 # what it needs (the checkout may sit where that user cannot read or write);
