@@ -2,8 +2,9 @@
 #
 #   make test    install what is missing, build, install, run every test
 #   make demo    the same set-up, then the e-commerce tour
-#   make         just build (needs the pg_config of PostgreSQL 15 to 18 and
-#                its server headers, Debian's postgresql-server-dev-NN)
+#   make         just build: needs the pg_config of PostgreSQL 15 to 18 and
+#                its server headers (Debian: postgresql-server-dev-NN), a C
+#                compiler and make, libmicrohttpd-dev, zlib1g-dev, libssl-dev
 #
 # Each builds, installs and tests for the PostgreSQL of the pg_config on
 # PATH, or of PG_CONFIG=... (README: Versions).
