@@ -78,6 +78,8 @@ is($node->safe_psql('postgres', q{SELECT count(*) FROM st_query('u1', "table" =>
 	'13', 'the GSI lost the deleted items');
 is($node->safe_psql('postgres', q{SELECT count(*), count(DISTINCT sk) FROM deleted_log}),
 	'19|19', 'a delete trigger fired once per deleted item');
+ok($node->wait_for_log(qr/stdesign: time to live deleted 19 expired items: Sessions 19\n/),
+	'the round that deleted them says so in the log, with the count of each table');
 is($node->safe_psql('postgres', q{
 SELECT string_agg(split_part(sk, '#', 1), ',' ORDER BY sk) FROM (SELECT DISTINCT split_part(sk, '#', 1) || '#' AS sk FROM stdesign_data."Sessions") s}),
 	'ancient,new,none,old,str', 'unexpired, non-number, missing and six-year-old expiries stay');
@@ -91,6 +93,8 @@ SELECT st_update('S', 'new#1', 'SET expires = :e', 'Sessions', "values" => jsonb
 $locker->query_safe(q{COMMIT});
 ok($node->poll_query_until('postgres', q{SELECT count(*) = 12 FROM stdesign_data."Sessions"}),
 	'the item locked before is deleted once free');
+ok($node->wait_for_log(qr/stdesign: time to live deleted 1 expired item: Sessions 1\n/),
+	'and that round logs its one item');
 is($node->safe_psql('postgres', q{SELECT count(*) FROM stdesign_data."Sessions" WHERE sk LIKE 'new#%'}),
 	'5', 'items with a future expiry stay');
 
