@@ -21,9 +21,9 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Digest::SHA qw(sha256_hex hmac_sha256 hmac_sha256_hex);
-use HTTP::Tiny;
-use POSIX qw(strftime);
+use FindBin;
+use lib $FindBin::RealBin;
+use StdesignSigV4;
 
 $ENV{PGOPTIONS} = '-c client_min_messages=warning';
 
@@ -136,29 +136,6 @@ ok($node->poll_query_until('postgres', q{SELECT count(*) = 0 FROM stdesign_data.
 
 # ---------- the HTTP worker ----------
 
-# SigV4 as the SDKs sign (every header sent is signed).
-sub request
-{
-	my ($key, $secret, $op, $body) = @_;
-	my $date = strftime('%Y%m%dT%H%M%SZ', gmtime);
-	my %h = (
-		'content-type' => 'application/x-amz-json-1.0',
-		'host' => "127.0.0.1:$port",
-		'x-amz-date' => $date,
-		'x-amz-target' => "DynamoDB_20120810.$op");
-	my @names = sort keys %h;
-	my $signed = join(';', @names);
-	my $creq = "POST\n/\n\n" . join('', map { "$_:$h{$_}\n" } @names) . "\n$signed\n" . sha256_hex($body);
-	my $scope = substr($date, 0, 8) . '/us-east-1/dynamodb/aws4_request';
-	my $k = "AWS4$secret";
-	$k = hmac_sha256($_, $k) for (substr($date, 0, 8), 'us-east-1', 'dynamodb', 'aws4_request');
-	my $sig = hmac_sha256_hex("AWS4-HMAC-SHA256\n$date\n$scope\n" . sha256_hex($creq), $k);
-	delete $h{host};
-	$h{authorization} = "AWS4-HMAC-SHA256 Credential=$key/$scope, SignedHeaders=$signed, Signature=$sig";
-	my $r = HTTP::Tiny->new(timeout => 60)->request('POST', "http://127.0.0.1:$port/",
-		{ headers => \%h, content => $body });
-	return ($r->{status}, $r->{content});
-}
 
 sub key_of
 {
@@ -208,7 +185,7 @@ my ($vkey, $vsecret) = key_of('victim');
 my ($status, $body);
 for (1 .. 60)
 {
-	($status, $body) = request($vkey, $vsecret, 'ListTables', '{}');
+	($status, $body) = signed_request($port, $vkey, $vsecret, 'ListTables', '{}');
 	last if $status == 200;
 	sleep(1);
 }
@@ -218,7 +195,7 @@ is($status, 200, 'http: the worker serves signed requests');
 sub victim_sees
 {
 	my ($pk, $what) = @_;
-	my ($status, $body) = request($vkey, $vsecret, 'PutItem',
+	my ($status, $body) = signed_request($port, $vkey, $vsecret, 'PutItem',
 		qq({"TableName": "VictimTable", "Item": {"PK": {"S": "$pk"}, "SK": {"S": "1"}}}));
 	is($status, 200, "http: $what, another role's PutItem writes") or diag($body);
 	is($node->safe_psql('postgres', qq{
@@ -228,7 +205,7 @@ SELECT who || '|' || sp || '|' || coalesce(x, '') || '|' || coalesce(y, '') || '
 		"http: ... and sees the server's settings (search_path, placeholders, read only)");
 }
 
-($status, $body) = request($akey, $asecret, 'PutItem',
+($status, $body) = signed_request($port, $akey, $asecret, 'PutItem',
 	'{"TableName": "HttpOwned", "Item": {"PK": {"S": "p"}, "SK": {"S": "1"}}}');
 is($status, 200, 'http: the admin\'s PutItem, its trigger calling set_config(..., false), succeeds')
   or diag($body);
@@ -244,7 +221,7 @@ SELECT format('CREATE CONSTRAINT TRIGGER grab AFTER INSERT ON stdesign_data.%I
                  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tadmin_s.grab(%L)', relation_name, 'http')
   FROM stdesign.tables WHERE table_name = 'HttpOwned' \gexec
 });
-($status, $body) = request($akey, $asecret, 'PutItem',
+($status, $body) = signed_request($port, $akey, $asecret, 'PutItem',
 	'{"TableName": "HttpOwned", "Item": {"PK": {"S": "q"}, "SK": {"S": "1"}}}');
 is($status, 200, 'http: the admin\'s PutItem with a deferred trigger succeeds') or diag($body);
 is($node->safe_psql('postgres', q{SELECT who FROM public.wlog WHERE tag = 'http'}),
@@ -266,7 +243,7 @@ SELECT format('CREATE TRIGGER defer_again BEFORE INSERT ON stdesign_data.%I FOR 
                  EXECUTE FUNCTION tadmin_s.defer_again()', relation_name)
   FROM stdesign.tables WHERE table_name = 'HttpOwned' \gexec
 });
-($status, $body) = request($akey, $asecret, 'PutItem',
+($status, $body) = signed_request($port, $akey, $asecret, 'PutItem',
 	'{"TableName": "HttpOwned", "Item": {"PK": {"S": "d"}, "SK": {"S": "1"}}}');
 ok($status != 200 && $node->safe_psql('postgres', q{
 SELECT count(*) FROM public.wlog WHERE tag = 'http'}) eq '1'
@@ -277,7 +254,7 @@ is($node->safe_psql('postgres', q{SELECT rolsuper FROM pg_roles WHERE rolname = 
 	'f', 'http: ... and the role is still not superuser');
 victim_sees('v3', 'after that failure');
 
-($status, $body) = request($vkey, $vsecret, 'GetItem',
+($status, $body) = signed_request($port, $vkey, $vsecret, 'GetItem',
 	'{"TableName": "VictimTable", "Key": {"PK": {"S": "v2"}, "SK": {"S": "1"}}}');
 ok($status == 200 && $body =~ /"Item"/, 'http: the other role reads its item back');
 is($node->safe_psql('postgres', q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'stdesign http worker'}),
@@ -306,7 +283,7 @@ SELECT format('DROP TRIGGER defer_again ON stdesign_data.%1$I;
 $node->safe_psql('postgres', "ALTER SYSTEM SET stdesign.http_request_timeout = '1s'; SELECT pg_reload_conf();");
 sleep(2);
 my $t0 = time;
-($status, $body) = request($akey, $asecret, 'PutItem',
+($status, $body) = signed_request($port, $akey, $asecret, 'PutItem',
 	'{"TableName": "HttpOwned", "Item": {"PK": {"S": "loop"}, "SK": {"S": "1"}}}');
 my $took = time - $t0;
 ok($status != 200 && $took < 30, "http: a request whose code catches its timeout ends ($status after ${took} s)");
@@ -314,7 +291,7 @@ like(slurp_file($node->logfile), qr/terminating background worker "stdesign http
 	'http: ... by ending the worker');
 for (1 .. 60)
 {
-	($status, $body) = request($vkey, $vsecret, 'ListTables', '{}');
+	($status, $body) = signed_request($port, $vkey, $vsecret, 'ListTables', '{}');
 	last if $status == 200;
 	sleep(1);
 }

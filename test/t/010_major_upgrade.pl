@@ -48,9 +48,9 @@ use IPC::Run;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Digest::SHA qw(sha256_hex hmac_sha256 hmac_sha256_hex);
-use HTTP::Tiny;
-use POSIX qw(strftime);
+use FindBin;
+use lib $FindBin::RealBin;
+use StdesignSigV4;
 
 $ENV{PGOPTIONS} = '-c client_min_messages=warning';
 
@@ -369,30 +369,6 @@ my $old_oids = $old->safe_psql('shop',
 
 my $http_port;
 
-# request <key> <secret> <operation> <body>: a SigV4-signed request to the
-# endpoint at $http_port, signed as the SDKs sign (status, body)
-sub request
-{
-	my ($key, $secret, $op, $body) = @_;
-	my $date = strftime('%Y%m%dT%H%M%SZ', gmtime);
-	my %h = (
-		'content-type' => 'application/x-amz-json-1.0',
-		'host' => "127.0.0.1:$http_port",
-		'x-amz-date' => $date,
-		'x-amz-target' => "DynamoDB_20120810.$op");
-	my @names = sort keys %h;
-	my $signed = join(';', @names);
-	my $creq = "POST\n/\n\n" . join('', map { "$_:$h{$_}\n" } @names) . "\n$signed\n" . sha256_hex($body);
-	my $scope = substr($date, 0, 8) . '/us-east-1/dynamodb/aws4_request';
-	my $k = "AWS4$secret";
-	$k = hmac_sha256($_, $k) for (substr($date, 0, 8), 'us-east-1', 'dynamodb', 'aws4_request');
-	my $sig = hmac_sha256_hex("AWS4-HMAC-SHA256\n$date\n$scope\n" . sha256_hex($creq), $k);
-	delete $h{host};
-	$h{authorization} = "AWS4-HMAC-SHA256 Credential=$key/$scope, SignedHeaders=$signed, Signature=$sig";
-	my $r = HTTP::Tiny->new(timeout => 60)->request('POST', "http://127.0.0.1:$http_port/",
-		{ headers => \%h, content => $body });
-	return ($r->{status}, $r->{content});
-}
 
 # serve <stopped node>: started with stdesign preloaded, its HTTP endpoint
 # on for database shop (signed requests only), its expiry worker on another
@@ -459,7 +435,7 @@ sub check_moved
 			my ($status, $body);
 			for (1 .. 60)
 			{
-				($status, $body) = request($app_key, $app_secret, 'ListTables', '{}');
+				($status, $body) = signed_request($http_port, $app_key, $app_secret, 'ListTables', '{}');
 				last unless $status == 599 || $status == 503;
 				sleep(1);
 			}
@@ -491,17 +467,17 @@ UPDATE stdesign.access_keys k SET role_oid = r.oid FROM pg_roles r WHERE r.rolna
 	my ($status, $body);
 	for (1 .. 60)
 	{
-		($status, $body) = request($app_key, $app_secret, 'GetItem',
+		($status, $body) = signed_request($http_port, $app_key, $app_secret, 'GetItem',
 			'{"TableName": "Shop", "Key": {"PK": {"S": "CUST#1"}, "SK": {"S": "ORDER#0031"}}}');
 		last if $status == 200;
 		sleep(1);
 	}
 	is($status, 200, "$label: the moved access key signs a GetItem the endpoint accepts");
 	like($body, qr/"order_id":\{"S":"0031"\}|"order_id": \{"S": "0031"\}/, "$label: and gets the item");
-	($status, $body) = request($app_key, $app_secret, 'PutItem',
+	($status, $body) = signed_request($http_port, $app_key, $app_secret, 'PutItem',
 		'{"TableName": "Devices", "Item": {"id": {"B": "AQ=="}, "ver": {"N": "1"}, "model": {"S": "HTTP"}}}');
 	is($status, 200, "$label: a PutItem over HTTP as the key's role");
-	($status, $body) = request($owner_key, 'x' x 40, 'ListTables', '{}');
+	($status, $body) = signed_request($http_port, $owner_key, 'x' x 40, 'ListTables', '{}');
 	is($status, 400, "$label: the disabled key stays refused");
 
 	# writes: a put the GSIs show, conditional updates, a transaction, an
