@@ -67,7 +67,7 @@ run() {
 	done
 	python3 "$here/instructions_client.py" "$HTTP_PORT" "$1" 300 >/dev/null
 	python3 "$here/instructions_client.py" "$HTTP_PORT" "$1" "$2"
-	as_owner pg_ctl -D "$PGDATA" -m fast -w stop >/dev/null
+	$ctl stop -m fast
 	pids=$(sed -n 's/.*\[\([0-9]*\)\] LOG:  stdesign: HTTP worker .* listening.*/\1/p' "$out/server.log")
 	for p in $pids; do
 		f="$out/cg.$p"

@@ -244,7 +244,11 @@ ttl_round(MemoryContext cxt)
 	int64		all = 0;
 
 	MemoryContextReset(cxt);
-	/* in the round's context, which no transaction resets */
+	/*
+	 * In the round's context, which no transaction resets; appending
+	 * enlarges the buffer where it was allocated, whatever context the
+	 * batches' transactions leave current.
+	 */
 	{
 		MemoryContext old = MemoryContextSwitchTo(cxt);
 
@@ -264,10 +268,7 @@ ttl_round(MemoryContext cxt)
 		}
 		if (total > 0)
 		{
-			MemoryContext old = MemoryContextSwitchTo(cxt);
-
 			appendStringInfo(&tables, "%s%s " INT64_FORMAT, all > 0 ? ", " : "", name, total);
-			MemoryContextSwitchTo(old);
 			all += total;
 		}
 	}

@@ -123,15 +123,14 @@ old_major=$(pg_major "$old_pg_config")
 if [ -n "$old_major" ] && [ -n "$this_major" ] && [ "$old_major" -lt "$this_major" ]; then
 	oldcopy=$(mktemp -d -t stdesign_old.XXXXXX)
 	cp -r Makefile stdesign.control sql src "$oldcopy/"
+	# set either way: without stdesign there, the move's test fails
+	export STDESIGN_OLD_BINDIR
+	STDESIGN_OLD_BINDIR=$("$old_pg_config" --bindir)
 	if (cd "$oldcopy" && make -s -j"$jobs" PG_CONFIG="$old_pg_config" WERROR=1 >/dev/null &&
 		make -s install PG_CONFIG="$old_pg_config" >/dev/null); then
-		export STDESIGN_OLD_BINDIR
-		STDESIGN_OLD_BINDIR=$("$old_pg_config" --bindir)
 		echo "(PostgreSQL $old_major with this tree's stdesign for the move to $this_major: $STDESIGN_OLD_BINDIR)"
 	else
 		echo "(could not install stdesign into PostgreSQL $old_major: the move from it fails below)"
-		export STDESIGN_OLD_BINDIR
-		STDESIGN_OLD_BINDIR=$("$old_pg_config" --bindir)
 	fi
 	rm -rf "$oldcopy"
 	# the move's checks are then part of the layer's minimum
