@@ -47,6 +47,16 @@ contrib_there() {
 }
 pieces_there() { core_there && contrib_there; }
 
+# install_contrib <source tree>: the contrib modules, built against the
+# installed server (PGXS), from a fresh build's tree or a tree unpacked
+# only for them
+install_contrib() {
+	local m
+	for m in "${contrib[@]}"; do
+		make -C "$1/contrib/$m" USE_PGXS=1 PG_CONFIG="$prefix/bin/pg_config" -j"$jobs" install || return 1
+	done
+}
+
 if [ -z "$tarball" ] || [ ! -f "$tarball" ]; then
 	# no source: a prefix built earlier (of this major) is used as it is
 	if pieces_there && "$prefix/bin/pg_config" --version | grep -q "^PostgreSQL $major\."; then
@@ -74,14 +84,11 @@ if core_there && [ "$("$prefix/bin/pg_config" --version)" = "PostgreSQL $version
 		trap 'rm -rf "$build"' EXIT
 		echo "build_pg: adding contrib modules ${contrib[*]} to $prefix"
 		tar -xf "$tarball" -C "$build"
-		for m in "${contrib[@]}"; do
-			make -C "$build/$srcdir/contrib/$m" USE_PGXS=1 PG_CONFIG="$prefix/bin/pg_config" \
-				-j"$jobs" install >"$build/contrib.log" 2>&1 || {
-				tail -n 40 "$build/contrib.log" >&2
-				echo "build_pg: contrib/$m failed to build against $prefix" >&2
-				exit 1
-			}
-		done
+		install_contrib "$build/$srcdir" >"$build/contrib.log" 2>&1 || {
+			tail -n 40 "$build/contrib.log" >&2
+			echo "build_pg: the contrib modules failed to build against $prefix" >&2
+			exit 1
+		}
 	fi
 	echo "build_pg: PostgreSQL $version is already in $prefix"
 	echo "$prefix/bin/pg_config"
@@ -117,9 +124,7 @@ cd "$build/$srcdir"
 	make install
 	# the contrib modules the tests use, the isolation tester for make
 	# installcheck's specs
-	for m in "${contrib[@]}"; do
-		make -C contrib/"$m" -j"$jobs" install
-	done
+	install_contrib .
 	make -C src/test/isolation -j"$jobs" install
 } >"$build/build.log" 2>&1 || {
 	tail -n 40 "$build/build.log" >&2
