@@ -1,10 +1,21 @@
 # stdesign: DynamoDB single-table design in PostgreSQL (PGXS build)
 #
+#   make run     install what a plain build needs, build, install (sudo when
+#                not root), then bin/stdesign-local in the foreground: a
+#                DynamoDB endpoint on http://localhost:8000 with its data in
+#                ./stdesign-local-data, until Ctrl-C; its options go in ARGS:
+#                make run ARGS="-port 8001 -inMemory -seed" (stdesign-local -help)
 #   make test    install what is missing, build, install, run every test
 #   make demo    the same set-up, then the e-commerce tour
-#   make         just build: needs the pg_config of PostgreSQL 15 to 18 and
-#                its server headers (Debian: postgresql-server-dev-NN), a C
-#                compiler and make, libmicrohttpd-dev, zlib1g-dev, libssl-dev
+#   make deps    install what a plain build and the server need (Debian
+#                packages, when missing): PostgreSQL 15 to 18 with its server
+#                headers (those of the pg_config in use, else postgresql-15
+#                and postgresql-server-dev-15), make, gcc, libmicrohttpd-dev,
+#                zlib1g-dev, libssl-dev
+#   make test-deps  the same and what the tests, the demo and the benchmarks
+#                run: postgresql-contrib, clang, perl and libipc-run-perl,
+#                awscli, python3-boto3, curl, node and npm, chromium
+#   make         just build (with what make deps installs)
 #
 # Each builds, installs and tests for the PostgreSQL of the pg_config on
 # PATH, or of PG_CONFIG=... (README: Versions).
@@ -15,9 +26,15 @@ MODULE_big = stdesign
 
 # The install script of the current version is built from sql/stdesign.sql
 # (the version is said once, in stdesign.control); older versions' full
-# scripts and every upgrade script (stdesign--A--B.sql) are installed as they are.
+# scripts and every upgrade script (stdesign--A--B.sql) are installed as they
+# are, and so are the example data (sql/stdesign_*.sql: stdesign-local -seed
+# loads sql/stdesign_seed_ecommerce.sql from there).
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
+DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql)) $(wildcard sql/$(EXTENSION)_*.sql)
+
+# stdesign-local, the DynamoDB endpoint in one command, goes beside
+# PostgreSQL's own programs (pg_config --bindir), where it finds them.
+SCRIPTS = bin/stdesign-local
 
 SRCS = $(wildcard src/common/*.c src/item/*.c src/expr/*.c src/catalog/*.c \
 	src/storage/*.c src/ops/*.c src/partiql/*.c src/studio/*.c src/api/*.c src/http/*.c src/ttl/*.c src/init/*.c)
@@ -28,8 +45,9 @@ ST_HEADERS = $(wildcard src/*/*.h)
 
 # pg_regress: sql/*.sql with their expected output in expected/, as
 # contrib lays them out; sql/ also holds the extension's own scripts
-# (sql/stdesign.sql and sql/stdesign--*.sql), which are not tests.
-REGRESS = $(patsubst sql/%.sql,%,$(sort $(filter-out sql/$(EXTENSION).sql sql/$(EXTENSION)--%.sql,$(wildcard sql/*.sql))))
+# (sql/stdesign.sql, sql/stdesign--*.sql) and installed example data
+# (sql/stdesign_*.sql), which are not tests.
+REGRESS = $(patsubst sql/%.sql,%,$(sort $(filter-out sql/$(EXTENSION).sql sql/$(EXTENSION)--%.sql sql/$(EXTENSION)_%.sql,$(wildcard sql/*.sql))))
 REGRESS_OPTS = --load-extension=stdesign
 
 # Concurrency: isolationtester specs in test/isolation/specs with their
@@ -90,11 +108,27 @@ $(DATA_built): sql/$(EXTENSION).sql stdesign.control
 # header changes.
 $(OBJS) $(OBJS:.o=.bc): $(ST_HEADERS)
 
-.PHONY: test demo unit fuzz deps bench errors-table package
+.PHONY: test demo unit fuzz deps test-deps run bench errors-table package
 
-# Debian packages the build and the tests need (idempotent; a no-op when present).
+# Debian packages (idempotent; a no-op when present): deps, what a plain
+# build and the server need; test-deps, that and what the tests, the demo
+# and the benchmarks run.
 deps:
-	@bash test/scripts/deps.sh
+	@bash test/scripts/deps.sh build
+
+test-deps:
+	@bash test/scripts/deps.sh test
+
+# A DynamoDB endpoint from this tree: build, install, then stdesign-local
+# in the foreground with ARGS (make run ARGS="-port 8001 -inMemory -seed").
+# It runs from the tree and finds the PostgreSQL of PG_CONFIG (exported
+# above), as the installed one finds its own bindir.
+SUDO = $(if $(filter 0,$(shell id -u)),,sudo)
+ARGS ?=
+run: deps
+	$(MAKE) -s -j$(shell nproc 2>/dev/null || echo 2)
+	$(SUDO) $(MAKE) -s install PG_CONFIG="$(shell command -v $(PG_CONFIG) 2>/dev/null || echo $(PG_CONFIG))"
+	@bash bin/stdesign-local $(ARGS)
 
 unit:
 	$(MAKE) -C test/unit
@@ -130,13 +164,13 @@ pg18:
 	@bash test/scripts/build_pg.sh
 
 .PHONY: test-citus
-test-citus: deps
+test-citus: test-deps
 	@bash test/scripts/citus.sh
 
-test: deps
+test: test-deps
 	@bash test/scripts/run_tests.sh
 
-demo: deps
+demo: test-deps
 	@bash test/scripts/run_demo.sh
 
 # The Debian package (debian/, pg_buildext): built for PostgreSQL 15 in a
@@ -148,7 +182,7 @@ package:
 # Benchmarks (never part of make test): stdesign against hand-written SQL,
 # scaling from 10^4 to 10^6 items, backend memory over 10^6 calls, and
 # PartiQL against the same operations through st_api.
-bench: deps
+bench: test-deps
 	$(MAKE) -s install
 	bash bench/run.sh $(BENCH_ARGS)
 	bash bench/scaling.sh
@@ -176,7 +210,7 @@ bench-http:
 # pg_regress against a server running under valgrind (never part of make
 # test: about five minutes); VALGRIND_TESTS="items bulk" for a few files.
 .PHONY: valgrind
-valgrind: deps
+valgrind: test-deps
 	$(MAKE) -s install
 	@bash test/scripts/valgrind_regress.sh $(VALGRIND_TESTS)
 

@@ -7,12 +7,14 @@
 #      the checkout
 #   2. checks what the package declares (Depends on postgresql-15 and on
 #      libmicrohttpd's library) and installs it with dpkg -i
-#   3. checks that its files are where pg_config says extensions live and
+#   3. checks that its files are where pg_config says extensions live
+#      (stdesign-local in its bindir, beside pg_ctl) and
 #      match the package's checksums (dpkg --verify)
 #   4. in a throwaway cluster (pg_virtualenv), CREATE EXTENSION stdesign
 #      from the installed package, then CreateTable, PutItem and GetItem
 #      through st_api (debian/tests/smoke.sql), and the same through
-#      debian/tests' command (the autopkgtest)
+#      debian/tests' command (the autopkgtest); stdesign-local from the
+#      package serves an endpoint
 #   5. removes the package (dpkg -r) and checks its files are gone
 #
 # It leaves the system as it found it: an extension installed before by
@@ -64,11 +66,13 @@ fi
 
 pkglibdir=$($pg_config --pkglibdir)
 sharedir=$($pg_config --sharedir)
+bindir=$($pg_config --bindir)
 tmp=$(mktemp -d /tmp/stdesign-package.XXXXXX)
 
 # What make install left, if anything: saved with its paths, put back at the end.
 mapfile -t before < <(ls -d "$pkglibdir"/stdesign.so "$pkglibdir"/bitcode/stdesign "$pkglibdir"/bitcode/stdesign.index.bc \
-	"$sharedir"/extension/stdesign.control "$sharedir"/extension/stdesign--*.sql 2>/dev/null)
+	"$sharedir"/extension/stdesign.control "$sharedir"/extension/stdesign--*.sql \
+	"$sharedir"/extension/stdesign_*.sql "$bindir"/stdesign-local 2>/dev/null)
 if [ ${#before[@]} -gt 0 ]; then
 	echo "package.sh: saving the stdesign installed by make install (${#before[@]} paths)"
 	tar -C / -cpf "$tmp/before.tar" "${before[@]#/}"
@@ -132,7 +136,8 @@ check "dpkg -i installs it" $rc
 # 3. The files: where this major's extensions live, as the package says.
 files=$(dpkg -L "$pkg" 2>/dev/null)
 for f in "$pkglibdir/stdesign.so" "$sharedir/extension/stdesign.control" \
-	"$sharedir/extension/stdesign--0.2.0.sql" "$sharedir/extension/stdesign--0.1.0--0.2.0.sql"; do
+	"$sharedir/extension/stdesign--0.2.0.sql" "$sharedir/extension/stdesign--0.1.0--0.2.0.sql" \
+	"$sharedir/extension/stdesign_seed_ecommerce.sql" "$bindir/stdesign-local"; do
 	echo "$files" | grep -qx "$f" && [ -f "$f" ]
 	check "the package installs $f" $?
 done
@@ -158,6 +163,27 @@ rc=$?
 check "debian/tests' command (pg_buildext psql) passes against the installed package" \
 	"$([ $rc -eq 0 ] && echo "$out" | grep -q 'stdesign smoke test passed'; echo $?)"
 [ $rc -eq 0 ] || echo "$out" | tail -20
+
+# stdesign-local from the package: a throwaway cluster of this major with
+# the endpoint answering (it prints its banner once ListTables is served),
+# stopped by SIGTERM.
+http_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+pg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$bindir/stdesign-local" -inMemory -port "$http_port" -pgPort "$pg_port" >"$tmp/local.out" 2>&1 &
+local_pid=$!
+for _ in $(seq 1 120); do
+	grep -q '^Ctrl-C stops it' "$tmp/local.out" && break
+	kill -0 "$local_pid" 2>/dev/null || break
+	sleep 0.5
+done
+grep -q "^stdesign-local: DynamoDB endpoint http://localhost:$http_port " "$tmp/local.out"
+rc=$?
+kill -TERM "$local_pid" 2>/dev/null
+wait "$local_pid"
+local_rc=$?
+sed 's/^/        /' "$tmp/local.out"
+check "the package's stdesign-local serves an endpoint, then stops on SIGTERM (exit $local_rc)" \
+	"$([ $rc -eq 0 ] && [ $local_rc -eq 0 ]; echo $?)"
 
 # 5. dpkg -r takes every file away again.
 dpkg -r "$pkg" > "$tmp/remove.log" 2>&1

@@ -3,7 +3,8 @@
 # unit checks, the repository checks (README error table, fuzz targets),
 # pg_regress files and isolation specs against a throwaway cluster, and the
 # TAP tests (test/t/*.pl, each with clusters of its own), counted one check
-# at a time by prove.
+# at a time by prove; then the HTTP endpoint with real clients,
+# stdesign-local as installed, and the design studio's page.
 #
 # Each layer reports its own line, "layer <name>: N passed, N failed", and
 # has a minimum count: a layer that runs fewer checks than it should (a
@@ -25,7 +26,7 @@ min_checks=3
 min_regress=74
 min_isolation=17
 min_tap=291
-files=$(ls sql/*.sql | grep -cv "^sql/stdesign\(--.*\)\{0,1\}\.sql$")
+files=$(ls sql/*.sql | grep -cv "^sql/stdesign\(--.*\|_.*\)\{0,1\}\.sql$")
 [ "$files" -gt "$min_regress" ] && min_regress=$files
 files=$(ls test/isolation/specs/*.spec | wc -l)
 [ "$files" -gt "$min_isolation" ] && min_isolation=$files
@@ -176,6 +177,9 @@ script_layer index_build_invalidation 15 bash test/scripts/index_build_invalidat
 
 echo "== HTTP endpoint: aws-cli, boto3, the JavaScript SDK, dynamodb-admin, raw HTTP, SigV4, resilience"
 script_layer http 269 bash test/scripts/http_tests.sh
+
+echo "== stdesign-local: the DynamoDB endpoint in one command (aws-cli, boto3, psql, restarts, Ctrl-C)"
+script_layer local 37 bash test/scripts/local_test.sh
 
 echo "== design studio page in headless Chromium"
 script_layer studio_browser 15 bash test/scripts/studio_browser.sh

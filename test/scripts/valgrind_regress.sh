@@ -21,7 +21,7 @@ if [ -z "${VALGRIND_REGRESS_INSIDE:-}" ]; then
 fi
 
 tests="$*"
-[ -n "$tests" ] || tests=$(ls sql/*.sql | grep -v '^sql/stdesign\(--.*\)\{0,1\}\.sql$' | xargs -n1 basename | sed 's/\.sql$//' | tr '\n' ' ')
+[ -n "$tests" ] || tests=$(ls sql/*.sql | grep -v '^sql/stdesign\(--.*\|_.*\)\{0,1\}\.sql$' | xargs -n1 basename | sed 's/\.sql$//' | tr '\n' ' ')
 logs=$(mktemp -d)
 chmod 777 "$logs"
 trap 'rm -rf "$logs"' EXIT
