@@ -35,6 +35,8 @@
 # Prints "ok|FAIL - FILE:LINE lang" per block (a failure's output below it)
 # and "not run - FILE:LINE lang: REASON", then
 # "docs: N passed, N failed, N not run"; exits non-zero on any failure.
+# DOC_BLOCKS_VERBOSE=1 prints every block's output (to check what the text
+# says of it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -234,6 +236,7 @@ run_doc() {
 		fi
 		if [ "$ok" = 1 ]; then
 			echo "ok - $doc:$line $lang"
+			[ -n "${DOC_BLOCKS_VERBOSE:-}" ] && sed 's/^/    /' "$dir/out"
 			passed=$((passed + 1))
 		else
 			echo "FAIL - $doc:$line $lang"
