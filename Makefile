@@ -18,7 +18,7 @@
 #   make         just build (with what make deps installs)
 #
 # Each builds, installs and tests for the PostgreSQL of the pg_config on
-# PATH, or of PG_CONFIG=... (README: Versions).
+# PATH, or of PG_CONFIG=... (docs/development.md: Versions).
 
 EXTENSION = stdesign
 EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'/\\1/p" stdesign.control)
@@ -133,9 +133,17 @@ run: deps
 unit:
 	$(MAKE) -C test/unit
 
-# README.md's error table, printed from src/common/st_exceptions.h.
+# docs/errors.md's error table, printed from src/common/st_exceptions.h.
 errors-table:
 	@bash test/scripts/errors_table.sh
+
+# Every shell, SQL and Python block of README.md and docs/*.md against a
+# fresh stdesign-local per document (test/scripts/doc_blocks.sh; DOCS=file
+# for some of them).
+.PHONY: test-docs
+test-docs:
+	$(MAKE) -s install
+	@bash test/scripts/doc_blocks.sh $(DOCS)
 
 fuzz:
 	$(MAKE) -C test/fuzz run
@@ -158,7 +166,7 @@ prove:
 # ../shared/vendor when it is not installed, skips when neither is there.
 # PostgreSQL 18 from its source tarball (../shared/vendor, or PG_TARBALL)
 # into a private prefix (/usr/local/pgsql-18, or PG_PREFIX), once per
-# machine; prints its pg_config, for make test PG_CONFIG=... (README: Versions)
+# machine; prints its pg_config, for make test PG_CONFIG=... (docs/development.md: Versions)
 .PHONY: pg18
 pg18:
 	@bash test/scripts/build_pg.sh

@@ -154,7 +154,7 @@ SELECT * FROM ups_matches();
 
 -- A table published for logical replication without a replica identity:
 -- new items are written, replacing one is refused as an UPDATE would be;
--- with REPLICA IDENTITY FULL (README) both are written.
+-- with REPLICA IDENTITY FULL (docs/storage.md) both are written.
 SET client_min_messages = error;
 CREATE PUBLICATION ups_pub FOR TABLE stdesign_data."Ups";
 RESET client_min_messages;

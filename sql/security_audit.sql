@@ -1,12 +1,12 @@
 -- Every function that reads a table's data or metadata checks the caller's
--- privilege on it: the audit list of README "Security" (function ->
+-- privilege on it: the audit list of docs/security.md (function ->
 -- privilege), each function called by a role without the privilege (the
 -- refusal) and by one with it (it works).  The traffic counters are off
 -- under pg_regress (no shared_preload_libraries: a NOTICE, no rows); the
 -- privilege is checked before that, and test/t/008_studio_traffic.pl
 -- checks the counts themselves for each role.
 --
--- Roles, with the grants README "What to grant" names:
+-- Roles, with the grants docs/security.md ("What to grant") names:
 --   regress_aud_none:   the schemas and SELECT on the catalog, no grant on the table
 --   regress_aud_reader: and SELECT on the table's relation
 --   regress_aud_rls:    and SELECT on the relation, where a policy hides rows

@@ -1,10 +1,10 @@
--- The catalog is not a grant (README, "Security"): table administration
+-- The catalog is not a grant (docs/security.md): table administration
 -- needs CREATE on schema stdesign_data (a new table) and the ownership of
 -- the table's relation (every change), never a privilege on stdesign.*;
 -- stdesign's functions write the catalog as its owner, and nobody else
 -- may, whatever was granted.
 --
--- Roles, with exactly the grants README "What to grant" names:
+-- Roles, with exactly the grants docs/security.md ("What to grant") names:
 --   regress_cat_alice, regress_cat_mallory: table admins (CREATE on stdesign_data)
 --   regress_cat_app: an ordinary role, granted alice's table
 --   regress_cat_nobody: usage of the schemas and SELECT on the catalog only

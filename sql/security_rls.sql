@@ -4,7 +4,7 @@
 -- allow it; where Postgres itself tells the key exists (creating an item
 -- whose key a hidden row holds: the unique key index knows no policy), the
 -- write is refused with insufficient_privilege (42501), as a policy's
--- refusal, and README "Security" says so.
+-- refusal, and docs/security.md says so.
 SELECT st_create_table('Rls') IS NOT NULL AS created;
 SELECT st_put(jsonb_build_object('PK', 'have', 'SK', sk, 'owner', owner, 'v', 1), 'Rls')
   FROM (VALUES ('mine', 'regress_rls_app'), ('hidden', 'regress_rls_other')) AS i (sk, owner);

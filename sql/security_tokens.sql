@@ -1,4 +1,4 @@
--- ClientRequestToken for ordinary roles: a role granted what the README
+-- ClientRequestToken for ordinary roles: a role granted what docs/security.md
 -- says (USAGE on the schemas, SELECT on the catalog tables, the data
 -- privileges on the table's relation) can use tokens, and tokens are its
 -- own: another role's token of the same text is another token, and no role
@@ -72,7 +72,7 @@ SELECT r.rolname, t.token
  ORDER BY r.rolname, t.token;
 
 -- Table administration is DDL: an ordinary role cannot create a table; a
--- role granted what the README says for it can create, change and drop one.
+-- role granted what docs/security.md says for it can create, change and drop one.
 SET ROLE regress_tok_alice;
 SELECT st_create_table('AliceTable');
 RESET ROLE;

@@ -346,7 +346,7 @@ COMMENT ON FUNCTION stdesign.http_status() IS
 	'the HTTP endpoint''s workers (no rows unless stdesign is in shared_preload_libraries)';
 
 -- Layout protection --------------------------------------------------------
--- (README, "Layout protection".)  stdesign.set_keys() may only be attached
+-- (docs/security.md, "Layout protection".)  stdesign.set_keys() may only be attached
 -- by stdesign itself (st_create_table creates the trigger as the function's
 -- owner); Postgres checks EXECUTE on a trigger function when the trigger is
 -- created, not when it fires, so existing tables keep working.
@@ -430,7 +430,7 @@ CREATE EVENT TRIGGER stdesign_layout_drop ON sql_drop
 
 -- Design studio: models, access patterns, checks, cost, the page -------------
 
--- A table's model document (README, Design studio).  Granted to nobody:
+-- A table's model document (docs/studio.md).  Granted to nobody:
 -- st_set_model and st_get_model read and write it as its owner, for the
 -- owner of a table's relation (writes) or a role that may read it (reads).
 CREATE TABLE stdesign.models (
@@ -442,7 +442,7 @@ CREATE TABLE stdesign.models (
 REVOKE ALL ON stdesign.models FROM PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('stdesign.models', '');
 
--- Prices for st_model_cost, per named row (README, Design studio: where the
+-- Prices for st_model_cost, per named row (docs/studio.md, "Prices": where the
 -- shipped row's figures come from).  Rows you add are kept by pg_dump; the
 -- shipped row is created again by CREATE EXTENSION.
 CREATE TABLE stdesign.prices (
@@ -1125,7 +1125,7 @@ BEGIN
 		END IF;
 		SELECT @extschema@.st_put_all(item, tname, true) INTO n
 		  FROM jsonb_array_elements(COALESCE(m->'TableData', '[]')) AS x(item);
-		-- the facets: each an entity of the table's model (README, Import and
+		-- the facets: each an entity of the table's model (docs/sql.md, Import and
 		-- export), its sample items (the facet's TableData) written too
 		DECLARE
 			facets jsonb := m->'TableFacets';
@@ -1304,7 +1304,7 @@ END $$;
 COMMENT ON FUNCTION st_export_workbench(text[], text, integer) IS
 	'A NoSQL Workbench data model of tables (all when NULL): keys, attributes, GSIs and up to max_items sample items each';
 -- Citus --------------------------------------------------------------------
--- (README, "Citus".)  Distribute a table's relation by its partition key
+-- (docs/citus.md.)  Distribute a table's relation by its partition key
 -- over the workers of a Citus cluster (run on the coordinator); run again,
 -- it copies the table's catalog rows to the workers again (after a worker
 -- was added, say).  Returns the number of shards.  Citus is found at run
@@ -1322,7 +1322,7 @@ CREATE FUNCTION stdesign.studio_scan(table_name text, ix text, max_items integer
 	AS 'MODULE_PATHNAME', 'st_studio_scan' LANGUAGE C STABLE;
 COMMENT ON FUNCTION stdesign.studio_scan(text, text, integer, boolean) IS
 	'The items of a table or index as st_scan returns them, read by the studio: not counted as traffic';
--- (README, "Citus".)  The C part of a distributed table's delegated read
+-- (docs/citus.md.)  The C part of a distributed table's delegated read
 -- functions (stdesign_data."<relation>_dget" and "<relation>_dquery", made
 -- by st_distribute_table): a GetItem, or a Query of one table partition
 -- from its start, run at the node Citus sent the call to.  Rows: the items
@@ -1341,7 +1341,7 @@ CREATE FUNCTION stdesign.st_delegated_query(pk "any", lower_kind integer, lower 
 COMMENT ON FUNCTION stdesign.st_delegated_query("any", integer, "any", integer, "any", boolean, bigint, text) IS
 	'a Query of one table partition a Citus coordinator delegated to this node: the stored items, and whether they were read from a local shard';
 -- HTTP endpoint: CPU time in stdesign.http_status() -------------------------
--- (README, "HTTP endpoint".)  With stdesign.http_track_timing on, the
+-- (docs/http.md.)  With stdesign.http_track_timing on, the
 -- requests timed and the CPU time of their handling and of their
 -- authentication, in microseconds of the workers' thread CPU time.
 DROP FUNCTION stdesign.http_status();
@@ -1355,7 +1355,7 @@ CREATE FUNCTION stdesign.http_status()
 COMMENT ON FUNCTION stdesign.http_status() IS
 	'the HTTP endpoint''s workers (no rows unless stdesign is in shared_preload_libraries)';
 -- Security: the catalog is not a grant ----------------------------------------
--- (README, "Security".)  Table administration goes through stdesign's
+-- (docs/security.md.)  Table administration goes through stdesign's
 -- functions and st_api, which check the caller's right (the ownership of
 -- the table's relation for every change, CREATE on stdesign_data for a new
 -- table) and then write the catalog's rows as its owner.  No other role

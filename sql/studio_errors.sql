@@ -208,8 +208,8 @@ SELECT i FROM st_run_pattern('keys', '{"id": "1"}', 'ExprTable') AS i;
 SELECT i FROM st_run_pattern('incl', '{"id": "1"}', 'ExprTable') AS i;
 -- without a projection a pattern on a KEYS_ONLY index returns the index's
 -- entries (DynamoDB's ALL_PROJECTED_ATTRIBUTES, as st_api's Query); st_query,
--- the SQL convenience, returns whole items from any index (README,
--- Differences from DynamoDB)
+-- the SQL convenience, returns whole items from any index (docs/differences.md)
+--
 SELECT st_set_model('ExprTable', jsonb_set(st_get_model('ExprTable'), '{patterns,entries}',
                                            '{"op": "Query", "index": "Keys", "pk": "K#{id}"}')) IS NOT NULL AS stored;
 SELECT i FROM st_run_pattern('entries', '{"id": "1"}', 'ExprTable') AS i;

@@ -47,7 +47,7 @@ if [ -n "$existing" ]; then
 	BENCH_EXISTING=1 exec /usr/bin/python3 bench.py "$existing" "$seconds" "$root/bench/emulator/dynalite_server.js"
 fi
 # One application role sends every request here: the per-role worker bound
-# is lifted, as the README advises for an endpoint that serves one role.
+# is lifted, as docs/http.md advises for an endpoint that serves one role.
 exec bash "$root/test/scripts/tmp_cluster.sh" -o shared_preload_libraries=stdesign -o stdesign.http_port="$port" \
 	-o stdesign.http_workers=2 -o shared_buffers=256MB -o synchronous_commit=on \
 	-o stdesign.http_max_workers_per_role=0 \

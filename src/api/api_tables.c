@@ -350,7 +350,7 @@ parse_update_table(Jsonb *request, Av *req)
 		if (tu->updates[i].action == GSI_DELETE)
 			mode = AccessExclusiveLock;
 	t = catalog_lookup_locked(name, false, mode);
-	/* every change of a table is its owner's (README, "Security") */
+	/* every change of a table is its owner's (docs/security.md) */
 	catalog_check_owner(t);
 	tu->table = t->name;
 	return tu;
@@ -555,7 +555,7 @@ api_update_table(Jsonb *request)
 			av_append(dropped, gone);
 	}
 	after = ops_table_describe(tu->table);
-	/* a distributed table's workers get the changed catalog rows (README, "Citus") */
+	/* a distributed table's workers get the changed catalog rows (docs/citus.md) */
 	ops_table_publish(tu->table);
 
 	/* a dropped index is still described, DELETING, as DynamoDB does while it goes */

@@ -156,7 +156,7 @@ st_describe_table(PG_FUNCTION_ARGS)
 	PG_RETURN_JSONB_P(av_item_to_jsonb(ops_table_describe(name ? name : catalog_default_table_name()), false));
 }
 
-/* st_distribute_table(table_name, shard_count): README, "Citus". */
+/* st_distribute_table(table_name, shard_count): docs/citus.md. */
 PG_FUNCTION_INFO_V1(st_distribute_table);
 Datum
 st_distribute_table(PG_FUNCTION_ARGS)
@@ -169,7 +169,7 @@ st_distribute_table(PG_FUNCTION_ARGS)
  * stdesign.st_delegated_query(pk, lower_kind, lower, upper_kind, upper,
  * backward, "limit", table_name): what a distributed table's delegated read
  * functions ("<relation>_dget", "<relation>_dquery") run at the node Citus
- * sent the call to (README, "Citus").  Rows (item, direct): the stored
+ * sent the call to (docs/citus.md).  Rows (item, direct): the stored
  * items (one NULL item when there is none), and whether this node read its
  * own shard directly.  pk and sk are "any": each must have its key
  * column's type (sk text when the table has no sort key, NULL then).

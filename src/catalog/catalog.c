@@ -579,7 +579,7 @@ new_table(MemoryContext parent)
 
 /*
  * A lock stronger than a reader's is for a change of the table, which only
- * its relation's owner may make (README, "Security"): anyone else is
+ * its relation's owner may make (docs/security.md): anyone else is
  * refused before it waits for the lock, which would hold up every reader
  * and writer queued behind it, as Postgres's DDL checks ownership before
  * it locks.  A relation already gone is left to the lock's own check.

@@ -5,7 +5,7 @@
  *		SQL: Citus installs no C headers, and a server without it must not
  *		depend on it.  Whether the extension is there, whether a relation is
  *		a distributed table or a shard of one, and the copy of a table's
- *		catalog rows to every worker (README, "Citus").
+ *		catalog rows to every worker (docs/citus.md).
  *
  * The catalog tables stay each node's own (the extension's copy, created
  * on every node with CREATE EXTENSION); a distributed table's rows are
@@ -94,7 +94,7 @@ catalog_citus_distributed(Oid relid)
  * Not there: the shard of a table being distributed, whose metadata (and
  * table) the worker does not see yet while the coordinator copies the
  * table's rows into it; its name without the suffix is its table's
- * (unless Citus had to cut it: README, "Citus").
+ * (unless Citus had to cut it: docs/citus.md).
  */
 char *
 catalog_citus_shard_table_name(Oid relid)
@@ -220,7 +220,7 @@ catalog_publish_now(const char *table_name)
 
 	/*
 	 * As the catalog's owner, the only role (with superusers) the workers'
-	 * catalog accepts writes from (README, "Security"): the change itself
+	 * catalog accepts writes from (docs/security.md): the change itself
 	 * was checked on this node.  Not a restricted operation: Citus opens
 	 * its connections as the current user; the statements are fixed and
 	 * run nothing of the caller's.

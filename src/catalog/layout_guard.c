@@ -3,7 +3,7 @@
  * layout_guard.c
  *		The SQL functions of the layout guard: the DDL event triggers of the
  *		extension script call them to refuse DDL that would break a table's
- *		relation (see README, "Layout protection").
+ *		relation (see docs/security.md, "Layout protection").
  *
  * The guard is a convenience: a relation altered anyway (the event
  * triggers disabled, or the DDL run by stdesign's own code under another

@@ -185,7 +185,7 @@ extern int64 catalog_kept_in_use_count(void);
 extern void catalog_guard_relation(Oid relid);
 
 /*
- * Citus (see README, "Citus"): is the extension installed in this
+ * Citus (see docs/citus.md): is the extension installed in this
  * database; is this session one of Citus's own connections between nodes
  * (which run the DDL and writes the coordinator sends to shards); is relid a
  * distributed table; the distributed table a shard (relid on this node)
@@ -212,7 +212,7 @@ extern bool catalog_publish_pending(const char *table_name);
 
 /*
  * Who may change or read a table, and the catalog's writes (catalog_acl.c;
- * README, "Security").  The catalog is not a grant: stdesign checks the
+ * docs/security.md).  The catalog is not a grant: stdesign checks the
  * caller's right first, then writes the catalog's rows as its owner.
  *
  * catalog_check_owner: raise Postgres's "must be owner of table ..."

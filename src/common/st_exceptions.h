@@ -5,7 +5,7 @@
  *		each one is reported under.
  *
  * This is an X-macro list: every consumer defines ST_EXCEPTION(sym, name,
- * sqlstate) before including it.  The README's error table is generated from
+ * sqlstate) before including it.  The error table of docs/errors.md is generated from
  * this file (`make errors-table`, and make test checks it), so the two can
  * never disagree.
  *

@@ -4,7 +4,7 @@
  *		The transaction of a background worker's unit of work (an HTTP
  *		request, a batch of the time-to-live worker) on a Citus coordinator.
  *
- * Citus (README, "Citus") runs the statements it routes to its workers in
+ * Citus (docs/citus.md) runs the statements it routes to its workers in
  * one distributed transaction (a transaction block on each worker, two-phase
  * commit across them) only inside a transaction block or a function call.
  * A background worker that calls stdesign's C code directly is neither:

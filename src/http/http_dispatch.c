@@ -904,8 +904,8 @@ io_answer_locally(HttpUpload *up, enum MHD_Result *ret)
 }
 
 /*
- * Is the request's framing ambiguous?  A proxy in front (for TLS, as the
- * README recommends) may read the body's length otherwise than
+ * Is the request's framing ambiguous?  A proxy in front (for TLS, as
+ * docs/http.md recommends) may read the body's length otherwise than
  * libmicrohttpd does, and take what follows for another request (request
  * smuggling).  libmicrohttpd 0.9.75 takes the first Content-Length header,
  * and honours Transfer-Encoding only when its whole value is "chunked";

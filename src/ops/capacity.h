@@ -8,7 +8,7 @@
  * eventually consistent; doubled inside transactions); writes in 1 KB write
  * units of the larger of the old and the new item (doubled inside
  * transactions), plus the writes each affected secondary index needs.  See
- * README.md for the rules and where they come from.
+ * docs/capacity.md for the rules and where they come from.
  *
  *-------------------------------------------------------------------------
  */

@@ -255,7 +255,7 @@ extern char *ops_query_sql(StTable *t, StIndex *ix, StBoundKind lower, StBoundKi
 extern int64 ops_shard_direct_reads(void);
 
 /*
- * A node's side of a read the coordinator delegated to it (README, "Citus";
+ * A node's side of a read the coordinator delegated to it (docs/citus.md;
  * storage.h): the key arguments' types checked against the table's key
  * columns, a GetItem (its stored item or NULL) and a Query of one table
  * partition; *direct: read from this node's own shard.  And how many of

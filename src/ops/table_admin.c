@@ -436,7 +436,7 @@ insert_index_row(const char *table, const IndexDef *ix, const char *pg_index)
 	values[9] = JsonbPGetDatum(av_item_to_jsonb(ix->request, false));
 	values[10] = CStringGetTextDatum(pg_index);
 
-	/* as the catalog's owner: the caller's right was checked (README, "Security") */
+	/* as the catalog's owner: the caller's right was checked (docs/security.md) */
 	if (catalog_write("INSERT INTO stdesign.indexes (table_name, index_name, is_local, pk_name, pk_type,"
 					  " sk_name, sk_type, projection_type, non_key_attributes, definition, pg_index)"
 					  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::pg_catalog.text[], $10, $11)",
@@ -641,7 +641,7 @@ ops_table_create(const Av *request_in)
 	/* CreateTable's Tags (CloudFormation's too): the table's first tags */
 	if (tags && tags->n > 0)
 		ops_tags_add(name, tags);
-	/* stdesign.citus_shard_count: CreateTable distributes (README, "Citus") */
+	/* stdesign.citus_shard_count: CreateTable distributes (docs/citus.md) */
 	if (st_citus_shard_count_guc > 0 && catalog_citus_present())
 	{
 		(void) storage_distribute(catalog_lookup(name, false), st_citus_shard_count_guc);
@@ -1157,7 +1157,7 @@ ops_table_publish(const char *name)
 
 /*
  * st_distribute_table: the table's relation distributed by pk over Citus's
- * workers (README, "Citus").  Only with Citus installed; shard_count as
+ * workers (docs/citus.md).  Only with Citus installed; shard_count as
  * create_distributed_table takes it.
  */
 int

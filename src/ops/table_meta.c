@@ -39,7 +39,7 @@
 
 /*
  * One catalog statement with text/jsonb arguments, run as the catalog's
- * owner once the caller was found to own the table (README, "Security");
+ * owner once the caller was found to own the table (docs/security.md);
  * returns SPI_processed.
  */
 static uint64

@@ -11,7 +11,7 @@
  * disabled", and while enabled a request naming another attribute is
  * refused with the current one's name.  A change takes effect at once
  * (DynamoDB passes through ENABLING / DISABLING for up to an hour and
- * refuses further changes meanwhile; README, "Differences").
+ * refuses further changes meanwhile; docs/differences.md).
  *
  * Expiry follows the Developer Guide's "Time to Live": an item expires when
  * its TTL attribute, a top-level Number of epoch seconds, is less than the
@@ -108,7 +108,7 @@ ops_ttl_update(const char *table_name, const char *attribute, bool enabled)
 	args[0] = CStringGetTextDatum(t->name);
 	args[1] = CStringGetTextDatum(attribute);
 	args[2] = BoolGetDatum(enabled);
-	/* as the catalog's owner (README, "Security") */
+	/* as the catalog's owner (docs/security.md) */
 	if (catalog_write("UPDATE stdesign.tables SET ttl_attribute = $2, ttl_enabled = $3,"
 					  " ttl_updated_at = pg_catalog.now()"
 					  " WHERE table_name OPERATOR(pg_catalog.=) $1",

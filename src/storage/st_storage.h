@@ -233,7 +233,7 @@ extern int64 storage_partition_count(StTable *t, Datum pk, int64 limit);
 extern int	storage_segment_of(StTable *t, Datum pk, int total_segments);
 
 /*
- * Citus (README, "Citus"): distribute a table's relation by pk into
+ * Citus (docs/citus.md): distribute a table's relation by pk into
  * shard_count shards with a colocation group of its own, after copying its
  * catalog rows to every worker; on a table already distributed, copy the
  * catalog rows again.  storage_publish_catalog copies them after DDL on a
@@ -249,7 +249,7 @@ extern void storage_publish_catalog(const char *table_name);
 extern int64 storage_shard_direct_reads(void);
 
 /*
- * Delegated reads (README, "Citus"; see storage.c): a GetItem or a Query of
+ * Delegated reads (docs/citus.md; see storage.c): a GetItem or a Query of
  * one table partition run for the coordinator at the node holding its
  * shard, which never delegates them again; *direct: the node read its own
  * shard directly.  storage_check_key_arg refuses a key argument whose type

@@ -429,7 +429,7 @@ storage_distribute(StTable *t, int shard_count)
 	 * The first time, the workers need the rows at once: the set_keys
 	 * trigger of the shards checks the items Citus copies into them
 	 * against them (a transaction that then rolls back leaves them there,
-	 * naming a table no worker has: README, "Citus").
+	 * naming a table no worker has: docs/citus.md).
 	 */
 	catalog_publish_now(t->name);
 	nest = NewGUCNestLevel();
@@ -468,7 +468,7 @@ storage_distribute(StTable *t, int shard_count)
 
 /*
  * The table's delegated functions, stdesign_data."<relation>_get"(pk, sk)
- * and "<relation>_query"(pk, sk_prefix, limit) (README, "Citus"):
+ * and "<relation>_query"(pk, sk_prefix, limit) (docs/citus.md):
  * distributed by pk with the table (create_distributed_function), so that
  * Citus runs a call of one at the worker holding pk's shard, where
  * st_get / st_query read the shard directly (local_shard).  Not made for a
@@ -1138,7 +1138,7 @@ upsert_sql(StTable *t, const char *source)
  *	  Citus's two-phase commit.
  *
  * The key locks of missing items (storage_lock_absent_key) stay locks of
- * the coordinator: they order the coordinator's sessions (README, "Citus").
+ * the coordinator: they order the coordinator's sessions (docs/citus.md).
  */
 
 /* The key columns' values of a stored item, as the set_keys trigger computes them. */
@@ -1376,7 +1376,7 @@ local_shard(StTable *t, Datum pk, AclMode mode)
  * paths above, instead of a statement Citus routes row by row: the
  * coordinator calls the table's delegated read function,
  * stdesign_data."<relation>_dget"(pk, sk) or "<relation>_dquery"(pk, ...),
- * distributed by pk with the table and force_delegation (README, "Citus").
+ * distributed by pk with the table and force_delegation (docs/citus.md).
  * Citus delegates a call of a distributed function made inside another
  * function only with force_delegation, when the distribution argument is
  * a constant after planning (a parameter of SPI's one-shot plan is) and
@@ -2768,7 +2768,7 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
  * runs no row-locking statement over several shards); the caller deletes
  * each by a conditional delete of its own, routed to its shard, which locks
  * the item and checks the expiry again, waiting for a transaction that
- * holds it instead of skipping it (README, "Citus").
+ * holds it instead of skipping it (docs/citus.md).
  */
 int
 storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int limit,

@@ -29,7 +29,7 @@
 
 /* model, patterns, checks, cost, page */
 
-/* Limits of a model document (see README, Design studio). */
+/* Limits of a model document (see docs/studio.md). */
 #define STUDIO_TEMPLATE_MAX 2048	/* bytes of one key template */
 #define STUDIO_MAX_PARAMS 32		/* placeholders in one template */
 #define STUDIO_NAME_MAX 255		/* entity, pattern and placeholder names */

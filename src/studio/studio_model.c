@@ -4,7 +4,7 @@
  *		The model document of a table: st_set_model, st_get_model, and its
  *		parsed form, validated against the table and cached per backend.
  *
- * A model (README, Design studio) names entities, each with key templates
+ * A model (docs/studio.md) names entities, each with key templates
  * for the table's and the indexes' key attributes, its type attribute and
  * its attributes' types, and named access patterns.  It is stored in
  * stdesign.models, which is granted to nobody: it is read and written here
@@ -878,7 +878,7 @@ st_set_model(PG_FUNCTION_ARGS)
 	args[0] = CStringGetTextDatum(t->name);
 	args[1] = doc ? JsonbPGetDatum(doc) : (Datum) 0;
 	args[2] = CStringGetTextDatum(GetUserNameFromId(GetUserId(), false));
-	/* as the catalog's owner, as every catalog write (README, "Security") */
+	/* as the catalog's owner, as every catalog write (docs/security.md) */
 	if (doc)
 		(void) catalog_write("INSERT INTO stdesign.models AS m (table_name, model, updated_by)"
 							 " VALUES ($1, $2, $3)"

@@ -98,7 +98,7 @@ is(join(',', map { $_->safe_psql('postgres', "SELECT extversion FROM pg_extensio
 
 # ---------- 2. regression files, single node against the cluster ----------
 
-# Lines that differ for a reason the README documents ("Citus"), by file:
+# Lines that differ for a reason docs/citus.md documents, by file:
 # a regex of lines to drop from both outputs before comparing.
 my %known_differences = (
 	# plain SQL on the data relation: a self-join on other columns than pk
@@ -408,7 +408,7 @@ for my $bad (q{SELECT st_api('GetItem', '{"TableName": "ECommerce", "Key": {"PK"
 # delegation: the routed statement's permission check); granted, its reads
 # are delegated.
 # (Citus propagates the role and the grants on the distributed table, not
-# those on the extension's schemas and catalog: README, "Citus".)
+# those on the extension's schemas and catalog: docs/citus.md.)
 my $role = q{CREATE ROLE shop_reader LOGIN;
 	GRANT USAGE ON SCHEMA stdesign, stdesign_data TO shop_reader;
 	GRANT SELECT ON stdesign.tables, stdesign.indexes TO shop_reader;};

@@ -11,7 +11,7 @@ and Java.
     # a server with stdesign's workers listening (trust mode), e.g. in
     # postgresql.conf: shared_preload_libraries = 'stdesign',
     # stdesign.http_port = 8000; then CREATE EXTENSION stdesign and the
-    # role stdesign_http with the grants README "Turning it on" shows;
+    # role stdesign_http with the grants docs/http.md ("Turning it on") shows;
     test/http/diff_dynamodb_local.py --jar PATH/TO/DynamoDBLocal.jar \
         --stdesign http://127.0.0.1:8000 [--only SUBSTRING] [--verbose]
 
@@ -1450,7 +1450,7 @@ KNOWN = [
      "values above 10^12 are out of DynamoDB's bounds (\"Given value ... is out of bounds\"); DynamoDB Local "
      "applies the default 40,000-unit quota, an account's adjustable one that stdesign does not enforce"),
     ("CreateTable", '"StreamSpecification"', "",
-     "NOT FIXED: no DynamoDB Streams (README); StreamSpecification is accepted and kept, DynamoDB Local checks it"),
+     "NOT FIXED: no DynamoDB Streams (docs/differences.md); StreamSpecification is accepted and kept, DynamoDB Local checks it"),
     ("CreateTable", '"dup"', "", LOCAL_WORDS),
     ("CreateTable", '"NonKeyAttributes": ["x0"', "", "DynamoDB counts NonKeyAttributes by its model first"),
     ("Query", '"Select": "', r"^Cannot specify the|^Must specify the",
@@ -1469,10 +1469,10 @@ KNOWN = [
      "DynamoDB refuses ProvisionedThroughput on an on-demand table's index; DynamoDB Local takes it"),
     ("UpdateTable", '{"Delete": {"IndexName": "gxa"}}], "TableName": "dd_gu"', "ReadCapacityUnits\": 5",
      "the throughput DynamoDB Local took for an on-demand table's index (above)"),
-    ("UpdateTable", '{"Delete": {"IndexName": "gsi2"}}', "", "DynamoDB Local's index is still being created; stdesign's is ACTIVE at once (README)"),
+    ("UpdateTable", '{"Delete": {"IndexName": "gsi2"}}', "", "DynamoDB Local's index is still being created; stdesign's is ACTIVE at once (docs/differences.md)"),
     ("DescribeTable", '"dd_hr"', "", "DynamoDB Local kept the index it was still creating (see the UpdateTable before)"),
     ("UpdateTable", '"BillingMode": "PROVISIONED", "ProvisionedThroughput"', "",
-     "BillingModeSummary is only described for on-demand tables (README)"),
+     "BillingModeSummary is only described for on-demand tables (docs/differences.md)"),
     ("UpdateTable", '"BillingMode": "PAY_PER_REQUEST", "TableName": "dd_prov"', "",
      "an on-demand table's indexes report 0 units, as DynamoDB describes them"),
     ("DeleteTable", '"dd_b"', "", "DeleteTable's description is DynamoDB's short one"),
@@ -1498,7 +1498,7 @@ KNOWN = [
      "NOT RESOLVED: a local index fetches what it does not project (documented), so its filter is not refused; "
      "DynamoDB Local refuses it as for a global index"),
     ("Query", '"IndexName": "gsi1", "KeyConditionExpression": "g1 = :g"', "",
-     "items with equal index keys come back in table key order (README); DynamoDB does not define it"),
+     "items with equal index keys come back in table key order (docs/differences.md); DynamoDB does not define it"),
     ("Query", '"NE"', "", "DynamoDB Local fails with a 500 where DynamoDB refuses the request"),
     ("Query", '"KeyConditionExpression": "pk = :p AND sk = :k AND sk = :k"', "", LOCAL_WORDS),
     ("Query", '"ExpressionAttributeValues": {":p": {"S": "p1"}}, "TableName": "dd_hr"}', "",
@@ -1507,7 +1507,7 @@ KNOWN = [
      "ItemCollectionMetrics for a table with a local index, as DynamoDB documents; DynamoDB Local omits them"),
     ("BatchWriteItem", '"ReturnItemCollectionMetrics": "SIZE"', "",
      "ItemCollectionMetrics for a table with a local index, as DynamoDB documents; DynamoDB Local omits them"),
-    ("BatchGetItem", '"ReturnConsumedCapacity": "INDEXES"', "", "ConsumedCapacity's order is the request's (README)"),
+    ("BatchGetItem", '"ReturnConsumedCapacity": "INDEXES"', "", "ConsumedCapacity's order is the request's (docs/capacity.md)"),
     ("TransactWriteItems", '"ClientRequestToken": "tok1"', "",
      "a token reused with another request is IdempotentParameterMismatchException (DynamoDB)"),
     ("TransactWriteItems", '"ClientRequestToken": ""', "", "the model's minimum length of 1"),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Print README.md's error table from src/common/st_exceptions.h, the one
-# list of exceptions the code raises.  With --check, fail when README.md's
-# table differs from it.
+# Print the error table of docs/errors.md from src/common/st_exceptions.h,
+# the one list of exceptions the code raises.  With --check, fail when
+# docs/errors.md's table differs from it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -13,8 +13,8 @@ table() {
 }
 
 if [ "${1:-}" = "--check" ]; then
-	if ! diff <(table) <(sed -n '/^| Exception | SQLSTATE/,/^$/p' README.md | sed '/^$/d'); then
-		echo "README.md's error table differs from src/common/st_exceptions.h: run test/scripts/errors_table.sh"
+	if ! diff <(table) <(sed -n '/^| Exception | SQLSTATE/,/^$/p' docs/errors.md | sed '/^$/d'); then
+		echo "docs/errors.md's error table differs from src/common/st_exceptions.h: run test/scripts/errors_table.sh"
 		exit 1
 	fi
 	echo "errors table: 1 passed, 0 failed"

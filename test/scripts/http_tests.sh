@@ -91,7 +91,7 @@ check "trust: 503 while stdesign.http_trust_role (stdesign_http) does not exist,
 		grep -q 'runs requests as role \\"stdesign_http\\" (stdesign.http_trust_role), which does not exist' "$work/body"; echo $?)
 grep -q 'stdesign http: stdesign.http_auth = trust runs requests as role "stdesign_http"' "$log"
 check "trust: ... and the server log says so" $?
-# the role of every request under trust, as the README's tour makes it
+# the role of every request under trust, as the tour of docs/http.md makes it
 q >/dev/null <<'SQL'
 CREATE ROLE stdesign_http;
 GRANT USAGE ON SCHEMA stdesign TO stdesign_http;

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # make test: build, install, then every test, layer by layer: the plain-C
-# unit checks, the repository checks (README error table, fuzz targets),
-# pg_regress files and isolation specs against a throwaway cluster, and the
-# TAP tests (test/t/*.pl, each with clusters of its own), counted one check
-# at a time by prove; then the HTTP endpoint with real clients,
-# stdesign-local as installed, and the design studio's page.
+# unit checks, the repository checks (the error table of docs/errors.md,
+# fuzz targets), pg_regress files and isolation specs against a throwaway
+# cluster, the TAP tests (test/t/*.pl, each with clusters of its own),
+# counted one check at a time by prove, and the script layers (the HTTP
+# clients, stdesign-local as installed, the documentation's blocks, the studio in Chromium).
 #
 # Each layer reports its own line, "layer <name>: N passed, N failed", and
 # has a minimum count: a layer that runs fewer checks than it should (a
@@ -58,15 +58,16 @@ count() {
 }
 
 # script_layer <name> <minimum> <command...>: a layer from a command that
-# counts its own checks and ends with "<name>: N passed, N failed" (a
-# failing command with no failed check counts one).
+# counts its own checks and ends with "<name>: N passed, N failed" (and
+# perhaps more counts after a comma, not added: "..., N not run"; a failing
+# command with no failed check counts one).
 script_layer() {
 	local name=$1 min=$2 out rc p f
 	shift 2
 	out=$("$@" 2>&1); rc=$?
 	echo "$out"
-	p=$(echo "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p" | tail -n 1)
-	f=$(echo "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p" | tail -n 1)
+	p=$(echo "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\(, .*\)\{0,1\}\$/\1/p" | tail -n 1)
+	f=$(echo "$out" | sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed\(, .*\)\{0,1\}\$/\2/p" | tail -n 1)
 	[ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ] && f=1
 	layer "$name" "${p:-0}" "${f:-0}" "$min"
 }
@@ -74,7 +75,7 @@ script_layer() {
 echo "== unit tests"
 script_layer unit "$min_unit" make -s -C test/unit
 
-echo "== README error table"
+echo "== error table (docs/errors.md)"
 bash test/scripts/errors_table.sh --check; count errors $?
 
 echo "== layers: dependencies point down only"
@@ -180,6 +181,9 @@ script_layer http 269 bash test/scripts/http_tests.sh
 
 echo "== stdesign-local: the DynamoDB endpoint in one command (aws-cli, boto3, psql, restarts, Ctrl-C)"
 script_layer local 37 bash test/scripts/local_test.sh
+
+echo "== the documentation's blocks (README.md, docs/*.md) against stdesign-local"
+script_layer docs 25 bash test/scripts/doc_blocks.sh
 
 echo "== design studio page in headless Chromium"
 script_layer studio_browser 15 bash test/scripts/studio_browser.sh

@@ -75,7 +75,7 @@ is($items_before, '400 401', 'the old version holds the items written');
 
 # The write grants on the catalog that 0.1.0's README told a table-admin
 # role to have: the update takes them back (the catalog is no grant since
-# 0.2.0; README, "Security"), and the ACLs then compare equal to a fresh
+# 0.2.0; docs/security.md), and the ACLs then compare equal to a fresh
 # install's.
 $node->safe_psql('upgraded', q{
 CREATE ROLE old_admin;

@@ -120,7 +120,7 @@ is($pub->safe_psql('restored', q{SELECT string_agg(name, ',' ORDER BY name) FROM
 # ---- pg_dump --schema-only, and DROP EXTENSION ----
 # The catalog's rows (stdesign.tables, stdesign.indexes) are the extension's
 # configuration data, which pg_dump writes only with data: a schema-only
-# copy adds them with --data-only --table, as the README says, between the
+# copy adds them with --data-only --table, as docs/security.md says, between the
 # relations and their indexes and triggers (the layout guard accepts a
 # set_keys trigger only on a relation the catalog holds).
 my $schema = $pub->basedir . '/schema.sql';

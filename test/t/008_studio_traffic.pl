@@ -106,7 +106,7 @@ like(sql(q{SELECT advice FROM st_hot_partitions('Traffic') WHERE partition_key =
 # its GSIs' key values, and which of them others read.  A role without
 # SELECT on the table's relation is refused; a role with SELECT sees them;
 # a role the relation's row-level security applies to is refused, since no
-# policy filters the counts (README, "Security").
+# policy filters the counts (docs/security.md).
 sql(q{CREATE ROLE traffic_none LOGIN;
     CREATE ROLE traffic_reader LOGIN;
     GRANT USAGE ON SCHEMA stdesign, stdesign_data TO traffic_none, traffic_reader;

@@ -1,6 +1,6 @@
 # The background workers run a role's code as that role, restricted, through
 # the commit, and nothing a request or a batch sets reaches the next one
-# (src/common/st_work.c).  A table-admin role (the README's grants) plants,
+# (src/common/st_work.c).  A table-admin role (the grants of docs/security.md) plants,
 # on its own tables, a deferred constraint trigger that tries ALTER ROLE
 # ... SUPERUSER and CREATE TEMP TABLE, logs who it runs as and the settings
 # it sees, then sets search_path, a placeholder setting and
@@ -41,7 +41,7 @@ log_statement = none
 });
 $node->start;
 
-# The admin: the README's table-admin grants, and a schema of its own.
+# The admin: the table-admin grants of docs/security.md, and a schema of its own.
 $node->safe_psql('postgres', q{
 CREATE EXTENSION stdesign;
 CREATE ROLE tadmin LOGIN;

@@ -21,7 +21,7 @@
 #
 # After each move everything recorded must read back the same (creation
 # times and table ids included; only role OIDs may change, which
-# pg_dump does not keep: the keys are bound again as README says), amcheck
+# pg_dump does not keep: the keys are bound again as docs/upgrading.md says), amcheck
 # must find every btree of stdesign_data and stdesign consistent with its
 # rows, ALTER EXTENSION stdesign UPDATE must change nothing, writes must go
 # on working (a put a GSI must show, conditional updates, a transaction, an
@@ -417,7 +417,7 @@ sub check_moved
 		"$label: the database runs on PostgreSQL $new_major");
 
 	# The keys' roles: the same OIDs after pg_upgrade; after a restore,
-	# bound again to the roles of their names (README, Access keys).
+	# bound again to the roles of their names (docs/http.md, "Access keys").
 	my $oids = $node->safe_psql('shop',
 		q{SELECT string_agg(r.rolname || '=' || r.oid, ',' ORDER BY r.rolname) FROM pg_roles r
 		   WHERE r.rolname IN (SELECT role_name FROM stdesign.access_keys)});
