@@ -95,6 +95,7 @@ SELECT st_table_tags('Audited');
 SELECT st_api('ListTagsOfResource', '{"ResourceArn": "arn:aws:dynamodb:local:000000000000:table/Audited"}');
 SELECT st_get_model('Audited') -> 'patterns' AS patterns;
 SELECT kind, name, ok FROM st_check_model('Audited') ORDER BY 1, 2;
+SELECT name, measured_with FROM st_check_model('Audited') WHERE kind = 'pattern';
 SELECT pattern, operation FROM st_model_cost('Audited') ORDER BY 1;
 SELECT * FROM st_run_pattern('by_kind', '{"kind": "SECRET", "id": "1"}', 'Audited');
 SELECT st_entity_of('{"PK": "SECRET#1", "SK": "A#1"}', 'Audited');
@@ -124,6 +125,8 @@ SELECT index_name, partition_key, items FROM st_partitions('Audited') ORDER BY 1
 SELECT index_name, largest_partition FROM st_partition_skew('Audited') ORDER BY 1;
 SELECT st_describe_table('Audited') ->> 'ItemCount' AS items;
 SELECT * FROM st_run_pattern('by_kind', '{"kind": "SECRET", "id": "1"}', 'Audited');
+-- the checks measure with parameters of the items the policy shows
+SELECT name, measured_with FROM st_check_model('Audited') WHERE kind = 'pattern';
 SELECT st_studio_html('Audited') LIKE '%SECRET#1%' AS page_shows_hidden;
 SELECT * FROM st_export('Audited');
 SELECT * FROM st_scan('Audited');

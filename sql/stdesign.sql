@@ -492,10 +492,11 @@ COMMENT ON FUNCTION st_run_pattern(text, jsonb, text, boolean) IS
 
 CREATE FUNCTION st_check_model(table_name text)
 	RETURNS TABLE (kind text, name text, operation text, index_name text, entities text[],
-				   read_per_call float8, returned_per_call float8, ok boolean, findings text[])
+				   read_per_call float8, returned_per_call float8, ok boolean, findings text[],
+				   measured_with jsonb)
 	AS 'MODULE_PATHNAME', 'st_check_model' LANGUAGE C STABLE;
 COMMENT ON FUNCTION st_check_model(text) IS
-	'Design studio: per access pattern its operation, index and entities, measured on the stored items, with findings; then entities, indexes and items';
+	'Design studio: per access pattern its operation, index and entities, measured on the stored items (measured_with: the parameters of each call), with findings; then entities, indexes and items';
 
 CREATE FUNCTION st_model_cost(table_name text, rates jsonb DEFAULT NULL, prices text DEFAULT 'us-east-1')
 	RETURNS TABLE (pattern text, operation text, index_name text, calls_per_second float8,
@@ -672,7 +673,6 @@ DECLARE
 	out text;
 	r record;
 	ix record;
-	traffic regprocedure := to_regprocedure('stdesign.st_partition_traffic(text)');
 	checks jsonb;
 	costs jsonb;
 	palette text[] := ARRAY['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e',
@@ -739,7 +739,7 @@ BEGIN
 			|| '<th>RCU / WCU per call</th><th>calls/s</th><th>on demand $/month</th><th>provisioned $/month</th><th>check</th></tr></thead><tbody>';
 		FOR r IN SELECT c.*, k.calls_per_second, k.read_units, k.write_units, k.on_demand_monthly,
 						k.provisioned_monthly, k.note, model #> ARRAY['patterns', c.name] AS def
-				   FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[])
+				   FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[], measured_with jsonb)
 				   LEFT JOIN jsonb_to_recordset(costs) AS k(pattern text, operation text, index_name text, calls_per_second float8, read_units float8, write_units float8, on_demand_monthly numeric, provisioned_monthly numeric, note text) ON k.pattern = c.name
 				  WHERE c.kind = 'pattern'
 		LOOP
@@ -750,6 +750,7 @@ BEGIN
 										|| COALESCE('entity ' || (r.def ->> 'entity'), '')) || '</code></td><td>'
 				|| stdesign.html_escape(array_to_string(r.entities, ', ')) || '</td><td>'
 				|| CASE WHEN r.operation = 'PutItem' THEN '' ELSE round(r.read_per_call::numeric, 1) || ' / ' || round(r.returned_per_call::numeric, 1) END
+				|| COALESCE('<br><span class="note">' || stdesign.html_escape(stdesign.studio_measured_with(r.measured_with)) || '</span>', '')
 				|| '</td><td>' || round(r.read_units::numeric, 2) || ' / ' || round(r.write_units::numeric, 2) || '</td><td>'
 				|| r.calls_per_second || '</td><td>' || round(r.on_demand_monthly, 2) || '</td><td>'
 				|| round(r.provisioned_monthly, 2) || '</td><td>'
@@ -764,7 +765,7 @@ BEGIN
 			|| stdesign.html_escape((SELECT p.name || ', ' || p.as_of FROM stdesign.prices AS p WHERE p.name = 'us-east-1'))
 			|| '), measured on the stored items by DynamoDB''s capacity rules.</p>';
 		out := out || '<h2>Model checks</h2><table><thead><tr><th>kind</th><th>name</th><th>check</th></tr></thead><tbody>';
-		FOR r IN SELECT * FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[]) WHERE c.kind <> 'pattern'
+		FOR r IN SELECT * FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[], measured_with jsonb) WHERE c.kind <> 'pattern'
 		LOOP
 			out := out || '<tr><td>' || r.kind || '</td><td>' || stdesign.html_escape(r.name) || '</td><td>'
 				|| CASE WHEN r.ok THEN '<span class="ok">ok</span>'
@@ -781,11 +782,13 @@ BEGIN
 		out := out || '<h3>Index ' || stdesign.html_escape(ix.index_name) || '</h3>'
 			|| stdesign.studio_partition_chart(table_name, ix.index_name, ix.pk_name, 10000);
 	END LOOP;
-	IF traffic IS NOT NULL THEN
-		out := out || '<h3>Traffic counted since the last reset</h3><table><tbody>'
+	-- the counters, when stdesign is preloaded and the caller may read them
+	IF stdesign.studio_traffic_shown(table_name) THEN
+		out := out || '<h3>Traffic counted since the last reset</h3><table class="traffic"><tbody>'
 			|| COALESCE((SELECT string_agg('<tr>' || (SELECT string_agg('<td>' || stdesign.html_escape(v.key || ': ' || stdesign.studio_value(v.value)) || '</td>', '')
 													  FROM jsonb_each(x.j) AS v) || '</tr>', '')
-						   FROM (SELECT j FROM stdesign.studio_traffic_rows(table_name) AS j LIMIT 50) AS x), '')
+						   FROM (SELECT to_jsonb(tr) AS j FROM @extschema@.st_partition_traffic(table_name) AS tr LIMIT 50) AS x),
+						'<tr><td class="note">Nothing counted.</td></tr>')
 			|| '</tbody></table>';
 	END IF;
 	out := out || '<p class="note">Partition sizes by DynamoDB''s item size rules; DynamoDB serves at most 3,000 read units and 1,000 write units per second per partition.</p>'
@@ -800,14 +803,20 @@ END $$;
 COMMENT ON FUNCTION st_studio_html(text, integer) IS
 	'Design studio: one self-contained HTML page of the table: aggregate views, access patterns with checks and costs, hot partitions';
 
--- The rows of stdesign.st_partition_traffic(table_name), when it exists, as jsonb.
-CREATE FUNCTION stdesign.studio_traffic_rows(table_name text) RETURNS SETOF jsonb
-	LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
-BEGIN
-	IF to_regprocedure('stdesign.st_partition_traffic(text)') IS NOT NULL THEN
-		RETURN QUERY EXECUTE 'SELECT pg_catalog.to_jsonb(r) FROM stdesign.st_partition_traffic($1) AS r' USING table_name;
-	END IF;
-END $$;
+-- May the page show the table's traffic counters (stdesign preloaded, and
+-- the caller may read them as st_partition_traffic's caller)?
+CREATE FUNCTION stdesign.studio_traffic_shown(table_name text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'studio_traffic_shown' LANGUAGE C STABLE;
+
+-- st_check_model's measured_with in a few words: the first call's
+-- parameters, and how many more calls; NULL for none.
+CREATE FUNCTION stdesign.studio_measured_with(measured_with jsonb) RETURNS text
+	LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+	SELECT 'measured with ' || CASE WHEN measured_with -> 0 = '{}' THEN 'no parameters'
+									ELSE (measured_with -> 0)::text END
+		|| CASE WHEN jsonb_array_length(measured_with) > 1
+				THEN ' and ' || (jsonb_array_length(measured_with) - 1) || ' more' ELSE '' END
+$$;
 
 -- Design studio: the same, as lines of text for psql.
 CREATE FUNCTION st_studio_text(table_name text) RETURNS SETOF text
@@ -847,7 +856,7 @@ BEGIN
 		costs := (SELECT jsonb_agg(to_jsonb(x)) FROM @extschema@.st_model_cost(table_name) AS x);
 		RETURN NEXT 'access patterns:';
 		FOR r IN SELECT c.*, k.calls_per_second, k.read_units, k.write_units, k.on_demand_monthly, k.provisioned_monthly
-				   FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[])
+				   FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[], measured_with jsonb)
 				   LEFT JOIN jsonb_to_recordset(costs) AS k(pattern text, operation text, index_name text, calls_per_second float8, read_units float8, write_units float8, on_demand_monthly numeric, provisioned_monthly numeric, note text) ON k.pattern = c.name
 				  WHERE c.kind = 'pattern'
 		LOOP
@@ -856,8 +865,9 @@ BEGIN
 							   CASE WHEN r.operation = 'PutItem' THEN 'writes' ELSE 'reads' END,
 							   COALESCE(NULLIF(array_to_string(r.entities, ', '), ''), 'no entity'),
 							   CASE WHEN r.operation = 'PutItem' THEN 'one item per call'
-									ELSE format('%s/%s items read/returned per call', round(r.read_per_call::numeric, 1),
-												round(r.returned_per_call::numeric, 1)) END,
+									ELSE format('%s/%s items read/returned per call%s', round(r.read_per_call::numeric, 1),
+												round(r.returned_per_call::numeric, 1),
+												COALESCE(' (' || stdesign.studio_measured_with(r.measured_with) || ')', '')) END,
 							   round(r.read_units::numeric, 2), round(r.write_units::numeric, 2),
 							   r.calls_per_second, round(r.on_demand_monthly, 2), round(r.provisioned_monthly, 2),
 							   CASE WHEN r.ok THEN 'ok' ELSE array_to_string(r.findings, '; ') END);
@@ -866,7 +876,7 @@ BEGIN
 		RETURN NEXT format('  %s: $%s on demand, $%s provisioned a month', r.note,
 						   round(r.on_demand_monthly, 2), round(r.provisioned_monthly, 2));
 		RETURN NEXT 'checks:';
-		FOR r IN SELECT * FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[]) WHERE c.kind <> 'pattern'
+		FOR r IN SELECT * FROM jsonb_to_recordset(checks) AS c(kind text, name text, operation text, index_name text, entities text[], read_per_call float8, returned_per_call float8, ok boolean, findings text[], measured_with jsonb) WHERE c.kind <> 'pattern'
 		LOOP
 			RETURN NEXT format('  %s %s: %s', r.kind, r.name,
 							   CASE WHEN r.ok THEN 'ok' ELSE array_to_string(r.findings, '; ') END);

@@ -83,6 +83,13 @@ catalog_check_create(void)
 		aclcheck_error(res, OBJECT_SCHEMA, ST_DATA_SCHEMA);
 }
 
+bool
+catalog_keys_readable(StTable *t)
+{
+	return pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
+		check_enable_rls(t->relid, InvalidOid, true) != RLS_ENABLED;
+}
+
 void
 catalog_check_keys_readable(StTable *t, const char *function)
 {

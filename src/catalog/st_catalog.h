@@ -221,6 +221,7 @@ extern bool catalog_publish_pending(const char *table_name);
  * table).  catalog_check_keys_readable: raise unless it may see t's key
  * values outside a query (SELECT on the relation, and no row-level
  * security applying to it there); function names the caller in the error.
+ * catalog_keys_readable: the same question, answered without an error.
  *
  * catalog_owner: the catalog's owner (stdesign.tables's, the extension's).
  * catalog_write: run one statement on the catalog as its owner (after one
@@ -230,6 +231,7 @@ extern bool catalog_publish_pending(const char *table_name);
 extern void catalog_check_owner(StTable *t);
 extern void catalog_check_create(void);
 extern void catalog_check_keys_readable(StTable *t, const char *function);
+extern bool catalog_keys_readable(StTable *t);
 extern Oid	catalog_owner(void);
 extern uint64 catalog_write(const char *sql, int nargs, Oid *types, Datum *args, const char *nulls);
 

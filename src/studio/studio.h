@@ -159,9 +159,10 @@ typedef struct StudioMeasure
 	int64		items_returned;
 	double		read_units;		/* summed over the calls */
 	double		write_units;
-	bool		derived;		/* parameters taken from stored items */
+	List	   *params;			/* the parameter sets measured with (plain Av
+								 * maps), one per call; NIL: none */
 	bool		sampled;		/* a Scan extrapolated from a sample */
-	char	   *note;
+	char	   *note;			/* what the numbers do not say, or NULL */
 } StudioMeasure;
 
 extern void studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p,

@@ -6,10 +6,12 @@
  *
  * st_check_model reports one row per pattern (its operation, the index
  * that serves it, the entities it reads, the items it reads and returns
- * per call) with its findings: a Scan, a filter that reads more than it
- * returns, an index projection that misses attributes the pattern returns,
- * a pattern no entity fits; then one row per entity no pattern reads, per
- * index no pattern uses, and for stored items no entity of the model fits.
+ * per call, the parameters of each call measured) with its findings: a
+ * Scan, a filter that reads more than it returns, an index projection that
+ * misses attributes the pattern returns, a pattern no entity fits, a
+ * measurement that read nothing; then one row per entity no pattern reads,
+ * per index no pattern uses, and for stored items no entity of the model
+ * fits.
  *
  * st_model_cost turns the read and write units per call (ConsumedCapacity's
  * rules, src/ops/capacity.c) and the expected calls per second into a
@@ -141,9 +143,21 @@ unmatched_row(Jsonb *stored, void *arg)
 	return u->seen < 1000;
 }
 
+/* The parameter sets a pattern was measured with, as a jsonb array of objects. */
+static Datum
+measured_with(List *params)
+{
+	Av		   *list = av_new(AV_L);
+	ListCell   *lc;
+
+	foreach(lc, params)
+		av_append(list, lfirst(lc));
+	return JsonbPGetDatum(av_value_to_jsonb(list, false));
+}
+
 /*
  * st_check_model(table_name) -> (kind, name, operation, index_name, entities,
- * read_per_call, returned_per_call, ok, findings)
+ * read_per_call, returned_per_call, ok, findings, measured_with)
  */
 PG_FUNCTION_INFO_V1(st_check_model);
 Datum
@@ -154,8 +168,8 @@ st_check_model(PG_FUNCTION_ARGS)
 	StudioModel *m = checked_model(fcinfo, &t);
 	bool	   *entity_read = palloc0(sizeof(bool) * m->nentities);
 	bool	   *index_used = palloc0(sizeof(bool) * Max(1, t->nindexes));
-	Datum		values[9];
-	bool		nulls[9];
+	Datum		values[10];
+	bool		nulls[10];
 
 	InitMaterializedSRF(fcinfo, 0);
 	for (int i = 0; i < m->npatterns; i++)
@@ -243,6 +257,10 @@ st_check_model(PG_FUNCTION_ARGS)
 		values[6] = Float8GetDatum(p->op == STUDIO_PUT ? 0 : per_call(ms.items_returned, ms.calls));
 		values[7] = BoolGetDatum(findings == NIL);
 		values[8] = text_array(findings);
+		if (ms.params != NIL && p->op != STUDIO_PUT)
+			values[9] = measured_with(ms.params);
+		else
+			nulls[9] = true;
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	for (int j = 0; j < m->nentities; j++)
@@ -250,7 +268,7 @@ st_check_model(PG_FUNCTION_ARGS)
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = CStringGetTextDatum("entity");
 		values[1] = CStringGetTextDatum(m->entities[j].name);
-		nulls[2] = nulls[3] = nulls[5] = nulls[6] = true;
+		nulls[2] = nulls[3] = nulls[5] = nulls[6] = nulls[9] = true;
 		values[4] = text_array(list_make1(m->entities[j].name));
 		values[7] = BoolGetDatum(entity_read[j]);
 		values[8] = text_array(entity_read[j] ? NIL : list_make1(pstrdup("no pattern reads it")));
@@ -261,7 +279,7 @@ st_check_model(PG_FUNCTION_ARGS)
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = CStringGetTextDatum("index");
 		values[1] = CStringGetTextDatum(t->indexes[j].name);
-		nulls[2] = nulls[4] = nulls[5] = nulls[6] = true;
+		nulls[2] = nulls[4] = nulls[5] = nulls[6] = nulls[9] = true;
 		values[3] = CStringGetTextDatum(t->indexes[j].name);
 		values[7] = BoolGetDatum(index_used[j]);
 		values[8] = text_array(index_used[j] ? NIL : list_make1(pstrdup("no pattern uses it: every write still pays for it")));
@@ -278,7 +296,7 @@ st_check_model(PG_FUNCTION_ARGS)
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = CStringGetTextDatum("items");
 		values[1] = CStringGetTextDatum(t->name);
-		nulls[2] = nulls[3] = nulls[4] = true;
+		nulls[2] = nulls[3] = nulls[4] = nulls[9] = true;
 		values[5] = Float8GetDatum((double) u.seen);
 		values[6] = Float8GetDatum((double) (u.seen - u.unmatched));
 		values[7] = BoolGetDatum(u.unmatched == 0);

@@ -11,13 +11,16 @@
  * items in the same form.  The model is cached per backend, so a call costs
  * no more than that st_query plus the filling of its templates.
  *
- * Measuring runs a pattern with parameters taken from its "example", or
- * else found among the stored items (the placeholders read back from keys
- * that match its templates, or from attributes of the same name), and
- * counts what DynamoDB would: items read and returned, bytes read (the
- * index's projected entries for KEYS_ONLY and INCLUDE indexes) and the read
- * units of ConsumedCapacity; for PutItem the write units of the entity's
- * stored items, secondary indexes included.
+ * Measuring runs a pattern with parameters taken from its "example" when
+ * that reads something, or else found among the stored items of the
+ * entities it reads (the placeholders read back from keys that match its
+ * templates, or from attributes of the same name, or from the sort key a
+ * condition's template matches), keeping the calls that read something;
+ * it keeps the parameters it measured with, and says why when they read
+ * nothing.  It counts what DynamoDB would: items read and returned, bytes
+ * read (the index's projected entries for KEYS_ONLY and INCLUDE indexes)
+ * and the read units of ConsumedCapacity; for PutItem the write units of
+ * the entity's stored items, secondary indexes included.
  *
  *-------------------------------------------------------------------------
  */
@@ -35,6 +38,7 @@
 
 #define SAMPLE_ITEMS 2000		/* stored items looked at to find parameters */
 #define SAMPLE_CALLS 20			/* parameter sets measured per pattern */
+#define SAMPLE_CANDIDATES 60	/* sets found, of which those that read items are measured */
 #define SCAN_SAMPLE 10000		/* items a Scan pattern is measured on */
 #define MEASURE_MAX_ITEMS 10000 /* items one measured call reads at most */
 
@@ -613,12 +617,14 @@ capture(const StudioTemplate *tpl, const Av *v, Av *params)
 
 typedef struct FindParams
 {
+	StudioModel *m;
 	StTable    *t;
 	StIndex    *ix;
 	StudioPattern *p;
+	bool		any_entity;		/* does p read some entity of the model? */
 	List	   *needed;			/* placeholder names */
 	List	   *found;			/* Av maps of parameters */
-	List	   *seen;			/* their partition key texts, to find distinct ones */
+	List	   *seen;			/* their key conditions, to find distinct ones */
 	MemoryContext cxt;			/* where the above live (rows are read in a
 								 * context reset after each) */
 } FindParams;
@@ -633,9 +639,18 @@ find_row(Jsonb *stored, void *arg)
 	Av		   *params = av_new(AV_M);
 	Av		   *pkv = av_map_get(item, pkd->name, strlen(pkd->name));
 	Av		   *skv = skd->name ? av_map_get(item, skd->name, strlen(skd->name)) : NULL;
+	bool		missing = false;
 	ListCell   *lc;
 	char	   *key;
 
+	/* an item of an entity the pattern reads: one a call would return */
+	if (fp->any_entity)
+	{
+		StudioEntity *e = studio_entity_of(fp->m, fp->t, item);
+
+		if (e == NULL || !studio_pattern_reads(fp->t, fp->p, e))
+			return true;
+	}
 	if (!capture(fp->p->pk, pkv, params))
 		return true;
 	/* = and between's templates read back from the sort key; the rest from attributes */
@@ -650,9 +665,25 @@ find_row(Jsonb *stored, void *arg)
 			continue;
 		v = av_map_get(item, name, strlen(name));
 		if (v == NULL || (v->type != AV_S && v->type != AV_N))
-			return true;
-		av_map_put_nocheck(params, name, strlen(name), v);
+			missing = true;
+		else
+			av_map_put_nocheck(params, name, strlen(name), v);
 	}
+	if (missing && fp->p->sk_op != ST_SORT_NONE)
+	{
+		/*
+		 * A sort key condition's placeholders no attribute holds: read them
+		 * back from the item's own sort key, a condition the item meets
+		 * (but for < and >, which the call then tells).
+		 */
+		capture(fp->p->sk1, skv, params);
+		capture(fp->p->sk2, skv, params);
+		missing = false;
+		foreach(lc, fp->needed)
+			missing = missing || av_map_get(params, lfirst(lc), strlen(lfirst(lc))) == NULL;
+	}
+	if (missing)
+		return true;
 	if (fp->p->pk == NULL)
 	{
 		/* a Scan: one set of parameters is all it needs */
@@ -678,19 +709,22 @@ find_row(Jsonb *stored, void *arg)
 		fp->found = lappend(fp->found, av_copy(params));
 		MemoryContextSwitchTo(old);
 	}
-	return list_length(fp->found) < SAMPLE_CALLS;
+	return list_length(fp->found) < SAMPLE_CANDIDATES;
 }
 
-/* Parameter sets for p: its example, or found among the stored items. */
+/*
+ * Parameter sets for p found among the stored items (at most the first
+ * SAMPLE_ITEMS of its key space, in key order): each read back from an
+ * item of an entity p reads, so that a call with them reads that item.
+ * *has_params false: p has no placeholders, and the one set is empty.
+ */
 static List *
-find_params(StTable *t, StudioPattern *p, bool *derived)
+find_params(StudioModel *m, StTable *t, StudioPattern *p, bool *has_params)
 {
 	FindParams	fp;
 
-	*derived = false;
-	if (p->example)
-		return list_make1(p->example);
 	memset(&fp, 0, sizeof(fp));
+	fp.m = m;
 	fp.t = t;
 	fp.ix = studio_pattern_index(t, p);
 	fp.p = p;
@@ -699,10 +733,12 @@ find_params(StTable *t, StudioPattern *p, bool *derived)
 	fp.needed = add_params(fp.needed, p->sk1);
 	fp.needed = add_params(fp.needed, p->sk2);
 	fp.needed = value_params(fp.needed, p->values);
+	*has_params = fp.needed != NIL;
 	if (fp.needed == NIL)
 		return list_make1(av_new(AV_M));
+	for (int i = 0; i < m->nentities && !fp.any_entity; i++)
+		fp.any_entity = studio_pattern_reads(t, p, &m->entities[i]);
 	ops_scan_uncounted(t, fp.ix, SAMPLE_ITEMS, find_row, &fp);
-	*derived = true;
 	return fp.found;
 }
 
@@ -746,10 +782,7 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 		ops_scan_uncounted(t, NULL, SAMPLE_ITEMS * 5, write_row, &ws);
 		out->calls = 1;
 		if (ws.n > 0)
-		{
 			out->write_units = ws.units / ws.n;
-			out->derived = true;
-		}
 		else
 		{
 			/* the least a write of a small item costs: the table, and each index it enters */
@@ -765,8 +798,8 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 	{
 		PatternCall c;
 		MeasureCall mc;
-		bool		derived;
-		List	   *sets = find_params(t, p, &derived);
+		bool		has_params;
+		List	   *sets = p->example ? list_make1(p->example) : find_params(m, t, p, &has_params);
 
 		/* without parameters for its filter, what it reads is still known */
 		prepare_call_filtered(t, p, sets ? linitial(sets) : NULL, &c, sets != NIL);
@@ -781,6 +814,7 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 		out->items_read = mc.read;
 		out->items_returned = mc.returned;
 		out->read_units = read_units(t, c.ix, mc.bytes, p->consistent);
+		out->params = sets == NIL ? NIL : list_make1(linitial(sets));
 		if (mc.read >= SCAN_SAMPLE && p->limit != mc.read)
 		{
 			out->sampled = true;
@@ -791,20 +825,70 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 			out->note = pstrdup("no stored item holds its filter's parameters: give the pattern \"example\" parameters; its filter was not measured");
 		return;
 	}
+
+	/*
+	 * GetItem and Query: with its example, when that reads something; else
+	 * with parameters from stored items, the calls that read something (a
+	 * call that reads nothing says little of what the pattern costs); else
+	 * with its example after all, or with nothing, and then says so.
+	 */
+	if (p->example)
 	{
-		bool		derived;
-		List	   *sets = find_params(t, p, &derived);
+		measure_call(t, p, p->example, out);
+		if (out->items_read > 0)
+		{
+			out->params = list_make1(p->example);
+			return;
+		}
+	}
+	{
+		bool		has_params;
+		List	   *sets = find_params(m, t, p, &has_params);
+		StudioMeasure found;
 		ListCell   *lc;
 
-		out->derived = derived;
+		memset(&found, 0, sizeof(found));
 		foreach(lc, sets)
-			measure_call(t, p, lfirst(lc), out);
-		if (sets == NIL)
 		{
-			out->note = pstrdup("no stored item fits its key templates: give the pattern \"example\" parameters; counted as a read of nothing");
-			out->calls = 1;
-			out->read_units = read_units(t, studio_pattern_index(t, p), 0, p->consistent);
+			StudioMeasure one;
+
+			memset(&one, 0, sizeof(one));
+			measure_call(t, p, lfirst(lc), &one);
+			if (one.items_read == 0)
+				continue;
+			found.calls += one.calls;
+			found.items_read += one.items_read;
+			found.items_returned += one.items_returned;
+			found.read_units += one.read_units;
+			found.note = found.note ? found.note : one.note;
+			found.params = lappend(found.params, lfirst(lc));
+			if (list_length(found.params) >= SAMPLE_CALLS)
+				break;
 		}
+		if (found.params != NIL)
+		{
+			if (p->example && found.note == NULL)
+				found.note = pstrdup("its \"example\" parameters read no stored item: measured with parameters from stored items instead");
+			*out = found;
+			return;
+		}
+		if (p->example)
+		{
+			/* out holds the example's call */
+			out->params = list_make1(p->example);
+			out->note = pstrdup("no stored item fits its key condition: measured with its \"example\" parameters, which read nothing");
+			return;
+		}
+		if (!has_params)
+		{
+			measure_call(t, p, linitial(sets), out);
+			out->params = sets;
+			out->note = pstrdup("no stored item fits its key condition, which has no parameters: measured as a read of nothing");
+			return;
+		}
+		out->note = pstrdup("no stored item fits its key condition: give the pattern \"example\" parameters; counted as a read of nothing");
+		out->calls = 1;
+		out->read_units = read_units(t, studio_pattern_index(t, p), 0, p->consistent);
 	}
 }
 

@@ -6,6 +6,7 @@
  *
  *	 st_partition_traffic(table_name)	 the counts, by index and partition
  *	 st_partition_traffic_reset()		 forget them all (not for PUBLIC)
+ *	 stdesign.studio_traffic_shown(table_name)	 may the studio's page show them?
  *	 st_hot_partitions(table_name, top)	 peaks against the limits, advice
  *	 stdesign.studio_scan(...)			 the studio's own reads, not counted
  *
@@ -133,6 +134,21 @@ st_partition_traffic(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
+}
+
+/*
+ * stdesign.studio_traffic_shown(table_name): are the counters there (stdesign
+ * preloaded) and may the caller read the table's (st_partition_traffic's
+ * rule)?  The studio's page shows them then, and otherwise leaves them out
+ * without the notice or the error st_partition_traffic would raise.
+ */
+PG_FUNCTION_INFO_V1(studio_traffic_shown);
+Datum
+studio_traffic_shown(PG_FUNCTION_ARGS)
+{
+	StTable    *t = catalog_lookup(studio_io_arg_required(fcinfo, 0, "table_name"), false);
+
+	PG_RETURN_BOOL(ops_traffic_shared != NULL && catalog_keys_readable(t));
 }
 
 PG_FUNCTION_INFO_V1(st_partition_traffic_reset);

@@ -7,7 +7,8 @@
 # commits; stdesign.track_traffic; transactions (double units);
 # per-second peaks against the 1,000 WCU limit with write-sharding advice;
 # eviction of the least used partitions when the shared table is full;
-# reset and who may; who may read the counts; a dropped table; a restart.
+# reset and who may; who may read the counts; the studio's page; a dropped
+# table; a restart.
 
 use strict;
 use warnings;
@@ -207,6 +208,31 @@ is(sql($scan_traffic), '- A 4 4, - B 3 6, - C 3 3, ByG g1 2 2, ByG g2 3 3',
 sql(q{SELECT count(*) FROM st_run_pattern('all', "table" => 'ScanT');
       SELECT count(*) FROM st_run_pattern('one', '{"p": "C"}', "table" => 'ScanT');});
 is(sql($scan_traffic), '- A 5 5, - B 4 8, - C 5 5, ByG g1 2 2, ByG g2 3 3', 'st_run_pattern: a Scan and a Query counted');
+# The studio's page shows the counts to a role that may read them (it
+# looked for st_partition_traffic in a schema it is not in, and so never
+# did), and leaves them out, without an error, for a role under row-level
+# security; drawing it counts nothing.
+my $page = sql(q{SELECT st_studio_html('ScanT')});
+like($page, qr{<h3>Traffic counted since the last reset</h3><table class="traffic"><tbody><tr>},
+	'the page shows the traffic counters');
+like($page, qr{<tr>(<td>[^<]*</td>)*<td>partition_key: B</td>(<td>[^<]*</td>)*</tr>}, 'a partition\'s counts on the page');
+like($page, qr{<td>reads: 4</td>(<td>[^<]*</td>)*<td>read_units: 8</td>(<td>[^<]*</td>)*<td>partition_key: B</td>},
+	'with its reads and read units');
+is(sql($scan_traffic), '- A 5 5, - B 4 8, - C 5 5, ByG g1 2 2, ByG g2 3 3', 'drawing the page counted nothing');
+sql(q{CREATE ROLE page_rls LOGIN;
+    GRANT USAGE ON SCHEMA stdesign, stdesign_data TO page_rls;
+    GRANT SELECT ON stdesign.tables, stdesign.indexes, stdesign_data."ScanT" TO page_rls;
+    ALTER TABLE stdesign_data."ScanT" ENABLE ROW LEVEL SECURITY;
+    CREATE POLICY page_rls_all ON stdesign_data."ScanT" TO page_rls USING (true);});
+($rc, $out, $err) = $node->psql('postgres', q{SELECT st_studio_html('ScanT') LIKE '%<h1>ScanT</h1>%',
+                                               st_studio_html('ScanT') LIKE '%Traffic counted%'},
+	extra_params => [ '-U', 'page_rls' ]);
+is("$rc $out $err", '0 t|f ', 'under row-level security the page leaves the counters out');
+sql(q{DROP POLICY page_rls_all ON stdesign_data."ScanT";
+    ALTER TABLE stdesign_data."ScanT" DISABLE ROW LEVEL SECURITY;
+    REVOKE ALL ON stdesign.tables, stdesign.indexes, stdesign_data."ScanT" FROM page_rls;
+    REVOKE ALL ON SCHEMA stdesign, stdesign_data FROM page_rls;
+    DROP ROLE page_rls;});
 sql(q{SET stdesign.track_traffic = off; SELECT count(*) FROM st_scan('ScanT');});
 is(sql(q{SELECT sum(reads) FROM st_partition_traffic('ScanT')}), '19', 'a Scan with the counters off counts nothing');
 sql(q{SELECT st_drop_table('ScanT'); SELECT st_partition_traffic_reset();});
