@@ -274,6 +274,24 @@ if [ "$(id -u)" -eq 0 ]; then
 	mem=$(sed -n 's/^data: *in memory (removed on exit; server log: \(.*\)\/server\.log)$/\1/p' "$work/e.out")
 	interrupt e
 	check "... SIGINT exits 0, its directory gone" $([ $? -eq 0 ] && [ -n "$mem" ] && [ ! -e "$mem" ]; echo $?)
+
+	# root in a directory postgres cannot enter (a checkout in /root): the
+	# default data directory is postgres's home's.  Only when that
+	# directory is not there already (it could hold someone's tables).
+	home=$(getent passwd postgres | cut -d: -f6)
+	if [ -n "$home" ] && [ ! -e "$home/stdesign-local-data" ]; then
+		mkdir -m 700 "$work/closed"
+		launcher=(env -C "$work/closed")
+		start f -port "$http_port" -pgPort "$pg_port"
+		launcher=()
+		check "root in a directory postgres cannot enter: starts" $?
+		[ "$(line f data)" = "$home/stdesign-local-data (new, kept; server log: $home/stdesign-local-data/server.log)" ] &&
+			grep -q "the postgres user cannot enter $work/closed: the data directory is $home/stdesign-local-data" "$work/f.err"
+		check "... its data in postgres's home, saying why" $?
+		interrupt f
+		check "... SIGINT exits 0" $?
+		rm -rf "$home/stdesign-local-data"
+	fi
 fi
 
 [ $failed -eq 0 ] || for f in "$work"/*/server.log; do [ -f "$f" ] && { echo "--- $f"; tail -n 30 "$f"; }; done
