@@ -61,7 +61,7 @@ ISOLATION_OPTS = --inputdir=test/isolation --load-extension=stdesign
 # PostgreSQL::Test::Cluster (crash recovery, replication, stress, the
 # upgrade from older versions).  PGXS's installcheck runs them after the
 # isolation specs, against the installed extension; "make prove" runs only
-# them (PROVE_TESTS="test/t/010_upgrade.pl" for one).  initdb refuses root:
+# them (PROVE_TESTS="test/t/001_upgrade.pl" for one).  initdb refuses root:
 # make test runs them as the postgres user when started as root.
 TAP_TESTS = 1
 PROVE_TESTS ?= $(sort $(wildcard test/t/*.pl))
