@@ -13,6 +13,8 @@ shape back, so the data set keeps its size.  One definition per operation
 
 - trust: wrk, a Lua script that draws b with math.random per request and
   formats the body;
+- with --prepared-trust, trust cycles requests prepared the sigv4 way
+  (unsigned), to see what drawing keys in Lua costs the client;
 - sigv4: wrk cycling through requests drawn the same way in Python and
   signed just before the slice (SigV4 in Lua per request would cost the
   client more than the server; a signature stays valid 15 minutes), from a
@@ -41,6 +43,7 @@ import json
 import os
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -57,6 +60,7 @@ THREADS = int(os.environ.get("BENCH_THREADS", "2"))
 WORKERS = [int(x) for x in os.environ.get("BENCH_WORKERS", "2").split(",")]
 TIMING = os.environ.get("BENCH_TIMING") == "1"
 EXISTING = os.environ.get("BENCH_EXISTING") == "1"
+PREPARED_TRUST = os.environ.get("BENCH_PREPARED_TRUST") == "1"
 DYNALITE = os.environ.get("BENCH_DYNALITE")
 CLUSTER = os.environ.get("BENCH_CLUSTER")
 TICK = os.sysconf("SC_CLK_TCK")
@@ -104,6 +108,12 @@ def values(op, b, v):
 
 def body(op, rnd):
     return OPS[op][2] % tuple(values(op, rnd.randrange(N), rnd.randrange(1000000)))
+
+
+# Under trust the endpoint wants credentials but checks no signature: the
+# trust load sends what an SDK sends, with a signature of zeros.
+TRUST_AUTH = ("20260101T000000Z", "AWS4-HMAC-SHA256 Credential=AKIDTRUST/20260101/us-east-1/dynamodb/aws4_request, "
+              "SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=" + "0" * 64)
 
 
 def raw(port, op, body, auth=None):
@@ -191,7 +201,7 @@ def lua_trust(port, op):
     offsets, letters, tmpl = OPS[op]
     fill = "\n".join("    n = n + 1; t[n] = %s" % {"p": "floor(i / PER)", "s": "i % PER", "v": "v"}[c]
                      for c in letters)
-    head = raw(port, op, "").split("Content-Length: ")[0] + "Content-Length: "
+    head = raw(port, op, "", TRUST_AUTH).split("Content-Length: ")[0] + "Content-Length: "
     path = os.path.join(work, "%s_trust_%d.lua" % (op, port))
     with open(path, "w") as f:
         f.write(LUA_TRUST % {"op": op, "n": N, "per": PER, "offsets": ", ".join(map(str, offsets)),
@@ -202,7 +212,8 @@ def lua_trust(port, op):
 
 def lua_signed(port, op, key, secret, seed):
     """The sigv4 script: requests signed now, as many as fit in about 16 MB
-    (2,000 to 20,000), drawn like the trust script's."""
+    (2,000 to 20,000), drawn like the trust script's (key None: unsigned,
+    with the trust load's credentials)."""
     rnd = random.Random(seed)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     skey = ("AWS4" + secret).encode()
@@ -213,7 +224,7 @@ def lua_signed(port, op, key, secret, seed):
     with open(data, "wb") as f:
         for _ in range(count):
             b = body(op, rnd)
-            r = raw(port, op, b, sign(port, op, b, key, secret, now, skey)).encode()
+            r = raw(port, op, b, sign(port, op, b, key, secret, now, skey) if key else TRUST_AUTH).encode()
             f.write(b"%d\n%s" % (len(r), r))
     path = os.path.join(work, "%s_signed_%d.lua" % (op, port))
     with open(path, "w") as f:
@@ -237,28 +248,43 @@ def pgbench_script(op):
             if "%s%d" % (c, j) not in args:
                 lines.append("\\set %s%d :i%d %s %d" % (c, j, j, "/" if c == "p" else "%", PER))
             args.append("%s%d" % (c, j))
-    # pgbench makes every :name a parameter, inside quotes too: the colons
-    # of the body go in as \x3a
-    lit = "E'" + tmpl.replace("\\", "\\\\").replace("'", "\\'").replace(":", "\\x3a") + "'"
-    lines.append("SELECT st_api('%s', format(%s, %s)::jsonb);" % (
-        op, lit, ", ".join(":%s::text" % a for a in args)))
-    return "\n".join(lines) + "\n", lit, args
+    return "\n".join(lines) + "\n" + statement(op, [":%s::text" % a for a in args]) + ";\n", args
+
+
+def statement(op, refs):
+    """SELECT st_api(op, <the body from the parameters refs>::jsonb).  A
+    function takes at most 100 arguments: a body of more values (BatchGetItem's
+    200) is the concatenation of formats of 98 values each."""
+    tmpl = OPS[op][2]
+    parts = tmpl.split("%s")
+    chunks = []
+    for k in range(0, len(refs), 98):
+        text = "".join(parts[n] + "%s" for n in range(k, min(k + 98, len(refs))))
+        if k + 98 >= len(refs):
+            text += parts[-1]
+        # pgbench makes every :name a parameter, inside quotes too: the
+        # colons of the body go in as \x3a
+        lit = "E'" + text.replace("\\", "\\\\").replace("'", "\\'").replace(":", "\\x3a") + "'"
+        chunks.append("format(%s, %s)" % (lit, ", ".join(refs[k:k + 98])))
+    return "SELECT st_api('%s', (%s)::jsonb)" % (op, " || ".join(chunks))
 
 
 def plan_check(op):
     """Executions of the ceiling's statement, prepared as pgbench prepares it,
     that ran a custom plan and the cached generic one (of 10)."""
-    _, lit, args = pgbench_script(op)
-    stmt = "SELECT st_api('%s', format(%s, %s)::jsonb)" % (
-        op, lit, ", ".join("$%d::text" % (n + 1) for n in range(len(args))))
+    args = pgbench_script(op)[1]
+    stmt = statement(op, ["$%d::text" % (n + 1) for n in range(len(args))])
     rnd = random.Random(7)
     q = ["PREPARE q AS %s;" % stmt]
     for _ in range(10):
         vals = values(op, rnd.randrange(N), rnd.randrange(1000000))
         q.append("EXECUTE q(%s) \\g /dev/null" % ", ".join("'%d'" % x for x in vals))
     q.append("SELECT custom_plans || ' ' || generic_plans FROM pg_prepared_statements WHERE name = 'q';")
-    out = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1"], input="\n".join(q), check=True,
-                         capture_output=True, text=True).stdout.split()
+    run = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1"], input="\n".join(q),
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit("the ceiling's %s statement: %s" % (op, run.stderr[:1000]))
+    out = run.stdout.split()
     return int(out[-2]), int(out[-1])
 
 
@@ -495,7 +521,7 @@ def main():
                                 skey = hmac.new(skey, p.encode(), hashlib.sha256).digest()
                             check(op, post(PORT, op, b, sign(PORT, op, b, key, secret, now, skey)))
                         else:
-                            check(op, post(PORT, op, b))
+                            check(op, post(PORT, op, b, TRUST_AUTH))
                 if "trust" in SYSTEMS:
                     # a second of the load first: caches, connections' memory
                     if mode != "trust":
@@ -508,7 +534,9 @@ def main():
                         if system in ("trust", "sigv4") and system != mode:
                             set_auth(system)
                             mode = system
-                        if system == "trust":
+                        if system == "trust" and PREPARED_TRUST:
+                            script = lua_signed(PORT, op, None, None, 1000 * r + 1)
+                        elif system == "trust":
                             script = lua_trust(PORT, op)
                         elif system == "sigv4":
                             script = lua_signed(PORT, op, key, secret, 1000 * r + 1)
@@ -521,7 +549,9 @@ def main():
                             rps, total, p50, p99, errs = wrk(dport, script, conns, SECONDS)
                             c = sum(stat(dyn.pid)[1:2])
                             all_cpu = mine = c - c0
+                            client = float("nan")
                         else:
+                            u0 = resource.getrusage(resource.RUSAGE_CHILDREN)
                             s0 = snapshot(pm)
                             if system == "ceiling":
                                 rps, total, p50, p99, errs = pgbench(op, conns, SECONDS)
@@ -529,9 +559,11 @@ def main():
                             else:
                                 rps, total, p50, p99, errs = wrk(PORT, script, conns, SECONDS)
                             all_cpu, mine = cpu_delta(s0, snapshot(pm), None if system == "ceiling" else workers)
+                            u1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                            client = (u1.ru_utime + u1.ru_stime - u0.ru_utime - u0.ru_stime) * 1e6 / max(total, 1)
                         us = 1e6 / TICK / max(total, 1)
                         results.setdefault((nworkers, conns, op, system), []).append(
-                            (rps, p50, p99, all_cpu * us, mine * us, errs))
+                            (rps, p50, p99, all_cpu * us, mine * us, errs, client))
                         if w0 is not None:
                             d = [b - a for a, b in zip(w0, in_worker(op))]
                             acc = inside.setdefault((nworkers, conns, op, system), [0, 0, 0])
@@ -552,8 +584,8 @@ def main():
                   "and the serving processes')" % (nworkers, conns, ROUNDS))
             print()
             print("| operation | system | req/s | rounds' req/s | p50 ms | p99 ms | server CPU us/req "
-                  "| serving us/req | in-worker us/req | / ceiling | errors |")
-            print("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+                  "| serving us/req | in-worker us/req | client CPU us/req | / ceiling | errors |")
+            print("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
             for op in OP_NAMES:
                 ceiling = results.get((nworkers, conns, op, "ceiling"))
                 top = max(ceiling)[0] if ceiling else float("nan")
@@ -563,10 +595,10 @@ def main():
                         continue
                     best = max(rs)
                     w = inside.get((nworkers, conns, op, system))
-                    print("| %s | %s | %.0f | %s | %s | %s | %.0f | %.0f | %s | %.2f | %d |" % (
+                    print("| %s | %s | %.0f | %s | %s | %s | %.0f | %.0f | %s | %.0f | %.2f | %d |" % (
                         op, NAMES[system], best[0], " / ".join("%.0f" % x[0] for x in rs), fmt_ms(best[1]),
                         fmt_ms(best[2]), best[3], best[4], "%.1f" % (w[1] / w[0]) if w and w[0] else "-",
-                        best[0] / top, sum(x[5] for x in rs)))
+                        best[6], best[0] / top, sum(x[5] for x in rs)))
     print()
     print("Endpoint over ceiling (best req/s over best req/s):")
     print()
