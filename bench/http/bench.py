@@ -504,6 +504,7 @@ def main():
         if not EXISTING and len(workers) != nworkers:
             workers = start_workers(nworkers)
             mode = psql("SHOW stdesign.http_auth")
+            pm = stat(int(psql("SELECT pg_backend_pid()")))[0]
         nworkers = len(workers)
         for conns in CONNECTIONS:
             for op in OP_NAMES:
