@@ -601,7 +601,11 @@ def main():
                         fmt_ms(best[2]), best[3], best[4], "%.1f" % (w[1] / w[0]) if w and w[0] else "-",
                         best[6], best[0] / top, sum(x[5] for x in rs)))
     print()
-    print("Endpoint over ceiling (best req/s over best req/s):")
+    # the CPU ratio: the ceiling's server CPU per request over the
+    # endpoint's (best rounds), what the throughput ratio would be with the
+    # server's cores all busy; other work on the machine moves it less
+    print("Endpoint over ceiling: best req/s over best req/s; in brackets the ceiling's server CPU per "
+          "request over the endpoint's:")
     print()
     print("| workers | connections | operation | trust | sigv4 |")
     print("| ---: | ---: | --- | ---: | ---: |")
@@ -613,7 +617,8 @@ def main():
                 cells = []
                 for system in ("trust", "sigv4"):
                     rs = results.get((nworkers, conns, op, system))
-                    cells.append("%.2f" % (max(rs)[0] / top) if rs else "-")
+                    cells.append("%.2f (%.2f)" % (max(rs)[0] / top, max(ceiling)[3] / max(rs)[3])
+                                 if rs and ceiling else "-")
                 print("| %d | %d | %s | %s | %s |" % (nworkers, conns, op, cells[0], cells[1]))
     if any((k[:3] + ("sigv4",)) in inside and (k[:3] + ("trust",)) in inside for k in inside):
         print()
