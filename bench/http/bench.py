@@ -216,7 +216,7 @@ def lua_signed(port, op, key, secret, seed):
     with the trust load's credentials)."""
     rnd = random.Random(seed)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    skey = ("AWS4" + secret).encode()
+    skey = ("AWS4" + (secret or "")).encode()
     for p in (now[:8], "us-east-1", "dynamodb", "aws4_request"):
         skey = hmac.new(skey, p.encode(), hashlib.sha256).digest()
     count = max(2000, min(20000, 16000000 // (len(body(op, rnd)) + 600)))
