@@ -302,11 +302,11 @@ fi
 
 # ---------- 7. hostile input ----------
 
-# refused: exit status 2 or 1, the message, nothing started or made
-refused() { # NAME RC TEXT ARGS...
+# refused NAME RC TEXT ARGS: exits RC (within 60 s, not serving), saying TEXT
+refused() {
 	local name=$1 want=$2 text=$3 rc
 	shift 3
-	(cd "$work" && "$local" "$@") >"$work/$name.out" 2>&1
+	(cd "$work" && timeout 60 "$local" "$@") >"$work/$name.out" 2>&1
 	rc=$?
 	[ "$rc" -eq "$want" ] && grep -qF -- "$text" "$work/$name.out" || { show "$name"; return 1; }
 }
@@ -324,7 +324,7 @@ mkdir -p "$work/pre/pgdata" && touch "$work/pre/pgdata/junk"
 [ "$(id -u)" -ne 0 ] || chown -R postgres: "$work/pre"
 refused pre 1 "is not empty and holds no cluster" -dbPath "$work/pre" -port "$other_http" -pgPort "$other_pg"
 check "a failed start on a -dbPath that was there: the directory is kept" $([ $? -eq 0 ] && [ -f "$work/pre/pgdata/junk" ]; echo $?)
-flock -o "$data" "$local" -dbPath "$data" -port "$other_http" -pgPort "$other_pg" >"$work/lock.out" 2>&1
+timeout 60 flock -o "$data" "$local" -dbPath "$data" -port "$other_http" -pgPort "$other_pg" >"$work/lock.out" 2>&1
 check "a data directory locked by another start: refused" \
 	$([ $? -eq 1 ] && grep -q "a server is already running on $data (another stdesign-local)" "$work/lock.out"; echo $?)
 
@@ -383,7 +383,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	mkdir "$work/pgown" && chown postgres: "$work/pgown"
 	ln -s "$victim" "$work/pgown/server.log" && ln -s "$work/victimdir" "$work/pgown/pgdata"
 	chown -h postgres: "$work/pgown/server.log" "$work/pgown/pgdata"
-	(cd "$work" && "$local" -dbPath "$work/pgown" -port "$other_http" -pgPort "$other_pg") >"$work/pgown.out" 2>&1
+	(cd "$work" && timeout 60 "$local" -dbPath "$work/pgown" -port "$other_http" -pgPort "$other_pg") >"$work/pgown.out" 2>&1
 	rc=$?
 	[ "$rc" -ne 0 ] && [ "$(stat -c '%U %a' "$victim")" = "root 600" ] && [ "$(cat "$victim")" = secret ] &&
 		[ "$(stat -c '%U %a' "$work/victimdir")" = "root 755" ] && [ -z "$(ls -A "$work/victimdir")" ] &&
