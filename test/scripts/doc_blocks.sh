@@ -52,6 +52,8 @@ fi
 work=$(mktemp -d -t stdesign_docs.XXXXXX)
 chmod 755 "$work"
 server_pid=""
+server_dir=""
+block_pid=""
 passed=0
 failed=0
 notrun=0
@@ -65,12 +67,24 @@ stop_server() {
 	done
 	if kill -0 "$server_pid" 2>/dev/null; then
 		echo "(the server did not stop on SIGINT within 60 s: killed)"
-		kill -KILL "$server_pid" 2>/dev/null || true
+		kill -KILL -- "-$server_pid" 2>/dev/null || true
+		# its postmaster runs on, detached: stop it too (the -inMemory
+		# directory is under server_dir, as TMPDIR)
+		for pgdata in "$server_dir"/stdesign-local.*/pgdata; do
+			[ -f "$pgdata/postmaster.pid" ] || continue
+			if [ "$(id -u)" -eq 0 ]; then
+				(cd / && runuser -u postgres -- "$bindir/pg_ctl" -D "$pgdata" -m immediate stop) || true
+			else
+				"$bindir/pg_ctl" -D "$pgdata" -m immediate stop || true
+			fi
+		done
 	fi
 	wait "$server_pid" 2>/dev/null || true
 	server_pid=""
 }
 cleanup() {
+	# a block still running (interrupted): it and what it started
+	[ -z "$block_pid" ] || kill -KILL -- "-$block_pid" 2>/dev/null || true
 	stop_server
 	rm -rf "$work"
 }
@@ -90,7 +104,9 @@ start_server() {
 	# ignored (and could not stop on it); with it, the server starts in a
 	# process group of its own with SIGINT as a terminal would deliver it
 	set -m
-	"$server" -inMemory -port "$http_port" -pgPort "$pg_port" >"$dir/server.log" 2>&1 &
+	server_dir=$dir/server
+	mkdir -m 755 "$server_dir"
+	TMPDIR=$server_dir "$server" -inMemory -port "$http_port" -pgPort "$pg_port" >"$dir/server.log" 2>&1 &
 	server_pid=$!
 	set +m
 	for _ in $(seq 1 120); do
@@ -180,6 +196,7 @@ EOF
 run_doc() {
 	local doc=$1 dir n line lang marker text kind body out rc ok
 	dir=$(mktemp -d "$work/doc.XXXXXX")
+	chmod 755 "$dir"
 	mkdir "$dir/blocks" "$dir/state" "$dir/home" "$dir/cwd"
 	extract "$doc" "$dir/blocks"
 	# nothing to run: no server
@@ -222,11 +239,12 @@ run_doc() {
 		"${user_env[@]}" "HOME=$dir/home" timeout -k 10 "$block_timeout" \
 			bash "$work/session.sh" "$dir/state" "$kind" "$body" \
 			"postgresql://postgres@localhost:$pg_port/postgres" >"$dir/out" 2>&1 </dev/null &
-		local pid=$!
-		wait "$pid"
+		block_pid=$!
+		wait "$block_pid"
 		rc=$?
 		# what the block left running (timeout made it a process group)
-		kill -TERM -- "-$pid" 2>/dev/null
+		kill -TERM -- "-$block_pid" 2>/dev/null
+		block_pid=""
 		set -e
 		if [ "$marker" = fails ]; then
 			ok=0

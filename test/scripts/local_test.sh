@@ -17,6 +17,12 @@
 #      GSI1 over HTTP), and says it is there on the next start
 #   6. -inMemory: its directory is gone after Ctrl-C; started as root, also
 #      run as the postgres user (a user who is not root)
+#   7. hostile input: option values (a missing one, octal-looking ports,
+#      quotes in -cors and -dbPath), a PG* environment and a PostgreSQL
+#      whose bindir has a space in it, a lock on the data directory,
+#      Ctrl-C while the server starts, a pre-existing -dbPath on failure;
+#      as root, a -dbPath others can change, and symlinks planted in one of
+#      postgres's (server.log -> a file of root's, pgdata -> a directory)
 #
 # Needs the extension installed (make install).  Ends with one
 # "local: N passed, N failed" line; exits non-zero on any failure.
@@ -292,6 +298,99 @@ if [ "$(id -u)" -eq 0 ]; then
 		check "... SIGINT exits 0" $?
 		rm -rf "$home/stdesign-local-data"
 	fi
+fi
+
+# ---------- 7. hostile input ----------
+
+# refused NAME RC TEXT ARGS: exits RC (within 60 s, not serving), saying TEXT
+refused() {
+	local name=$1 want=$2 text=$3 rc
+	shift 3
+	(cd "$work" && timeout 60 "$local" "$@") >"$work/$name.out" 2>&1
+	rc=$?
+	[ "$rc" -eq "$want" ] && grep -qF -- "$text" "$work/$name.out" || { show "$name"; return 1; }
+}
+refused opt1 2 "-port needs a value" -port -inMemory
+check "-port -inMemory: -port needs a value (not -inMemory)" $?
+refused opt2 2 "-port and -pgPort must differ (both are 8000)" -port 08000 -pgPort 8000 -inMemory
+check "-port 08000: the decimal 8000 (not octal)" $?
+refused opt3 2 "-cors: an origin has no quote" -cors $'http://a\nlisten_addresses = *' -inMemory
+check "-cors with a newline: refused" $?
+refused opt4 2 "-cors: an origin has no quote" -cors 'http://a\' -inMemory
+check "-cors with a backslash: refused" $?
+refused opt5 2 "-dbPath: no quote" -dbPath "$work/x\$(touch $work/pwned)" -port "$other_http" -pgPort "$other_pg"
+check "-dbPath with \$( ): refused (pg_ctl hands it to a shell), nothing made" $([ $? -eq 0 ] && [ ! -e "$work/pwned" ] && [ ! -e "$work/x\$(touch $work/pwned)" ]; echo $?)
+mkdir -p "$work/pre/pgdata" && touch "$work/pre/pgdata/junk"
+[ "$(id -u)" -ne 0 ] || chown -R postgres: "$work/pre"
+refused pre 1 "is not empty and holds no cluster" -dbPath "$work/pre" -port "$other_http" -pgPort "$other_pg"
+check "a failed start on a -dbPath that was there: the directory is kept" $([ $? -eq 0 ] && [ -f "$work/pre/pgdata/junk" ]; echo $?)
+timeout 60 flock -o "$data" "$local" -dbPath "$data" -port "$other_http" -pgPort "$other_pg" >"$work/lock.out" 2>&1
+check "a data directory locked by another start: refused" \
+	$([ $? -eq 1 ] && grep -q "a server is already running on $data (another stdesign-local)" "$work/lock.out"; echo $?)
+
+# a PG* environment aimed elsewhere, and a bindir with a space in it with
+# no psql on PATH: the banner's psql line quotes it
+spaced="$work/pg bin"
+mkdir -p "$spaced" "$work/nopsql"
+cp "$local" "$spaced/" && for b in pg_ctl initdb postgres psql; do ln -s "$bindir/$b" "$spaced/$b"; done
+for f in /usr/bin/* /bin/* /usr/sbin/* /sbin/*; do
+	[ "${f##*/}" = psql ] || [ -e "$work/nopsql/${f##*/}" ] || ln -s "$f" "$work/nopsql/${f##*/}"
+done
+launcher=(env PATH="$work/nopsql" PGHOSTADDR=192.0.2.1 PGHOST=192.0.2.1 PGPORT=1 PGUSER=nobody PGDATABASE=nowhere PGOPTIONS=-cnot.valid)
+local_saved=$local
+local="$spaced/stdesign-local"
+start g -inMemory -port "$http_port" -pgPort "$pg_port"
+check "with PGHOSTADDR, PGHOST, PGPORT, PGUSER, PGDATABASE, PGOPTIONS aimed elsewhere: starts" $?
+local=$local_saved
+launcher=()
+psql_line=$(line g psql)
+[ "$(env -i bash -c "$psql_line -X -At -c 'SELECT 1'" 2>&1)" = 1 ]
+check "a bindir with a space, no psql on PATH: the psql line ($psql_line) runs" $?
+interrupt g
+check "... SIGINT exits 0" $?
+
+# Ctrl-C while the server starts (it has a pid, the endpoint is not up):
+# nothing left running, the -inMemory directory gone
+mkdir -m 755 "$work/tmpdir"
+(cd "$work" && exec env TMPDIR="$work/tmpdir" "$local" -inMemory -port "$http_port" -pgPort "$pg_port") >"$work/h.out" 2>"$work/h.err" &
+pid_h=$!
+jobs_started+=("$pid_h")
+for _ in $(seq 1 200); do
+	compgen -G "$work/tmpdir/*/pgdata/postmaster.pid" >/dev/null && break
+	sleep 0.1
+done
+interrupt h
+rc=$?
+sleep 1
+! grep -q '^Ctrl-C stops it' "$work/h.out" && [ "$rc" -eq 0 ] && [ -z "$(ls -A "$work/tmpdir")" ] &&
+	! ps -eo args | grep -v grep | grep -qF "$work/tmpdir" && port_free "$http_port" && port_free "$pg_port"
+check "SIGINT while starting: exits 0, no server left, its directory gone" $?
+
+if [ "$(id -u)" -eq 0 ]; then
+	# root: a -dbPath another user could change is refused, nothing touched
+	victim=$work/victim
+	echo secret >"$victim" && chmod 600 "$victim"
+	mkdir -m 755 "$work/victimdir"
+	mkdir "$work/evil" && chown nobody "$work/evil"
+	ln -s "$victim" "$work/evil/server.log" && ln -s "$work/victimdir" "$work/evil/pgdata"
+	refused evil 1 "refuses $work/evil" -dbPath "$work/evil" -port "$other_http" -pgPort "$other_pg"
+	check "root, a -dbPath of another user's: refused" $?
+	mkdir -m 777 "$work/open"
+	refused open 1 "$work/open is open to users other than root" -dbPath "$work/open/data" -port "$other_http" -pgPort "$other_pg"
+	check "root, a -dbPath in a world-writable directory without the sticky bit: refused, not made" $([ $? -eq 0 ] && [ ! -e "$work/open/data" ]; echo $?)
+	# one of postgres's (as it may own one): the symlinks in it are
+	# followed as postgres, never as root
+	mkdir "$work/pgown" && chown postgres: "$work/pgown"
+	ln -s "$victim" "$work/pgown/server.log" && ln -s "$work/victimdir" "$work/pgown/pgdata"
+	chown -h postgres: "$work/pgown/server.log" "$work/pgown/pgdata"
+	(cd "$work" && timeout 60 "$local" -dbPath "$work/pgown" -port "$other_http" -pgPort "$other_pg") >"$work/pgown.out" 2>&1
+	rc=$?
+	[ "$rc" -ne 0 ] && [ "$(stat -c '%U %a' "$victim")" = "root 600" ] && [ "$(cat "$victim")" = secret ] &&
+		[ "$(stat -c '%U %a' "$work/victimdir")" = "root 755" ] && [ -z "$(ls -A "$work/victimdir")" ] &&
+		[ -L "$work/pgown/server.log" ] && [ -L "$work/pgown/pgdata" ]
+	check "root, symlinks planted in postgres's -dbPath: fails ($rc), the file and directory they point to untouched" $?
+	port_free "$other_http" && port_free "$other_pg"
+	check "... none of them started anything" $?
 fi
 
 [ $failed -eq 0 ] || for f in "$work"/*/server.log; do [ -f "$f" ] && { echo "--- $f"; tail -n 30 "$f"; }; done
