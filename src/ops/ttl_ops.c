@@ -29,6 +29,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "storage/lockdefs.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -80,10 +81,30 @@ read_setting(const char *table_name, char **attribute)
 	return enabled && *attribute != NULL;
 }
 
+/*
+ * The name of a table's time-to-live index: fixed by the table's name, as
+ * no form can be another's (catalog_ttl_index_form), so the catalog need
+ * not record it.
+ */
+static char *
+ttl_index_name(const char *table_name)
+{
+	return catalog_pg_name(catalog_ttl_index_form(table_name), false);
+}
+
+/*
+ * The lock of a change is taken first, on the relation: a self-exclusive
+ * one to build the index (as adding a GSI), which lets readers through and
+ * makes writers wait for the build; AccessExclusiveLock to drop it, before
+ * anything weaker is held (as deleting a GSI: holding a weaker one that
+ * blocks writers would deadlock with a writer that holds AccessShareLock
+ * and waits for it).
+ */
 Av *
 ops_ttl_update(const char *table_name, const char *attribute, bool enabled)
 {
-	StTable    *t = catalog_lookup(table_name, false);
+	StTable    *t = catalog_lookup_locked(table_name, false,
+										  enabled ? ShareRowExclusiveLock : AccessExclusiveLock);
 	char	   *current;
 	bool		active = read_setting(t->name, &current);
 	Oid			types[3] = {TEXTOID, TEXTOID, BOOLOID};
@@ -114,6 +135,11 @@ ops_ttl_update(const char *table_name, const char *attribute, bool enabled)
 					  " WHERE table_name OPERATOR(pg_catalog.=) $1",
 					  3, types, args, NULL) != 1)
 		st_internal_error("table %s is missing from the catalog", t->name);
+	/* as the owner of the relation, who the check above says the caller is */
+	if (enabled)
+		storage_create_ttl_index(t->relname, ttl_index_name(t->name), attribute);
+	else
+		storage_drop_ttl_index(ttl_index_name(t->name));
 
 	spec = av_new(AV_M);
 	av_map_put_nocheck(spec, "Enabled", 7, av_new_bool(enabled));
