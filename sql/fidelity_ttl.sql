@@ -154,6 +154,16 @@ RESET enable_seqscan;
 -- Disabled: the index is dropped; enabled again, created again.
 SELECT st_update_ttl('Expiring', 'expires', false) IS NOT NULL AS disabled;
 SELECT count(*) AS ttl_indexes FROM pg_class WHERE relname = 'Expiring:ttl';
+-- An index of the user's own may hold the name: the time-to-live index
+-- takes the hashed form, and disabling drops it alone.
+CREATE INDEX "Expiring:ttl" ON stdesign_data."Expiring" (sk);
+SELECT st_update_ttl('Expiring', 'until') IS NOT NULL AS enabled_on_until;
+SELECT indexrelid::regclass AS index, pg_get_indexdef(indexrelid) AS definition
+  FROM pg_index WHERE indrelid = 'stdesign_data."Expiring"'::regclass AND indexrelid::regclass::text LIKE '%ttl%' ORDER BY 1::text;
+SELECT st_update_ttl('Expiring', 'until', false) IS NOT NULL AS disabled;
+SELECT indexrelid::regclass AS index
+  FROM pg_index WHERE indrelid = 'stdesign_data."Expiring"'::regclass AND indexrelid::regclass::text LIKE '%ttl%' ORDER BY 1::text;
+DROP INDEX stdesign_data."Expiring:ttl";
 SELECT st_update_ttl('Expiring', 'until') IS NOT NULL AS enabled_on_until;
 SELECT pg_get_indexdef('stdesign_data."Expiring:ttl"'::regclass) AS definition;
 

@@ -82,14 +82,47 @@ read_setting(const char *table_name, char **attribute)
 }
 
 /*
- * The name of a table's time-to-live index: fixed by the table's name, as
- * no form can be another's (catalog_ttl_index_form), so the catalog need
- * not record it.
+ * The time-to-live index of a table is named <table>:ttl (no form can be
+ * another's, catalog_ttl_index_form), hashed when that is too long, or
+ * taken -- an index of the user's own may have any name.  Not recorded in
+ * the catalog: a table has at most one, which these two names find.
  */
-static char *
-ttl_index_name(const char *table_name)
+static void
+ttl_index_names(const char *table_name, char **names)
 {
-	return catalog_pg_name(catalog_ttl_index_form(table_name), false);
+	char	   *form = catalog_ttl_index_form(table_name);
+
+	names[0] = catalog_pg_name(form, false);
+	names[1] = catalog_pg_name(form, true);
+}
+
+static void
+create_ttl_index(StTable *t, const char *attribute)
+{
+	char	   *names[2];
+
+	ttl_index_names(t->name, names);
+	for (int i = 0; i < 2; i++)
+	{
+		if (storage_name_free(names[i]))
+		{
+			storage_create_ttl_index(t->relname, names[i], attribute);
+			return;
+		}
+	}
+	st_internal_error("the names of the time-to-live index of table %s are taken", t->name);
+}
+
+/* Its index, when there is one (a table enabled before indexes existed has none). */
+static void
+drop_ttl_index(StTable *t)
+{
+	char	   *names[2];
+
+	ttl_index_names(t->name, names);
+	for (int i = 0; i < 2; i++)
+		if (storage_is_ttl_index(t->relid, names[i]))
+			storage_drop_index(names[i]);
 }
 
 /*
@@ -137,9 +170,9 @@ ops_ttl_update(const char *table_name, const char *attribute, bool enabled)
 		st_internal_error("table %s is missing from the catalog", t->name);
 	/* as the owner of the relation, who the check above says the caller is */
 	if (enabled)
-		storage_create_ttl_index(t->relname, ttl_index_name(t->name), attribute);
+		create_ttl_index(t, attribute);
 	else
-		storage_drop_ttl_index(ttl_index_name(t->name));
+		drop_ttl_index(t);
 
 	spec = av_new(AV_M);
 	av_map_put_nocheck(spec, "Enabled", 7, av_new_bool(enabled));

@@ -62,6 +62,8 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
 #include "utils/syscache.h"
 
 #include "catalog/st_layout.h"
@@ -392,11 +394,38 @@ storage_create_ttl_index(const char *relname, const char *index_relname, const c
 					  quote_identifier(index_relname), qualified(relname), e, e));
 }
 
-/* The time-to-live index, if it is there (a table enabled before it existed has none). */
-void
-storage_drop_ttl_index(const char *index_relname)
+/*
+ * Whether index_relname, in the data schema, is a time-to-live index of
+ * relation relid: an index of it over stdesign.ttl_expiry.  A name is not
+ * enough: anyone may add indexes of their own to a table's relation.
+ */
+bool
+storage_is_ttl_index(Oid relid, const char *index_relname)
 {
-	exec_ddl(psprintf("DROP INDEX IF EXISTS %s", qualified(index_relname)));
+	Oid			ix = get_relname_relid(index_relname, get_namespace_oid(ST_DATA_SCHEMA, false));
+	Oid			argtypes[2] = {JSONBOID, TEXTOID};
+	Oid			fn;
+	Relation	ind;
+	List	   *exprs;
+	bool		result;
+
+	if (!OidIsValid(ix) || get_rel_relkind(ix) != RELKIND_INDEX)
+		return false;
+	fn = LookupFuncName(list_make2(makeString("stdesign"), makeString("ttl_expiry")), 2, argtypes, true);
+	ind = index_open(ix, AccessShareLock);
+	exprs = RelationGetIndexExpressions(ind);
+	result = ind->rd_index->indrelid == relid && ind->rd_index->indnatts == 1 &&
+		list_length(exprs) == 1 && IsA(linitial(exprs), FuncExpr) &&
+		((FuncExpr *) linitial(exprs))->funcid == fn;
+	index_close(ind, AccessShareLock);
+	return result;
+}
+
+/* Whether no relation of the data schema has this name. */
+bool
+storage_name_free(const char *relname)
+{
+	return !OidIsValid(get_relname_relid(relname, get_namespace_oid(ST_DATA_SCHEMA, false)));
 }
 
 void
