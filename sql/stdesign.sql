@@ -900,6 +900,14 @@ ALTER TABLE stdesign.tables ADD COLUMN ttl_attribute text COLLATE "C";
 ALTER TABLE stdesign.tables ADD COLUMN ttl_enabled boolean NOT NULL DEFAULT false;
 ALTER TABLE stdesign.tables ADD COLUMN ttl_updated_at timestamptz;
 
+-- The key of a table's time-to-live index, which enabling time to live
+-- creates (stdesign_data."<table>:ttl") and disabling it drops: the
+-- attribute's Number as numeric, NULL for anything else.  Postgres computes
+-- it on every write of the table, so it never raises an error, whatever the
+-- item holds (src/storage/ttl_expiry.c).
+CREATE FUNCTION stdesign.ttl_expiry(item jsonb, attribute text) RETURNS numeric
+	AS 'MODULE_PATHNAME', 'st_ttl_expiry' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE FUNCTION st_update_ttl(table_name text, attribute_name text, enabled boolean DEFAULT true)
 	RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'st_update_ttl' LANGUAGE C VOLATILE;

@@ -427,6 +427,12 @@ catalog_index_form(const char *table_name, const char *index_name)
 	return psprintf("%s/%s", table_name, index_name);
 }
 
+char *
+catalog_ttl_index_form(const char *table_name)
+{
+	return psprintf("%s:ttl", table_name);
+}
+
 /* ---------- loading ---------- */
 
 static AvType

@@ -153,11 +153,14 @@ extern const char *catalog_table_name(const char *name_or_arn, const char *what)
 
 /*
  * Names of relations and indexes in the data schema: the readable form of a
- * table (its name), of its key index and of a secondary index, and the
- * Postgres name of a form (hashed: the form that is never readable).
+ * table (its name), of its key index, of a secondary index and of its time
+ * to live's index, and the Postgres name of a form (hashed: the form that
+ * is never readable).  No form can be another's: a table or index name has
+ * neither ':' nor '/'.
  */
 extern char *catalog_key_index_form(const char *table_name);
 extern char *catalog_index_form(const char *table_name, const char *index_name);
+extern char *catalog_ttl_index_form(const char *table_name);
 extern char *catalog_pg_name(const char *readable, bool hashed);
 
 /* Tell every backend (this one included) that the set of tables changed. */

@@ -29,6 +29,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "storage/lockdefs.h"
 #include "miscadmin.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
@@ -80,10 +81,63 @@ read_setting(const char *table_name, char **attribute)
 	return enabled && *attribute != NULL;
 }
 
+/*
+ * The time-to-live index of a table is named <table>:ttl (no form can be
+ * another's, catalog_ttl_index_form), hashed when that is too long, or
+ * taken -- an index of the user's own may have any name.  Not recorded in
+ * the catalog: a table has at most one, which these two names find.
+ */
+static void
+ttl_index_names(const char *table_name, char **names)
+{
+	char	   *form = catalog_ttl_index_form(table_name);
+
+	names[0] = catalog_pg_name(form, false);
+	names[1] = catalog_pg_name(form, true);
+}
+
+static void
+create_ttl_index(StTable *t, const char *attribute)
+{
+	char	   *names[2];
+
+	ttl_index_names(t->name, names);
+	for (int i = 0; i < 2; i++)
+	{
+		if (storage_name_free(names[i]))
+		{
+			storage_create_ttl_index(t->relname, names[i], attribute);
+			return;
+		}
+	}
+	st_internal_error("the names of the time-to-live index of table %s are taken", t->name);
+}
+
+/* Its index, when there is one (a table enabled before indexes existed has none). */
+static void
+drop_ttl_index(StTable *t)
+{
+	char	   *names[2];
+
+	ttl_index_names(t->name, names);
+	for (int i = 0; i < 2; i++)
+		if (storage_is_ttl_index(t->relid, names[i]))
+			storage_drop_index(names[i]);
+}
+
+/*
+ * The lock of a change is taken first, on the relation: a self-exclusive
+ * one to build the index (as adding a GSI), which lets readers through and
+ * makes writers wait for the build; AccessExclusiveLock to drop it, before
+ * anything weaker is held (as deleting a GSI: holding a weaker one that
+ * blocks writers would deadlock with a writer that holds AccessShareLock
+ * and waits for it).
+ */
 Av *
 ops_ttl_update(const char *table_name, const char *attribute, bool enabled)
 {
-	StTable    *t = catalog_lookup(table_name, false);
+	StTable    *t = catalog_lookup_locked(table_name, false,
+										  enabled ? ShareRowExclusiveLock : AccessExclusiveLock);
 	char	   *current;
 	bool		active = read_setting(t->name, &current);
 	Oid			types[3] = {TEXTOID, TEXTOID, BOOLOID};
@@ -114,6 +168,11 @@ ops_ttl_update(const char *table_name, const char *attribute, bool enabled)
 					  " WHERE table_name OPERATOR(pg_catalog.=) $1",
 					  3, types, args, NULL) != 1)
 		st_internal_error("table %s is missing from the catalog", t->name);
+	/* as the owner of the relation, who the check above says the caller is */
+	if (enabled)
+		create_ttl_index(t, attribute);
+	else
+		drop_ttl_index(t);
 
 	spec = av_new(AV_M);
 	av_map_put_nocheck(spec, "Enabled", 7, av_new_bool(enabled));

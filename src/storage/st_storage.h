@@ -83,6 +83,12 @@ extern void storage_create_index(const char *relname, const char *index_relname,
 								 const StKeyDef *pk, const StKeyDef *sk,
 								 const StKeyDef *table_pk, const StKeyDef *table_sk);
 extern void storage_drop_index(const char *index_relname);
+/* Time to live's index over an attribute's expiry (see storage_expired_items). */
+extern void storage_create_ttl_index(const char *relname, const char *index_relname,
+									 const char *attribute);
+extern bool storage_is_ttl_index(Oid relid, const char *index_relname);
+/* Whether no relation of the data schema has this name. */
+extern bool storage_name_free(const char *relname);
 extern void storage_drop_relation(const char *relname);
 
 /* The partial-index predicate of an index's key attributes, as SQL over item. */

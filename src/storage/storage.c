@@ -62,6 +62,8 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
 #include "utils/syscache.h"
 
 #include "catalog/st_layout.h"
@@ -363,6 +365,67 @@ void
 storage_drop_index(const char *index_relname)
 {
 	exec_ddl(psprintf("DROP INDEX %s", qualified(index_relname)));
+}
+
+/*
+ * Time to live's expiry of an item: stdesign.ttl_expiry (ttl_expiry.c), the
+ * number of the attribute or NULL, the key of the time-to-live index and
+ * what the expiry query compares, in the same words so that the planner
+ * matches the one to the other.
+ */
+static char *
+ttl_expiry_sql(const char *attribute)
+{
+	return psprintf("stdesign.ttl_expiry(item, %s::pg_catalog.text)", quote_literal_cstr(attribute));
+}
+
+/*
+ * The time-to-live index: a btree over the expiry, partial on there being
+ * one, so that the items without a Number in the attribute cost nothing
+ * but the expression's evaluation on a write.  Built as a GSI's btree is
+ * (on a Citus table, Citus builds it on every shard).
+ */
+void
+storage_create_ttl_index(const char *relname, const char *index_relname, const char *attribute)
+{
+	char	   *e = ttl_expiry_sql(attribute);
+
+	exec_ddl(psprintf("CREATE INDEX %s ON %s (%s) WHERE %s IS NOT NULL",
+					  quote_identifier(index_relname), qualified(relname), e, e));
+}
+
+/*
+ * Whether index_relname, in the data schema, is a time-to-live index of
+ * relation relid: an index of it over stdesign.ttl_expiry.  A name is not
+ * enough: anyone may add indexes of their own to a table's relation.
+ */
+bool
+storage_is_ttl_index(Oid relid, const char *index_relname)
+{
+	Oid			ix = get_relname_relid(index_relname, get_namespace_oid(ST_DATA_SCHEMA, false));
+	Oid			argtypes[2] = {JSONBOID, TEXTOID};
+	Oid			fn;
+	Relation	ind;
+	List	   *exprs;
+	bool		result;
+
+	if (!OidIsValid(ix) || get_rel_relkind(ix) != RELKIND_INDEX)
+		return false;
+	fn = LookupFuncName(list_make2(makeString("stdesign"), makeString("ttl_expiry")), 2, argtypes, true);
+	ind = index_open(ix, AccessShareLock);
+	exprs = RelationGetIndexExpressions(ind);
+	result = ind->rd_index->indrelid == relid && ind->rd_index->indnatts == 1 &&
+		list_length(exprs) == 1 && IsA(linitial(exprs), FuncExpr) &&
+		((FuncExpr *) linitial(exprs))->funcid == fn;
+	index_close(ind, AccessShareLock);
+	return result;
+}
+
+/* Whether no relation of the data schema has this name. */
+bool
+storage_name_free(const char *relname)
+{
+	return !OidIsValid(get_relname_relid(relname, get_namespace_oid(ST_DATA_SCHEMA, false)));
 }
 
 void
@@ -2760,9 +2823,11 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
  * skipping the items other transactions hold (those wait for the next
  * round), copied into the caller's context.  In READ COMMITTED an item
  * changed meanwhile is rechecked against the condition once locked, so an
- * item given a later expiry is not returned.  A number Postgres could not
- * cast (a value a plain SQL write left unchecked) is never compared: the
- * pattern guards the cast.  Returns how many.
+ * item given a later expiry is not returned.  The condition is on
+ * stdesign.ttl_expiry, the key of the table's time-to-live index: a range
+ * scan of the expired items alone, oldest first, where the index is there
+ * (the planner's choice; a table enabled before the index existed is read
+ * whole, with the same condition).  Returns how many.
  *
  * A Citus distributed table: unlocked candidates, every shard asked (Citus
  * runs no row-locking statement over several shards); the caller deletes
@@ -2774,25 +2839,22 @@ int
 storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int limit,
 					  Jsonb ***items)
 {
-	Oid			types[4] = {TEXTOID, NUMERICOID, NUMERICOID, INT4OID};
-	Datum		values[4];
+	Oid			types[3] = {NUMERICOID, NUMERICOID, INT4OID};
+	Datum		values[3];
 	MemoryContext caller = CurrentMemoryContext;
-	const char *n = "((item " OP("->") " $1) " OP("->>") " 'N')";
+	char	   *e = ttl_expiry_sql(attr);
 	char	   *sql;
 	int			count;
 
 	storage_prevent_write("DELETE");
 
-	values[0] = CStringGetTextDatum(attr);
-	values[1] = now;
-	values[2] = oldest;
-	values[3] = Int32GetDatum(limit);
-	sql = psprintf("SELECT item FROM %s WHERE CASE WHEN %s " OP("~") " '^-?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?$'"
-				   " THEN %s::pg_catalog.numeric " OP("<") " $2 AND %s::pg_catalog.numeric " OP(">=") " $3"
-				   " ELSE false END LIMIT $4%s",
-				   t->qualified, n, n, n, t->distributed ? "" : " FOR UPDATE SKIP LOCKED");
+	values[0] = now;
+	values[1] = oldest;
+	values[2] = Int32GetDatum(limit);
+	sql = psprintf("SELECT item FROM %s WHERE %s " OP("<") " $1 AND %s " OP(">=") " $2 LIMIT $3%s",
+				   t->qualified, e, e, t->distributed ? "" : " FOR UPDATE SKIP LOCKED");
 	SPI_connect();
-	if (SPI_execute_with_args(sql, 4, types, values, NULL, false, 0) != SPI_OK_SELECT)
+	if (SPI_execute_with_args(sql, 3, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read the expired items of table %s", t->name);
 	count = (int) SPI_processed;
 	{
