@@ -102,9 +102,11 @@ run() {
 		$ctl stop -m fast
 		pids=$(sed -n 's/.*\[\([0-9]*\)\] LOG:  stdesign: HTTP worker .* listening.*/\1/p' "$out/server.log")
 	fi
+	# totals: the costs in the file; its summary line is, in a process
+	# forked from the postmaster, the postmaster's at the fork
 	for p in $pids; do
 		f="$out/cg.$p"
-		total=$((total + $(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$f")))
+		total=$((total + $(sed -n 's/^totals: \([0-9]*\).*/\1/p' "$f")))
 		if [ -n "$keep" ] && [ "$2" -gt 0 ]; then
 			cp "$f" "$keep/${3:-http}_$1.$p"
 		fi
