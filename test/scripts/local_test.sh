@@ -277,7 +277,11 @@ check "-inMemory: SIGINT exits 0" $?
 check "-inMemory: its directory is gone" $?
 
 if [ "$(id -u)" -eq 0 ]; then
-	launcher=(runuser -u postgres --)
+	# setpriv execs stdesign-local as postgres: runuser would stay as its
+	# parent, catch the Ctrl-C itself and SIGKILL the script 2 s later, in
+	# the middle of its server's stop
+	launcher=(env HOME="$(getent passwd postgres | cut -d: -f6)" USER=postgres LOGNAME=postgres
+		setpriv --reuid=postgres --regid=postgres --init-groups --)
 	start e -inMemory -port "$http_port" -pgPort "$pg_port"
 	launcher=()
 	check "as the postgres user (not root): starts" $?
