@@ -61,6 +61,7 @@ WORKERS = [int(x) for x in os.environ.get("BENCH_WORKERS", "2").split(",")]
 TIMING = os.environ.get("BENCH_TIMING") == "1"
 EXISTING = os.environ.get("BENCH_EXISTING") == "1"
 PREPARED_TRUST = os.environ.get("BENCH_PREPARED_TRUST") == "1"
+MEMORY = int(os.environ.get("BENCH_MEMORY", "0"))
 DYNALITE = os.environ.get("BENCH_DYNALITE")
 CLUSTER = os.environ.get("BENCH_CLUSTER")
 TICK = os.sysconf("SC_CLK_TCK")
@@ -454,6 +455,44 @@ def start_workers(count):
     sys.exit("the server did not start %d HTTP workers" % count)
 
 
+def worker_memory(pids):
+    """Each worker's private memory in kB: its anonymous resident pages
+    (/proc/PID/status RssAnon: palloc's blocks, malloc's, libmicrohttpd's
+    buffers; not shared_buffers, which is shared memory)."""
+    out = {}
+    for pid in pids:
+        for line in open("/proc/%d/status" % pid):
+            if line.startswith("RssAnon:"):
+                out[pid] = int(line.split()[1])
+    return out
+
+
+def memory_run(workers, total):
+    """The six operations in turn (trust, 2 connections) until the workers
+    have served total requests; their memory after the first tenth (the
+    warm-up: caches, connections' buffers) and at the end."""
+    served, warm, samples = 0, None, []
+    slices = 0
+    while served < total:
+        for op in OP_NAMES:
+            _, n, _, _, errs = wrk(PORT, lua_trust(PORT, op), 2, SECONDS)
+            if errs:
+                sys.exit("memory run: %d errors in %s" % (errs, op))
+            served += n
+            slices += 1
+        mem = worker_memory(workers)
+        samples.append((served, sum(mem.values())))
+        print("after %9d requests: workers' RssAnon %s kB" % (served, " + ".join(str(mem[p]) for p in workers)))
+        if warm is None and served >= total // 10:
+            warm = samples[-1]
+    end = samples[-1]
+    print()
+    print("| requests | workers' RssAnon after the warm-up (kB) | at the end (kB) | growth |")
+    print("| ---: | ---: | ---: | ---: |")
+    print("| %d (warm-up at %d) | %d | %d | %+.1f%% |" % (end[0], warm[0], warm[1], end[1],
+                                                      100.0 * (end[1] - warm[1]) / warm[1]))
+
+
 def fmt_ms(x):
     return "%.2f" % x if x == x else "?"
 
@@ -496,6 +535,10 @@ def main():
             custom, generic = plan_check(op)
             print("ceiling's %s statement prepared: of 10 executions %d with a custom plan, %d with the cached "
                   "generic plan" % (op, custom, generic))
+    if MEMORY:
+        workers = [int(x) for x in psql("SELECT pid FROM stdesign.http_status() WHERE pid IS NOT NULL").split()]
+        memory_run(workers, MEMORY)
+        return
     results = {}    # (workers, conns, op, system) -> list of slices
     inside = {}
     mode = "trust"

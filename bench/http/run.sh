@@ -7,7 +7,7 @@
 # when a client hands them to Postgres directly). 100,000 items of about 200
 # bytes in 5,000 partitions of 20; bench.py says how each load is made.
 #
-#   bench/http/run.sh [--no-install] [--seconds S] [--rounds N] [--ops Op,...] [--systems trust,sigv4,ceiling,dynalite] [--connections C,...] [--threads T] [--workers W,...] [--timing] [--prepared-trust] [--existing HTTP_PORT]
+#   bench/http/run.sh [--no-install] [--seconds S] [--rounds N] [--ops Op,...] [--systems trust,sigv4,ceiling,dynalite] [--connections C,...] [--threads T] [--workers W,...] [--timing] [--prepared-trust] [--memory N] [--existing HTTP_PORT]
 #
 # --rounds N: every system runs N slices of S seconds per operation, the
 # systems alternating (their order rotates each round); the best slice of
@@ -21,6 +21,10 @@
 # on the machine does not move (the clock readings cost both modes alike).
 # --prepared-trust: trust cycles requests drawn in advance, as sigv4 does,
 # instead of drawing each request's keys in Lua.
+# --memory N: no comparison; the six operations in turn (trust, 2
+# connections, slices of S seconds) until the workers have served N
+# requests, and their private memory (RssAnon) after a tenth of them and at
+# the end: flat means within 10%.
 # --existing: no throwaway cluster; use the server psql reaches (PG*
 # variables), whose workers listen on 127.0.0.1:HTTP_PORT (its Bench table
 # is recreated; stdesign.http_auth is reset at the end; pgbench connects to
@@ -32,7 +36,7 @@ root=$(realpath "$here/../..")
 install=1
 existing=""
 export BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_OPS=GetItem,Query,PutItem,UpdateItem,BatchGetItem,TransactWriteItems \
-	BENCH_SYSTEMS=trust,sigv4,ceiling BENCH_CONNECTIONS=2 BENCH_THREADS=2 BENCH_WORKERS=2 BENCH_TIMING=0 BENCH_PREPARED_TRUST=0
+	BENCH_SYSTEMS=trust,sigv4,ceiling BENCH_CONNECTIONS=2 BENCH_THREADS=2 BENCH_WORKERS=2 BENCH_TIMING=0 BENCH_PREPARED_TRUST=0 BENCH_MEMORY=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--no-install) install=0; shift ;;
@@ -45,6 +49,7 @@ while [ $# -gt 0 ]; do
 		--workers) BENCH_WORKERS=$2; shift 2 ;;
 		--timing) BENCH_TIMING=1; shift ;;
 		--prepared-trust) BENCH_PREPARED_TRUST=1; shift ;;
+		--memory) BENCH_MEMORY=$2; shift 2 ;;
 		--existing) existing=$2; install=0; shift 2 ;;
 		*) sed -n '10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 	esac
