@@ -13,6 +13,10 @@
 # Prints the prefix's pg_config on its last line.  Needs root (or sudo)
 # only when Debian packages are missing.  Set MAKE_JOBS to change -j2.
 set -euo pipefail
+# Run from make (make pg18, make test-citus), the builds below would inherit
+# MAKELEVEL and MAKEFLAGS: PostgreSQL's makefiles make their generated
+# headers only at MAKELEVEL 0, and a fresh tree's build then fails.
+unset MAKELEVEL MAKEFLAGS MFLAGS
 # ../shared/vendor (and a relative PG_TARBALL) from the project's root
 cd "$(dirname "$0")/../.."
 

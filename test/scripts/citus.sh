@@ -16,6 +16,10 @@
 # Fails when fewer checks ran than the test has (min_citus below; not
 # with CITUS_ONLY_REGRESS, which leaves regression files out).
 set -euo pipefail
+# Run from make (make pg18, make test-citus), the builds below would inherit
+# MAKELEVEL and MAKEFLAGS: PostgreSQL's makefiles make their generated
+# headers only at MAKELEVEL 0, and a fresh tree's build then fails.
+unset MAKELEVEL MAKEFLAGS MFLAGS
 cd "$(dirname "$0")/../.."
 PG_CONFIG=${PG_CONFIG:-pg_config}
 export PG_CONFIG
