@@ -923,6 +923,13 @@ ops_table_describe(const char *name)
 	if (lsis->n > 0)
 		put(d, "LocalSecondaryIndexes", lsis);
 	put(d, "DeletionProtectionEnabled", av_new_bool(deletion_protected(definition)));
+	/* a table RestoreTableFromBackup made keeps its RestoreSummary (backup_ops.c) */
+	{
+		const Av   *restore = av_map_get(definition, "RestoreSummary", 14);
+
+		if (restore && restore->type == AV_M)
+			put(d, "RestoreSummary", av_copy(restore));
+	}
 	return d;
 }
 
