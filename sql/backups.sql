@@ -153,6 +153,11 @@ SELECT jsonb_array_length(st_api('ListBackups', jsonb_build_object('TimeRangeLow
 	jsonb_array_length(st_api('ListBackups', jsonb_build_object('TimeRangeUpperBound',
 	(st_api('DescribeBackup', jsonb_build_object('BackupArn', :'arn')) #>> '{BackupDescription,BackupDetails,BackupCreationDateTime}')::numeric)) -> 'BackupSummaries') AS before_first,
 	jsonb_array_length(st_api('ListBackups', '{"TimeRangeLowerBound": 4102444800}') -> 'BackupSummaries') AS after_2100;
+-- times beyond any timestamp, an ExclusiveStartBackupArn with a time beyond: nothing, no error
+SELECT st_api('ListBackups', '{"TimeRangeLowerBound": 1e300}'),
+	jsonb_array_length(st_api('ListBackups', '{"TimeRangeUpperBound": 1e300, "TimeRangeLowerBound": -1e300}') -> 'BackupSummaries') AS all_times,
+	st_api('ListBackups', '{"ExclusiveStartBackupArn": "arn:aws:dynamodb:local:000000000000:table/Music/backup/99999999999999999999999-00000000"}') AS after_far_future,
+	jsonb_array_length(st_api('ListBackups', '{"ExclusiveStartBackupArn": "arn:aws:dynamodb:local:000000000000:table/Music/backup/00000000000000-00000000"}') -> 'BackupSummaries') AS after_epoch;
 SELECT st_api('ListBackups', '{"Limit": 0}');
 SELECT st_api('ListBackups', '{"Limit": 101}');
 SELECT st_api('ListBackups', '{"BackupType": "MINE"}');
@@ -229,10 +234,23 @@ SET ROLE regress_bk_other;
 DELETE FROM stdesign.backups;
 INSERT INTO stdesign.backup_items VALUES (1, '{}');
 RESET ROLE;
+-- a backup outlives its role: after DROP ROLE only superusers see it
+SET ROLE regress_bk_member;
+SELECT st_create_backup('MusicLean', 'orphan') ->> 'BackupName' AS member_backup;
+RESET ROLE;
+SET ROLE regress_bk_owner;
+SELECT jsonb_array_length(st_api('ListBackups', '{}') -> 'BackupSummaries') AS owner_sees_members;
+RESET ROLE;
+DROP ROLE regress_bk_member;
+SET ROLE regress_bk_other;
+SELECT jsonb_array_length(st_api('ListBackups', '{}') -> 'BackupSummaries') AS other_sees_orphan;
+RESET ROLE;
+SELECT b ->> 'BackupName' AS superuser_sees
+  FROM jsonb_array_elements(st_api('ListBackups', '{"TableName": "MusicLean"}') -> 'BackupSummaries') b;
 
 SELECT st_drop_table('MineRestored');
-DROP OWNED BY regress_bk_owner, regress_bk_member, regress_bk_other;
-DROP ROLE regress_bk_member, regress_bk_owner, regress_bk_other;
+DROP OWNED BY regress_bk_owner, regress_bk_other;
+DROP ROLE regress_bk_owner, regress_bk_other;
 SELECT st_drop_table(t) FROM st_list_tables() t;
 SELECT st_delete_backup(b ->> 'BackupArn') IS NOT NULL AS cleaned
   FROM jsonb_array_elements(st_api('ListBackups', '{}') -> 'BackupSummaries') b;

@@ -434,6 +434,20 @@ ops_backup_describe(const char *backup_arn)
 	return description_value(find_backup(backup_arn), "AVAILABLE");
 }
 
+/*
+ * A time of the request in epoch seconds, kept within what to_timestamp
+ * takes (4713 BC to 294276 AD): a bound beyond is beyond every backup.
+ */
+static double
+clamp_epoch(double seconds)
+{
+	if (!(seconds > -2.0e11))
+		return -2.0e11;
+	if (seconds > 9.0e12)
+		return 9.0e12;
+	return seconds;
+}
+
 Av *
 ops_backup_list(const StBackupFilter *f, char **last_arn)
 {
@@ -452,14 +466,14 @@ ops_backup_list(const StBackupFilter *f, char **last_arn)
 	values[0] = ObjectIdGetDatum(GetUserId());
 	values[1] = f->table_name ? CStringGetTextDatum(f->table_name) : (Datum) 0;
 	nulls[1] = f->table_name ? ' ' : 'n';
-	values[2] = Float8GetDatum(f->lower);
+	values[2] = Float8GetDatum(clamp_epoch(f->lower));
 	nulls[2] = f->has_lower ? ' ' : 'n';
-	values[3] = Float8GetDatum(f->upper);
+	values[3] = Float8GetDatum(clamp_epoch(f->upper));
 	nulls[3] = f->has_upper ? ' ' : 'n';
 	values[4] = f->start_after ? CStringGetTextDatum(f->start_after) : (Datum) 0;
 	nulls[4] = f->start_after ? ' ' : 'n';
 	/* the time in the ARN of ExclusiveStartBackupArn (when it has one): where a deleted one was */
-	values[5] = Float8GetDatum(start_time ? strtod(start_time + 8, NULL) / 1000.0 : 0.0);
+	values[5] = Float8GetDatum(start_time ? clamp_epoch(strtod(start_time + 8, NULL) / 1000.0) : 0.0);
 	nulls[5] = start_time ? ' ' : 'n';
 
 	catalog_as_owner_begin(&save);
