@@ -276,7 +276,8 @@ ops_backup_create(const char *table_name, const char *backup_name)
 	/* a backup reads every item: SELECT on the relation, no row-level security there */
 	catalog_check_keys_readable(t, "CreateBackup");
 	table_name = pstrdup(t->name);
-	described = ops_table_describe(table_name);
+	/* the definition only: the copy below counts the items and their size */
+	described = ops_table_describe_definition(table_name);
 	arn = psprintf("%s%s/backup/%014lld-%08x", ST_ARN_PREFIX, table_name,
 				   (long long) epoch_ms, (unsigned int) (id & 0xffffffff));
 	created = psprintf("%lld.%03d", (long long) (epoch_ms / 1000), (int) (epoch_ms % 1000));
