@@ -155,6 +155,7 @@ SELECT jsonb_array_length(st_api('ListBackups', jsonb_build_object('TimeRangeLow
 	jsonb_array_length(st_api('ListBackups', '{"TimeRangeLowerBound": 4102444800}') -> 'BackupSummaries') AS after_2100;
 -- times beyond any timestamp, an ExclusiveStartBackupArn with a time beyond: nothing, no error
 SELECT st_api('ListBackups', '{"TimeRangeLowerBound": 1e300}'),
+	st_api('ListBackups', '{"TimeRangeLowerBound": 1e400, "TimeRangeUpperBound": -1e400}') AS past_double,
 	jsonb_array_length(st_api('ListBackups', '{"TimeRangeUpperBound": 1e300, "TimeRangeLowerBound": -1e300}') -> 'BackupSummaries') AS all_times,
 	st_api('ListBackups', '{"ExclusiveStartBackupArn": "arn:aws:dynamodb:local:000000000000:table/Music/backup/99999999999999999999999-00000000"}') AS after_far_future,
 	jsonb_array_length(st_api('ListBackups', '{"ExclusiveStartBackupArn": "arn:aws:dynamodb:local:000000000000:table/Music/backup/00000000000000-00000000"}') -> 'BackupSummaries') AS after_epoch;

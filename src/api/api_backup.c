@@ -85,7 +85,8 @@ member_epoch(Jsonb *request, const char *key, double *out)
 		return false;
 	if (!JsonbExtractScalar(&m->root, &v) || v.type != jbvNumeric)
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for %s: expected a number of seconds", key);
-	*out = DatumGetFloat8(DirectFunctionCall1(numeric_float8, NumericGetDatum(v.val.numeric)));
+	/* through its text: a number past double's range is +-inf (ListBackups clamps it), not an ERROR */
+	*out = strtod(DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(v.val.numeric))), NULL);
 	return true;
 }
 
