@@ -76,6 +76,7 @@ for r in $(seq 1 "$rounds"); do
 
 	# pg_restore into a plain copy of the relation with the same indexes (no stdesign catalog row)
 	psql_ <<SQL >/dev/null
+SET client_min_messages = warning;
 DROP SCHEMA IF EXISTS plain CASCADE;
 CREATE SCHEMA plain;
 CREATE TABLE plain."Shop" (LIKE stdesign_data."Shop" INCLUDING INDEXES);
