@@ -203,7 +203,7 @@ SELECT st_api('DeleteTable', '{"TableName": "api_lower"}') #>> '{TableDescriptio
 SELECT st_api('ListTables', '{}');
 
 -- Unknown operations and requests that are not objects.
-SELECT st_api('CreateBackup', '{}');
+SELECT st_api('RestoreTableToPointInTime', '{}');
 SELECT st_api(NULL, '{}');
 SELECT st_api('ListTables', '"x"');
 

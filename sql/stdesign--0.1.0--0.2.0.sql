@@ -1234,3 +1234,49 @@ CREATE OR REPLACE FUNCTION st_list_access_keys()
 	$$;
 COMMENT ON FUNCTION st_list_access_keys() IS
 	'the access keys of the HTTP endpoint (never their secrets); enabled is false once disabled or once its role was dropped or renamed';
+
+-- On-demand backups -------------------------------------------------------------
+-- (docs/sql.md, "Backups"; docs/security.md.)  CreateBackup copies a table's
+-- items into stdesign.backup_items in one statement (one snapshot) and
+-- records the backup in stdesign.backups: what DescribeBackup tells, and the
+-- CreateTable request RestoreTableFromBackup starts from.  A backup belongs
+-- to the role that made it (owner_role) and outlives its table.  Both are
+-- the catalog's: read and written by stdesign's functions only, granted to
+-- no one (the items are the table's data).
+CREATE TABLE stdesign.backups (
+	backup_id bigint PRIMARY KEY,
+	backup_arn text COLLATE "C" NOT NULL UNIQUE,
+	backup_name text COLLATE "C" NOT NULL,
+	table_name text COLLATE "C" NOT NULL,	-- the source table's name (no reference: it may be gone)
+	owner_role oid NOT NULL,
+	created_at timestamptz NOT NULL,
+	size_bytes bigint NOT NULL,
+	source jsonb NOT NULL,		-- SourceTableDetails and SourceTableFeatureDetails
+	definition jsonb NOT NULL	-- the CreateTable request of a restore
+);
+CREATE INDEX backups_table_created ON stdesign.backups (table_name, created_at);
+CREATE TABLE stdesign.backup_items (
+	backup_id bigint NOT NULL,	-- stdesign.backups (no foreign key: a million-item copy checks none)
+	item jsonb NOT NULL
+);
+CREATE INDEX backup_items_backup ON stdesign.backup_items (backup_id);
+REVOKE ALL ON stdesign.backups, stdesign.backup_items FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('stdesign.backups', '');
+SELECT pg_catalog.pg_extension_config_dump('stdesign.backup_items', '');
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.backups
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.backup_items
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+
+CREATE FUNCTION st_create_backup(table_name text, backup_name text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_create_backup' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_create_backup(text, text) IS
+	'CreateBackup: a transactionally consistent copy of a table, kept until deleted; returns BackupDetails';
+CREATE FUNCTION st_restore_backup(backup_arn text, target_table_name text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_restore_backup' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_restore_backup(text, text) IS
+	'RestoreTableFromBackup: a new table from a backup; returns its TableDescription';
+CREATE FUNCTION st_delete_backup(backup_arn text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_delete_backup' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_delete_backup(text) IS
+	'DeleteBackup: delete a backup; returns its BackupDescription';

@@ -50,6 +50,11 @@ static const ApiOperation operations[] = {
 	{"DescribeLimits", api_describe_limits},
 	{"DescribeContinuousBackups", api_describe_continuous_backups},
 	{"UpdateContinuousBackups", api_update_continuous_backups},
+	{"CreateBackup", api_create_backup},
+	{"DescribeBackup", api_describe_backup},
+	{"ListBackups", api_list_backups},
+	{"DeleteBackup", api_delete_backup},
+	{"RestoreTableFromBackup", api_restore_table_from_backup},
 };
 
 /*

@@ -71,6 +71,12 @@ extern Jsonb *api_describe_endpoints(Jsonb *request);
 extern Jsonb *api_describe_limits(Jsonb *request);
 extern Jsonb *api_describe_continuous_backups(Jsonb *request);
 extern Jsonb *api_update_continuous_backups(Jsonb *request);
+/* on-demand backups (api_backup.c) */
+extern Jsonb *api_create_backup(Jsonb *request);
+extern Jsonb *api_describe_backup(Jsonb *request);
+extern Jsonb *api_list_backups(Jsonb *request);
+extern Jsonb *api_delete_backup(Jsonb *request);
+extern Jsonb *api_restore_table_from_backup(Jsonb *request);
 
 /*
  * The address DescribeEndpoints answers with: the HTTP endpoint sets it to

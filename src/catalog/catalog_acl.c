@@ -138,7 +138,7 @@ catalog_as_owner_end(CatalogAsOwner *save)
 static void
 check_catalog_triggers(void)
 {
-	static const char *const names[] = {"tables", "indexes", "tags", "models"};
+	static const char *const names[] = {"tables", "indexes", "tags", "models", "backups", "backup_items"};
 	Oid			nsp = get_namespace_oid("stdesign", false);
 
 	for (int i = 0; i < (int) lengthof(names); i++)

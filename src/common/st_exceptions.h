@@ -28,5 +28,8 @@ ST_EXCEPTION(ST_ERR_SERIALIZATION, "SerializationException", "SD010")	/* a JSON 
 ST_EXCEPTION(ST_ERR_LIMIT_EXCEEDED, "LimitExceededException", "SD011")	/* an account-style limit would be passed (more than 20 GSIs; more than one index created or deleted by one UpdateTable) */
 ST_EXCEPTION(ST_ERR_INTERNAL, "InternalServerError", "SD012")	/* something that cannot happen did: stdesign's own data is inconsistent or an internal step failed (a bug: please report it) */
 ST_EXCEPTION(ST_ERR_TRANSACTION_IN_PROGRESS, "TransactionInProgressException", "SD013")	/* a ClientRequestToken is used by a transaction still running (reserved: the repeat waits for it instead) */
-ST_EXCEPTION(ST_ERR_TABLE_NOT_FOUND, "TableNotFoundException", "SD014")	/* DescribeContinuousBackups or UpdateContinuousBackups of a table that does not exist */
+ST_EXCEPTION(ST_ERR_TABLE_NOT_FOUND, "TableNotFoundException", "SD014")	/* CreateBackup, DescribeContinuousBackups or UpdateContinuousBackups of a table that does not exist */
 ST_EXCEPTION(ST_ERR_DUPLICATE_ITEM, "DuplicateItemException", "SD015")	/* a PartiQL INSERT of an item whose key already exists */
+ST_EXCEPTION(ST_ERR_BACKUP_NOT_FOUND, "BackupNotFoundException", "SD016")	/* DescribeBackup, DeleteBackup or RestoreTableFromBackup of a backup that does not exist or that the role may not see */
+ST_EXCEPTION(ST_ERR_BACKUP_IN_USE, "BackupInUseException", "SD017")	/* a backup is being deleted or restored by another transaction */
+ST_EXCEPTION(ST_ERR_TABLE_ALREADY_EXISTS, "TableAlreadyExistsException", "SD018")	/* RestoreTableFromBackup to the name of a table that exists */

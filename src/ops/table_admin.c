@@ -874,8 +874,9 @@ index_description(StIndex *ix, const Av *definition, const char *arn,
 	return d;
 }
 
-Av *
-ops_table_describe(const char *name)
+/* The TableDescription, with the item counts and sizes when `stats` (a pass over the items). */
+static Av  *
+describe(const char *name, bool stats)
 {
 	StTable    *t = catalog_lookup(name, false);
 	char	   *created;
@@ -890,7 +891,11 @@ ops_table_describe(const char *name)
 	Av		   *lsis = av_new(AV_L);
 	Av		   *ixdefs = t->nindexes > 0 ? index_definitions(t->name) : NULL;
 
-	table_stats(t, counts, sizes);
+	if (stats)
+		table_stats(t, counts, sizes);
+	else
+		for (int i = 0; i <= t->nindexes; i++)
+			counts[i] = sizes[i] = "0";
 	put(d, "AttributeDefinitions", attribute_definitions_value(t));
 	put(d, "TableName", s_value(t->name));
 	put(d, "KeySchema", key_schema_value(&t->pk, &t->sk));
@@ -923,7 +928,26 @@ ops_table_describe(const char *name)
 	if (lsis->n > 0)
 		put(d, "LocalSecondaryIndexes", lsis);
 	put(d, "DeletionProtectionEnabled", av_new_bool(deletion_protected(definition)));
+	/* a table RestoreTableFromBackup made keeps its RestoreSummary (backup_ops.c) */
+	{
+		const Av   *restore = av_map_get(definition, "RestoreSummary", 14);
+
+		if (restore && restore->type == AV_M)
+			put(d, "RestoreSummary", av_copy(restore));
+	}
 	return d;
+}
+
+Av *
+ops_table_describe(const char *name)
+{
+	return describe(name, true);
+}
+
+Av *
+ops_table_describe_definition(const char *name)
+{
+	return describe(name, false);
 }
 
 /* ---------- DeleteTable ---------- */

@@ -29,6 +29,12 @@ extern void ops_check_throughput_bounds(const Av *pt);
 /* The TableDescription of a table (ResourceNotFoundException when absent). */
 extern Av  *ops_table_describe(const char *name);
 
+/*
+ * The same without reading the items: ItemCount, TableSizeBytes and the
+ * indexes' counts and sizes are 0 (for a caller that counts them itself).
+ */
+extern Av  *ops_table_describe_definition(const char *name);
+
 /* Drop a table; returns its description as it was, TableStatus DELETING. */
 extern Av  *ops_table_drop(const char *name);
 

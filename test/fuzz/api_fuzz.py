@@ -100,7 +100,7 @@ STATEMENTS = [
 ]
 
 
-def bases(arn):
+def bases(arn, backup_arn):
     """Valid requests, one or more per operation stdesign serves."""
     put2 = {'TableName': TABLE, 'Item': dict(ITEM, PK={'S': 'p2'})}
     cond = {'ExpressionAttributeNames': {'#n': 'n'}, 'ExpressionAttributeValues': {':v': {'N': '5'}}}
@@ -245,6 +245,16 @@ def bases(arn):
         'DescribeContinuousBackups': [{'TableName': TABLE}],
         'UpdateContinuousBackups': [{'TableName': ADMIN, 'PointInTimeRecoverySpecification': {
             'PointInTimeRecoveryEnabled': True, 'RecoveryPeriodInDays': 7}}],
+        'CreateBackup': [{'TableName': TABLE, 'BackupName': 'fuzz-backup'}],
+        'DescribeBackup': [{'BackupArn': backup_arn}],
+        'ListBackups': [{'TableName': TABLE, 'Limit': 2, 'TimeRangeLowerBound': 0,
+                         'TimeRangeUpperBound': 4102444800, 'ExclusiveStartBackupArn': backup_arn,
+                         'BackupType': 'ALL'}, {}],
+        'DeleteBackup': [{'BackupArn': backup_arn + '0'}],
+        'RestoreTableFromBackup': [{'TargetTableName': 'FuzzRestored', 'BackupArn': backup_arn,
+                                    'BillingModeOverride': 'PAY_PER_REQUEST',
+                                    'GlobalSecondaryIndexOverride': [], 'LocalSecondaryIndexOverride': [],
+                                    'SSESpecificationOverride': {'Enabled': False}}],
     }
     return b
 
@@ -709,6 +719,9 @@ def cleanup(before):
     script = 'SET client_min_messages = warning;\n'
     for t in sorted(table_names() - before):
         script += "SELECT st_api('DeleteTable', %s);\n" % sql_literal(json.dumps({'TableName': t}))
+    # and the backups of the fuzz tables (CreateBackup's mutations make some)
+    script += ("SELECT count(st_delete_backup(b ->> 'BackupArn')) FROM jsonb_array_elements("
+               "st_api('ListBackups', '{}') -> 'BackupSummaries') b WHERE b ->> 'TableName' LIKE 'Fuzz%';\n")
     psql(script, 120)
 
 
@@ -724,12 +737,16 @@ def setup(arn_holder):
     script += ("DO $d$ DECLARE r text; BEGIN FOR r IN SELECT relation_name FROM stdesign.tables "
                "WHERE table_name LIKE 'Fuzz%' LOOP EXECUTE pg_catalog.format("
                "'GRANT ALL ON stdesign_data.%I TO PUBLIC', r); END LOOP; END $d$;\n")
+    # a backup of the fuzz table, for DescribeBackup, ListBackups, RestoreTableFromBackup
+    script += "SELECT st_create_backup('%s', 'fuzz-base') ->> 'BackupArn';\n" % TABLE
     script += "SELECT st_api('DescribeTable', '{\"TableName\": \"%s\"}') #>> '{Table,TableArn}';\n" % TABLE
     p = psql(script, 120)
-    lines = [ln for ln in p.stdout.split('\n') if ln.startswith('arn:')]
-    if not lines:
+    lines = [ln for ln in p.stdout.split('\n') if ln.startswith('arn:') and '/backup/' not in ln]
+    backups = [ln for ln in p.stdout.split('\n') if ln.startswith('arn:') and '/backup/' in ln]
+    if not lines or not backups:
         sys.exit('api_fuzz: set-up failed: ' + p.stderr[-2000:])
     arn_holder.append(lines[-1])
+    arn_holder.append(backups[-1])
 
 
 def main():
@@ -750,7 +767,7 @@ def main():
     before = table_names()
     arn = []
     setup(arn)
-    base_map = bases(arn[0])
+    base_map = bases(arn[0], arn[1])
     systematic = systematic_cases(model, base_map)
     failures = []
     start = time.time()

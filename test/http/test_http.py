@@ -304,6 +304,37 @@ def trust_tests():
           cb["EarliestRestorableDateTime"] <= cb["LatestRestorableDateTime"], cb)
     code, _ = error_code(lambda: c.describe_continuous_backups(TableName="NoSuchTable"))
     check("DescribeContinuousBackups of a missing table: TableNotFoundException", code == "TableNotFoundException")
+    # on-demand backups: a round trip through boto3's own shapes (datetimes parsed, ARNs as DynamoDB's)
+    before = c.scan(TableName="BotoTable")["Items"]
+    bd = c.create_backup(TableName="BotoTable", BackupName="boto-backup")["BackupDetails"]
+    check("CreateBackup: AVAILABLE, USER, DynamoDB's ARN",
+          bd["BackupStatus"] == "AVAILABLE" and bd["BackupType"] == "USER" and
+          re.match(r"^arn:aws:dynamodb:local:000000000000:table/BotoTable/backup/[0-9]{14}-[0-9a-f]{8}$",
+                   bd["BackupArn"]) is not None and bd["BackupCreationDateTime"].year >= 2024, bd)
+    c.put_item(TableName="BotoTable", Item={"PK": {"S": "after#backup"}, "SK": {"S": "x"}})
+    desc = c.describe_backup(BackupArn=bd["BackupArn"])["BackupDescription"]
+    check("DescribeBackup: the source table's details",
+          desc["SourceTableDetails"]["TableName"] == "BotoTable" and
+          desc["SourceTableDetails"]["ItemCount"] == len(before), desc)
+    summaries = c.list_backups(TableName="BotoTable")["BackupSummaries"]
+    check("ListBackups: the backup", [b["BackupArn"] for b in summaries] == [bd["BackupArn"]], summaries)
+    td = c.restore_table_from_backup(TargetTableName="BotoRestored", BackupArn=bd["BackupArn"])["TableDescription"]
+    check("RestoreTableFromBackup: RestoreSummary", td["RestoreSummary"]["SourceBackupArn"] == bd["BackupArn"] and
+          td["RestoreSummary"]["RestoreInProgress"] is False, td)
+    after = c.scan(TableName="BotoRestored")["Items"]
+    key = lambda i: (i["PK"]["S"], i["SK"]["S"])
+    check("RestoreTableFromBackup: the items at the backup, not the later put",
+          sorted(after, key=key) == sorted(before, key=key), (len(before), len(after)))
+    code, _ = error_code(lambda: c.restore_table_from_backup(TargetTableName="BotoTable", BackupArn=bd["BackupArn"]))
+    check("RestoreTableFromBackup onto a table: TableAlreadyExistsException", code == "TableAlreadyExistsException")
+    code, _ = error_code(lambda: c.create_backup(TableName="NoSuchTable", BackupName="nope"))
+    check("CreateBackup of a missing table: TableNotFoundException", code == "TableNotFoundException")
+    c.delete_table(TableName="BotoRestored")
+    deleted = c.delete_backup(BackupArn=bd["BackupArn"])["BackupDescription"]["BackupDetails"]
+    check("DeleteBackup: DELETED", deleted["BackupStatus"] == "DELETED")
+    code, _ = error_code(lambda: c.describe_backup(BackupArn=bd["BackupArn"]))
+    check("DescribeBackup of a deleted backup: BackupNotFoundException", code == "BackupNotFoundException")
+    c.delete_item(TableName="BotoTable", Key={"PK": {"S": "after#backup"}, "SK": {"S": "x"}})
     lim = c.describe_limits()
     check("DescribeLimits", lim["TableMaxReadCapacityUnits"] == 40000 and lim["AccountMaxWriteCapacityUnits"] == 80000)
     ep = c.describe_endpoints()["Endpoints"]
