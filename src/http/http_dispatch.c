@@ -1107,6 +1107,17 @@ io_unavailable(struct MHD_Connection *conn)
 static int	role_bound(void);
 
 /*
+ * Does the fast path apply (main thread: its settings, read per request,
+ * so a reload applies to the next one)?  Not when a bound of workers per
+ * role does: a request put back for its role needs a slot.
+ */
+static bool
+fast_path_applies(void)
+{
+	return http_fast_path && role_bound() == 0;
+}
+
+/*
  * May the request that just completed be run directly by this worker's
  * main thread (the fast path)?  Only while that thread runs the daemons
  * itself (so this is the main thread, and its settings are current), for
@@ -1122,7 +1133,7 @@ io_claim_direct(HttpUpload *up)
 	bool		ok = false;
 
 	if (!main_in_run || direct_taken != NULL || direct_running != NULL ||
-		up->check_pending || role_bound() != 0)
+		up->check_pending || !fast_path_applies())
 		return false;
 	queue_lock();
 	if (http_queue->workers[my_index].idle)
@@ -1979,7 +1990,7 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 {
 	WaitEvent	events[HTTP_MAX_LISTENERS + 3];
 
-	if (role_bound() != 0 || io_ndaemons == 0)
+	if (!fast_path_applies() || io_ndaemons == 0)
 	{
 		/* no fast path: the I/O thread drives, the queue brings work */
 		drive_end();

@@ -76,6 +76,7 @@ extern int	http_max_connections;
 extern int	http_max_buffer;
 extern int	http_max_workers_per_role;
 extern int	http_lock_timeout;
+extern bool http_fast_path;
 
 /* Define the settings; register the workers when preloaded (from _PG_init). */
 extern void http_init(void);

@@ -65,6 +65,7 @@ int			http_max_connections = 1000;
 int			http_max_buffer = 128 * 1024;	/* kB */
 int			http_max_workers_per_role = -1;
 int			http_lock_timeout = 10000;
+bool		http_fast_path = true;
 
 static const struct config_enum_entry auth_options[] = {
 	{"trust", HTTP_AUTH_TRUST, false},
@@ -242,6 +243,11 @@ define_settings(void)
 							"Request bodies the HTTP workers hold in memory at once, in all; past it a request gets a 503.",
 							NULL, &http_max_buffer, 128 * 1024, HTTP_MAX_BODY / 1024, INT_MAX / 2,
 							PGC_SIGHUP, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("stdesign.http_fast_path",
+							 "Lets an idle HTTP worker answer its own connections' requests without the queue.",
+							 "Off, every request goes through the queue in shared memory (to compare the two paths).",
+							 &http_fast_path, true,
+							 PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("stdesign.http_max_workers_per_role",
 							"HTTP workers that may run one role's requests at once under sigv4 (0: all).",
 							"Its other requests wait in the queue, so that one client cannot take every worker.",

@@ -1292,6 +1292,13 @@ def fast_path_tests(c, rel, get, held):
     slow = [g for g in got if g[0] != 200 or g[1] > 3 or not g[2]]
     check("fast path: the worker's two other connections answered within 3 s while its request waits (%d requests)"
           % len(got), len(got) == 6 and not slow, slow or got)
+    # promptly, not by the I/O thread's periodic wake-up (once a second):
+    # ten in a row, one after the other, within 2 s in all
+    t0 = time.monotonic()
+    got = [timed(mine[1 + k % 2], k % 12) for k in range(10)]
+    took = time.monotonic() - t0
+    check("fast path: and ten in a row within 2 s (%.2fs)" % took,
+          took < 2 and all(g[0] == 200 and g[2] for g in got), got)
     socks[0].setblocking(False)
     try:
         early = socks[0].recv(1, socket.MSG_PEEK)
@@ -1336,6 +1343,23 @@ def fast_path_tests(c, rel, get, held):
         t.join()
     check("fast path: 30 requests in turn and 60 at once on the kept connections, each its own item",
           not bad and results == {0: True, 1: True, 2: True}, (bad, results))
+
+    # turned off by a reload, then on again: every request through the
+    # queue, then the fast path again, on the same connections
+    bad = []
+    for setting in ("off", "on"):
+        sql("ALTER SYSTEM SET stdesign.http_fast_path = %s" % setting)
+        sql("SELECT pg_reload_conf()")
+        time.sleep(1)
+        for k in range(12):
+            i = k % 3
+            r, data = raw("GetItem", get(i), conn=mine[i])
+            if r.status != 200 or json.loads(data)["Item"]["SK"]["S"] != "%02d" % i or mine[i].sock is not socks[i]:
+                bad.append((setting, i, r.status, data))
+    sql("ALTER SYSTEM RESET stdesign.http_fast_path")
+    sql("SELECT pg_reload_conf()")
+    check("fast path: stdesign.http_fast_path off then on again by a reload, the same connections served",
+          not bad, bad)
     for conn in mine:
         conn.close()
 
