@@ -89,7 +89,7 @@ OPS = {
                            + ']}'),
 }
 NAMES = {"trust": "endpoint (trust)", "sigv4": "endpoint (sigv4)", "ceiling": "ceiling (pgbench -M prepared)",
-         "dynalite": "dynalite"}
+         "dynalite": "dynalite", "queue": "endpoint (trust, no fast path)"}
 
 
 def psql(q):
@@ -294,6 +294,26 @@ def stat(pid):
     return int(f[1]), int(f[11]) + int(f[12]), int(f[13]) + int(f[14])
 
 
+def switches(pids):
+    """Voluntary context switches of all the threads of pids (a thread that
+    waits for another: the hand-offs; the involuntary ones are mostly the
+    machine's other load preempting them)."""
+    n = 0
+    for pid in pids:
+        try:
+            tasks = os.listdir("/proc/%d/task" % pid)
+        except OSError:
+            continue
+        for t in tasks:
+            try:
+                for line in open("/proc/%d/task/%s/status" % (pid, t)):
+                    if line.startswith("voluntary_ctxt_switches:"):
+                        n += int(line.split()[-1])
+            except OSError:
+                continue
+    return n
+
+
 def snapshot(pm):
     """CPU ticks of the postmaster's children by pid, and the postmaster's
     own and its reaped children's."""
@@ -438,7 +458,9 @@ def load_dynalite(port):
 
 
 def set_auth(mode):
-    psql("ALTER SYSTEM SET stdesign.http_auth = '%s'" % mode)
+    """trust, sigv4, or queue: trust with stdesign.http_fast_path off."""
+    psql("ALTER SYSTEM SET stdesign.http_auth = '%s'" % ("trust" if mode == "queue" else mode))
+    psql("ALTER SYSTEM SET stdesign.http_fast_path = %s" % ("off" if mode == "queue" else "on"))
     psql("SELECT pg_reload_conf()")
     time.sleep(0.5)
 
@@ -575,18 +597,18 @@ def main():
                 for r in range(ROUNDS):
                     order = SYSTEMS[r % len(SYSTEMS):] + SYSTEMS[:r % len(SYSTEMS)]
                     for system in order:
-                        if system in ("trust", "sigv4") and system != mode:
+                        if system in ("trust", "sigv4", "queue") and system != mode:
                             set_auth(system)
                             mode = system
                         if system == "trust" and PREPARED_TRUST:
                             script = lua_signed(PORT, op, None, None, 1000 * r + 1)
-                        elif system == "trust":
+                        elif system in ("trust", "queue"):
                             script = lua_trust(PORT, op)
                         elif system == "sigv4":
                             script = lua_signed(PORT, op, key, secret, 1000 * r + 1)
                         elif system == "dynalite":
                             script = lua_signed(dport, op, "AKIDEXAMPLE", "secret", 1000 * r + 1)
-                        w0 = in_worker(op) if TIMING and system in ("trust", "sigv4") else None
+                        w0 = in_worker(op) if TIMING and system in ("trust", "sigv4", "queue") else None
                         time.sleep(0.3)
                         if system == "dynalite":
                             c0 = sum(stat(dyn.pid)[1:2])
@@ -594,8 +616,10 @@ def main():
                             c = sum(stat(dyn.pid)[1:2])
                             all_cpu = mine = c - c0
                             client = float("nan")
+                            xs = float("nan")
                         else:
                             u0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                            x0 = switches(workers) if system != "ceiling" else 0
                             s0 = snapshot(pm)
                             if system == "ceiling":
                                 rps, total, p50, p99, errs = pgbench(op, conns, SECONDS)
@@ -603,11 +627,12 @@ def main():
                             else:
                                 rps, total, p50, p99, errs = wrk(PORT, script, conns, SECONDS)
                             all_cpu, mine = cpu_delta(s0, snapshot(pm), None if system == "ceiling" else workers)
+                            xs = (switches(workers) - x0) / max(total, 1) if system != "ceiling" else float("nan")
                             u1 = resource.getrusage(resource.RUSAGE_CHILDREN)
                             client = (u1.ru_utime + u1.ru_stime - u0.ru_utime - u0.ru_stime) * 1e6 / max(total, 1)
                         us = 1e6 / TICK / max(total, 1)
                         results.setdefault((nworkers, conns, op, system), []).append(
-                            (rps, p50, p99, all_cpu * us, mine * us, errs, client))
+                            (rps, p50, p99, all_cpu * us, mine * us, errs, client, xs))
                         if w0 is not None:
                             d = [b - a for a, b in zip(w0, in_worker(op))]
                             acc = inside.setdefault((nworkers, conns, op, system), [0, 0, 0])
@@ -617,7 +642,7 @@ def main():
         dyn.stdin.close()
         dyn.wait()
     if EXISTING:
-        for s in ("http_auth", "http_trust_role", "http_trust_allow_superuser", "http_track_timing"):
+        for s in ("http_auth", "http_trust_role", "http_trust_allow_superuser", "http_track_timing", "http_fast_path"):
             psql("ALTER SYSTEM RESET stdesign.%s" % s)
         psql("SELECT pg_reload_conf()")
     print("load average at the end: %s" % open("/proc/loadavg").read().split()[0])
@@ -628,20 +653,22 @@ def main():
                   "and the serving processes')" % (nworkers, conns, ROUNDS))
             print()
             print("| operation | system | req/s | rounds' req/s | p50 ms | p99 ms | server CPU us/req "
-                  "| serving us/req | in-worker us/req | client CPU us/req | / ceiling | errors |")
-            print("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+                  "| serving us/req | in-worker us/req | workers' voluntary context switches/req | client CPU us/req "
+                  "| / ceiling | errors |")
+            print("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
             for op in OP_NAMES:
                 ceiling = results.get((nworkers, conns, op, "ceiling"))
                 top = max(ceiling)[0] if ceiling else float("nan")
-                for system in ("trust", "sigv4", "ceiling", "dynalite"):
+                for system in ("trust", "queue", "sigv4", "ceiling", "dynalite"):
                     rs = results.get((nworkers, conns, op, system))
                     if not rs:
                         continue
                     best = max(rs)
                     w = inside.get((nworkers, conns, op, system))
-                    print("| %s | %s | %.0f | %s | %s | %s | %.0f | %.0f | %s | %.0f | %.2f | %d |" % (
+                    print("| %s | %s | %.0f | %s | %s | %s | %.0f | %.0f | %s | %s | %.0f | %.2f | %d |" % (
                         op, NAMES[system], best[0], " / ".join("%.0f" % x[0] for x in rs), fmt_ms(best[1]),
                         fmt_ms(best[2]), best[3], best[4], "%.1f" % (w[1] / w[0]) if w and w[0] else "-",
+                        "-" if best[7] != best[7] else "%.2f" % best[7],
                         best[6], best[0] / top, sum(x[5] for x in rs)))
     print()
     # the CPU ratio: the ceiling's server CPU per request over the

@@ -7,8 +7,10 @@
 # when a client hands them to Postgres directly). 100,000 items of about 200
 # bytes in 5,000 partitions of 20; bench.py says how each load is made.
 #
-#   bench/http/run.sh [--no-install] [--seconds S] [--rounds N] [--ops Op,...] [--systems trust,sigv4,ceiling,dynalite] [--connections C,...] [--threads T] [--workers W,...] [--timing] [--prepared-trust] [--memory N] [--existing HTTP_PORT]
+#   bench/http/run.sh [--no-install] [--seconds S] [--rounds N] [--ops Op,...] [--systems trust,queue,sigv4,ceiling,dynalite] [--connections C,...] [--threads T] [--workers W,...] [--timing] [--prepared-trust] [--memory N] [--existing HTTP_PORT]
 #
+# --systems queue: trust with stdesign.http_fast_path off (every request
+# through the queue), to compare the two paths in the same run.
 # --rounds N: every system runs N slices of S seconds per operation, the
 # systems alternating (their order rotates each round); the best slice of
 # each is reported (default 3 rounds of 5 s).

@@ -26,6 +26,34 @@
  * worker inherits: a write wakes the other process without a signal (a
  * latch's SetLatch sends SIGURG, which costs more, and is Postgres's).
  *
+ * The fast path.  The hand-off above costs two thread switches and two
+ * copies of the request and of the response per request; when a worker's
+ * main thread is idle, it is not needed.  An idle main thread drives its
+ * own daemons instead (it waits on their epoll descriptors with its latch,
+ * and runs libmicrohttpd itself), and a request that completes there is
+ * run at once on that thread, without a slot ("direct"): its response goes
+ * straight to its connection, which the main thread resumes and sends.  The
+ * daemons are run by one thread at a time, under mhd_lock (a mutex of this
+ * process), and the I/O thread's state below is touched only under it; the
+ * main thread never calls Postgres while it holds it (what it takes from
+ * libmicrohttpd there it copies with malloc, and parses into memory
+ * contexts only once it has let go).  While the main thread drives, the
+ * I/O thread does not watch the daemons (their descriptors are disabled in
+ * its epoll set) so that it does not wake for each request; when the main
+ * thread stops driving, to run any request, it enables them again, and
+ * wakes the I/O thread when libmicrohttpd has work that no descriptor will
+ * signal (its timeout is 0: data already read, a resumed connection), so
+ * that a request that runs long (a wait for a lock) holds up none of its
+ * worker's other connections, as on the queue's path.  A request is taken
+ * directly only by a worker marked idle in the queue (which it then is no
+ * longer, so no request is queued for it meanwhile: no wake-up is lost),
+ * only a complete one (a credentials check goes through the queue), and
+ * only when no bound of workers per role applies (a request put back for
+ * its role needs a slot); the main thread decides this for each request
+ * from its own settings, so a reload applies to the next one.  Any other
+ * request, and every request while the main thread is busy, takes the
+ * queue as above.
+ *
  * A slot holds requests and responses of up to HTTP_SLOT_INLINE bytes; a
  * larger one goes through a file in the data directory's pgsql_tmp, named
  * after the slot, written and read with plain system calls (Postgres
@@ -76,11 +104,15 @@
 #include <zlib.h>
 
 #include "common/file_utils.h"	/* PG_TEMP_FILE_PREFIX since 17 (st_compat.h) */
+#include "common/st_compat.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
+#include "storage/latch.h"
 #include "storage/proc.h"
+#include "pgstat.h"
+#include "utils/memutils.h"
 
 #include "http_server.h"
 
@@ -166,8 +198,30 @@ static HttpQueue *http_queue = NULL;
 
 static int	my_index = -1;
 static char tmp_dir[MAXPGPATH];
-static int	wake_fd = -1;		/* eventfd: the main thread stops its I/O
-								 * thread */
+static int	wake_fd = -1;		/* eventfd: the main thread stops or wakes
+								 * its I/O thread */
+static int	io_ep = -1;			/* the I/O thread's epoll set */
+static int	io_daemon_fds[HTTP_MAX_LISTENERS];	/* the daemons' epoll fds */
+
+/*
+ * The daemons and the I/O thread's state (io_daemons, io_due, the
+ * uploads, io_slot_upload, the wait list, io_nconnections, io_counted)
+ * belong to whichever thread holds this; the main thread holds it only in
+ * short stretches that never call Postgres (no palloc, no elog).
+ */
+static pthread_mutex_t mhd_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool main_drives = false;	/* the idle main thread watches the
+									 * daemons; the I/O thread does not */
+static bool main_in_run = false;	/* the main thread runs the daemons (the
+									 * callbacks may take a request directly) */
+static struct HttpUpload *direct_taken = NULL;	/* taken in that run */
+static struct HttpUpload *direct_running = NULL;	/* being answered directly */
+static uint64 io_counted = 0;	/* this process's share of the queue's
+								 * buffered bytes, given back on exit */
+
+/* The main thread's wait sets: without and with the daemons. */
+static WaitEventSet *plain_set = NULL;
+static WaitEventSet *drive_set = NULL;
 
 /*
  * Eventfds made by the postmaster (http_dispatch_preload), inherited: a
@@ -209,6 +263,8 @@ typedef enum HttpUploadState
 	UP_WAITING,					/* suspended, no slot free yet */
 	UP_CHECKING,				/* suspended, its credentials checked in a slot */
 	UP_QUEUED,					/* suspended, in a slot */
+	UP_DIRECT,					/* suspended, run by this worker's main
+								 * thread without a slot */
 	UP_ANSWERED					/* resumed with its response */
 } HttpUploadState;
 
@@ -672,6 +728,7 @@ io_buffer_take(size_t n)
 		pg_atomic_sub_fetch_u64(&http_queue->buffered, n);
 		return false;
 	}
+	io_counted += n;
 	return true;
 }
 
@@ -680,7 +737,10 @@ static void
 io_buffer_free(HttpUpload *up)
 {
 	if (up->counted > 0)
+	{
 		pg_atomic_sub_fetch_u64(&http_queue->buffered, up->counted);
+		io_counted -= up->counted;
+	}
 	free(up->data);
 	up->data = NULL;
 	up->len = up->cap = up->counted = 0;
@@ -1044,6 +1104,47 @@ io_unavailable(struct MHD_Connection *conn)
 						 "Too many request bytes in flight (stdesign.http_max_buffer)");
 }
 
+static int	role_bound(void);
+
+/*
+ * Does the fast path apply (main thread: its settings, read per request,
+ * so a reload applies to the next one)?  Not when a bound of workers per
+ * role does: a request put back for its role needs a slot.
+ */
+static bool
+fast_path_applies(void)
+{
+	return http_fast_path && role_bound() == 0;
+}
+
+/*
+ * May the request that just completed be run directly by this worker's
+ * main thread (the fast path)?  Only while that thread runs the daemons
+ * itself (so this is the main thread, and its settings are current), for
+ * one request per run, when no bound of workers per role applies, and when
+ * the queue still counts this worker idle: it is then marked busy, so no
+ * request is queued for it meanwhile (one queued before has marked it busy
+ * already and woken it: the request then goes through the queue behind
+ * it, and no wake-up is lost).
+ */
+static bool
+io_claim_direct(HttpUpload *up)
+{
+	bool		ok = false;
+
+	if (!main_in_run || direct_taken != NULL || direct_running != NULL ||
+		up->check_pending || !fast_path_applies())
+		return false;
+	queue_lock();
+	if (http_queue->workers[my_index].idle)
+	{
+		http_queue->workers[my_index].idle = false;
+		ok = true;
+	}
+	queue_unlock();
+	return ok;
+}
+
 static enum MHD_Result
 io_access(void *cls, struct MHD_Connection *conn, const char *url,
 		  const char *method, const char *version, const char *upload_data,
@@ -1160,6 +1261,12 @@ io_access(void *cls, struct MHD_Connection *conn, const char *url,
 		return ret;
 	io_request_id(up->request_id);
 	MHD_suspend_connection(conn);
+	if (io_claim_direct(up))
+	{
+		up->state = UP_DIRECT;
+		direct_taken = up;
+		return MHD_YES;
+	}
 	io_queue(up);
 	return MHD_YES;
 }
@@ -1172,6 +1279,11 @@ io_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 
 	if (up == NULL)
 		return;
+	/* a request run directly: its answer has no connection to go to */
+	if (direct_taken == up)
+		direct_taken = NULL;
+	if (direct_running == up)
+		direct_running = NULL;
 	/* a queued request's slot still names it: forget it there */
 	for (int i = 0; i < HTTP_SLOTS_PER_WORKER; i++)
 		if (io_slot_upload[i] == up)
@@ -1223,56 +1335,90 @@ io_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 
 /* ---------- the thread's loop ---------- */
 
+/*
+ * Run daemon i's pending work (mhd_lock held): its events, resumed
+ * connections, timeouts.  A connection that sent a response takes
+ * libmicrohttpd a few more passes (its timeout stays 0 meanwhile): they run
+ * here rather than through another wait.
+ */
+static void
+io_run_daemon(int i)
+{
+	MHD_UNSIGNED_LONG_LONG t;
+
+	io_due[i] = false;
+	for (int pass = 0; pass < 4; pass++)
+	{
+		MHD_run(io_daemons[i]);
+		if (MHD_get_timeout(io_daemons[i], &t) != MHD_YES || t != 0)
+			break;
+	}
+}
+
+/*
+ * The longest wait before a daemon needs running (mhd_lock held), at most
+ * cap ms: 0 when libmicrohttpd has work that no descriptor signals
+ * (data read already, a resumed connection) or a daemon is due.
+ */
+static int
+io_daemons_timeout(int cap)
+{
+	int			timeout = cap;
+
+	for (int i = 0; i < io_ndaemons; i++)
+	{
+		MHD_UNSIGNED_LONG_LONG t;
+
+		if (MHD_get_timeout(io_daemons[i], &t) == MHD_YES && t < (MHD_UNSIGNED_LONG_LONG) timeout)
+			timeout = (int) t;
+		if (io_due[i])
+			timeout = 0;
+	}
+	return timeout;
+}
+
+/* The I/O thread watches the daemons' descriptors, or not (mhd_lock held). */
+static void
+io_watch(bool on)
+{
+	struct epoll_event ev;
+
+	for (int i = 0; i < io_ndaemons; i++)
+	{
+		ev.events = on ? EPOLLIN : 0;
+		ev.data.u64 = 0;
+		ev.data.u32 = 2 + i;
+		if (epoll_ctl(io_ep, EPOLL_CTL_MOD, io_daemon_fds[i], &ev) != 0)
+			io_failed = true;
+	}
+}
+
 static void *
 io_main(void *arg)
 {
-	int			ep = epoll_create1(EPOLL_CLOEXEC);
-	struct epoll_event ev;
 	struct epoll_event events[HTTP_MAX_LISTENERS + 2];
 
-	if (ep < 0)
-	{
-		io_failed = true;
-		return NULL;
-	}
-	/* data.u32: 0 responses to send, 1 stop, 2 + i daemon i */
-	ev.events = EPOLLIN;
-	ev.data.u64 = 0;
-	ev.data.u32 = 0;
-	if (epoll_ctl(ep, EPOLL_CTL_ADD, io_done_fds[my_index], &ev) != 0)
-		io_failed = true;
-	ev.data.u32 = 1;
-	if (epoll_ctl(ep, EPOLL_CTL_ADD, wake_fd, &ev) != 0)
-		io_failed = true;
-	for (int i = 0; i < io_ndaemons; i++)
-	{
-		const union MHD_DaemonInfo *info = MHD_get_daemon_info(io_daemons[i], MHD_DAEMON_INFO_EPOLL_FD);
-
-		ev.data.u32 = 2 + i;
-		if (info == NULL || epoll_ctl(ep, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
-			io_failed = true;
-	}
 	while (!io_stop && !io_failed)
 	{
-		int			timeout = 1000;
+		int			timeout;
 		int			n;
 		bool		notified = false;
 
-		for (int i = 0; i < io_ndaemons; i++)
-		{
-			MHD_UNSIGNED_LONG_LONG t;
-
-			if (MHD_get_timeout(io_daemons[i], &t) == MHD_YES && t < (MHD_UNSIGNED_LONG_LONG) timeout)
-				timeout = (int) t;
-			if (io_due[i])
-				timeout = 0;
-		}
-		n = epoll_wait(ep, events, lengthof(events), timeout);
+		/*
+		 * While the main thread drives the daemons, it runs their timeouts
+		 * too; this thread still wakes now and then, and whenever the main
+		 * thread stops driving with work pending (wake_fd).
+		 */
+		pthread_mutex_lock(&mhd_lock);
+		timeout = main_drives ? 1000 : io_daemons_timeout(1000);
+		pthread_mutex_unlock(&mhd_lock);
+		n = epoll_wait(io_ep, events, lengthof(events), timeout);
 		if (n < 0 && errno != EINTR)
 		{
 			io_failed = true;
 			break;
 		}
+		pthread_mutex_lock(&mhd_lock);
 		for (int i = 0; i < n; i++)
 		{
 			uint32		tag = events[i].data.u32;
@@ -1294,31 +1440,23 @@ io_main(void *arg)
 		/*
 		 * libmicrohttpd runs the daemons with something to do: events on
 		 * their descriptors, resumed connections, or their timeouts (all of
-		 * them when the wait timed out).
+		 * them when the wait timed out).  Not those the idle main thread
+		 * drives (an event seen before it took them over is its own), but
+		 * for the connections resumed here.
 		 */
 		for (int i = 0; i < io_ndaemons; i++)
 		{
 			MHD_UNSIGNED_LONG_LONG t;
 
+			if (main_drives && !io_due[i])
+				continue;
 			if (!io_due[i] && n != 0 &&
 				!(MHD_get_timeout(io_daemons[i], &t) == MHD_YES && t == 0))
 				continue;
-			io_due[i] = false;
-
-			/*
-			 * A connection that sent a response takes libmicrohttpd a few
-			 * more passes (its timeout stays 0 meanwhile): run them here
-			 * rather than through the wait.
-			 */
-			for (int pass = 0; pass < 4; pass++)
-			{
-				MHD_run(io_daemons[i]);
-				if (MHD_get_timeout(io_daemons[i], &t) != MHD_YES || t != 0)
-					break;
-			}
+			io_run_daemon(i);
 		}
+		pthread_mutex_unlock(&mhd_lock);
 	}
-	close(ep);
 	return NULL;
 }
 
@@ -1475,6 +1613,17 @@ dispatch_exit(int code, Datum arg)
 	}
 	if (http_queue == NULL || my_index < 0)
 		return;
+
+	/*
+	 * The bodies this process's connections hold die with it: their bytes
+	 * no longer count in stdesign.http_max_buffer (the I/O thread is gone,
+	 * and the main thread is here, so nothing else counts now).
+	 */
+	if (io_counted > 0)
+	{
+		pg_atomic_sub_fetch_u64(&http_queue->buffered, io_counted);
+		io_counted = 0;
+	}
 	queue_lock();
 	http_queue->workers[my_index].pid = 0;
 	http_queue->workers[my_index].idle = false;
@@ -1563,6 +1712,49 @@ http_dispatch_start(int index)
 	memset(io_slot_upload, 0, sizeof(io_slot_upload));
 
 	http_dispatch_config();
+
+	/*
+	 * The I/O thread's epoll set (data.u32: 0 responses to send, 1 wake_fd,
+	 * 2 + i daemon i), made here so that the main thread can turn the
+	 * daemons' entries off and on while it drives them.
+	 */
+	io_ep = epoll_create1(EPOLL_CLOEXEC);
+	if (io_ep < 0)
+		ereport(ERROR, (errmsg("stdesign: could not create an epoll set: %m")));
+	{
+		struct epoll_event ev;
+
+		ev.events = EPOLLIN;
+		ev.data.u64 = 0;
+		ev.data.u32 = 0;
+		if (epoll_ctl(io_ep, EPOLL_CTL_ADD, io_done_fds[index], &ev) != 0)
+			ereport(ERROR, (errmsg("stdesign: could not watch an eventfd: %m")));
+		ev.data.u32 = 1;
+		if (epoll_ctl(io_ep, EPOLL_CTL_ADD, wake_fd, &ev) != 0)
+			ereport(ERROR, (errmsg("stdesign: could not watch an eventfd: %m")));
+		for (int i = 0; i < io_ndaemons; i++)
+		{
+			const union MHD_DaemonInfo *info = MHD_get_daemon_info(io_daemons[i], MHD_DAEMON_INFO_EPOLL_FD);
+
+			ev.data.u32 = 2 + i;
+			if (info == NULL || epoll_ctl(io_ep, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
+				ereport(ERROR, (errmsg("stdesign: could not watch the HTTP daemon: %m")));
+			io_daemon_fds[i] = info->epoll_fd;
+		}
+	}
+
+	/* what the main thread waits on: idle and driving, or busy */
+	plain_set = st_create_wait_event_set(3);
+	AddWaitEventToSet(plain_set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(plain_set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	AddWaitEventToSet(plain_set, WL_SOCKET_READABLE, io_work_fds[index], NULL, NULL);
+	drive_set = st_create_wait_event_set(3 + io_ndaemons);
+	AddWaitEventToSet(drive_set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(drive_set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	AddWaitEventToSet(drive_set, WL_SOCKET_READABLE, io_work_fds[index], NULL, NULL);
+	for (int i = 0; i < io_ndaemons; i++)
+		AddWaitEventToSet(drive_set, WL_SOCKET_READABLE, io_daemon_fds[i], NULL, (void *) &io_daemon_fds[i]);
+
 	/* after the transaction's abort (before_shmem_exit), before ProcKill */
 	on_shmem_exit(dispatch_exit, (Datum) 0);
 
@@ -1574,16 +1766,6 @@ http_dispatch_start(int index)
 	if (rc != 0)
 		ereport(ERROR, (errmsg("stdesign: could not start the HTTP I/O thread: %s", strerror(rc))));
 	io_started = true;
-}
-
-/*
- * The descriptor the main thread waits on, besides its latch: readable when
- * an I/O thread has queued a request for it.
- */
-int
-http_dispatch_wait_fd(void)
-{
-	return io_work_fds[my_index];
 }
 
 /*
@@ -1638,6 +1820,68 @@ read_pairs(const char **p, const char *end, uint32 n, HttpHeader **out)
 }
 
 /*
+ * Split a request's head (HttpBlobHead, then its strings) at the start of
+ * blob, of len bytes, into req (headers and query arguments allocated in
+ * the current memory context, strings pointing into blob); *end: where
+ * its strings end.  false when it is malformed.
+ */
+static bool
+parse_head(HttpRequest *req, const char *blob, size_t len, const char **end)
+{
+	HttpBlobHead head;
+	const char *p;
+
+	if (len < sizeof(head))
+		return false;
+	memcpy(&head, blob, sizeof(head));
+	if ((uint64) sizeof(head) + head.strings_len > len)
+		return false;
+	p = blob + sizeof(head);
+	*end = p + head.strings_len;
+	if (!next_string(&p, *end, &req->method) || !next_string(&p, *end, &req->url) ||
+		!read_pairs(&p, *end, head.nheaders, &req->headers) ||
+		!read_pairs(&p, *end, head.nquery, &req->query))
+		return false;
+	req->nheaders = head.nheaders;
+	req->nquery = head.nquery;
+	req->body_len = head.body_len;
+	return true;
+}
+
+/*
+ * The main thread stops driving the daemons, to run a request: the I/O
+ * thread watches them again, and is woken when libmicrohttpd has work no
+ * descriptor signals (data it read already, on a connection other than
+ * the request's), so that none of this worker's connections waits for the
+ * request to end.  main_drives is written by the main thread only.
+ */
+static void
+drive_end(void)
+{
+	bool		wake = false;
+
+	if (!main_drives)
+		return;
+	pthread_mutex_lock(&mhd_lock);
+	main_drives = false;
+	io_watch(true);
+	wake = io_daemons_timeout(1) == 0;
+	pthread_mutex_unlock(&mhd_lock);
+	if (wake)
+		bump(wake_fd);
+}
+
+/* The idle main thread drives the daemons (mhd_lock held). */
+static void
+drive_begin(void)
+{
+	if (main_drives)
+		return;
+	main_drives = true;
+	io_watch(false);
+}
+
+/*
  * Claim the oldest pending request: true with *req filled (in the current
  * memory context).  false when there is none: this worker is then idle, so
  * the next request wakes it.
@@ -1649,8 +1893,6 @@ http_dispatch_next(HttpRequest *req)
 	uint64		best = PG_UINT64_MAX;
 	HttpSlot   *s;
 	char	   *blob;
-	HttpBlobHead head;
-	const char *p;
 	const char *end;
 	int			bound = role_bound();
 
@@ -1697,6 +1939,8 @@ http_dispatch_next(HttpRequest *req)
 	queue_unlock();
 	if (found < 0)
 		return false;
+	/* busy now: the I/O thread serves this worker's connections */
+	drive_end();
 
 	/* the slot is this worker's until it answers */
 	s = &http_queue->slots[found];
@@ -1725,27 +1969,150 @@ http_dispatch_next(HttpRequest *req)
 	else
 		memcpy(blob, s->data, s->len);
 	blob[s->len] = '\0';
-	if (s->len < sizeof(head))
+	if (!parse_head(req, blob, s->len, &end) ||
+		(uint64) (end - blob) + req->body_len != s->len)
 	{
 		req->broken = true;
 		return true;
 	}
-	memcpy(&head, blob, sizeof(head));
-	p = blob + sizeof(head);
-	end = p + head.strings_len;
-	if ((uint64) sizeof(head) + head.strings_len + head.body_len != s->len ||
-		!next_string(&p, end, &req->method) || !next_string(&p, end, &req->url) ||
-		!read_pairs(&p, end, head.nheaders, &req->headers) ||
-		!read_pairs(&p, end, head.nquery, &req->query))
-	{
-		req->broken = true;
-		return true;
-	}
-	req->nheaders = head.nheaders;
-	req->nquery = head.nquery;
 	req->body = end;
-	req->body_len = head.body_len;
 	return true;
+}
+
+/*
+ * Wait for work; the fast path when it applies: the idle main thread
+ * drives this worker's daemons itself, and a request that completes on one
+ * of its connections is claimed here (io_claim_direct), copied with malloc
+ * under mhd_lock, and parsed into *req once the lock is let go.
+ */
+bool
+http_dispatch_wait(HttpRequest *req, long timeout)
+{
+	WaitEvent	events[HTTP_MAX_LISTENERS + 3];
+
+	if (!fast_path_applies() || io_ndaemons == 0)
+	{
+		/* no fast path: the I/O thread drives, the queue brings work */
+		drive_end();
+		(void) WaitEventSetWait(plain_set, timeout, events, 1, PG_WAIT_EXTENSION);
+		return false;
+	}
+	for (;;)
+	{
+		HttpUpload *up;
+		char	   *head = NULL;
+		size_t		head_len = 0;
+		char	   *body = NULL;
+		size_t		body_len = 0;
+		bool		wake = false;
+		int			t = 0;
+		int			n;
+		bool		other = false;
+
+		pthread_mutex_lock(&mhd_lock);
+		drive_begin();
+		main_in_run = true;
+		for (int i = 0; i < io_ndaemons; i++)
+			io_run_daemon(i);
+		main_in_run = false;
+		up = direct_taken;
+		direct_taken = NULL;
+		if (up != NULL)
+		{
+			/* the request's bytes leave the connection: no longer counted */
+			direct_running = up;
+			head = io_blob_head(up->conn, up->method, up->url, up->len, &head_len);
+			body = up->data;
+			body_len = up->len;
+			up->data = NULL;
+			io_buffer_free(up);
+			memset(req, 0, sizeof(*req));
+			req->slot = -1;
+			req->direct = true;
+			req->upload = up;
+			req->loopback = up->loopback;
+			memcpy(req->request_id, up->request_id, sizeof(req->request_id));
+			/* busy now: as drive_end(), under the lock already held */
+			main_drives = false;
+			io_watch(true);
+			wake = io_daemons_timeout(1) == 0;
+		}
+		else
+			t = io_daemons_timeout((int) Min(timeout, INT_MAX));
+		pthread_mutex_unlock(&mhd_lock);
+
+		if (up != NULL)
+		{
+			const char *end;
+
+			if (wake)
+				bump(wake_fd);
+			/* Postgres's memory from here on, the lock let go */
+			if (head == NULL)
+				req->broken = true;
+			else
+			{
+				char	   *copy = palloc(head_len + body_len + 1);
+
+				/* the strings point into the copy; the body follows them */
+				memcpy(copy, head, head_len);
+				if (body_len > 0)
+					memcpy(copy + head_len, body, body_len);
+				copy[head_len + body_len] = '\0';
+				if (!parse_head(req, copy, head_len, &end) ||
+					(uint64) (end - copy) != head_len || req->body_len != body_len)
+					req->broken = true;
+				req->body = end;
+			}
+			free(head);
+			free(body);
+			return true;
+		}
+
+		n = WaitEventSetWait(drive_set, t, events, lengthof(events), PG_WAIT_EXTENSION);
+		for (int i = 0; i < n; i++)
+			if (events[i].user_data == NULL)
+				other = true;
+		/* the latch, a queued request, or the caller's time is up */
+		if (other || (n == 0 && t >= timeout))
+			return false;
+	}
+}
+
+/*
+ * Answer a request run directly: its response goes to its connection,
+ * which the main thread resumes and sends itself, driving the daemons on
+ * (so that no thread is woken for it); the copy is made before the lock.
+ */
+static void
+direct_reply(HttpRequest *req, int status, const char *body, size_t len)
+{
+	char	   *copy = malloc(Max(len, 1));
+
+	if (copy != NULL)
+		memcpy(copy, body, len);
+	pthread_mutex_lock(&mhd_lock);
+	if (direct_running != NULL && direct_running == req->upload)
+	{
+		HttpUpload *up = direct_running;
+
+		direct_running = NULL;
+		drive_begin();
+		if (copy == NULL)
+			io_fail(up);
+		else
+		{
+			up->status = status;
+			up->resp = copy;
+			up->resp_len = len;
+			up->state = UP_ANSWERED;
+			copy = NULL;
+		}
+		MHD_resume_connection(up->conn);
+		io_run_daemon(up->daemon);
+	}
+	pthread_mutex_unlock(&mhd_lock);
+	free(copy);					/* its connection is gone */
 }
 
 /*
@@ -1755,10 +2122,24 @@ http_dispatch_next(HttpRequest *req)
 void
 http_dispatch_reply(HttpRequest *req, int status, const char *body, size_t len)
 {
-	HttpSlot   *s = &http_queue->slots[req->slot];
+	HttpSlot   *s;
 	bool		notify = false;
 	int			owner;
 	int			wake;
+
+	if (req->direct)
+	{
+		direct_reply(req, status, body, len);
+		if (OidIsValid(running_role))
+		{
+			queue_lock();
+			wake = role_release();
+			queue_unlock();
+			wake_worker(wake);
+		}
+		return;
+	}
+	s = &http_queue->slots[req->slot];
 
 	if (req->in_file)
 	{
@@ -1825,8 +2206,12 @@ http_dispatch_role(HttpRequest *req, Oid roleid)
 	HttpRoleCount *e;
 	int			wake = -1;
 
-	/* the common case, no bound and nothing counted: no lock taken */
-	if (req->check || (bound == 0 && !OidIsValid(running_role)))
+	/*
+	 * The common case, no bound and nothing counted: no lock taken.  A
+	 * request run directly is taken only when no bound applies, and the
+	 * settings are not reloaded before it is answered.
+	 */
+	if (req->check || req->direct || (bound == 0 && !OidIsValid(running_role)))
 		return HTTP_ROLE_RUN;
 	queue_lock();
 	if (OidIsValid(running_role) && running_role == roleid)

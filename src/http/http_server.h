@@ -9,8 +9,10 @@
  * that never calls Postgres, and puts each request into a queue in shared
  * memory; the main thread of whichever worker is free answers it in its own
  * transaction, as the Postgres role its credentials map to, through the
- * same handlers as st_api (src/api).  Workers are started only when the
- * library is in shared_preload_libraries and stdesign.http_port is set.
+ * same handlers as st_api (src/api).  A worker whose main thread is idle
+ * drives its own connections itself and runs their requests without the
+ * queue (the fast path, http_dispatch.c).  Workers are started only when
+ * the library is in shared_preload_libraries and stdesign.http_port is set.
  *
  *-------------------------------------------------------------------------
  */
@@ -74,6 +76,7 @@ extern int	http_max_connections;
 extern int	http_max_buffer;
 extern int	http_max_workers_per_role;
 extern int	http_lock_timeout;
+extern bool http_fast_path;
 
 /* Define the settings; register the workers when preloaded (from _PG_init). */
 extern void http_init(void);
@@ -135,10 +138,15 @@ typedef struct HttpHeader
 	const char *value;
 } HttpHeader;
 
-/* A request taken from the queue, as a worker's main thread runs it. */
+/*
+ * A request taken from the queue, or taken directly from one of this
+ * worker's connections (direct), as a worker's main thread runs it.
+ */
 typedef struct HttpRequest
 {
-	int			slot;
+	int			slot;			/* -1 when direct */
+	bool		direct;			/* the fast path: no slot */
+	void	   *upload;			/* direct: its connection's upload */
 	bool		broken;			/* could not be read back: answer 500 */
 	bool		check;			/* headers only: check the credentials (a
 								 * body over HTTP_UNAUTH_BODY waits for it) */
@@ -176,8 +184,13 @@ extern void http_dispatch_start(int index);
 /* Copy the settings the I/O thread reads (after a reload). */
 extern void http_dispatch_config(void);
 
-/* What the main thread waits on besides its latch (its I/O thread's wake-ups). */
-extern int	http_dispatch_wait_fd(void);
+/*
+ * Wait, up to timeout ms, for this worker's latch, a request queued for it,
+ * or (the fast path, when its main thread is idle) a request on one of its
+ * own connections: true with that request claimed into *req (in the current
+ * memory context), to be answered like a queued one.
+ */
+extern bool http_dispatch_wait(HttpRequest *req, long timeout);
 
 /* Is the I/O thread running? */
 extern bool http_dispatch_alive(void);

@@ -15,7 +15,9 @@
  * their requests in shared memory; the worker's main thread, here, waits on
  * its latch and the postmaster, and answers queued requests, whichever
  * worker's connection they came on, one at a time, each in its own
- * transaction.  All Postgres work happens on the main thread.
+ * transaction; while idle it drives its own connections and answers their
+ * requests without the queue.  All Postgres work happens on the main
+ * thread.
  *
  *-------------------------------------------------------------------------
  */
@@ -63,6 +65,7 @@ int			http_max_connections = 1000;
 int			http_max_buffer = 128 * 1024;	/* kB */
 int			http_max_workers_per_role = -1;
 int			http_lock_timeout = 10000;
+bool		http_fast_path = true;
 
 static const struct config_enum_entry auth_options[] = {
 	{"trust", HTTP_AUTH_TRUST, false},
@@ -240,6 +243,11 @@ define_settings(void)
 							"Request bodies the HTTP workers hold in memory at once, in all; past it a request gets a 503.",
 							NULL, &http_max_buffer, 128 * 1024, HTTP_MAX_BODY / 1024, INT_MAX / 2,
 							PGC_SIGHUP, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("stdesign.http_fast_path",
+							 "Lets an idle HTTP worker answer its own connections' requests without the queue.",
+							 "Off, every request goes through the queue in shared memory (to compare the two paths).",
+							 &http_fast_path, true,
+							 PGC_SIGHUP, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("stdesign.http_max_workers_per_role",
 							"HTTP workers that may run one role's requests at once under sigv4 (0: all).",
 							"Its other requests wait in the queue, so that one client cannot take every worker.",
@@ -605,8 +613,6 @@ http_worker_main(Datum arg)
 	int			index = DatumGetInt32(arg);
 	HttpListener listeners[HTTP_MAX_LISTENERS];
 	int			n;
-	WaitEventSet *set;
-	WaitEvent	event;
 
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
 	pqsignal(SIGTERM, die);
@@ -636,10 +642,6 @@ http_worker_main(Datum arg)
 	request_context = AllocSetContextCreate(TopMemoryContext, "stdesign http request",
 											ALLOCSET_DEFAULT_SIZES);
 	http_dispatch_start(index);
-	set = st_create_wait_event_set(3);
-	AddWaitEventToSet(set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
-	AddWaitEventToSet(set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
-	AddWaitEventToSet(set, WL_SOCKET_READABLE, http_dispatch_wait_fd(), NULL, NULL);
 	ereport(LOG,
 			(errmsg("stdesign: HTTP worker %d listening on %s port %d (database \"%s\", auth %s)",
 					index + 1, my_slot ? my_slot->listening : http_listen_addresses, http_port,
@@ -675,6 +677,20 @@ http_worker_main(Datum arg)
 			MemoryContextReset(request_context);
 			reload_if_pending();
 		}
-		(void) WaitEventSetWait(set, 1000L, &event, 1, PG_WAIT_EXTENSION);
+
+		/*
+		 * Idle: wait, driving this worker's own connections meanwhile (the
+		 * fast path); a request taken from one of them is answered here,
+		 * as one from the queue is.
+		 */
+		old = MemoryContextSwitchTo(request_context);
+		if (http_dispatch_wait(&req, 1000L))
+		{
+			QueryCancelPending = false;
+			CHECK_FOR_INTERRUPTS();
+			http_answer(&req);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(request_context);
 	}
 }

@@ -1220,6 +1220,179 @@ def dispatch_tests():
     n = sql("SELECT count(*) FROM st_query('many', NULL, 'PoolTable')")
     check("dispatch: 150 requests at once, past the queue's slots: all answered and written",
           codes == {200: 150} and n == "150", (codes, n))
+    fast_path_tests(c, rel, get, held)
+
+
+def open_connections():
+    """Open connections by worker: {worker: open_connections}."""
+    out = {}
+    for line in sql("SELECT worker, open_connections FROM stdesign.http_status()").splitlines():
+        w, n = line.split("|")
+        out[int(w)] = int(n)
+    return out
+
+
+def owned_connections(get, want):
+    """Keep-alive connections opened one at a time, each with the worker
+    whose I/O thread accepted it (the one whose count of open connections
+    rose), until one worker holds want of them: (worker, its connections,
+    all the others)."""
+    by = {}
+    for _ in range(60):
+        before = open_connections()
+        conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        r, _ = raw("GetItem", get(1), conn=conn)
+        rose = []
+        for _ in range(20):
+            after = open_connections()
+            rose = [w for w in after if after[w] > before.get(w, 0)]
+            if rose:
+                break
+            time.sleep(0.05)
+        if r.status == 200 and len(rose) == 1:
+            by.setdefault(rose[0], []).append(conn)
+            if len(by[rose[0]]) == want:
+                others = [x for w, cs in by.items() if w != rose[0] for x in cs]
+                return rose[0], by[rose[0]], others
+        else:
+            conn.close()
+    return None, [], [x for cs in by.values() for x in cs]
+
+
+def fast_path_tests(c, rel, get, held):
+    """The fast path: a worker whose main thread is idle takes the requests
+    of its own connections itself, without the queue.  While such a request
+    waits for a row lock, the worker's other connections must still be
+    answered: its I/O thread takes them back, and queues their requests for
+    the other worker."""
+    time.sleep(1)   # the connections closed above are gone from the counts
+    worker, mine, others = owned_connections(get, 3)
+    check("fast path: three keep-alive connections held by one worker", worker is not None and len(mine) == 3,
+          open_connections())
+    if worker is None:
+        return
+    for conn in others:
+        conn.close()
+    socks = [conn.sock for conn in mine]
+    pid = sql("SELECT pid FROM stdesign.http_status() WHERE worker = %d" % worker)
+    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "BEGIN",
+                               "-c", 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rel,
+                               "-c", "SELECT pg_sleep(60) /* pool lock */"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if held():
+            break
+        time.sleep(0.1)
+    check("fast path: a SQL session holds the rows locked", held())
+    update = json.dumps({"TableName": "PoolTable", "Key": {"PK": {"S": "pool"}, "SK": {"S": "01"}},
+                         "UpdateExpression": "SET n = :two", "ExpressionAttributeValues": {":two": {"N": "2"}}})
+    mine[0].request("POST", "/", body=update.encode(), headers={
+        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.UpdateItem",
+        "Authorization": FAKE_AUTH})
+    waiter = lambda: sql("SELECT string_agg(pid::text, ',') FROM pg_stat_activity "
+                         "WHERE backend_type = 'stdesign http worker' AND state = 'active' "
+                         "AND query LIKE '%UpdateItem%' AND wait_event_type = 'Lock'")
+    for _ in range(100):
+        if waiter():
+            break
+        time.sleep(0.1)
+    # idle, the worker that holds the connection runs the request itself
+    check("fast path: the UpdateItem waits for the row lock on the worker that holds its connection",
+          waiter() == pid, (waiter(), pid))
+
+    def timed(conn, i):
+        conn.sock.settimeout(5)
+        t0 = time.monotonic()
+        try:
+            r, _ = raw("GetItem", get(i), conn=conn)
+            return r.status, time.monotonic() - t0, conn.sock is socks[mine.index(conn)]
+        except Exception as e:
+            return repr(e), time.monotonic() - t0, False
+
+    # one at a time, then both at once, then again: the worker's main
+    # thread is held, its I/O thread serves them
+    got = [timed(mine[1], 2), timed(mine[2], 3)]
+    results = {}
+    threads = [threading.Thread(target=lambda i=i: results.__setitem__(i, timed(mine[i], i))) for i in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    got += list(results.values())
+    got += [timed(mine[1], 4), timed(mine[2], 5)]
+    slow = [g for g in got if g[0] != 200 or g[1] > 3 or not g[2]]
+    check("fast path: the worker's two other connections answered within 3 s while its request waits (%d requests)"
+          % len(got), len(got) == 6 and not slow, slow or got)
+    # promptly, not by the I/O thread's periodic wake-up (once a second):
+    # ten in a row, one after the other, within 2 s in all
+    t0 = time.monotonic()
+    got = [timed(mine[1 + k % 2], k % 12) for k in range(10)]
+    took = time.monotonic() - t0
+    check("fast path: and ten in a row within 2 s (%.2fs)" % took,
+          took < 2 and all(g[0] == 200 and g[2] for g in got), got)
+    socks[0].setblocking(False)
+    try:
+        early = socks[0].recv(1, socket.MSG_PEEK)
+    except BlockingIOError:
+        early = None
+    socks[0].setblocking(True)
+    check("fast path: the blocked request still waits", early is None and waiter() == pid, early)
+
+    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
+        "AND pid <> pg_backend_pid()")
+    holder.wait(timeout=30)
+    t0 = time.monotonic()
+    r = mine[0].getresponse()
+    data = r.read()
+    took = time.monotonic() - t0
+    check("fast path: the lock released, the UpdateItem completes (%.1fs)" % took,
+          r.status == 200 and took < 10, (r.status, data))
+    n = c.get_item(TableName="PoolTable", Key={"PK": {"S": "pool"}, "SK": {"S": "01"}})["Item"]["n"]["N"]
+    check("fast path: its update is written", n == "2", n)
+
+    # back and forth between the paths: each connection in turn, and all
+    # three at once, answered on their kept connections
+    bad = []
+    for k in range(30):
+        i = k % 3
+        r, data = raw("GetItem", get(i), conn=mine[i])
+        if r.status != 200 or json.loads(data)["Item"]["SK"]["S"] != "%02d" % i or mine[i].sock is not socks[i]:
+            bad.append((i, r.status, data))
+    results = {}
+
+    def burst(i):
+        out = []
+        for k in range(20):
+            r, data = raw("GetItem", get((i + k) % 12), conn=mine[i])
+            out.append(r.status == 200 and json.loads(data)["Item"]["SK"]["S"] == "%02d" % ((i + k) % 12))
+        results[i] = all(out) and mine[i].sock is socks[i]
+
+    threads = [threading.Thread(target=burst, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    check("fast path: 30 requests in turn and 60 at once on the kept connections, each its own item",
+          not bad and results == {0: True, 1: True, 2: True}, (bad, results))
+
+    # turned off by a reload, then on again: every request through the
+    # queue, then the fast path again, on the same connections
+    bad = []
+    for setting in ("off", "on"):
+        sql("ALTER SYSTEM SET stdesign.http_fast_path = %s" % setting)
+        sql("SELECT pg_reload_conf()")
+        time.sleep(1)
+        for k in range(12):
+            i = k % 3
+            r, data = raw("GetItem", get(i), conn=mine[i])
+            if r.status != 200 or json.loads(data)["Item"]["SK"]["S"] != "%02d" % i or mine[i].sock is not socks[i]:
+                bad.append((setting, i, r.status, data))
+    sql("ALTER SYSTEM RESET stdesign.http_fast_path")
+    sql("SELECT pg_reload_conf()")
+    check("fast path: stdesign.http_fast_path off then on again by a reload, the same connections served",
+          not bad, bad)
+    for conn in mine:
+        conn.close()
 
 
 # ---------------------------------------------------------------- bounds
