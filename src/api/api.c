@@ -50,6 +50,9 @@ static const ApiOperation operations[] = {
 	{"DescribeLimits", api_describe_limits},
 	{"DescribeContinuousBackups", api_describe_continuous_backups},
 	{"UpdateContinuousBackups", api_update_continuous_backups},
+	{"UpdateContributorInsights", api_update_contributor_insights},
+	{"DescribeContributorInsights", api_describe_contributor_insights},
+	{"ListContributorInsights", api_list_contributor_insights},
 };
 
 /*

@@ -245,6 +245,11 @@ def bases(arn):
         'DescribeContinuousBackups': [{'TableName': TABLE}],
         'UpdateContinuousBackups': [{'TableName': ADMIN, 'PointInTimeRecoverySpecification': {
             'PointInTimeRecoveryEnabled': True, 'RecoveryPeriodInDays': 7}}],
+        'UpdateContributorInsights': [
+            {'TableName': ADMIN, 'ContributorInsightsAction': 'ENABLE', 'ContributorInsightsMode': 'THROTTLED_KEYS'},
+            {'TableName': arn, 'IndexName': 'GSI1', 'ContributorInsightsAction': 'DISABLE'}],
+        'DescribeContributorInsights': [{'TableName': TABLE, 'IndexName': 'GSI1'}, {'TableName': arn}],
+        'ListContributorInsights': [{'TableName': TABLE, 'MaxResults': 1, 'NextToken': 'FuzzTable#'}, {}],
     }
     return b
 
