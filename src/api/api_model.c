@@ -395,7 +395,7 @@ const ApiMember api_model_members[] = {
 	{"WarmThroughput", 14, "warmThroughput", 65, false},
 	{"OnDemandThroughput", 18, "onDemandThroughput", 63, false},
 	{"IndexName", 9, "indexName", 54, true},
-	{"ProvisionedThroughput", 21, "provisionedThroughput", 61, true},
+	{"ProvisionedThroughput", 21, "provisionedThroughput", 61, false},
 	{"WarmThroughput", 14, "warmThroughput", 65, false},
 	{"OnDemandThroughput", 18, "onDemandThroughput", 63, false},
 	{"IndexName", 9, "indexName", 54, true},

@@ -96,7 +96,9 @@ def apply_changes_since_model(model):
       GlobalSecondaryIndexUpdates' Create and Update: OnDemandThroughput
       (MaxReadRequestUnits, MaxWriteRequestUnits) and WarmThroughput
       (ReadUnitsPerSecond, WriteUnitsPerSecond), each a Long without
-      bounds in the model (their rules are the operation's, table_admin.c).
+      bounds in the model (their rules are the operation's, table_admin.c);
+      so GlobalSecondaryIndexUpdates' Update no longer requires
+      ProvisionedThroughput (it may change only the other two).
     And where DynamoDB does not answer as the model reads:
     - a structure's members are listed in DynamoDB's order, not the
       model's (validation_order);
@@ -139,6 +141,8 @@ def apply_changes_since_model(model):
                  'CreateGlobalSecondaryIndexAction', 'UpdateGlobalSecondaryIndexAction'):
         shapes[name]['members'].setdefault('OnDemandThroughput', {'shape': 'OnDemandThroughput'})
         shapes[name]['members'].setdefault('WarmThroughput', {'shape': 'WarmThroughput'})
+    update = shapes['UpdateGlobalSecondaryIndexAction']
+    update['required'] = [r for r in update.get('required', []) if r != 'ProvisionedThroughput']
     for name in ('TagKeyString', 'TagValueString'):
         shapes[name].pop('min', None)
         shapes[name].pop('max', None)
