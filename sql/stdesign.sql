@@ -1439,3 +1439,25 @@ CREATE FUNCTION st_delete_backup(backup_arn text) RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'st_delete_backup' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION st_delete_backup(text) IS
 	'DeleteBackup: delete a backup; returns its BackupDescription';
+
+-- Contributor Insights --------------------------------------------------------
+-- (docs/studio.md, "Contributor Insights".)  UpdateContributorInsights'
+-- setting of a table and of each global secondary index: its mode
+-- (ACCESSED_AND_THROTTLED_KEYS or THROTTLED_KEYS; NULL: disabled) and when
+-- it last changed.  Written by st_api's operations only, for the owner of
+-- the table's relation.
+ALTER TABLE stdesign.tables ADD COLUMN insights_mode text
+	CHECK (insights_mode IN ('ACCESSED_AND_THROTTLED_KEYS', 'THROTTLED_KEYS'));
+ALTER TABLE stdesign.tables ADD COLUMN insights_updated_at timestamptz;
+ALTER TABLE stdesign.indexes ADD COLUMN insights_mode text
+	CHECK (insights_mode IN ('ACCESSED_AND_THROTTLED_KEYS', 'THROTTLED_KEYS'));
+ALTER TABLE stdesign.indexes ADD COLUMN insights_updated_at timestamptz;
+
+CREATE FUNCTION st_contributor_insights(table_name text, index_name text DEFAULT NULL, top integer DEFAULT 10)
+	RETURNS TABLE(partition_key text, reads bigint, writes bigint,
+				  read_units double precision, write_units double precision,
+				  peak_read_units double precision, peak_write_units double precision,
+				  throttle_worthy boolean)
+	AS 'MODULE_PATHNAME', 'st_contributor_insights' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_contributor_insights(text, text, integer) IS
+	'Contributor Insights from the traffic counters: the top partition keys of a table or GSI by units, with their per-second peaks and whether a peak passed DynamoDB''s per-partition limits (needs shared_preload_libraries)';

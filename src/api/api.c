@@ -55,6 +55,9 @@ static const ApiOperation operations[] = {
 	{"ListBackups", api_list_backups},
 	{"DeleteBackup", api_delete_backup},
 	{"RestoreTableFromBackup", api_restore_table_from_backup},
+	{"UpdateContributorInsights", api_update_contributor_insights},
+	{"DescribeContributorInsights", api_describe_contributor_insights},
+	{"ListContributorInsights", api_list_contributor_insights},
 };
 
 /*

@@ -59,6 +59,10 @@ extern Jsonb *api_list_tables(Jsonb *request);
 extern Jsonb *api_update_table(Jsonb *request);
 extern Jsonb *api_update_time_to_live(Jsonb *request);	/* api_ttl.c */
 extern Jsonb *api_describe_time_to_live(Jsonb *request);
+/* Contributor Insights (api_insights.c) */
+extern Jsonb *api_update_contributor_insights(Jsonb *request);
+extern Jsonb *api_describe_contributor_insights(Jsonb *request);
+extern Jsonb *api_list_contributor_insights(Jsonb *request);
 /* PartiQL (api_partiql.c) */
 extern Jsonb *api_execute_statement(Jsonb *request);
 extern Jsonb *api_batch_execute_statement(Jsonb *request);

@@ -192,6 +192,8 @@ typedef struct TableUpdate
 	Av		   *throughput;		/* ProvisionedThroughput, or NULL */
 	Av		   *definitions;	/* AttributeDefinitions (empty list when absent) */
 	const Av   *deletion_protection;	/* DeletionProtectionEnabled, or NULL */
+	const Av   *on_demand;		/* OnDemandThroughput, or NULL */
+	const Av   *warm;			/* WarmThroughput, or NULL */
 	int			nupdates;
 	GsiUpdate  *updates;
 } TableUpdate;
@@ -266,11 +268,17 @@ parse_gsi_update(GsiUpdate *u, const Av *el, int pos)
 	if (u->action == GSI_UPDATE)
 	{
 		const Av   *pt = member(u->body, "ProvisionedThroughput");
+		const Av   *odt = member(u->body, "OnDemandThroughput");
+		const Av   *warm = member(u->body, "WarmThroughput");
 
-		if (pt == NULL)
+		/* an Update changes one of the three (the table's mode is checked later) */
+		if (pt == NULL && odt == NULL && warm == NULL)
 			st_validation_null("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput",
 							   pos);
-		check_throughput(pt, psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput", pos));
+		if (pt)
+			check_throughput(pt, psprintf("globalSecondaryIndexUpdates.%d.member.update.provisionedThroughput", pos));
+		ops_check_on_demand_throughput(odt, true, u->index_name);
+		ops_check_warm_throughput(warm);
 	}
 }
 
@@ -330,12 +338,16 @@ parse_update_table(Jsonb *request, Av *req)
 	tu->deletion_protection = member(req, "DeletionProtectionEnabled");
 	if (tu->deletion_protection && tu->deletion_protection->type != AV_BOOL)
 		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for DeletionProtectionEnabled: expected a boolean");
+	/* their values now, the table's mode once it is known (apply_throughput_limits) */
+	tu->on_demand = member(req, "OnDemandThroughput");
+	ops_check_on_demand_throughput(tu->on_demand, true, NULL);
+	tu->warm = member(req, "WarmThroughput");
+	ops_check_warm_throughput(tu->warm);
 	/* DynamoDB's list today (the members it accepts; stdesign keeps the others unused) */
 	if (tu->billing == NULL && tu->throughput == NULL && tu->nupdates == 0 &&
-		tu->deletion_protection == NULL &&
+		tu->deletion_protection == NULL && tu->on_demand == NULL && tu->warm == NULL &&
 		!member(req, "StreamSpecification") && !member(req, "SSESpecification") &&
 		!member(req, "ReplicaUpdates") && !member(req, "TableClass") &&
-		!member(req, "OnDemandThroughput") && !member(req, "WarmThroughput") &&
 		!member(req, "MultiRegionConsistency"))
 		st_error(ST_ERR_VALIDATION,
 				 "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates, SSESpecification, ReplicaUpdates, MultiAccountReplicaReady, ReplicaTransitRoleArn, MultiRegionConsistency, DeletionProtectionEnabled, OnDemandThroughput, WarmThroughput or TableClass is required");
@@ -398,6 +410,49 @@ store_index_throughput(const char *table, const char *index, const Av *pt)
 				 " '{ProvisionedThroughput}'::pg_catalog.text[], $3)"
 				 " WHERE table_name OPERATOR(pg_catalog.=) $1 AND index_name OPERATOR(pg_catalog.=) $2",
 				 3, types, args);
+}
+
+/* One setting (OnDemandThroughput, WarmThroughput) of an index's definition. */
+static void
+store_index_setting(const char *table, const char *index, const char *key, const Av *value)
+{
+	Oid			types[4] = {TEXTOID, TEXTOID, TEXTOID, JSONBOID};
+	Datum		args[4];
+
+	args[0] = CStringGetTextDatum(table);
+	args[1] = CStringGetTextDatum(index);
+	args[2] = CStringGetTextDatum(key);
+	args[3] = av_datum(value);
+	catalog_exec("UPDATE stdesign.indexes SET definition = definition OPERATOR(pg_catalog.||)"
+				 " pg_catalog.jsonb_build_object($3, $4)"
+				 " WHERE table_name OPERATOR(pg_catalog.=) $1 AND index_name OPERATOR(pg_catalog.=) $2",
+				 4, types, args);
+}
+
+/* The table's mode once this request's BillingMode applies. */
+static bool
+on_demand_after(TableUpdate *tu, const Av *description)
+{
+	return tu->billing ? strcmp(tu->billing, "PAY_PER_REQUEST") == 0 : is_on_demand(description);
+}
+
+/*
+ * The table's OnDemandThroughput (for a PAY_PER_REQUEST table only) and
+ * WarmThroughput, merged into what is stored (table_admin.c).
+ */
+static void
+apply_throughput_limits(TableUpdate *tu, const Av *description)
+{
+	if (tu->on_demand)
+	{
+		ops_check_on_demand_throughput(tu->on_demand, on_demand_after(tu, description), NULL);
+		ops_table_set_option(tu->table, "OnDemandThroughput",
+							 ops_merge_on_demand_throughput(ops_table_option(tu->table, "OnDemandThroughput"),
+															tu->on_demand));
+	}
+	if (tu->warm)
+		ops_table_set_option(tu->table, "WarmThroughput",
+							 ops_merge_warm_throughput(ops_table_option(tu->table, "WarmThroughput"), tu->warm));
 }
 
 /* The throughput in force is what is stored: same values are an error, as in DynamoDB. */
@@ -471,7 +526,9 @@ check_gsis_provisioned(TableUpdate *tu, const Av *description)
 
 		for (int j = 0; j < tu->nupdates; j++)
 			given |= strcmp(tu->updates[j].index_name, name) == 0 &&
-				tu->updates[j].action != GSI_CREATE;
+				(tu->updates[j].action == GSI_DELETE ||
+				 (tu->updates[j].action == GSI_UPDATE &&
+				  member(tu->updates[j].body, "ProvisionedThroughput") != NULL));
 		if (!given)
 			st_error(ST_ERR_VALIDATION,
 					 "One or more parameter values were invalid: ProvisionedThroughput must be specified for index: %s",
@@ -517,12 +574,27 @@ apply_gsi_update(TableUpdate *tu, GsiUpdate *u, const Av *description)
 		case GSI_UPDATE:
 			if (old == NULL)
 				index_not_found(tu->table, u->index_name);
-			if (is_on_demand(description) &&
-				(tu->billing == NULL || strcmp(tu->billing, "PAY_PER_REQUEST") == 0))
-				st_error(ST_ERR_VALIDATION,
-						 "One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST",
-						 u->index_name);
-			store_index_throughput(tu->table, u->index_name, member(u->body, "ProvisionedThroughput"));
+			if (member(u->body, "ProvisionedThroughput"))
+			{
+				if (is_on_demand(description) &&
+					(tu->billing == NULL || strcmp(tu->billing, "PAY_PER_REQUEST") == 0))
+					st_error(ST_ERR_VALIDATION,
+							 "One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST",
+							 u->index_name);
+				store_index_throughput(tu->table, u->index_name, member(u->body, "ProvisionedThroughput"));
+			}
+			if (member(u->body, "OnDemandThroughput"))
+			{
+				ops_check_on_demand_throughput(member(u->body, "OnDemandThroughput"),
+											   on_demand_after(tu, description), u->index_name);
+				store_index_setting(tu->table, u->index_name, "OnDemandThroughput",
+									ops_merge_on_demand_throughput(member(old, "OnDemandThroughput"),
+																   member(u->body, "OnDemandThroughput")));
+			}
+			if (member(u->body, "WarmThroughput"))
+				store_index_setting(tu->table, u->index_name, "WarmThroughput",
+									ops_merge_warm_throughput(member(old, "WarmThroughput"),
+															  member(u->body, "WarmThroughput")));
 			return NULL;
 		case GSI_DELETE:
 			ops_table_drop_gsi(tu->table, u->index_name);
@@ -545,6 +617,7 @@ api_update_table(Jsonb *request)
 
 	check_gsis_provisioned(tu, before);
 	apply_billing(tu, before);
+	apply_throughput_limits(tu, before);
 	if (tu->deletion_protection)
 		ops_table_set_option(tu->table, "DeletionProtectionEnabled", tu->deletion_protection);
 	for (int i = 0; i < tu->nupdates; i++)

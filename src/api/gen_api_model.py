@@ -90,6 +90,15 @@ def apply_changes_since_model(model):
     - CreateTable and UpdateTable: DeletionProtectionEnabled (Boolean).
     - PointInTimeRecoverySpecification: RecoveryPeriodInDays (Integer, 1 to
       35).
+    - UpdateContributorInsights: ContributorInsightsMode (enum
+      ACCESSED_AND_THROTTLED_KEYS, THROTTLED_KEYS).
+    - CreateTable and UpdateTable, their GlobalSecondaryIndexes and
+      GlobalSecondaryIndexUpdates' Create and Update: OnDemandThroughput
+      (MaxReadRequestUnits, MaxWriteRequestUnits) and WarmThroughput
+      (ReadUnitsPerSecond, WriteUnitsPerSecond), each a Long without
+      bounds in the model (their rules are the operation's, table_admin.c);
+      so GlobalSecondaryIndexUpdates' Update no longer requires
+      ProvisionedThroughput (it may change only the other two).
     And where DynamoDB does not answer as the model reads:
     - a structure's members are listed in DynamoDB's order, not the
       model's (validation_order);
@@ -119,6 +128,21 @@ def apply_changes_since_model(model):
     shapes.setdefault('RecoveryPeriodInDays', {'type': 'integer', 'min': 1, 'max': 35})
     shapes['PointInTimeRecoverySpecification']['members'].setdefault(
         'RecoveryPeriodInDays', {'shape': 'RecoveryPeriodInDays'})
+    shapes.setdefault('ContributorInsightsMode', {'type': 'string',
+                                                  'enum': ['ACCESSED_AND_THROTTLED_KEYS', 'THROTTLED_KEYS']})
+    shapes['UpdateContributorInsightsInput']['members'].setdefault(
+        'ContributorInsightsMode', {'shape': 'ContributorInsightsMode'})
+    shapes.setdefault('LongObject', {'type': 'long'})
+    shapes.setdefault('OnDemandThroughput', {'type': 'structure', 'members': {
+        'MaxReadRequestUnits': {'shape': 'LongObject'}, 'MaxWriteRequestUnits': {'shape': 'LongObject'}}})
+    shapes.setdefault('WarmThroughput', {'type': 'structure', 'members': {
+        'ReadUnitsPerSecond': {'shape': 'LongObject'}, 'WriteUnitsPerSecond': {'shape': 'LongObject'}}})
+    for name in ('CreateTableInput', 'UpdateTableInput', 'GlobalSecondaryIndex',
+                 'CreateGlobalSecondaryIndexAction', 'UpdateGlobalSecondaryIndexAction'):
+        shapes[name]['members'].setdefault('OnDemandThroughput', {'shape': 'OnDemandThroughput'})
+        shapes[name]['members'].setdefault('WarmThroughput', {'shape': 'WarmThroughput'})
+    update = shapes['UpdateGlobalSecondaryIndexAction']
+    update['required'] = [r for r in update.get('required', []) if r != 'ProvisionedThroughput']
     for name in ('TagKeyString', 'TagValueString'):
         shapes[name].pop('min', None)
         shapes[name].pop('max', None)
@@ -263,7 +287,8 @@ def main():
  * Source: botocore's DynamoDB model, service-2.json, API version %s
  * (%s), from %s, with DynamoDB's changes since
  * (apply_changes_since_model in the generator: table ARNs as TableName,
- * DeletionProtectionEnabled, RecoveryPeriodInDays).
+ * DeletionProtectionEnabled, RecoveryPeriodInDays, ContributorInsightsMode,
+ * OnDemandThroughput, WarmThroughput).
  *
  *-------------------------------------------------------------------------
  */

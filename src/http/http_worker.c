@@ -84,7 +84,8 @@ static const char *const counted_ops[] = {
 	"ExecuteStatement", "BatchExecuteStatement", "ExecuteTransaction",
 	"DescribeTimeToLive", "UpdateTimeToLive", "ListTagsOfResource", "DescribeEndpoints",
 	"DescribeLimits", "DescribeContinuousBackups", "TagResource", "UntagResource",
-	"UpdateContinuousBackups", "(other)"
+	"UpdateContinuousBackups", "UpdateContributorInsights", "DescribeContributorInsights",
+	"ListContributorInsights", "(other)"
 };
 
 #define HTTP_NOPS lengthof(counted_ops)

@@ -303,6 +303,8 @@ parse_index(IndexDef *ix, const Av *el, bool is_local, const char *path, bool pr
 			st_error(ST_ERR_VALIDATION,
 					 "One or more parameter values were invalid: ProvisionedThroughput should not be specified for index: %s when BillingMode is PAY_PER_REQUEST",
 					 ix->name);
+		ops_check_on_demand_throughput(av_map_get(el, "OnDemandThroughput", 18), !provisioned, ix->name);
+		ops_check_warm_throughput(av_map_get(el, "WarmThroughput", 14));
 	}
 }
 
@@ -321,6 +323,189 @@ check_throughput(const Av *pt, const char *path)
 					 v->str, path, i ? "writeCapacityUnits" : "readCapacityUnits");
 	}
 	ops_check_throughput_bounds(pt);
+}
+
+/*
+ * OnDemandThroughput and WarmThroughput (DynamoDB's API reference,
+ * "OnDemandThroughput" and "WarmThroughput"; Developer Guide, "DynamoDB
+ * maximum throughput for on-demand tables" and "Understanding DynamoDB warm
+ * throughput").  Neither is enforced here: both are stored in the table's
+ * or index's definition and described as DynamoDB describes them.
+ *
+ * OnDemandThroughput sets the most read and write request units an
+ * on-demand table or index may use: "you must specify MaxReadRequestUnits,
+ * MaxWriteRequestUnits, or both", each at least 1, or -1 to remove the
+ * maximum; a table or index without one is described with -1.  It is for
+ * PAY_PER_REQUEST tables ("You must use either OnDemandThroughput or
+ * ProvisionedThroughput based on your table's capacity mode").
+ *
+ * WarmThroughput is what a table or index can serve at once: a new one
+ * starts warm at 12,000 reads and 4,000 writes per second (the Developer
+ * Guide's on-demand starting values); asking for more pre-warms it to what
+ * was asked, asking for less leaves it as it is (warm throughput never goes
+ * down).  Nothing needs warming here, so it is described ACTIVE at once.
+ */
+#define WARM_READ_DEFAULT 12000
+#define WARM_WRITE_DEFAULT 4000
+
+static Av  *s_value(const char *s);
+
+/* A whole number's text as an int64: false when it is not one or is past a long. */
+static bool
+parse_long(const char *text, int64 *out)
+{
+	char	   *end;
+	long long	n;
+
+	errno = 0;
+	n = strtoll(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0')
+		return false;
+	*out = (int64) n;
+	return true;
+}
+
+/* A whole number member of a throughput structure, or absent (*given false). */
+static int64
+throughput_long(const Av *map, const char *field, bool *given)
+{
+	const Av   *v = av_map_get(map, field, strlen(field));
+	int64		n;
+
+	*given = v != NULL && v->type != AV_NULL;
+	if (!*given)
+		return 0;
+	if (v->type != AV_N || strchr(v->str, '.'))
+		wrong_type(field, "an integer");
+	/* past a long (or in exponent form): the model's type, as DynamoDB answers it */
+	if (!parse_long(v->str, &n))
+		st_error(ST_ERR_SERIALIZATION, "NUMBER_VALUE cannot be converted to Long");
+	return n;
+}
+
+void
+ops_check_on_demand_throughput(const Av *odt, bool on_demand, const char *index_name)
+{
+	static const char *const fields[2] = {"MaxReadRequestUnits", "MaxWriteRequestUnits"};
+	bool		any = false;
+
+	if (odt == NULL)
+		return;
+	if (odt->type != AV_M)
+		wrong_type("OnDemandThroughput", "an object");
+	if (!on_demand)
+	{
+		if (index_name)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: OnDemandThroughput should not be specified for index: %s when BillingMode is PROVISIONED",
+					 index_name);
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: OnDemandThroughput can only be specified when BillingMode is PAY_PER_REQUEST");
+	}
+	for (int i = 0; i < 2; i++)
+	{
+		bool		given;
+		int64		n = throughput_long(odt, fields[i], &given);
+
+		any |= given;
+		if (given && n < 1 && n != -1)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: %s must be at least 1, or -1 for no maximum: " INT64_FORMAT,
+					 fields[i], n);
+	}
+	if (!any)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: OnDemandThroughput must specify MaxReadRequestUnits, MaxWriteRequestUnits, or both");
+}
+
+void
+ops_check_warm_throughput(const Av *wt)
+{
+	static const char *const fields[2] = {"ReadUnitsPerSecond", "WriteUnitsPerSecond"};
+	bool		any = false;
+
+	if (wt == NULL)
+		return;
+	if (wt->type != AV_M)
+		wrong_type("WarmThroughput", "an object");
+	for (int i = 0; i < 2; i++)
+	{
+		bool		given;
+		int64		n = throughput_long(wt, fields[i], &given);
+
+		any |= given;
+		if (given && n < 1)
+			st_error(ST_ERR_VALIDATION,
+					 "One or more parameter values were invalid: %s must be at least 1: " INT64_FORMAT,
+					 fields[i], n);
+	}
+	if (!any)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: WarmThroughput must specify ReadUnitsPerSecond, WriteUnitsPerSecond, or both");
+}
+
+/* The number of a checked structure's member, or dflt when absent. */
+static int64
+stored_long(const Av *map, const char *field, int64 dflt)
+{
+	const Av   *v = map && map->type == AV_M ? av_map_get(map, field, strlen(field)) : NULL;
+	int64		n;
+
+	if (v == NULL || v->type != AV_N || !parse_long(v->str, &n))
+		return dflt;
+	return n;
+}
+
+static Av  *
+long_value(int64 n)
+{
+	char	   *s = psprintf(INT64_FORMAT, n);
+
+	return av_new_str(AV_N, s, strlen(s));
+}
+
+Av *
+ops_merge_on_demand_throughput(const Av *stored, const Av *asked)
+{
+	Av		   *out = av_new(AV_M);
+
+	av_map_put_nocheck(out, "MaxReadRequestUnits", 19,
+					   long_value(stored_long(asked, "MaxReadRequestUnits",
+											  stored_long(stored, "MaxReadRequestUnits", -1))));
+	av_map_put_nocheck(out, "MaxWriteRequestUnits", 20,
+					   long_value(stored_long(asked, "MaxWriteRequestUnits",
+											  stored_long(stored, "MaxWriteRequestUnits", -1))));
+	return out;
+}
+
+Av *
+ops_merge_warm_throughput(const Av *stored, const Av *asked)
+{
+	Av		   *out = av_new(AV_M);
+	int64		r = stored_long(stored, "ReadUnitsPerSecond", WARM_READ_DEFAULT);
+	int64		w = stored_long(stored, "WriteUnitsPerSecond", WARM_WRITE_DEFAULT);
+
+	r = Max(r, stored_long(asked, "ReadUnitsPerSecond", r));
+	w = Max(w, stored_long(asked, "WriteUnitsPerSecond", w));
+	av_map_put_nocheck(out, "ReadUnitsPerSecond", 18, long_value(Max(r, WARM_READ_DEFAULT)));
+	av_map_put_nocheck(out, "WriteUnitsPerSecond", 19, long_value(Max(w, WARM_WRITE_DEFAULT)));
+	return out;
+}
+
+/* WarmThroughput as DescribeTable shows it: the values, and ACTIVE. */
+static Av  *
+warm_value(const Av *definition)
+{
+	Av		   *out = ops_merge_warm_throughput(definition ? av_map_get(definition, "WarmThroughput", 14) : NULL, NULL);
+
+	av_map_put_nocheck(out, "Status", 6, s_value("ACTIVE"));
+	return out;
+}
+
+static Av  *
+on_demand_value(const Av *definition)
+{
+	return ops_merge_on_demand_throughput(definition ? av_map_get(definition, "OnDemandThroughput", 18) : NULL, NULL);
 }
 
 /*
@@ -596,6 +781,8 @@ ops_table_create(const Av *request_in)
 	check_attribute_definitions(defs);
 	parse_key_schema(ks, "keySchema", &pk, &sk);
 	provisioned = check_billing(req);
+	ops_check_on_demand_throughput(av_map_get(req, "OnDemandThroughput", 18), !provisioned, NULL);
+	ops_check_warm_throughput(av_map_get(req, "WarmThroughput", 14));
 
 	if (ngsi > ST_MAX_GSI)
 		st_error(ST_ERR_VALIDATION,
@@ -856,7 +1043,7 @@ index_definitions(const char *name)
 
 static Av  *
 index_description(StIndex *ix, const Av *definition, const char *arn,
-				  const char *count, const char *size)
+				  const char *count, const char *size, bool on_demand)
 {
 	Av		   *d = av_new(AV_M);
 
@@ -871,6 +1058,12 @@ index_description(StIndex *ix, const Av *definition, const char *arn,
 	put(d, "IndexSizeBytes", n_value(size));
 	put(d, "ItemCount", n_value(count));
 	put(d, "IndexArn", s_value(psprintf("%s/index/%s", arn, ix->name)));
+	if (!ix->is_local)
+	{
+		if (on_demand)
+			put(d, "OnDemandThroughput", on_demand_value(definition));
+		put(d, "WarmThroughput", warm_value(definition));
+	}
 	return d;
 }
 
@@ -890,6 +1083,7 @@ describe(const char *name, bool stats)
 	Av		   *gsis = av_new(AV_L);
 	Av		   *lsis = av_new(AV_L);
 	Av		   *ixdefs = t->nindexes > 0 ? index_definitions(t->name) : NULL;
+	bool		on_demand = billing && billing->type == AV_S && strcmp(billing->str, "PAY_PER_REQUEST") == 0;
 
 	if (stats)
 		table_stats(t, counts, sizes);
@@ -907,7 +1101,7 @@ describe(const char *name, bool stats)
 	put(d, "TableArn", s_value(arn));
 	if (table_id)
 		put(d, "TableId", s_value(table_id));
-	if (billing && billing->type == AV_S && strcmp(billing->str, "PAY_PER_REQUEST") == 0)
+	if (on_demand)
 	{
 		Av		   *bms = av_new(AV_M);
 
@@ -921,7 +1115,7 @@ describe(const char *name, bool stats)
 
 		av_append(ix->is_local ? lsis : gsis,
 				  index_description(ix, av_map_get(ixdefs, ix->name, strlen(ix->name)),
-									arn, counts[i + 1], sizes[i + 1]));
+									arn, counts[i + 1], sizes[i + 1], on_demand));
 	}
 	if (gsis->n > 0)
 		put(d, "GlobalSecondaryIndexes", gsis);
@@ -935,6 +1129,9 @@ describe(const char *name, bool stats)
 		if (restore && restore->type == AV_M)
 			put(d, "RestoreSummary", av_copy(restore));
 	}
+	if (on_demand)
+		put(d, "OnDemandThroughput", on_demand_value(definition));
+	put(d, "WarmThroughput", warm_value(definition));
 	return d;
 }
 

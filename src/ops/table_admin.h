@@ -26,6 +26,22 @@ extern Av  *ops_table_create(const Av *request);
 /* A ProvisionedThroughput's values within DynamoDB's bound (10^12), else an ERROR. */
 extern void ops_check_throughput_bounds(const Av *pt);
 
+/*
+ * OnDemandThroughput of a table (index_name NULL) or of a global secondary
+ * index, and WarmThroughput: DynamoDB's checks, nothing when absent
+ * (table_admin.c says which).  on_demand: the table is PAY_PER_REQUEST.
+ */
+extern void ops_check_on_demand_throughput(const Av *odt, bool on_demand, const char *index_name);
+extern void ops_check_warm_throughput(const Av *wt);
+
+/*
+ * The setting in force after `asked` (checked, or NULL) on top of `stored`
+ * (or NULL): every member there, -1 for no maximum; warm throughput never
+ * below DynamoDB's starting values nor below what it was.
+ */
+extern Av  *ops_merge_on_demand_throughput(const Av *stored, const Av *asked);
+extern Av  *ops_merge_warm_throughput(const Av *stored, const Av *asked);
+
 /* The TableDescription of a table (ResourceNotFoundException when absent). */
 extern Av  *ops_table_describe(const char *name);
 

@@ -8,6 +8,7 @@
  *	 st_partition_traffic_reset()		 forget them all (not for PUBLIC)
  *	 stdesign.studio_traffic_shown(table_name)	 may the studio's page show them?
  *	 st_hot_partitions(table_name, top)	 peaks against the limits, advice
+ *	 st_contributor_insights(table, index, top)	 top keys, as Contributor Insights
  *	 stdesign.studio_scan(...)			 the studio's own reads, not counted
  *
  * The limits are DynamoDB's documented ones: a partition serves at most
@@ -353,5 +354,90 @@ st_studio_scan(PG_FUNCTION_ARGS)
 	out.desc = rsinfo->setDesc;
 	out.typed = !PG_ARGISNULL(3) && PG_GETARG_BOOL(3);
 	ops_scan_uncounted(t, ix, limit, studio_scan_row, &out);
+	return (Datum) 0;
+}
+
+/* Busiest first by units, then the larger share of a limit at the peak, then the key. */
+static int
+insights_cmp(const void *a, const void *b)
+{
+	const StTrafficRow *x = a;
+	const StTrafficRow *y = b;
+	double		ux = x->read_units + x->write_units;
+	double		uy = y->read_units + y->write_units;
+	double		px = Max(x->peak_read_units / PARTITION_READ_LIMIT, x->peak_write_units / PARTITION_WRITE_LIMIT);
+	double		py = Max(y->peak_read_units / PARTITION_READ_LIMIT, y->peak_write_units / PARTITION_WRITE_LIMIT);
+
+	if (ux != uy)
+		return ux < uy ? 1 : -1;
+	if (px != py)
+		return px < py ? 1 : -1;
+	return strcmp(x->partition_key, y->partition_key);
+}
+
+/*
+ * st_contributor_insights(table_name, index_name, top): what DynamoDB's
+ * Contributor Insights graphs from CloudWatch (its most accessed and most
+ * throttled keys), from the traffic counters: the `top` partition keys of
+ * the table (index_name NULL) or of one global secondary index, busiest
+ * first, with their per-second peaks and whether one passed a partition's
+ * limit (the requests DynamoDB would have throttled).  The counters run
+ * whether insights are enabled or not (docs/studio.md); the reader needs
+ * what st_partition_traffic needs.
+ */
+PG_FUNCTION_INFO_V1(st_contributor_insights);
+Datum
+st_contributor_insights(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *name = studio_io_arg_required(fcinfo, 0, "table_name");
+	char	   *index = studio_io_arg_text(fcinfo, 1);
+	int			top = PG_ARGISNULL(2) ? 10 : PG_GETARG_INT32(2);
+	StTable    *t;
+	Oid			indexoid = InvalidOid;
+	StTrafficRow *rows;
+	TimestampTz since;
+	int			n;
+	int			m = 0;
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	t = catalog_lookup(name, false);
+	if (index)
+	{
+		StIndex    *ix = catalog_find_index(t, index);
+
+		/* insights are per table and per global secondary index */
+		if (ix == NULL || ix->is_local)
+			st_error(ST_ERR_RESOURCE_NOT_FOUND,
+					 "Requested resource not found: Index: %s not found in table %s", index, t->name);
+		indexoid = ix->index_oid;
+	}
+	catalog_check_keys_readable(t, "st_contributor_insights");
+	if (top < 1)
+		st_error(ST_ERR_VALIDATION, "top must be at least 1");
+	if (!counters_available())
+		return (Datum) 0;
+	rows = ops_traffic_rows(t->relid, &n, &since);
+	for (int i = 0; i < n; i++)
+		if (rows[i].indexoid == indexoid)
+			rows[m++] = rows[i];
+	if (m > 1)
+		qsort(rows, m, sizeof(StTrafficRow), insights_cmp);
+	for (int i = 0; i < m && i < top; i++)
+	{
+		Datum		values[8];
+		bool		nulls[8] = {0};
+
+		values[0] = CStringGetTextDatum(rows[i].partition_key);
+		values[1] = Int64GetDatum(rows[i].reads);
+		values[2] = Int64GetDatum(rows[i].writes);
+		values[3] = Float8GetDatum(rows[i].read_units);
+		values[4] = Float8GetDatum(rows[i].write_units);
+		values[5] = Float8GetDatum(rows[i].peak_read_units);
+		values[6] = Float8GetDatum(rows[i].peak_write_units);
+		values[7] = BoolGetDatum(rows[i].peak_read_units > PARTITION_READ_LIMIT ||
+								 rows[i].peak_write_units > PARTITION_WRITE_LIMIT);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
 	return (Datum) 0;
 }

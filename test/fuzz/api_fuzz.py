@@ -201,7 +201,13 @@ def bases(arn, backup_arn):
                                                                      'WriteCapacityUnits': 1})],
                  StreamSpecification={'StreamEnabled': True, 'StreamViewType': 'NEW_IMAGE'},
                  SSESpecification={'Enabled': True, 'SSEType': 'KMS', 'KMSMasterKeyId': 'k'},
-                 Tags=[{'Key': 'k', 'Value': 'v'}], TableClass='STANDARD', DeletionProtectionEnabled=False),
+                 Tags=[{'Key': 'k', 'Value': 'v'}], TableClass='STANDARD', DeletionProtectionEnabled=False,
+                 WarmThroughput={'ReadUnitsPerSecond': 13000, 'WriteUnitsPerSecond': 4500}),
+            dict(table_definition(NEW), BillingMode='PAY_PER_REQUEST',
+                 OnDemandThroughput={'MaxReadRequestUnits': 10, 'MaxWriteRequestUnits': -1},
+                 GlobalSecondaryIndexes=[dict(table_definition(NEW)['GlobalSecondaryIndexes'][0],
+                                              OnDemandThroughput={'MaxReadRequestUnits': 5},
+                                              WarmThroughput={'ReadUnitsPerSecond': 20000})]),
         ],
         'DeleteTable': [{'TableName': GONE}],
         'DescribeTable': [{'TableName': TABLE}],
@@ -216,6 +222,10 @@ def bases(arn, backup_arn):
                  {'Delete': {'IndexName': 'Nope2'}}],
              'BillingMode': 'PAY_PER_REQUEST', 'StreamSpecification': {'StreamEnabled': False},
              'TableClass': 'STANDARD_INFREQUENT_ACCESS', 'DeletionProtectionEnabled': False},
+            {'TableName': ADMIN, 'OnDemandThroughput': {'MaxReadRequestUnits': 5, 'MaxWriteRequestUnits': 6},
+             'WarmThroughput': {'ReadUnitsPerSecond': 15000},
+             'GlobalSecondaryIndexUpdates': [{'Update': {'IndexName': 'GSI1', 'OnDemandThroughput': {
+                 'MaxWriteRequestUnits': -1}, 'WarmThroughput': {'WriteUnitsPerSecond': 5000}}}]},
         ],
         'UpdateTimeToLive': [{'TableName': ADMIN, 'TimeToLiveSpecification': {'Enabled': True, 'AttributeName': 'exp'}}],
         'DescribeTimeToLive': [{'TableName': TABLE}],
@@ -255,6 +265,11 @@ def bases(arn, backup_arn):
                                     'BillingModeOverride': 'PAY_PER_REQUEST',
                                     'GlobalSecondaryIndexOverride': [], 'LocalSecondaryIndexOverride': [],
                                     'SSESpecificationOverride': {'Enabled': False}}],
+        'UpdateContributorInsights': [
+            {'TableName': ADMIN, 'ContributorInsightsAction': 'ENABLE', 'ContributorInsightsMode': 'THROTTLED_KEYS'},
+            {'TableName': arn, 'IndexName': 'GSI1', 'ContributorInsightsAction': 'DISABLE'}],
+        'DescribeContributorInsights': [{'TableName': TABLE, 'IndexName': 'GSI1'}, {'TableName': arn}],
+        'ListContributorInsights': [{'TableName': TABLE, 'MaxResults': 1, 'NextToken': 'FuzzTable#'}, {}],
     }
     return b
 

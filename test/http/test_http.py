@@ -279,6 +279,38 @@ def trust_tests():
     c.update_time_to_live(TableName="BotoTable", TimeToLiveSpecification={"Enabled": False, "AttributeName": "expires"})
     check("DescribeTimeToLive: DISABLED again",
           c.describe_time_to_live(TableName="BotoTable")["TimeToLiveDescription"]["TimeToLiveStatus"] == "DISABLED")
+    # Contributor Insights, per table and per GSI (boto3 of any age knows
+    # these three operations; the newer ContributorInsightsMode, and
+    # OnDemandThroughput / WarmThroughput, go through raw requests).
+    ci = c.describe_contributor_insights(TableName="BotoTable")
+    check("DescribeContributorInsights: DISABLED", ci["ContributorInsightsStatus"] == "DISABLED", ci)
+    up = c.update_contributor_insights(TableName="BotoTable", ContributorInsightsAction="ENABLE")
+    check("UpdateContributorInsights: ENABLING", up["ContributorInsightsStatus"] == "ENABLING", up)
+    ci = c.describe_contributor_insights(TableName="BotoTable")
+    check("DescribeContributorInsights: ENABLED with its rules and time",
+          ci["ContributorInsightsStatus"] == "ENABLED" and len(ci["ContributorInsightsRuleList"]) == 4
+          and hasattr(ci["LastUpdateDateTime"], "year"), ci)
+    code, _ = error_code(lambda: c.update_contributor_insights(TableName="NoSuchTable", ContributorInsightsAction="ENABLE"))
+    check("UpdateContributorInsights of a missing table: ResourceNotFoundException", code == "ResourceNotFoundException", code)
+    code, _ = error_code(lambda: c.describe_contributor_insights(TableName="BotoTable", IndexName="NoSuchIndex"))
+    check("DescribeContributorInsights of a missing index: ResourceNotFoundException", code == "ResourceNotFoundException", code)
+    listed = c.list_contributor_insights(TableName="BotoTable", MaxResults=1)
+    check("ListContributorInsights: the table, enabled",
+          listed["ContributorInsightsSummaries"][0]["ContributorInsightsStatus"] == "ENABLED", listed)
+    r, data = raw("UpdateContributorInsights", json.dumps({"TableName": "BotoTable", "ContributorInsightsAction": "ENABLE",
+                                                           "ContributorInsightsMode": "THROTTLED_KEYS"}))
+    check("raw: UpdateContributorInsights with ContributorInsightsMode",
+          r.status == 200 and json.loads(data).get("ContributorInsightsMode") == "THROTTLED_KEYS", data)
+    r, data = raw("UpdateContributorInsights", json.dumps({"TableName": "BotoTable", "ContributorInsightsAction": "ON"}))
+    check("raw: UpdateContributorInsights with a bad action: ValidationException",
+          r.status == 400 and (err_type(data) or "").endswith("ValidationException"), data)
+    c.update_contributor_insights(TableName="BotoTable", ContributorInsightsAction="DISABLE")
+    r, data = raw("UpdateTable", json.dumps({"TableName": "BotoTable", "OnDemandThroughput": {"MaxReadRequestUnits": 50},
+                                             "WarmThroughput": {"WriteUnitsPerSecond": 5000}}))
+    table = json.loads(data).get("TableDescription", {})
+    check("raw: UpdateTable with OnDemandThroughput and WarmThroughput, described",
+          r.status == 200 and table.get("OnDemandThroughput") == {"MaxReadRequestUnits": 50, "MaxWriteRequestUnits": -1}
+          and table.get("WarmThroughput", {}).get("WriteUnitsPerSecond") == 5000, data)
     arn = c.describe_table(TableName="BotoTable")["Table"]["TableArn"]
     check("ListTagsOfResource: no tags", c.list_tags_of_resource(ResourceArn=arn)["Tags"] == [])
     c.tag_resource(ResourceArn=arn, Tags=[{"Key": "env", "Value": "test"}, {"Key": "team", "Value": "data"}])

@@ -7,7 +7,7 @@
 # commits; stdesign.track_traffic; transactions (double units);
 # per-second peaks against the 1,000 WCU limit with write-sharding advice;
 # eviction of the least used partitions when the shared table is full;
-# reset and who may; who may read the counts; the studio's page; a dropped
+# Contributor Insights' top keys; reset and who may; who may read the counts; the studio's page; a dropped
 # table; a restart.
 
 use strict;
@@ -103,6 +103,29 @@ like($advice, qr/write-shard the key over \d+ keys \("EVENTS#2026-07-06#SHARD0"/
 like(sql(q{SELECT advice FROM st_hot_partitions('Traffic') WHERE partition_key = 'HOT'}), qr/^ok$/,
 	'a quiet partition is ok');
 
+# Contributor Insights from the same counters (st_contributor_insights):
+# the busiest keys first, the bulk-loaded partition's peak throttle-worthy,
+# the others not; per GSI; the counters run whether insights are enabled or
+# not, so enabling changes no count.
+is(sql(q{SELECT partition_key || ' ' || writes || ' ' || write_units || ' ' || (peak_write_units > 1000) || ' ' || throttle_worthy
+         FROM st_contributor_insights('Traffic', top => 1)}),
+	'EVENTS#2026-07-06 5000 5000 true true', 'st_contributor_insights: the busiest key, throttle-worthy');
+is(sql(q{SELECT count(*) || ' ' || bool_or(throttle_worthy) FROM st_contributor_insights('Traffic', NULL, 100)
+         WHERE partition_key <> 'EVENTS#2026-07-06'}),
+	sql(q{SELECT count(DISTINCT partition_key) - 1 FROM st_partition_traffic('Traffic') WHERE index_name IS NULL}) . ' false',
+	'st_contributor_insights: every other key of the table, none throttle-worthy');
+is(sql(q{SELECT string_agg(partition_key, ',') FROM st_contributor_insights('Traffic', 'ByG')}),
+	sql(q{SELECT string_agg(partition_key, ',' ORDER BY read_units + write_units DESC, partition_key) FROM st_partition_traffic('Traffic') WHERE index_name = 'ByG'}),
+	'st_contributor_insights: a GSI\'s keys, busiest first');
+my $before = sql(q{SELECT string_agg(partition_key || ' ' || reads || ' ' || writes, ',') FROM st_contributor_insights('Traffic', NULL, 100)});
+sql(q{SELECT st_api('UpdateContributorInsights', '{"TableName": "Traffic", "ContributorInsightsAction": "ENABLE"}')});
+is(sql(q{SELECT string_agg(partition_key || ' ' || reads || ' ' || writes, ',') FROM st_contributor_insights('Traffic', NULL, 100)}),
+	$before, 'enabling insights changes no count');
+sql(q{SELECT st_get('HOT', '1', 'Traffic')});
+isnt(sql(q{SELECT string_agg(partition_key || ' ' || reads || ' ' || writes, ',') FROM st_contributor_insights('Traffic', NULL, 100)}),
+	$before, 'a read after enabling is counted');
+sql(q{SELECT st_api('UpdateContributorInsights', '{"TableName": "Traffic", "ContributorInsightsAction": "DISABLE"}')});
+
 # Who may read the counts (issue 26, finding 5): they show the table's and
 # its GSIs' key values, and which of them others read.  A role without
 # SELECT on the table's relation is refused; a role with SELECT sees them;
@@ -113,7 +136,7 @@ sql(q{CREATE ROLE traffic_none LOGIN;
     GRANT USAGE ON SCHEMA stdesign, stdesign_data TO traffic_none, traffic_reader;
     GRANT SELECT ON stdesign.tables, stdesign.indexes TO traffic_none, traffic_reader;
     GRANT SELECT ON stdesign_data."Traffic" TO traffic_reader;});
-for my $f ("st_partition_traffic('Traffic')", "st_hot_partitions('Traffic')")
+for my $f ("st_partition_traffic('Traffic')", "st_hot_partitions('Traffic')", "st_contributor_insights('Traffic')")
 {
 	my ($frc, $fout, $ferr) = $node->psql('postgres', "SELECT partition_key FROM $f",
 		extra_params => [ '-U', 'traffic_none' ]);
