@@ -1234,3 +1234,10 @@ CREATE OR REPLACE FUNCTION st_list_access_keys()
 	$$;
 COMMENT ON FUNCTION st_list_access_keys() IS
 	'the access keys of the HTTP endpoint (never their secrets); enabled is false once disabled or once its role was dropped or renamed';
+
+-- Multi-attribute keys of GSIs ----------------------------------------------
+-- (docs/sql.md, "Multi-attribute GSI keys".)  A GSI's key may have up to 4
+-- HASH and 4 RANGE attributes; key_schema lists them all, in order.  NULL,
+-- as in every row written before, is one HASH (pk_name) and at most one
+-- RANGE attribute (sk_name): existing indexes keep working unchanged.
+ALTER TABLE stdesign.indexes ADD COLUMN key_schema jsonb;

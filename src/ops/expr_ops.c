@@ -690,10 +690,10 @@ ops_expr_check_key_paths(StExprRequest *req, const StTable *t)
 
 			if (ix->is_local != (local == 1))
 				continue;
-			if (!ix->is_local && has_head(&h, ix->pk.name))
-				key_path_error("IndexKey", ix->pk.name);
-			if (has_head(&h, ix->sk.name))
-				key_path_error("IndexKey", ix->sk.name);
+			/* an LSI's partition key is the table's */
+			for (int k = ix->is_local ? ix->npk : 0; k < ix->npk + ix->nsk; k++)
+				if (has_head(&h, ix->keys[k].name))
+					key_path_error("IndexKey", ix->keys[k].name);
 		}
 	}
 }
@@ -702,12 +702,15 @@ ops_expr_check_key_paths(StExprRequest *req, const StTable *t)
 bool
 ops_index_holds(const StTable *t, const StIndex *ix, const char *name, int len)
 {
-	const char *keys[4] = {t->pk.name, t->sk.name, ix->pk.name, ix->sk.name};
+	const char *keys[2] = {t->pk.name, t->sk.name};
 
 	if (ix->projection == ST_PROJECT_ALL)
 		return true;
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 2; k++)
 		if (keys[k] && (int) strlen(keys[k]) == len && memcmp(keys[k], name, len) == 0)
+			return true;
+	for (int k = 0; k < ix->npk + ix->nsk; k++)
+		if ((int) strlen(ix->keys[k].name) == len && memcmp(ix->keys[k].name, name, len) == 0)
 			return true;
 	for (int i = 0; ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
 		if ((int) strlen(ix->non_key_attributes[i]) == len &&

@@ -80,7 +80,7 @@ extern bytea *st_key_ix(const char *data, int len);
 extern void storage_create_relation(const char *relname, const char *key_index,
 									const StKeyDef *pk, const StKeyDef *sk);
 extern void storage_create_index(const char *relname, const char *index_relname,
-								 const StKeyDef *pk, const StKeyDef *sk,
+								 int npk, int nsk, const StKeyDef *keys,
 								 const StKeyDef *table_pk, const StKeyDef *table_sk);
 extern void storage_drop_index(const char *index_relname);
 /* Time to live's index over an attribute's expiry (see storage_expired_items). */
@@ -93,6 +93,8 @@ extern void storage_drop_relation(const char *relname);
 
 /* The partial-index predicate of an index's key attributes, as SQL over item. */
 extern char *storage_index_predicate(const StKeyDef *pk, const StKeyDef *sk);
+/* The same for an index's key attributes (StIndex.keys: npk HASH, then nsk RANGE). */
+extern char *storage_index_keys_predicate(int npk, int nsk, const StKeyDef *keys);
 
 /* The Postgres type of a key column for a key type. */
 extern Oid	storage_key_typoid(AvType type);
