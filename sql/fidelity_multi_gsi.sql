@@ -115,10 +115,83 @@ SELECT st_api('PutItem', '{"TableName": "MgA", "Item": {"PK": {"S": "i1"}, "h1":
   "h4": {"S": "y"}, "r1": {"N": "2"}, "r2": {"S": "s"}, "r3": {"B": "Ag=="}, "r4": {"N": "4"}}, "ReturnConsumedCapacity": "INDEXES"}');
 SELECT st_api('PutItem', '{"TableName": "MgA", "Item": {"PK": {"S": "i7"}, "h1": {"S": "x"}}, "ReturnConsumedCapacity": "INDEXES"}');
 
--- Reading such an index is refused for now (not read with the wrong plan).
-SELECT st_api('Query', '{"TableName": "MgA", "IndexName": "Big", "KeyConditionExpression": "h1 = :v",
-  "ExpressionAttributeValues": {":v": {"S": "x"}}}');
-SELECT st_api('Scan', '{"TableName": "MgA", "IndexName": "Big"}');
+-- Query: every HASH attribute with =, RANGE attributes left to right, the
+-- last one used with any key operator; results in the order of the RANGE
+-- attributes (each its type's: r1 numeric, r2 bytes), then the table key.
+CREATE FUNCTION mg_q(cond text, vals jsonb, extra jsonb DEFAULT '{}') RETURNS jsonb LANGUAGE sql AS $$
+  SELECT st_api('Query', jsonb_build_object('TableName', 'MgA', 'IndexName', 'Big', 'KeyConditionExpression', cond,
+    'ExpressionAttributeValues', vals) || extra)
+$$;
+CREATE FUNCTION mg_pks(r jsonb) RETURNS text LANGUAGE sql AS $$
+  SELECT string_agg(i -> 'PK' ->> 'S', ' ' ORDER BY o) || ' (' || (r ->> 'Count') || ')'
+         || COALESCE(' last ' || (r -> 'LastEvaluatedKey')::text, '')
+    FROM jsonb_array_elements(r -> 'Items') WITH ORDINALITY AS x(i, o)
+$$;
+SELECT mg_put(jsonb_build_object('PK', jsonb_build_object('S', 'q' || n), 'h1', '{"S": "x"}'::jsonb, 'h2', '{"N": "1"}'::jsonb,
+  'h3', '{"B": "AQ=="}'::jsonb, 'h4', '{"S": "y"}'::jsonb, 'r1', jsonb_build_object('N', (n % 3)::text),
+  'r2', jsonb_build_object('S', chr(ascii('a') + n % 4)), 'r3', '{"B": "AA=="}'::jsonb, 'r4', jsonb_build_object('N', (10 - n)::text)))
+  FROM generate_series(1, 10) AS n;
+-- the HASH values as numbers compare as numbers: 1.0 is 1
+SELECT mg_pks(mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d',
+  '{":a": {"S": "x"}, ":b": {"N": "1.0"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}}'));
+SELECT mg_pks(mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 = :r1',
+  '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "1"}}'));
+SELECT mg_pks(mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 = :r1 AND r2 BETWEEN :lo AND :hi',
+  '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "1"}, ":lo": {"S": "b"}, ":hi": {"S": "c"}}'));
+SELECT mg_pks(mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 >= :r1',
+  '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "2"}}', '{"ScanIndexForward": false}'));
+SELECT mg_pks(mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 = :r1 AND begins_with(r2, :p)',
+  '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "1"}, ":p": {"S": "a"}}'));
+-- pages: Limit, LastEvaluatedKey with every key attribute, ExclusiveStartKey
+SELECT mg_pks(mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 = :r1',
+  '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "1"}}', '{"Limit": 2}'));
+SELECT mg_pks(mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 = :r1',
+  '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "1"}}',
+  jsonb_build_object('Limit', 2, 'ExclusiveStartKey', mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 = :r1',
+  '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "1"}}', '{"Limit": 2}') -> 'LastEvaluatedKey')));
+-- a start key missing an attribute, or outside the condition
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}}',
+  '{"ExclusiveStartKey": {"PK": {"S": "q1"}, "h1": {"S": "x"}}}');
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}}',
+  '{"ExclusiveStartKey": {"PK": {"S": "q1"}, "h1": {"S": "other"}, "h2": {"N": "1"}, "h3": {"B": "AQ=="}, "h4": {"S": "y"},
+    "r1": {"N": "1"}, "r2": {"S": "b"}, "r3": {"B": "AA=="}, "r4": {"N": "9"}}}');
+-- conditions that break the rules: a HASH attribute missing or not with =,
+-- a RANGE attribute skipped, an inequality before the last one, a key
+-- attribute twice, a value of the wrong type, a filter on a key attribute
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}}');
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 > :d', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}}');
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r2 = :e', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":e": {"S": "a"}}');
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 > :e AND r2 = :f',
+  '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":e": {"N": "0"}, ":f": {"S": "a"}}');
+SELECT mg_q('h1 = :a AND h1 = :b', '{":a": {"S": "x"}, ":b": {"S": "y"}}');
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND zz = :d', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}}');
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d', '{":a": {"S": "x"}, ":b": {"S": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}}');
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 < :e', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":e": {"S": "1"}}');
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":e": {"N": "1"}}',
+  '{"FilterExpression": "r3 = :e"}');
+SELECT st_api('Query', '{"TableName": "MgA", "IndexName": "Big", "KeyConditions": {"h1": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "x"}]}}}');
+-- hostile: a huge value is just not found; a value of every wrong type is refused
+SELECT mg_pks(mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d',
+  jsonb_build_object(':a', jsonb_build_object('S', repeat('x', 2048)), ':b', '{"N": "1"}'::jsonb, ':c', '{"B": "AQ=="}'::jsonb, ':d', '{"S": "y"}'::jsonb)));
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d',
+  jsonb_build_object(':a', jsonb_build_object('S', repeat('x', 2049)), ':b', '{"N": "1"}'::jsonb, ':c', '{"B": "AQ=="}'::jsonb, ':d', '{"S": "y"}'::jsonb));
+SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d', '{":a": {"L": []}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}}');
+-- One index range scan: the partition column and r1's bound are the
+-- btree's conditions (the SQL stdesign.query_sql shows, as Query runs it).
+SELECT stdesign.query_sql('MgA', 'Big', 1, 2, false) AS mg_sql \gset
+PREPARE mg_plan(jsonb, numeric, numeric, int8, jsonb) AS :mg_sql;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) EXECUTE mg_plan('{"h1": {"S": "x"}, "h2": {"N": "1"}, "h3": {"B": "AQ=="}, "h4": {"S": "y"}}', 1, 2, 10, NULL);
+RESET enable_seqscan;
+DEALLOCATE mg_plan;
+-- st_query takes one partition-key value: not such an index
+SELECT st_query('x', "table" => 'MgA', index => 'Big');
+
+-- Scan of the index: in index order, every key attribute in LastEvaluatedKey
+SELECT mg_pks(st_api('Scan', '{"TableName": "MgA", "IndexName": "Big", "Limit": 3}'));
+SELECT mg_pks(st_api('Scan', jsonb_build_object('TableName', 'MgA', 'IndexName', 'Big', 'Limit', 30,
+  'ExclusiveStartKey', st_api('Scan', '{"TableName": "MgA", "IndexName": "Big", "Limit": 3}') -> 'LastEvaluatedKey')));
+SELECT st_api('Scan', '{"TableName": "MgA", "IndexName": "Big", "Segment": 0, "TotalSegments": 2}');
 
 -- UpdateTable: a multi-attribute GSI added to a table with items is filled
 -- (backfill), sparse; its attributes' types must agree with the other keys'.
@@ -157,3 +230,5 @@ DROP FUNCTION mg_try(jsonb, jsonb);
 DROP FUNCTION mg_ks(text);
 DROP FUNCTION mg_defs(text);
 DROP FUNCTION mg_put(jsonb);
+DROP FUNCTION mg_q(text, jsonb, jsonb);
+DROP FUNCTION mg_pks(jsonb);

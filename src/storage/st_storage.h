@@ -46,6 +46,7 @@ typedef struct StPosition
 	Datum		index_sk;
 	Datum		table_pk;
 	Datum		table_sk;
+	const Av   *key;			/* a multi-attribute GSI's: the key map itself (typed) */
 } StPosition;
 
 /* A query over one partition of the table or of an index. */
@@ -59,6 +60,15 @@ typedef struct StQueryRange
 	bool		backward;
 	int64		limit;			/* rows to read at most, or -1 */
 	const StPosition *start;	/* resume after this position, or NULL */
+
+	/*
+	 * A multi-attribute GSI (catalog.h): multi_eq, the values its HASH
+	 * attributes and its first multi_neq RANGE attributes equal (a map,
+	 * typed); the bounds are then on RANGE attribute multi_neq, and pk is
+	 * unused.
+	 */
+	const Av   *multi_eq;
+	int			multi_neq;
 } StQueryRange;
 
 /* A scan of a whole table or index. */
