@@ -244,7 +244,7 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 	/* a multi-attribute key is only queried through its own condition (st_query takes one value) */
 	if (q->index && q->index->multi && !q->multi)
 		st_error(ST_ERR_VALIDATION,
-				 "The index %s has a key of several attributes: query it with a KeyConditionExpression (Query, st_api) or PartiQL",
+				 "The index %s has a key of several attributes: query it with a KeyConditionExpression (Query); PartiQL and st_query read only indexes with one partition-key attribute",
 				 q->index->name);
 	if (q->multi)
 	{
