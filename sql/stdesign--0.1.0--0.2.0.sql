@@ -1302,3 +1302,10 @@ CREATE FUNCTION st_contributor_insights(table_name text, index_name text DEFAULT
 	AS 'MODULE_PATHNAME', 'st_contributor_insights' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION st_contributor_insights(text, text, integer) IS
 	'Contributor Insights from the traffic counters: the top partition keys of a table or GSI by units, with their per-second peaks and whether a peak passed DynamoDB''s per-partition limits (needs shared_preload_libraries)';
+
+-- Multi-attribute keys of GSIs ----------------------------------------------
+-- (docs/sql.md, "Multi-attribute GSI keys".)  A GSI's key may have up to 4
+-- HASH and 4 RANGE attributes; key_schema lists them all, in order.  NULL,
+-- as in every row written before, is one HASH (pk_name) and at most one
+-- RANGE attribute (sk_name): existing indexes keep working unchanged.
+ALTER TABLE stdesign.indexes ADD COLUMN key_schema jsonb;

@@ -44,6 +44,11 @@ CREATE TABLE stdesign.indexes (
 	pg_index text COLLATE "C" NOT NULL,
 	definition jsonb NOT NULL,		-- the index's part of the request
 	created_at timestamptz NOT NULL DEFAULT now(),
+	-- a GSI with a multi-attribute key: every key attribute in key order,
+	-- [{"AttributeName", "AttributeType", "KeyType"}, ...] (pk_* and sk_*
+	-- are then its first HASH and first RANGE attributes); NULL for one
+	-- HASH and at most one RANGE attribute
+	key_schema jsonb,
 	PRIMARY KEY (table_name, index_name)
 );
 

@@ -195,6 +195,33 @@ page_fetches(StExprRequest *req, StTable *t, StIndex *ix, SelectKind select)
 
 
 /*
+ * The key attributes of a key space, each once: the table's, then the
+ * index's (every one of a multi-attribute key).  Returns how many.
+ */
+static int
+key_attribute_names(StTable *t, StIndex *ix, const char **names)
+{
+	const StKeyDef *keys[2 + ST_MAX_INDEX_KEYS];
+	int			nkeys = 0;
+	int			n = 0;
+
+	keys[nkeys++] = &t->pk;
+	keys[nkeys++] = &t->sk;
+	for (int i = 0; ix && i < ix->npk + ix->nsk; i++)
+		keys[nkeys++] = &ix->keys[i];
+	for (int i = 0; i < nkeys; i++)
+	{
+		bool		seen = keys[i]->name == NULL;
+
+		for (int j = 0; j < n && !seen; j++)
+			seen = strcmp(names[j], keys[i]->name) == 0;
+		if (!seen)
+			names[n++] = keys[i]->name;
+	}
+	return n;
+}
+
+/*
  * How many attributes the key of a key space has: the table's and the
  * index's key attributes, each once (an index may share them with the
  * table, as LastEvaluatedKey then holds them once).
@@ -202,19 +229,9 @@ page_fetches(StExprRequest *req, StTable *t, StIndex *ix, SelectKind select)
 static int
 key_attribute_count(StTable *t, StIndex *ix)
 {
-	const StKeyDef *keys[4] = {&t->pk, &t->sk, ix ? &ix->pk : NULL, ix ? &ix->sk : NULL};
-	int			n = 0;
+	const char *names[2 + ST_MAX_INDEX_KEYS];
 
-	for (int i = 0; i < 4; i++)
-	{
-		bool		seen = keys[i] == NULL || keys[i]->name == NULL;
-
-		for (int j = 0; j < i && !seen; j++)
-			seen = keys[j] && keys[j]->name && strcmp(keys[j]->name, keys[i]->name) == 0;
-		if (!seen)
-			n++;
-	}
-	return n;
+	return key_attribute_names(t, ix, names);
 }
 
 /* ExclusiveStartKey as a position: exactly the key attributes of the key space. */
@@ -234,6 +251,16 @@ start_position(Jsonb *request, StTable *t, StIndex *ix)
 		st_error(ST_ERR_VALIDATION,
 				 "The provided starting key is invalid: The provided key element does not match the schema");
 	pos = palloc0(sizeof(StPosition));
+	if (ix && ix->multi)
+	{
+		/* every key attribute's value, each checked against its type */
+		for (int i = 0; i < ix->npk + ix->nsk; i++)
+			(void) ops_start_key_datum(start, &ix->keys[i]);
+		(void) ops_start_key_datum(start, &t->pk);
+		(void) ops_start_key_datum(start, &t->sk);
+		pos->key = start;
+		return pos;
+	}
 	pos->table_pk = ops_start_key_datum(start, &t->pk);
 	pos->table_sk = ops_start_key_datum(start, &t->sk);
 	if (ix)
@@ -266,23 +293,24 @@ static void
 check_start_names(Jsonb *request, StTable *t, StIndex *ix)
 {
 	Av		   *start = api_typed_map(request, "ExclusiveStartKey");
-	const StKeyDef *keys[4] = {&t->pk, &t->sk, ix ? &ix->pk : NULL, ix ? &ix->sk : NULL};
+	const char *keys[2 + ST_MAX_INDEX_KEYS];
+	int			nkeys;
 
 	if (start == NULL)
 		return;
+	nkeys = key_attribute_names(t, ix, keys);
 	for (int i = 0; i < start->n; i++)
 	{
 		bool		is_key = false;
 
-		for (int k = 0; k < 4 && !is_key; k++)
-			is_key = keys[k] && keys[k]->name &&
-				strlen(keys[k]->name) == (size_t) start->members[i].name_len &&
-				memcmp(keys[k]->name, start->members[i].name, start->members[i].name_len) == 0;
+		for (int k = 0; k < nkeys && !is_key; k++)
+			is_key = strlen(keys[k]) == (size_t) start->members[i].name_len &&
+				memcmp(keys[k], start->members[i].name, start->members[i].name_len) == 0;
 		if (!is_key)
 			st_error(ST_ERR_VALIDATION, "The provided starting key is invalid");
 	}
-	for (int k = 0; k < 4; k++)
-		if (keys[k] && keys[k]->name && av_map_get(start, keys[k]->name, strlen(keys[k]->name)) == NULL)
+	for (int k = 0; k < nkeys; k++)
+		if (av_map_get(start, keys[k], strlen(keys[k])) == NULL)
 			st_error(ST_ERR_VALIDATION, "The provided starting key is invalid");
 }
 
@@ -524,6 +552,15 @@ request_key_condition(Jsonb *request, StExprRequest *req, const StQuerySpec *q,
 {
 	char	   *kce = api_jreq_member_text(request, "KeyConditionExpression", "KeyConditionExpression");
 
+	if (q->index && q->index->multi)
+	{
+		/* a multi-attribute key: KeyConditionExpression only (keys since 2025) */
+		if (kce == NULL)
+			st_error(ST_ERR_VALIDATION,
+					 "Query key condition not supported: use a KeyConditionExpression on an index whose key has several attributes");
+		ops_query_set_multi_condition((StQuerySpec *) q, ops_expr_key_condition_multi(req, kce, q->index));
+		return;
+	}
 	if (kce)
 		ops_expr_key_condition(req, kce, ops_query_pk(q), ops_query_sk(q), kc);
 	else
@@ -578,8 +615,9 @@ api_query(Jsonb *request)
 	ops_expr_check_filter_projected(&req, t, ix);
 	ops_expr_check_key_paths(&req, t);
 
-	q.pk = kc.pk_value;
-	if (kc.has_sk)
+	if (!q.multi)
+		q.pk = kc.pk_value;
+	if (!q.multi && kc.has_sk)
 	{
 		q.sort_op = sort_op(kc.sk_op);
 		q.sort1 = kc.sk_value1;
@@ -587,7 +625,9 @@ api_query(Jsonb *request)
 	}
 	check_start_names(request, t, ix);
 	q.start = start_position(request, t, ix);
-	if (q.start)
+	if (q.start && q.multi)
+		ops_query_check_multi_start(&q);
+	else if (q.start)
 	{
 		check_start_in_partition(request, &q);
 		check_start_in_range(request, &q);

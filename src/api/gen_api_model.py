@@ -99,6 +99,12 @@ def apply_changes_since_model(model):
       bounds in the model (their rules are the operation's, table_admin.c);
       so GlobalSecondaryIndexUpdates' Update no longer requires
       ProvisionedThroughput (it may change only the other two).
+    - a GSI's KeySchema (GlobalSecondaryIndex, CreateGlobalSecondaryIndexAction)
+      has no maximum length (botocore's current service-2.json: "Global
+      secondary index supports up to 4 partition and up to 4 sort keys";
+      the limits are checked by the operation, ops/table_admin.c).  The
+      KeySchema of a table and of an LSI keep the maximum of 2 that
+      DynamoDB was observed to report with the other violations.
     And where DynamoDB does not answer as the model reads:
     - a structure's members are listed in DynamoDB's order, not the
       model's (validation_order);
@@ -147,6 +153,14 @@ def apply_changes_since_model(model):
         shapes[name].pop('min', None)
         shapes[name].pop('max', None)
     shapes['Tag'].pop('required', None)
+    gsi_key_schema = dict(shapes['KeySchema'])
+    gsi_key_schema.pop('max', None)
+    shapes['GlobalSecondaryIndexKeySchema'] = gsi_key_schema
+    for name in ('GlobalSecondaryIndex', 'CreateGlobalSecondaryIndexAction'):
+        member = shapes[name]['members']['KeySchema']
+        if member['shape'] == 'KeySchema':
+            shapes[name]['members']['KeySchema'] = dict(member, shape='GlobalSecondaryIndexKeySchema')
+    shapes['KeySchema'].setdefault('max', 2)
 
 
 def java_string_hash(s):

@@ -484,15 +484,84 @@ catalog_query(const char *sql, Datum arg, long tcount)
 	return rc;
 }
 
+/*
+ * An index's key attributes (StIndex.keys): from key_schema's arrays when
+ * it has them (a multi-attribute GSI), else its pk and sk.  A row that
+ * does not hold together (edited by hand) is an internal error.
+ */
+static void
+load_index_keys(StIndex *ix, Datum names_d, bool names_null, Datum kinds_d, bool kinds_null)
+{
+	Datum	   *names = NULL;
+	Datum	   *kinds = NULL;
+	int			n = 0,
+				nk = 0;
+
+	if (!names_null && !kinds_null)
+	{
+		deconstruct_array(DatumGetArrayTypeP(names_d), TEXTOID, -1, false, TYPALIGN_INT, &names, NULL, &n);
+		deconstruct_array(DatumGetArrayTypeP(kinds_d), TEXTOID, -1, false, TYPALIGN_INT, &kinds, NULL, &nk);
+	}
+	if (n == 0)
+	{
+		ix->npk = 1;
+		ix->nsk = ix->sk.name ? 1 : 0;
+		ix->keys = palloc0(sizeof(StKeyDef) * 2);
+		ix->keys[0] = ix->pk;
+		ix->keys[1] = ix->sk;
+		ix->multi = false;
+		return;
+	}
+	if (n != nk || n > ST_MAX_INDEX_KEYS)
+		st_internal_error("the key_schema of index %s in stdesign.indexes is not valid", ix->name);
+	ix->keys = palloc0(sizeof(StKeyDef) * n);
+	ix->npk = ix->nsk = 0;
+	for (int i = 0; i < n; i++)
+	{
+		char	   *name = TextDatumGetCString(names[i]);
+		char	   *kind = TextDatumGetCString(kinds[i]);
+		bool		hash = strlen(kind) == 2 && kind[1] == 'H';
+
+		if (strlen(kind) != 2 || (!hash && kind[1] != 'R') || (hash && ix->nsk > 0) ||
+			(kind[0] != 'S' && kind[0] != 'N' && kind[0] != 'B'))
+			st_internal_error("the key_schema of index %s in stdesign.indexes is not valid", ix->name);
+		ix->keys[i].name = name;
+		ix->keys[i].type = key_type(kind);
+		if (hash)
+			ix->npk++;
+		else
+			ix->nsk++;
+	}
+	if (ix->npk < 1 || ix->npk > ST_MAX_INDEX_HASH_KEYS || ix->nsk > ST_MAX_INDEX_RANGE_KEYS ||
+		strcmp(ix->keys[0].name, ix->pk.name) != 0 || ix->keys[0].type != ix->pk.type ||
+		(ix->nsk > 0) != (ix->sk.name != NULL) ||
+		(ix->nsk > 0 && (strcmp(ix->keys[ix->npk].name, ix->sk.name) != 0 ||
+						 ix->keys[ix->npk].type != ix->sk.type)))
+		st_internal_error("the key_schema of index %s in stdesign.indexes is not valid", ix->name);
+	ix->multi = ix->npk > 1 || ix->nsk > 1;
+}
+
 static void
 load_indexes(StTable *t)
 {
 	MemoryContext old;
 
-	if (catalog_query("SELECT index_name, is_local, pk_name, pk_type, sk_name, sk_type,"
-					  " projection_type, non_key_attributes::pg_catalog.text[], pg_index"
-					  " FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"
-					  " ORDER BY created_at, index_name",
+	/*
+	 * key_schema (NULL: one HASH attribute, pk_name, and at most one RANGE,
+	 * sk_name) as two arrays in key order: names, and type letter followed
+	 * by H or R.  A 0.1.0 catalog has no such column.
+	 */
+	if (catalog_query(psprintf("SELECT index_name, is_local, pk_name, pk_type, sk_name, sk_type,"
+							   " projection_type, non_key_attributes::pg_catalog.text[], pg_index, %s"
+							   " FROM stdesign.indexes WHERE table_name OPERATOR(pg_catalog.=) $1"
+							   " ORDER BY created_at, index_name",
+							   catalog_sql_is_0_1_0()
+							   ? "NULL::pg_catalog.text[], NULL::pg_catalog.text[]"
+							   : "(SELECT pg_catalog.array_agg(e OPERATOR(pg_catalog.->>) 'AttributeName' ORDER BY o)"
+							   " FROM pg_catalog.jsonb_array_elements(key_schema) WITH ORDINALITY AS x(e, o)),"
+							   " (SELECT pg_catalog.array_agg((e OPERATOR(pg_catalog.->>) 'AttributeType')"
+							   " OPERATOR(pg_catalog.||) pg_catalog.left(e OPERATOR(pg_catalog.->>) 'KeyType', 1) ORDER BY o)"
+							   " FROM pg_catalog.jsonb_array_elements(key_schema) WITH ORDINALITY AS x(e, o))"),
 					  CStringGetTextDatum(t->name), 0) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.indexes");
 
@@ -507,6 +576,10 @@ load_indexes(StTable *t)
 		char	   *proj;
 		bool		isnull;
 		Datum		nk;
+		Datum		names,
+					kinds;
+		bool		names_null,
+					kinds_null;
 
 		ix->name = spi_text(tup, desc, 1);
 		ix->is_local = DatumGetBool(SPI_getbinval(tup, desc, 2, &isnull));
@@ -532,6 +605,9 @@ load_indexes(StTable *t)
 				ix->non_key_attributes[j] = TextDatumGetCString(elems[j]);
 		}
 		ix->pg_index = spi_text(tup, desc, 9);
+		names = SPI_getbinval(tup, desc, 10, &names_null);
+		kinds = SPI_getbinval(tup, desc, 11, &kinds_null);
+		load_index_keys(ix, names, names_null, kinds, kinds_null);
 	}
 	MemoryContextSwitchTo(old);
 }

@@ -228,17 +228,31 @@ static char *
 secondary_index_problem(Relation idx, Oid relid, const StIndex *si,
 						const StKeyDef *tpk, const StKeyDef *tsk)
 {
-	Oid			types[4];
-	Oid			collations[4];
+	Oid			types[3 + ST_MAX_INDEX_RANGE_KEYS];
+	Oid			collations[3 + ST_MAX_INDEX_RANGE_KEYS];
 	int			n = 0;
 	char	   *problem;
 
-	types[n] = partition_typoid(si->pk.type);
-	collations[n++] = InvalidOid;
-	if (si->sk.name)
+	if (si->multi)
 	{
-		types[n] = catalog_key_typoid(si->sk.type);
-		collations[n++] = key_collation(si->sk.type);
+		/* a multi-attribute key: key_ix of its HASH attributes, then each RANGE one */
+		types[n] = BYTEAOID;
+		collations[n++] = InvalidOid;
+		for (int i = si->npk; i < si->npk + si->nsk; i++)
+		{
+			types[n] = catalog_key_typoid(si->keys[i].type);
+			collations[n++] = key_collation(si->keys[i].type);
+		}
+	}
+	else
+	{
+		types[n] = partition_typoid(si->pk.type);
+		collations[n++] = InvalidOid;
+		if (si->sk.name)
+		{
+			types[n] = catalog_key_typoid(si->sk.type);
+			collations[n++] = key_collation(si->sk.type);
+		}
 	}
 	types[n] = partition_typoid(tpk->type);
 	collations[n++] = InvalidOid;

@@ -50,12 +50,34 @@ typedef struct StPlanSet
 	SPIPlanPtr	scan[2][2];		/* [from start][one segment] */
 } StPlanSet;
 
+/*
+ * A GSI's key may have up to 4 partition-key (HASH) attributes and up to 4
+ * sort-key (RANGE) attributes, all HASH before all RANGE ("multi-attribute
+ * keys", DynamoDB Developer Guide, GSI.DesignPattern.MultiAttributeKeys;
+ * botocore's dynamodb service-2.json, CreateGlobalSecondaryIndexAction:
+ * "Global secondary index supports up to 4 partition and up to 4 sort
+ * keys").  Tables and LSIs keep one of each.
+ */
+#define ST_MAX_INDEX_HASH_KEYS 4
+#define ST_MAX_INDEX_RANGE_KEYS 4
+#define ST_MAX_INDEX_KEYS (ST_MAX_INDEX_HASH_KEYS + ST_MAX_INDEX_RANGE_KEYS)
+
 typedef struct StIndex
 {
 	char	   *name;
 	bool		is_local;		/* LSI (same partition key as the table) */
-	StKeyDef	pk;
-	StKeyDef	sk;
+	StKeyDef	pk;				/* the first HASH attribute */
+	StKeyDef	sk;				/* the first RANGE attribute (name NULL: none) */
+	/*
+	 * Every key attribute: npk HASH ones, then nsk RANGE ones (keys[0] is
+	 * pk, keys[npk] is sk).  multi: more than one of either kind, whose
+	 * btree and queries differ from a single-attribute index's (see
+	 * storage.c); everything else reads pk and sk as before.
+	 */
+	int			npk;
+	int			nsk;
+	StKeyDef   *keys;
+	bool		multi;
 	StProjection projection;
 	int			n_non_key;
 	char	  **non_key_attributes;

@@ -318,6 +318,28 @@ extern bool expr_key_condition(const StExpr *kc, const ExprParams *p,
 							   const char *pk, int pk_len, const char *sk, int sk_len,
 							   ExprKeyCondition *out, StErr *err);
 
+/*
+ * A key condition against a multi-attribute key (a GSI's, up to 4 HASH and
+ * 4 RANGE attributes): names[0..nkeys-1] are the key attributes in key
+ * order; out gets, per key attribute, the term on it (has[i], op[i],
+ * value1[i], value2[i] for BETWEEN), unchecked against the roles of the
+ * attributes (the caller knows them); other_attribute: a term is on an
+ * attribute outside the key.  Two terms on one attribute are an error.
+ */
+#define EXPR_MAX_KEY_ATTRIBUTES 8
+typedef struct ExprKeyConditionMulti
+{
+	bool		has[EXPR_MAX_KEY_ATTRIBUTES];
+	ExprKeyOp	op[EXPR_MAX_KEY_ATTRIBUTES];
+	const Av   *value1[EXPR_MAX_KEY_ATTRIBUTES];
+	const Av   *value2[EXPR_MAX_KEY_ATTRIBUTES];
+	bool		other_attribute;
+} ExprKeyConditionMulti;
+
+extern bool expr_key_condition_multi(const StExpr *kc, const ExprParams *p,
+									 int nkeys, const char *const *names,
+									 ExprKeyConditionMulti *out, StErr *err);
+
 /* ---------- legacy parameters (expr_legacy.c) ---------- */
 
 /*

@@ -323,3 +323,58 @@ expr_key_condition(const StExpr *kc, const ExprParams *p,
 					   "Query condition missed key schema element: %.*s", pk_len, pk);
 	return true;
 }
+
+/*
+ * A multi-attribute key's condition: one term per key attribute used, at
+ * most one per attribute ("KeyConditionExpressions must only contain one
+ * condition per key", as for any key), each on one of the key's attributes.
+ */
+bool
+expr_key_condition_multi(const StExpr *kc, const ExprParams *p,
+						 int nkeys, const char *const *names,
+						 ExprKeyConditionMulti *out, StErr *err)
+{
+	const ExprNode *nodes[MAX_ALL_TERMS];
+	int			n = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (nkeys > EXPR_MAX_KEY_ATTRIBUTES)
+		return st_fail(err, ST_ERR_VALIDATION, "Query key condition not supported");
+	if (kc == NULL || kc->kind != EXPR_KEY_CONDITION || kc->cond == NULL)
+		return true;
+	collect_terms(kc->cond, nodes, MAX_ALL_TERMS, &n);
+	if (n > MAX_ALL_TERMS)
+		return st_fail(err, ST_ERR_VALIDATION, "Query key condition not supported");
+	for (int i = 0; i < n; i++)
+	{
+		const ExprNode *t = nodes[i];
+		ExprResolvedPath rp;
+		int			k;
+
+		/* the parser and the binder leave one attribute, then :values (never trust it blindly) */
+		for (int a = 0; a < t->nargs; a++)
+			if (t->args[a]->kind != (a == 0 ? EXPR_N_PATH : EXPR_N_VALUE))
+				return st_fail(err, ST_ERR_VALIDATION,
+							   "Invalid condition in KeyConditionExpression: No key attribute specified");
+		if (!expr_resolve_path(t->args[0]->path, p, &rp))
+			return expr_fail(EXPR_KEY_CONDITION, err,
+							 "An expression attribute name used in the document path is not defined");
+		for (k = 0; k < nkeys; k++)
+			if ((size_t) rp.elems[0].len == strlen(names[k]) &&
+				memcmp(rp.elems[0].name, names[k], rp.elems[0].len) == 0)
+				break;
+		if (k == nkeys)
+		{
+			out->other_attribute = true;
+			continue;
+		}
+		if (out->has[k])
+			return st_fail(err, ST_ERR_VALIDATION,
+						   "KeyConditionExpressions must only contain one condition per key");
+		out->has[k] = true;
+		out->op[k] = key_op(t);
+		out->value1[k] = term_value(p, t->nargs > 1 ? t->args[1]->name : NULL);
+		out->value2[k] = term_value(p, t->nargs > 2 ? t->args[2]->name : NULL);
+	}
+	return true;
+}

@@ -186,8 +186,12 @@ has_attr(const Av *item, const char *name)
 static bool
 in_index(const StIndex *ix, const Av *item)
 {
-	return item != NULL && has_attr(item, ix->pk.name) &&
-		(ix->sk.name == NULL || has_attr(item, ix->sk.name));
+	if (item == NULL)
+		return false;
+	for (int i = 0; i < ix->npk + ix->nsk; i++)
+		if (!has_attr(item, ix->keys[i].name))
+			return false;
+	return true;
 }
 
 static void
@@ -213,8 +217,8 @@ project(const StTable *t, const StIndex *ix, const Av *item)
 	entry = av_new(AV_M);
 	copy_attr(entry, item, t->pk.name);
 	copy_attr(entry, item, t->sk.name);
-	copy_attr(entry, item, ix->pk.name);
-	copy_attr(entry, item, ix->sk.name);
+	for (int i = 0; i < ix->npk + ix->nsk; i++)
+		copy_attr(entry, item, ix->keys[i].name);
 	if (ix->projection == ST_PROJECT_INCLUDE)
 		for (int i = 0; i < ix->n_non_key; i++)
 			copy_attr(entry, item, ix->non_key_attributes[i]);
@@ -235,6 +239,16 @@ same_attr(const Av *a, const Av *b, const char *name)
 	return av_equal(av_map_get(a, name, strlen(name)), av_map_get(b, name, strlen(name)));
 }
 
+/* Have both items the same index key (every key attribute of the index equal)? */
+static bool
+same_keys(const StIndex *ix, const Av *a, const Av *b)
+{
+	for (int i = 0; i < ix->npk + ix->nsk; i++)
+		if (!same_attr(a, b, ix->keys[i].name))
+			return false;
+	return true;
+}
+
 /* The half units one index spends on a change from old_item to new_item. */
 int64
 ops_capacity_index_write_halves(const StTable *t, const StIndex *ix, const Av *old_item, const Av *new_item)
@@ -250,7 +264,7 @@ ops_capacity_index_write_halves(const StTable *t, const StIndex *ix, const Av *o
 		return halves(av_item_size(new_entry), WRITE_UNIT_BYTES);
 	if (!is)
 		return halves(av_item_size(old_entry), WRITE_UNIT_BYTES);
-	if (!same_attr(old_item, new_item, ix->pk.name) || !same_attr(old_item, new_item, ix->sk.name))
+	if (!same_keys(ix, old_item, new_item))
 		return halves(av_item_size(old_entry), WRITE_UNIT_BYTES) +
 			halves(av_item_size(new_entry), WRITE_UNIT_BYTES);
 	if (av_equal(old_entry, new_entry))

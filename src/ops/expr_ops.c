@@ -205,17 +205,27 @@ ops_expr_path_top_name(const ExprPath *path, const Av *names, int *len)
 static void
 check_filter_keys(const ExprNode *n, const Av *names, const StQuerySpec *q, const char *label)
 {
-	const StKeyDef *keys[2] = {ops_query_pk(q), ops_query_sk(q)};
+	const StKeyDef *keys[ST_MAX_INDEX_KEYS];
+	int			nkeys = 0;
 
 	if (n == NULL)
 		return;
 	check_stack_depth();
+	/* a multi-attribute GSI's key: every one of its attributes */
+	if (q->index && q->index->multi)
+		for (int k = 0; k < q->index->npk + q->index->nsk; k++)
+			keys[nkeys++] = &q->index->keys[k];
+	else
+	{
+		keys[nkeys++] = ops_query_pk(q);
+		keys[nkeys++] = ops_query_sk(q);
+	}
 	if (n->kind == EXPR_N_PATH && n->path && n->path->n > 0)
 	{
 		int			len;
 		const char *name = ops_expr_path_top_name(n->path, names, &len);
 
-		for (int k = 0; k < 2 && name; k++)
+		for (int k = 0; k < nkeys && name; k++)
 		{
 			if (keys[k]->name && (int) strlen(keys[k]->name) == len &&
 				memcmp(keys[k]->name, name, len) == 0)
@@ -268,6 +278,21 @@ ops_expr_key_condition(StExprRequest *req, const char *text,
 	if (!expr_key_condition(kc, ops_expr_params(req), pk->name, strlen(pk->name),
 							sk->name, sk->name ? strlen(sk->name) : 0, out, &err))
 		st_raise(&err);
+}
+
+const ExprKeyConditionMulti *
+ops_expr_key_condition_multi(StExprRequest *req, const char *text, const StIndex *ix)
+{
+	StExpr	   *kc = add_expression(req, EXPR_KEY_CONDITION, text);
+	ExprKeyConditionMulti *out = palloc0(sizeof(ExprKeyConditionMulti));
+	const char *names[ST_MAX_INDEX_KEYS];
+	StErr		err;
+
+	for (int i = 0; i < ix->npk + ix->nsk; i++)
+		names[i] = ix->keys[i].name;
+	if (!expr_key_condition_multi(kc, ops_expr_params(req), ix->npk + ix->nsk, names, out, &err))
+		st_raise(&err);
+	return out;
 }
 
 /* ---------- legacy parameters ---------- */
@@ -690,10 +715,10 @@ ops_expr_check_key_paths(StExprRequest *req, const StTable *t)
 
 			if (ix->is_local != (local == 1))
 				continue;
-			if (!ix->is_local && has_head(&h, ix->pk.name))
-				key_path_error("IndexKey", ix->pk.name);
-			if (has_head(&h, ix->sk.name))
-				key_path_error("IndexKey", ix->sk.name);
+			/* an LSI's partition key is the table's */
+			for (int k = ix->is_local ? ix->npk : 0; k < ix->npk + ix->nsk; k++)
+				if (has_head(&h, ix->keys[k].name))
+					key_path_error("IndexKey", ix->keys[k].name);
 		}
 	}
 }
@@ -702,12 +727,15 @@ ops_expr_check_key_paths(StExprRequest *req, const StTable *t)
 bool
 ops_index_holds(const StTable *t, const StIndex *ix, const char *name, int len)
 {
-	const char *keys[4] = {t->pk.name, t->sk.name, ix->pk.name, ix->sk.name};
+	const char *keys[2] = {t->pk.name, t->sk.name};
 
 	if (ix->projection == ST_PROJECT_ALL)
 		return true;
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 2; k++)
 		if (keys[k] && (int) strlen(keys[k]) == len && memcmp(keys[k], name, len) == 0)
+			return true;
+	for (int k = 0; k < ix->npk + ix->nsk; k++)
+		if ((int) strlen(ix->keys[k].name) == len && memcmp(ix->keys[k].name, name, len) == 0)
 			return true;
 	for (int i = 0; ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
 		if ((int) strlen(ix->non_key_attributes[i]) == len &&

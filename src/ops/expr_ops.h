@@ -89,6 +89,9 @@ extern void ops_expr_add_projection(StExprRequest *req, const char *text);
 extern void ops_expr_add_update(StExprRequest *req, const char *text);
 
 /* A KeyConditionExpression, resolved against a key schema (pk, sk or NULL). */
+/* The terms of a KeyConditionExpression on a multi-attribute GSI's key (see expr.h). */
+extern const ExprKeyConditionMulti *ops_expr_key_condition_multi(StExprRequest *req, const char *text,
+																   const StIndex *ix);
 extern void ops_expr_key_condition(StExprRequest *req, const char *text,
 									   const StKeyDef *pk, const StKeyDef *sk,
 									   ExprKeyCondition *out);

@@ -189,18 +189,39 @@ ops_validate_item(StTable *t, const Av *item, StErr *err)
 	for (int i = 0; i < t->nindexes; i++)
 	{
 		StIndex    *ix = &t->indexes[i];
-		const StKeyDef *ikeys[2] = {&ix->pk, &ix->sk};
+		int			range_bytes = 0;
+		bool		complete = true;
 
-		for (int k = 0; k < 2; k++)
+		/*
+		 * Every key attribute the item has must have the index's type (a
+		 * multi-attribute key's each of its own, DynamoDB Developer Guide,
+		 * "Multi-attribute keys pattern"); an item without all of them is
+		 * not in the index (sparse).
+		 */
+		for (int k = 0; k < ix->npk + ix->nsk; k++)
 		{
-			Av		   *v;
+			const StKeyDef *def = &ix->keys[k];
+			Av		   *v = av_map_get(item, def->name, strlen(def->name));
 
-			if (ikeys[k]->name == NULL)
+			if (v == NULL)
+			{
+				complete = false;
 				continue;
-			v = av_map_get(item, ikeys[k]->name, strlen(ikeys[k]->name));
-			if (v != NULL && !key_value_ok(v, ikeys[k], k == 0, ix->name, err))
+			}
+			if (!key_value_ok(v, def, k < ix->npk, ix->name, err))
 				return false;
+			if (k >= ix->npk && v->type != AV_N)
+				range_bytes += v->len;
 		}
+		/*
+		 * The RANGE attributes of a multi-attribute key together: DynamoDB's
+		 * sort-key limit is on the "Aggregated size of all range keys"
+		 * (its message), and the index's btree entry has room for that.
+		 */
+		if (ix->multi && complete && range_bytes > ST_SK_MAX_BYTES)
+			return st_fail(err, ST_ERR_VALIDATION,
+						   "One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit of %d bytes IndexName: %s",
+						   ST_SK_MAX_BYTES, ix->name);
 	}
 	return av_check_item_size(item, err);
 }

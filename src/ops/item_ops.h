@@ -214,11 +214,33 @@ typedef struct StQuerySpec
 	int64		limit;			/* items to evaluate, or -1 */
 	const StPosition *start;	/* ExclusiveStartKey, or NULL */
 	bool		uncounted;		/* the extension's own read: not traffic */
+
+	/*
+	 * A multi-attribute GSI's query (ops_query_set_multi_condition):
+	 * multi_values, the values of its HASH attributes and of its first
+	 * multi_neq RANGE attributes, each given with =; sort_op, sort1 and
+	 * sort2 are then on RANGE attribute multi_neq.  pk is unused.
+	 */
+	bool		multi;
+	int			multi_neq;
+	const Av   *multi_values[ST_MAX_INDEX_KEYS];
 } StQuerySpec;
 
 /* The key definitions a query runs over (the index's, or the table's). */
 extern const StKeyDef *ops_query_pk(const StQuerySpec *q);
 extern const StKeyDef *ops_query_sk(const StQuerySpec *q);
+
+/*
+ * A multi-attribute GSI's key condition (expr_key_condition_multi's terms)
+ * into q, checked against the index's key: every HASH attribute with =,
+ * RANGE attributes from the first, none skipped, all with = but the last
+ * one used; ValidationException otherwise.
+ */
+struct ExprKeyConditionMulti;
+extern void ops_query_set_multi_condition(StQuerySpec *q, const struct ExprKeyConditionMulti *m);
+
+/* A multi-attribute GSI query's ExclusiveStartKey lies in what it queries. */
+extern void ops_query_check_multi_start(const StQuerySpec *q);
 
 /* Run a query; the callback sees each stored item in order. */
 extern void ops_query(const StQuerySpec *q, StRowCallback callback, void *arg);

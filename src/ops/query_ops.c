@@ -14,6 +14,7 @@
  */
 #include "postgres.h"
 
+#include "expr/expr.h"
 #include "item/av_jsonb.h"
 #include "item_ops.h"
 #include "traffic.h"
@@ -114,6 +115,109 @@ sort_range(const StQuerySpec *q, StQueryRange *r)
 	}
 }
 
+/* ---------- multi-attribute GSI keys ---------- */
+
+static StSortOp
+multi_sort_op(ExprKeyOp op)
+{
+	static const StSortOp ops[] = {ST_SORT_EQ, ST_SORT_LT, ST_SORT_LE, ST_SORT_GT, ST_SORT_GE,
+	ST_SORT_BETWEEN, ST_SORT_BEGINS_WITH};
+
+	return ops[op];
+}
+
+/*
+ * The query rules of a multi-attribute key (DynamoDB Developer Guide,
+ * "Multi-attribute keys pattern"): every partition-key attribute with =;
+ * sort-key attributes left to right, none skipped, with = up to the last
+ * one used, which may also have <, <=, >, >=, BETWEEN or begins_with.  A
+ * missing attribute is named as DynamoDB names a missing key ("Query
+ * condition missed key schema element"); another shape gets its "Query key
+ * condition not supported", with the rule it breaks.
+ */
+void
+ops_query_set_multi_condition(StQuerySpec *q, const ExprKeyConditionMulti *m)
+{
+	const StIndex *ix = q->index;
+	int			last = -1;
+
+	for (int i = 0; i < ix->npk; i++)
+	{
+		if (!m->has[i])
+			st_error(ST_ERR_VALIDATION, "Query condition missed key schema element: %s", ix->keys[i].name);
+		if (m->op[i] != EXPR_KEY_EQ)
+			st_error(ST_ERR_VALIDATION, "Query key condition not supported");
+		q->multi_values[i] = m->value1[i];
+	}
+	for (int i = ix->npk; i < ix->npk + ix->nsk; i++)
+		if (m->has[i])
+			last = i;
+	for (int i = ix->npk; i <= last; i++)
+	{
+		if (!m->has[i])
+			st_error(ST_ERR_VALIDATION, "Query condition missed key schema element: %s", ix->keys[i].name);
+		if (i < last && m->op[i] != EXPR_KEY_EQ)
+			st_error(ST_ERR_VALIDATION,
+					 "Query key condition not supported: a condition other than = is only allowed on the last sort key attribute used (%s), not on %s",
+					 ix->keys[last].name, ix->keys[i].name);
+	}
+	if (m->other_attribute)
+	{
+		for (int i = ix->npk; i < ix->npk + ix->nsk; i++)
+			if (!m->has[i])
+				st_error(ST_ERR_VALIDATION, "Query condition missed key schema element: %s", ix->keys[i].name);
+		st_error(ST_ERR_VALIDATION, "Query key condition not supported");
+	}
+	q->multi = true;
+	q->multi_neq = 0;
+	q->sort_op = ST_SORT_NONE;
+	for (int i = ix->npk; i <= last; i++)
+	{
+		if (i == last && m->op[i] != EXPR_KEY_EQ)
+		{
+			q->sort_op = multi_sort_op(m->op[i]);
+			q->sort1 = m->value1[i];
+			q->sort2 = m->value2[i];
+			break;
+		}
+		q->multi_values[i] = m->value1[i];
+		q->multi_neq++;
+	}
+}
+
+/* The values of the key condition, as a typed map (StQueryRange.multi_eq). */
+static Av *
+multi_eq_map(const StQuerySpec *q)
+{
+	const StIndex *ix = q->index;
+	Av		   *map = av_new(AV_M);
+
+	for (int i = 0; i < ix->npk + q->multi_neq; i++)
+	{
+		const StKeyDef *k = &ix->keys[i];
+
+		check_operand(q->multi_values[i], k);
+		ops_check_key_value(q->multi_values[i], k, i < ix->npk, NULL);
+		av_map_put_nocheck(map, k->name, strlen(k->name), av_copy(q->multi_values[i]));
+	}
+	return map;
+}
+
+void
+ops_query_check_multi_start(const StQuerySpec *q)
+{
+	const StIndex *ix = q->index;
+
+	for (int i = 0; i < ix->npk + q->multi_neq; i++)
+	{
+		const char *name = ix->keys[i].name;
+
+		if (!av_equal(av_map_get(q->start->key, name, strlen(name)), q->multi_values[i]))
+			st_error(ST_ERR_VALIDATION,
+					 "The provided starting key is outside query boundaries based on provided conditions");
+	}
+}
+
 /* A query's rows passed on, their sizes summed for the traffic counters. */
 typedef struct CountedRows
 {
@@ -137,6 +241,43 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 	StQueryRange r;
 	const StKeyDef *pk = ops_query_pk(q);
 
+	/* a multi-attribute key is only queried through its own condition (st_query takes one value) */
+	if (q->index && q->index->multi && !q->multi)
+		st_error(ST_ERR_VALIDATION,
+				 "The index %s has a key of several attributes: query it with a KeyConditionExpression (Query); PartiQL and st_query read only indexes with one partition-key attribute",
+				 q->index->name);
+	if (q->multi)
+	{
+		/* sort_range reads the index's sk: here the RANGE attribute bounded */
+		StIndex		bounded = *q->index;
+		StQuerySpec qb = *q;
+
+		memset(&r, 0, sizeof(r));
+		r.multi_eq = multi_eq_map(q);
+		r.multi_neq = q->multi_neq;
+		if (q->sort_op != ST_SORT_NONE)
+		{
+			bounded.sk = q->index->keys[q->index->npk + q->multi_neq];
+			qb.index = &bounded;
+			sort_range(&qb, &r);
+		}
+		r.backward = !q->forward;
+		r.limit = q->limit;
+		r.start = q->start;
+		if (q->limit == 0)
+			return;
+		/* traffic is counted per partition key value: the first HASH attribute's */
+		if (ops_traffic_on() && !q->uncounted)
+		{
+			CountedRows cr = {callback, arg, 0};
+
+			storage_query(q->table, q->index, &r, counted_row, &cr);
+			ops_traffic_read(q->table, q->index, q->multi_values[0], cr.bytes);
+			return;
+		}
+		storage_query(q->table, q->index, &r, callback, arg);
+		return;
+	}
 	check_operand(q->pk, pk);
 	ops_check_key_value(q->pk, pk, true, NULL);
 	memset(&r, 0, sizeof(r));
@@ -365,10 +506,7 @@ ops_item_key(StTable *t, StIndex *ix, const Av *item)
 
 	copy_key_attr(key, item, &t->pk);
 	copy_key_attr(key, item, &t->sk);
-	if (ix)
-	{
-		copy_key_attr(key, item, &ix->pk);
-		copy_key_attr(key, item, &ix->sk);
-	}
+	for (int i = 0; ix && i < ix->npk + ix->nsk; i++)
+		copy_key_attr(key, item, &ix->keys[i]);
 	return key;
 }

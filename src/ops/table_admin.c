@@ -37,8 +37,11 @@ typedef struct IndexDef
 {
 	const char *name;
 	bool		is_local;
-	StKeyDef	pk;
-	StKeyDef	sk;
+	StKeyDef	pk;				/* the first HASH attribute */
+	StKeyDef	sk;				/* the first RANGE attribute, if any */
+	int			npk;			/* HASH attributes, then RANGE ones, in keys */
+	int			nsk;
+	StKeyDef	keys[ST_MAX_INDEX_KEYS];
 	const char *projection;
 	const Av   *non_key;		/* L of S, or NULL */
 	const Av   *request;		/* the request's element, kept in the catalog */
@@ -100,6 +103,95 @@ enum_error(const char *value, const char *path, const char *set)
 }
 
 /* ---------- validation ---------- */
+
+/*
+ * One KeySchemaElement: its AttributeName and whether it is HASH (else
+ * RANGE).
+ */
+static const char *
+key_schema_element(const Av *el, const char *elpath, bool *hash)
+{
+	const char *name;
+	const char *kt;
+
+	if (el->type != AV_M)
+		wrong_type("KeySchemaElement", "an object");
+	name = field_str(el, "AttributeName", psprintf("%s.attributeName", elpath), true);
+	kt = field_str(el, "KeyType", psprintf("%s.keyType", elpath), true);
+	if (strcmp(kt, "HASH") != 0 && strcmp(kt, "RANGE") != 0)
+		enum_error(kt, psprintf("%s.keyType", elpath), "HASH, RANGE");
+	if (strlen(name) < 1 || strlen(name) > 255)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%s' at '%s.attributeName' failed to satisfy constraint: Member must have length between 1 and 255",
+				 name, elpath);
+	*hash = strcmp(kt, "HASH") == 0;
+	return name;
+}
+
+/*
+ * A GSI's KeySchema, which may have a multi-attribute key: 1 to 4 HASH
+ * elements, then 0 to 4 RANGE elements (DynamoDB Developer Guide,
+ * "Multi-attribute keys pattern": "partition and sort keys composed of up
+ * to four attributes each"; botocore's service-2.json: "Global secondary
+ * index supports up to 4 partition and up to 4 sort keys", KeySchema with
+ * no maximum length).  The element rules DynamoDB documents without its
+ * wording (all HASH before all RANGE, the counts, distinct names) get
+ * messages in the words of its key-schema messages; one HASH and one
+ * RANGE element of the same name keep its own.  Types come later, from
+ * AttributeDefinitions.
+ */
+static void
+parse_gsi_key_schema(const Av *ks, const char *path, IndexDef *ix)
+{
+	ix->npk = ix->nsk = 0;
+	if (ks->n < 1)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '[]' at '%s' failed to satisfy constraint: Member must have length greater than or equal to 1",
+				 path);
+	if (ks->n > ST_MAX_INDEX_KEYS)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value at '%s' failed to satisfy constraint: Member must have length less than or equal to %d",
+				 path, ST_MAX_INDEX_KEYS);
+	for (int i = 0; i < ks->n; i++)
+	{
+		bool		hash;
+		const char *name = key_schema_element(ks->items[i], psprintf("%s.%d.member", path, i + 1), &hash);
+
+		if (i == 0 && !hash)
+			st_error(ST_ERR_VALIDATION, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+		if (hash && ix->nsk > 0)
+			st_error(ST_ERR_VALIDATION,
+					 "Invalid KeySchema: A HASH KeySchemaElement follows a RANGE KeySchemaElement; every HASH key must come before the RANGE keys");
+		if (hash && ix->npk == ST_MAX_INDEX_HASH_KEYS)
+			st_error(ST_ERR_VALIDATION,
+					 "Invalid KeySchema: More than %d HASH KeySchemaElements; a global secondary index supports up to %d partition key attributes",
+					 ST_MAX_INDEX_HASH_KEYS, ST_MAX_INDEX_HASH_KEYS);
+		if (!hash && ix->nsk == ST_MAX_INDEX_RANGE_KEYS)
+			st_error(ST_ERR_VALIDATION,
+					 "Invalid KeySchema: More than %d RANGE KeySchemaElements; a global secondary index supports up to %d sort key attributes",
+					 ST_MAX_INDEX_RANGE_KEYS, ST_MAX_INDEX_RANGE_KEYS);
+		for (int j = 0; j < i; j++)
+		{
+			if (strcmp(ix->keys[j].name, name) != 0)
+				continue;
+			if (ks->n == 2)
+				st_error(ST_ERR_VALIDATION,
+						 "Both the Hash Key and the Range Key element in the KeySchema have the same name");
+			st_error(ST_ERR_VALIDATION,
+					 "Invalid KeySchema: Some KeySchemaElements have the same name: %s", name);
+		}
+		ix->keys[i].name = pstrdup(name);
+		ix->keys[i].type = AV_S;
+		if (hash)
+			ix->npk++;
+		else
+			ix->nsk++;
+	}
+	ix->pk = ix->keys[0];
+	ix->sk.name = NULL;
+	if (ix->nsk > 0)
+		ix->sk = ix->keys[ix->npk];
+}
 
 /* KeySchema -> the HASH and RANGE attribute names (types filled in later). */
 static void
@@ -206,6 +298,24 @@ type_key(StKeyDef *k, const Av *defs, StringInfo undefined)
 	k->type = (AvType) t;
 }
 
+/* Type every key attribute of an index (its pk and sk too). */
+static void
+type_index_keys(IndexDef *ix, const Av *defs, StringInfo undefined)
+{
+	for (int i = 0; i < ix->npk + ix->nsk; i++)
+		type_key(&ix->keys[i], defs, undefined);
+	ix->pk = ix->keys[0];
+	ix->sk.name = NULL;
+	if (ix->nsk > 0)
+		ix->sk = ix->keys[ix->npk];
+}
+
+static bool
+index_multi(const IndexDef *ix)
+{
+	return ix->npk > 1 || ix->nsk > 1;
+}
+
 static const char *
 attribute_names_list(const Av *defs)
 {
@@ -278,7 +388,16 @@ parse_index(IndexDef *ix, const Av *el, bool is_local, const char *path, bool pr
 	ix->name = field_str(el, "IndexName", psprintf("%s.indexName", path), true);
 	catalog_check_name(ix->name, psprintf("%s.indexName", path), ST_INDEX_NAME_MAX);
 	ks = field_typed(el, "KeySchema", AV_L, psprintf("%s.keySchema", path), true);
-	parse_key_schema(ks, psprintf("%s.keySchema", path), &ix->pk, &ix->sk);
+	if (is_local)
+	{
+		parse_key_schema(ks, psprintf("%s.keySchema", path), &ix->pk, &ix->sk);
+		ix->npk = 1;
+		ix->nsk = ix->sk.name ? 1 : 0;
+		ix->keys[0] = ix->pk;
+		ix->keys[1] = ix->sk;
+	}
+	else
+		parse_gsi_key_schema(ks, psprintf("%s.keySchema", path), ix);
 	check_projection(ix, el, path);
 	if (is_local)
 	{
@@ -601,13 +720,32 @@ non_key_literal(const Av *non_key)
 	return nk.data;
 }
 
+/* key_schema of stdesign.indexes: every key attribute with its type and role. */
+static Jsonb *
+key_schema_row(const IndexDef *ix)
+{
+	Av		   *ks = av_new(AV_L);
+
+	for (int i = 0; i < ix->npk + ix->nsk; i++)
+	{
+		Av		   *el = av_new(AV_M);
+
+		av_map_put_nocheck(el, "AttributeName", 13, av_new_str(AV_S, ix->keys[i].name, strlen(ix->keys[i].name)));
+		av_map_put_nocheck(el, "AttributeType", 13, av_new_str(AV_S, av_type_name(ix->keys[i].type), 1));
+		av_map_put_nocheck(el, "KeyType", 7, i < ix->npk ? av_new_str(AV_S, "HASH", 4) : av_new_str(AV_S, "RANGE", 5));
+		av_append(ks, el);
+	}
+	return av_value_to_jsonb(ks, false);
+}
+
 static void
 insert_index_row(const char *table, const IndexDef *ix, const char *pg_index)
 {
-	Oid			types[11] = {TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, TEXTOID,
-	TEXTOID, TEXTOID, TEXTOID, JSONBOID, TEXTOID};
-	Datum		values[11];
-	char		nulls[12] = "           ";
+	Oid			types[12] = {TEXTOID, TEXTOID, BOOLOID, TEXTOID, TEXTOID, TEXTOID,
+	TEXTOID, TEXTOID, TEXTOID, JSONBOID, TEXTOID, JSONBOID};
+	Datum		values[12];
+	char		nulls[13] = "            ";
+	bool		multi = index_multi(ix);
 
 	values[0] = CStringGetTextDatum(table);
 	values[1] = CStringGetTextDatum(ix->name);
@@ -620,12 +758,17 @@ insert_index_row(const char *table, const IndexDef *ix, const char *pg_index)
 	values[8] = text_or_null(non_key_literal(ix->non_key), &nulls[8]);
 	values[9] = JsonbPGetDatum(av_item_to_jsonb(ix->request, false));
 	values[10] = CStringGetTextDatum(pg_index);
+	values[11] = multi ? JsonbPGetDatum(key_schema_row(ix)) : (Datum) 0;
 
 	/* as the catalog's owner: the caller's right was checked (docs/security.md) */
-	if (catalog_write("INSERT INTO stdesign.indexes (table_name, index_name, is_local, pk_name, pk_type,"
+	if (catalog_write(multi
+					  ? "INSERT INTO stdesign.indexes (table_name, index_name, is_local, pk_name, pk_type,"
+					  " sk_name, sk_type, projection_type, non_key_attributes, definition, pg_index, key_schema)"
+					  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::pg_catalog.text[], $10, $11, $12)"
+					  : "INSERT INTO stdesign.indexes (table_name, index_name, is_local, pk_name, pk_type,"
 					  " sk_name, sk_type, projection_type, non_key_attributes, definition, pg_index)"
 					  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::pg_catalog.text[], $10, $11)",
-					  11, types, values, nulls) != 1)
+					  multi ? 12 : 11, types, values, nulls) != 1)
 		st_internal_error("could not record index %s", ix->name);
 }
 
@@ -688,8 +831,12 @@ create_index(const char *table, const char *relname, const IndexDef *ix,
 
 	if (pg_index == NULL)
 		st_error(ST_ERR_VALIDATION, "Attempting to create an index which already exists");
+	/* a 0.1.0 catalog (ALTER EXTENSION UPDATE not run yet) cannot record such a key */
+	if (index_multi(ix) && catalog_sql_is_0_1_0())
+		st_error_hint(ST_ERR_VALIDATION, "Run ALTER EXTENSION stdesign UPDATE.",
+					  "A global secondary index with a multi-attribute key needs the extension's 0.2.0 catalog");
 
-	storage_create_index(relname, pg_index, &ix->pk, &ix->sk, table_pk, table_sk);
+	storage_create_index(relname, pg_index, ix->npk, ix->nsk, ix->keys, table_pk, table_sk);
 	insert_index_row(table, ix, pg_index);
 }
 
@@ -706,10 +853,7 @@ check_definitions_match(const Av *defs, StKeyDef *pk, StKeyDef *sk, IndexDef *ix
 	type_key(pk, defs, &undefined);
 	type_key(sk, defs, &undefined);
 	for (int i = 0; i < nix; i++)
-	{
-		type_key(&ixs[i].pk, defs, &undefined);
-		type_key(&ixs[i].sk, defs, &undefined);
-	}
+		type_index_keys(&ixs[i], defs, &undefined);
 	if (undefined.len > 0)
 		st_error(ST_ERR_VALIDATION,
 				 "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",
@@ -720,8 +864,8 @@ check_definitions_match(const Av *defs, StKeyDef *pk, StKeyDef *sk, IndexDef *ix
 		bool		is_used = strcmp(dn, pk->name) == 0 || (sk->name && strcmp(dn, sk->name) == 0);
 
 		for (int i = 0; i < nix && !is_used; i++)
-			is_used = strcmp(dn, ixs[i].pk.name) == 0 ||
-				(ixs[i].sk.name && strcmp(dn, ixs[i].sk.name) == 0);
+			for (int k = 0; k < ixs[i].npk + ixs[i].nsk && !is_used; k++)
+				is_used = strcmp(dn, ixs[i].keys[k].name) == 0;
 		if (is_used)
 			used++;
 	}
@@ -866,6 +1010,23 @@ n_value(const char *s)
 	return av_new_str(AV_N, s, strlen(s));
 }
 
+/* An index's KeySchema: its HASH attributes, then its RANGE ones. */
+static Av  *
+index_key_schema_value(const StIndex *ix)
+{
+	Av		   *ks = av_new(AV_L);
+
+	for (int i = 0; i < ix->npk + ix->nsk; i++)
+	{
+		Av		   *el = av_new(AV_M);
+
+		av_map_put_nocheck(el, "AttributeName", 13, av_new_str(AV_S, ix->keys[i].name, strlen(ix->keys[i].name)));
+		av_map_put_nocheck(el, "KeyType", 7, i < ix->npk ? av_new_str(AV_S, "HASH", 4) : av_new_str(AV_S, "RANGE", 5));
+		av_append(ks, el);
+	}
+	return ks;
+}
+
 static Av  *
 key_schema_value(const StKeyDef *pk, const StKeyDef *sk)
 {
@@ -908,10 +1069,8 @@ attribute_definitions_value(StTable *t)
 	add_definition(defs, &t->pk);
 	add_definition(defs, &t->sk);
 	for (int i = 0; i < t->nindexes; i++)
-	{
-		add_definition(defs, &t->indexes[i].pk);
-		add_definition(defs, &t->indexes[i].sk);
-	}
+		for (int k = 0; k < t->indexes[i].npk + t->indexes[i].nsk; k++)
+			add_definition(defs, &t->indexes[i].keys[k]);
 	return defs;
 }
 
@@ -992,7 +1151,8 @@ table_stats(StTable *t, char **counts, char **sizes)
 						   " COALESCE(pg_catalog.sum(stdesign.item_size(item)), 0)::pg_catalog.text");
 	for (int i = 0; i < t->nindexes; i++)
 	{
-		char	   *pred = storage_index_predicate(&t->indexes[i].pk, &t->indexes[i].sk);
+		char	   *pred = storage_index_keys_predicate(t->indexes[i].npk, t->indexes[i].nsk,
+														   t->indexes[i].keys);
 
 		appendStringInfo(&sql, ", (pg_catalog.count(*) FILTER (WHERE %s))::pg_catalog.text,"
 						 " COALESCE(pg_catalog.sum(stdesign.item_size(item)) FILTER (WHERE %s), 0)::pg_catalog.text",
@@ -1048,7 +1208,7 @@ index_description(StIndex *ix, const Av *definition, const char *arn,
 	Av		   *d = av_new(AV_M);
 
 	put(d, "IndexName", s_value(ix->name));
-	put(d, "KeySchema", key_schema_value(&ix->pk, &ix->sk));
+	put(d, "KeySchema", index_key_schema_value(ix));
 	put(d, "Projection", projection_value(ix));
 	if (!ix->is_local)
 	{
@@ -1218,49 +1378,22 @@ ops_table_drop(const char *name)
 
 /* ---------- GSIs ---------- */
 
-/* "Schema:[SchemaElement: key{name:S:HASH}, ...]", as DynamoDB prints a key schema. */
+/*
+ * "Schema:[SchemaElement: key{name:S:HASH}, ...]", as DynamoDB prints a key
+ * schema: keys[0..npk-1] HASH, the next nsk RANGE.
+ */
 static char *
-schema_text(const StKeyDef *pk, const StKeyDef *sk)
+schema_text(int npk, int nsk, const StKeyDef *keys)
 {
 	StringInfoData s;
 
 	initStringInfo(&s);
-	appendStringInfo(&s, "Schema:[SchemaElement: key{%s:%s:HASH}", pk->name, av_type_name(pk->type));
-	if (sk->name)
-		appendStringInfo(&s, ", SchemaElement: key{%s:%s:RANGE}", sk->name, av_type_name(sk->type));
+	appendStringInfoString(&s, "Schema:[");
+	for (int i = 0; i < npk + nsk; i++)
+		appendStringInfo(&s, "%sSchemaElement: key{%s:%s:%s}", i ? ", " : "",
+						 keys[i].name, av_type_name(keys[i].type), i < npk ? "HASH" : "RANGE");
 	appendStringInfoChar(&s, ']');
 	return s.data;
-}
-
-/* The key schema of the table or an index that uses `name` with another type than `k`. */
-static bool
-conflicting_schema(StTable *t, const StKeyDef *k, const StKeyDef **pk, const StKeyDef **sk)
-{
-	const StKeyDef *spaces[2 * (1 + ST_MAX_GSI + ST_MAX_LSI)];
-	int			n = 0;
-
-	spaces[n++] = &t->pk;
-	spaces[n++] = &t->sk;
-	for (int i = 0; i < t->nindexes && n + 2 <= (int) lengthof(spaces); i++)
-	{
-		spaces[n++] = &t->indexes[i].pk;
-		spaces[n++] = &t->indexes[i].sk;
-	}
-	for (int i = 0; i < n; i += 2)
-	{
-		for (int j = 0; j < 2; j++)
-		{
-			const StKeyDef *e = spaces[i + j];
-
-			if (e->name && strcmp(e->name, k->name) == 0 && e->type != k->type)
-			{
-				*pk = spaces[i];
-				*sk = spaces[i + 1];
-				return true;
-			}
-		}
-	}
-	return false;
 }
 
 /*
@@ -1271,17 +1404,27 @@ conflicting_schema(StTable *t, const StKeyDef *k, const StKeyDef **pk, const StK
 static void
 check_key_types_agree(StTable *t, const IndexDef *ix)
 {
-	const StKeyDef *keys[2] = {&ix->pk, &ix->sk};
-
-	for (int i = 0; i < 2; i++)
+	for (int k = 0; k < ix->npk + ix->nsk; k++)
 	{
-		const StKeyDef *pk,
-				   *sk;
+		const StKeyDef *key = &ix->keys[k];
+		char	   *existing = NULL;
+		StKeyDef	tkeys[2] = {t->pk, t->sk};
 
-		if (keys[i]->name && conflicting_schema(t, keys[i], &pk, &sk))
+		for (int j = 0; j < 2 && existing == NULL; j++)
+			if (tkeys[j].name && strcmp(tkeys[j].name, key->name) == 0 && tkeys[j].type != key->type)
+				existing = schema_text(1, t->sk.name ? 1 : 0, tkeys);
+		for (int i = 0; i < t->nindexes && existing == NULL; i++)
+		{
+			const StIndex *o = &t->indexes[i];
+
+			for (int j = 0; j < o->npk + o->nsk && existing == NULL; j++)
+				if (strcmp(o->keys[j].name, key->name) == 0 && o->keys[j].type != key->type)
+					existing = schema_text(o->npk, o->nsk, o->keys);
+		}
+		if (existing)
 			st_error(ST_ERR_VALIDATION,
 					 "One or more parameter values were invalid: Attributes cannot be redefined. Please check that your attribute has the same type as previously defined. Existing schema: %s New schema: %s",
-					 schema_text(pk, sk), schema_text(&ix->pk, &ix->sk));
+					 existing, schema_text(ix->npk, ix->nsk, ix->keys));
 	}
 }
 
@@ -1312,8 +1455,7 @@ ops_table_add_gsi(const char *name, const Av *gsi_in, const Av *attribute_defini
 	check_attribute_definitions(attribute_definitions);
 	parse_index(&ix, gsi, false, path, provisioned, &t->pk);
 	initStringInfo(&undefined);
-	type_key(&ix.pk, attribute_definitions, &undefined);
-	type_key(&ix.sk, attribute_definitions, &undefined);
+	type_index_keys(&ix, attribute_definitions, &undefined);
 	if (undefined.len > 0)
 		st_error(ST_ERR_VALIDATION,
 				 "One or more parameter values were invalid: Some index key attributes are not defined in AttributeDefinitions. Keys: [%s], AttributeDefinitions: [%s]",

@@ -46,6 +46,7 @@ typedef struct StPosition
 	Datum		index_sk;
 	Datum		table_pk;
 	Datum		table_sk;
+	const Av   *key;			/* a multi-attribute GSI's: the key map itself (typed) */
 } StPosition;
 
 /* A query over one partition of the table or of an index. */
@@ -59,6 +60,15 @@ typedef struct StQueryRange
 	bool		backward;
 	int64		limit;			/* rows to read at most, or -1 */
 	const StPosition *start;	/* resume after this position, or NULL */
+
+	/*
+	 * A multi-attribute GSI (catalog.h): multi_eq, the values its HASH
+	 * attributes and its first multi_neq RANGE attributes equal (a map,
+	 * typed); the bounds are then on RANGE attribute multi_neq, and pk is
+	 * unused.
+	 */
+	const Av   *multi_eq;
+	int			multi_neq;
 } StQueryRange;
 
 /* A scan of a whole table or index. */
@@ -80,7 +90,7 @@ extern bytea *st_key_ix(const char *data, int len);
 extern void storage_create_relation(const char *relname, const char *key_index,
 									const StKeyDef *pk, const StKeyDef *sk);
 extern void storage_create_index(const char *relname, const char *index_relname,
-								 const StKeyDef *pk, const StKeyDef *sk,
+								 int npk, int nsk, const StKeyDef *keys,
 								 const StKeyDef *table_pk, const StKeyDef *table_sk);
 extern void storage_drop_index(const char *index_relname);
 /* Time to live's index over an attribute's expiry (see storage_expired_items). */
@@ -93,6 +103,8 @@ extern void storage_drop_relation(const char *relname);
 
 /* The partial-index predicate of an index's key attributes, as SQL over item. */
 extern char *storage_index_predicate(const StKeyDef *pk, const StKeyDef *sk);
+/* The same for an index's key attributes (StIndex.keys: npk HASH, then nsk RANGE). */
+extern char *storage_index_keys_predicate(int npk, int nsk, const StKeyDef *keys);
 
 /* The Postgres type of a key column for a key type. */
 extern Oid	storage_key_typoid(AvType type);

@@ -67,6 +67,7 @@
 #include "utils/syscache.h"
 
 #include "catalog/st_layout.h"
+#include "item/av_jsonb.h"
 #include "common/st_common.h"
 #include "item/av.h"
 #include "key_trigger.h"
@@ -101,21 +102,28 @@ static Oid	key_param_type(const StKeyDef *k);
  */
 #define OP(o) "OPERATOR(pg_catalog." o ")"
 
-/* The key value of attribute `name` read from item, typed per the key type. */
+/* The key value of attribute `name` read from src (a typed item), typed per the key type. */
 static char *
-attr_value_sql(const char *name, AvType type)
+attr_value_sql_src(const char *src, const char *name, AvType type)
 {
 	char	   *lit = quote_literal_cstr(name);
 
 	switch (type)
 	{
 		case AV_N:
-			return psprintf("(((item " OP("->") " %s) " OP("->>") " 'N')::pg_catalog.numeric)", lit);
+			return psprintf("(((%s " OP("->") " %s) " OP("->>") " 'N')::pg_catalog.numeric)", src, lit);
 		case AV_B:
-			return psprintf("pg_catalog.decode((item " OP("->") " %s) " OP("->>") " 'B', 'base64')", lit);
+			return psprintf("pg_catalog.decode((%s " OP("->") " %s) " OP("->>") " 'B', 'base64')", src, lit);
 		default:
-			return psprintf("((item " OP("->") " %s) " OP("->>") " 'S')", lit);
+			return psprintf("((%s " OP("->") " %s) " OP("->>") " 'S')", src, lit);
 	}
+}
+
+/* The same, from the item column. */
+static char *
+attr_value_sql(const char *name, AvType type)
+{
+	return attr_value_sql_src("item", name, type);
 }
 
 /* The partition-key expression of a key space, as its btree indexes it. */
@@ -129,13 +137,19 @@ partition_expr(const char *value_sql, AvType type)
 
 /* The sort-key expression of an index: S compares in byte order. */
 static char *
-index_sort_expr(const StKeyDef *sk)
+index_sort_expr_src(const char *src, const StKeyDef *sk)
 {
-	char	   *v = attr_value_sql(sk->name, sk->type);
+	char	   *v = attr_value_sql_src(src, sk->name, sk->type);
 
 	if (sk->type == AV_S)
 		return psprintf("(%s COLLATE pg_catalog.\"C\")", v);
 	return v;
+}
+
+static char *
+index_sort_expr(const StKeyDef *sk)
+{
+	return index_sort_expr_src("item", sk);
 }
 
 /*
@@ -189,6 +203,90 @@ storage_index_predicate(const StKeyDef *pk, const StKeyDef *sk)
 						index_key_ok_sql(sk, INDEX_SK_MAX_BYTES));
 	return psprintf("(%s)", index_key_ok_sql(pk, INDEX_PK_MAX_BYTES));
 }
+
+/*
+ * A multi-attribute GSI key (catalog.h): the predicate of its partial
+ * btree is every key attribute there as the index can hold it, and the
+ * RANGE attributes' strings and binaries at most INDEX_SK_MAX_BYTES
+ * together ("Aggregated size of all range keys", DynamoDB's words for the
+ * sort key's limit), which keeps the largest entry under a btree page's
+ * limit.  For one HASH and at most one RANGE attribute it is
+ * storage_index_predicate's, word for word.
+ */
+char *
+storage_index_keys_predicate(int npk, int nsk, const StKeyDef *keys)
+{
+	StringInfoData sql;
+	StringInfoData sum;
+
+	if (npk <= 1 && nsk <= 1)
+	{
+		StKeyDef	none = {NULL, AV_S};
+
+		return storage_index_predicate(&keys[0], nsk ? &keys[1] : &none);
+	}
+	initStringInfo(&sql);
+	initStringInfo(&sum);
+	appendStringInfoChar(&sql, '(');
+	for (int i = 0; i < npk + nsk; i++)
+	{
+		appendStringInfo(&sql, "%s%s", i ? " AND " : "",
+						 index_key_ok_sql(&keys[i], i < npk ? INDEX_PK_MAX_BYTES : INDEX_SK_MAX_BYTES));
+		if (i >= npk && keys[i].type != AV_N)
+			appendStringInfo(&sum, "%spg_catalog.octet_length(%s)", sum.len ? " " OP("+") " " : "",
+							 attr_value_sql(keys[i].name, keys[i].type));
+	}
+	if (sum.len > 0)
+		appendStringInfo(&sql, " AND (%s) " OP("<=") " %d", sum.data, INDEX_SK_MAX_BYTES);
+	appendStringInfoChar(&sql, ')');
+	return sql.data;
+}
+
+/*
+ * The partition expression of a multi-attribute GSI key: one btree column
+ * for all its HASH attributes, stdesign.key_ix of their values as text
+ * joined by commas (a string quoted as a literal, a number without
+ * trailing zeros, a binary in hex: equal values, and only they, give
+ * equal text), read from src, the item or a query's jsonb of the values.
+ * Equality is all a partition key is compared by; one column of at most
+ * 288 bytes leaves the sort-key attributes their room in the entry.
+ */
+static char *
+multi_partition_expr(int npk, const StKeyDef *keys, const char *src)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "stdesign.key_ix(");
+	for (int i = 0; i < npk; i++)
+	{
+		char	   *lit = quote_literal_cstr(keys[i].name);
+
+		if (i > 0)
+			appendStringInfoString(&sql, " " OP("||") " ',' " OP("||") " ");
+		switch (keys[i].type)
+		{
+			case AV_N:
+				appendStringInfo(&sql, "(pg_catalog.trim_scale(((%s " OP("->") " %s) " OP("->>")
+								 " 'N')::pg_catalog.numeric))::pg_catalog.text", src, lit);
+				break;
+			case AV_B:
+				appendStringInfo(&sql, "pg_catalog.encode(pg_catalog.decode((%s " OP("->") " %s) " OP("->>")
+								 " 'B', 'base64'), 'hex')", src, lit);
+				break;
+			default:
+				appendStringInfo(&sql, "pg_catalog.quote_literal((%s " OP("->") " %s) " OP("->>") " 'S')",
+								 src, lit);
+				break;
+		}
+	}
+	appendStringInfoChar(&sql, ')');
+	return sql.data;
+}
+
+static char *query_multi_sql(StTable *t, StIndex *ix, const StQueryRange *r, bool scan);
+static void run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan,
+					  StRowCallback callback, void *arg);
 
 /* The layout check knows the key columns' types too: one definition of them. */
 Oid
@@ -343,12 +441,34 @@ storage_create_relation(const char *relname, const char *key_index,
  */
 void
 storage_create_index(const char *relname, const char *index_relname,
-					 const StKeyDef *pk, const StKeyDef *sk,
+					 int npk, int nsk, const StKeyDef *keys,
 					 const StKeyDef *table_pk, const StKeyDef *table_sk)
 {
 	StringInfoData sql;
+	StKeyDef	none = {NULL, AV_S};
+	const StKeyDef *pk = &keys[0];
+	const StKeyDef *sk = nsk ? &keys[npk] : &none;
 
 	initStringInfo(&sql);
+	if (npk > 1 || nsk > 1)
+	{
+		/*
+		 * A multi-attribute key: its HASH attributes in one column, each
+		 * RANGE attribute in its own with its type's order, then the
+		 * table's key.
+		 */
+		appendStringInfo(&sql, "CREATE INDEX %s ON %s (%s",
+						 quote_identifier(index_relname), qualified(relname),
+						 multi_partition_expr(npk, keys, "item"));
+		for (int i = npk; i < npk + nsk; i++)
+			appendStringInfo(&sql, ", %s", index_sort_expr(&keys[i]));
+		appendStringInfo(&sql, ", %s", partition_expr("pk", table_pk->type));
+		if (table_sk->name)
+			appendStringInfoString(&sql, ", sk");
+		appendStringInfo(&sql, ") WHERE %s", storage_index_keys_predicate(npk, nsk, keys));
+		exec_ddl(sql.data);
+		return;
+	}
 	appendStringInfo(&sql, "CREATE INDEX %s ON %s (%s",
 					 quote_identifier(index_relname), qualified(relname),
 					 partition_expr(attr_value_sql(pk->name, pk->type), pk->type));
@@ -2474,6 +2594,9 @@ storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
 	char	   *sexpr = NULL;
 	OrderCols	oc;
 
+	if (ix && ix->multi)
+		return query_multi_sql(t, ix, r, false);
+
 	if (ix)
 	{
 		pexpr = partition_expr(attr_value_sql(pk->name, pk->type), pk->type);
@@ -2622,12 +2745,183 @@ scan_key_space(StTable *t, StIndex *ix, const StQueryRange *r,
 	return n;
 }
 
+/*
+ * A multi-attribute GSI (catalog.h): the SELECT of a Query or Scan over its
+ * btree.  A Query ($1 the values of the HASH attributes and of the first
+ * multi_neq RANGE attributes, a typed map; $2 and $3 the bounds of the next
+ * RANGE attribute) reads one range of the index: the partition column and
+ * those RANGE attributes equal, the next one bounded.  A Scan (scan true)
+ * reads the whole index in its order.  $4 the limit, $5 the start key (a
+ * typed map: every key attribute of the index and of the table), after
+ * which the read resumes, compared as a row with the index's columns.
+ * Each parameter is cast to its type, so that the statement can be
+ * PREPAREd as is (tests EXPLAIN it).
+ */
+static char *
+query_multi_sql(StTable *t, StIndex *ix, const StQueryRange *r, bool scan)
+{
+	StringInfoData sql;
+	StringInfoData left;
+	StringInfoData right;
+	const char *dir = r->backward ? " DESC" : "";
+	int			first_free = scan ? 0 : ix->npk + r->multi_neq;
+	const char *cond = " WHERE ";
+
+	initStringInfo(&sql);
+	initStringInfo(&left);
+	initStringInfo(&right);
+	appendStringInfo(&sql, "SELECT item FROM %s%s", ONLY_KW(t), t->qualified);
+	if (!scan)
+	{
+		appendStringInfo(&sql, " WHERE %s " OP("=") " %s", multi_partition_expr(ix->npk, ix->keys, "item"),
+						 multi_partition_expr(ix->npk, ix->keys, "$1::pg_catalog.jsonb"));
+		cond = " AND ";
+		for (int i = ix->npk; i < ix->npk + r->multi_neq; i++)
+			appendStringInfo(&sql, " AND %s " OP("=") " %s", index_sort_expr(&ix->keys[i]),
+							 index_sort_expr_src("$1::pg_catalog.jsonb", &ix->keys[i]));
+		if (first_free < ix->npk + ix->nsk)
+		{
+			const StKeyDef *k = &ix->keys[first_free];
+			const char *type = format_type_be_qualified(storage_key_typoid(k->type));
+
+			if (r->lower_kind != ST_BOUND_NONE)
+				appendStringInfo(&sql, " AND %s %s $2::%s", index_sort_expr(k), bound_op(r->lower_kind, true), type);
+			if (r->upper_kind != ST_BOUND_NONE)
+				appendStringInfo(&sql, " AND %s %s $3::%s", index_sort_expr(k), bound_op(r->upper_kind, false), type);
+		}
+	}
+	appendStringInfo(&sql, "%s%s", cond, storage_index_keys_predicate(ix->npk, ix->nsk, ix->keys));
+
+	/* the order: the columns after those the condition fixes, then the table's key */
+	if (scan)
+	{
+		appendStringInfoString(&left, multi_partition_expr(ix->npk, ix->keys, "item"));
+		appendStringInfoString(&right, multi_partition_expr(ix->npk, ix->keys, "$5::pg_catalog.jsonb"));
+	}
+	for (int i = Max(first_free, ix->npk); i < ix->npk + ix->nsk; i++)
+	{
+		appendStringInfo(&left, "%s%s", left.len ? ", " : "", index_sort_expr(&ix->keys[i]));
+		appendStringInfo(&right, "%s%s", right.len ? ", " : "", index_sort_expr_src("$5::pg_catalog.jsonb", &ix->keys[i]));
+	}
+	appendStringInfo(&left, "%s%s", left.len ? ", " : "", partition_expr("pk", t->pk.type));
+	appendStringInfo(&right, ", %s",
+					 partition_expr(attr_value_sql_src("$5::pg_catalog.jsonb", t->pk.name, t->pk.type), t->pk.type));
+	if (t->sk.name)
+	{
+		appendStringInfoString(&left, ", sk");
+		appendStringInfo(&right, ", %s", t->sk.type == AV_S
+						 ? psprintf("(%s COLLATE pg_catalog.\"C\")",
+									attr_value_sql_src("$5::pg_catalog.jsonb", t->sk.name, t->sk.type))
+						 : attr_value_sql_src("$5::pg_catalog.jsonb", t->sk.name, t->sk.type));
+	}
+	if (r->start)
+		appendStringInfo(&sql, " AND (%s) %s (%s)", left.data, r->backward ? OP("<") : OP(">"), right.data);
+	appendStringInfoString(&sql, " ORDER BY ");
+	{
+		/* every column of the order, each with the direction */
+		char	   *cols = pstrdup(left.data);
+		char	   *c = cols;
+		int			depth = 0;
+		char	   *start = c;
+
+		for (; *c; c++)
+		{
+			if (*c == '(')
+				depth++;
+			else if (*c == ')')
+				depth--;
+			else if (*c == ',' && depth == 0 && c[1] == ' ')
+			{
+				*c = '\0';
+				appendStringInfo(&sql, "%s%s, ", start, dir);
+				start = c + 2;
+				c++;
+			}
+		}
+		appendStringInfo(&sql, "%s%s", start, dir);
+	}
+	appendStringInfoString(&sql, " LIMIT $4::pg_catalog.int8");
+	return sql.data;
+}
+
+/* Run a Query or Scan of a multi-attribute GSI (query_multi_sql), planned for its values. */
+static void
+run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, StRowCallback callback, void *arg)
+{
+	Oid			types[5];
+	Datum		values[5];
+	char		nulls[5] = {'n', 'n', 'n', 'n', 'n'};
+	MemoryContext caller = CurrentMemoryContext;
+	int			free_key = scan ? -1 : ix->npk + r->multi_neq;
+	SPIPlanPtr	plan;
+	char	   *sql = query_multi_sql(t, ix, r, scan);
+	int			nest;
+
+	types[0] = JSONBOID;
+	types[1] = types[2] = free_key >= 0 && free_key < ix->npk + ix->nsk
+		? storage_key_typoid(ix->keys[free_key].type) : TEXTOID;
+	types[3] = INT8OID;
+	types[4] = JSONBOID;
+	memset(values, 0, sizeof(values));
+	if (!scan && r->multi_eq)
+	{
+		values[0] = JsonbPGetDatum(av_item_to_jsonb(r->multi_eq, true));
+		nulls[0] = ' ';
+	}
+	if (!scan && r->lower_kind != ST_BOUND_NONE)
+	{
+		values[1] = r->lower;
+		nulls[1] = ' ';
+	}
+	if (!scan && r->upper_kind != ST_BOUND_NONE)
+	{
+		values[2] = r->upper;
+		nulls[2] = ' ';
+	}
+	if (r->limit >= 0)
+	{
+		values[3] = Int64GetDatum(r->limit);
+		nulls[3] = ' ';
+	}
+	if (r->start && r->start->key)
+	{
+		values[4] = JsonbPGetDatum(av_item_to_jsonb(r->start->key, true));
+		nulls[4] = ' ';
+	}
+	nest = dist_plans_begin(t);
+	SPI_connect();
+	/* planned for these values (a custom plan), freed at once: nothing is kept per request */
+	plan = SPI_prepare(sql, 5, types);
+	if (plan == NULL)
+		st_internal_error("could not prepare a read of index %s: %s", ix->name, SPI_result_code_string(SPI_result));
+	run_cursor(plan, values, nulls, caller, callback, arg);
+	SPI_freeplan(plan);
+	SPI_finish();
+	dist_plans_end(nest);
+}
+
+static void
+query_multi(StTable *t, StIndex *ix, const StQueryRange *r, StRowCallback callback, void *arg)
+{
+	run_multi(t, ix, r, false, callback, arg);
+}
+
 void
 storage_query(StTable *t, StIndex *ix, const StQueryRange *r,
 			  StRowCallback callback, void *arg)
 {
-	bool		pushed = begin_read();
-	StTable    *shard = (ix == NULL && r->start == NULL) ? local_shard(t, r->pk, ACL_SELECT) : NULL;
+	bool		pushed;
+	StTable    *shard;
+
+	if (ix && ix->multi)
+	{
+		pushed = begin_read();
+		query_multi(t, ix, r, callback, arg);
+		end_read(pushed);
+		return;
+	}
+	pushed = begin_read();
+	shard = (ix == NULL && r->start == NULL) ? local_shard(t, r->pk, ACL_SELECT) : NULL;
 
 	if (shard)
 		(void) scan_key_space(shard, NULL, r, callback, arg);
@@ -2777,6 +3071,24 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
 	bool		segmented = r->total_segments > 1;
 	SPIPlanPtr	plan;
 	bool		pushed;
+
+	if (ix && ix->multi)
+	{
+		StQueryRange qr;
+
+		/* a parallel Scan splits the table's partitions: not this index's order (yet) */
+		if (segmented)
+			st_error(ST_ERR_VALIDATION,
+					 "A parallel Scan (TotalSegments > 1) of the global secondary index %s, whose key has several attributes, is not supported",
+					 ix->name);
+		memset(&qr, 0, sizeof(qr));
+		qr.limit = r->limit;
+		qr.start = r->start;
+		pushed = begin_read();
+		run_multi(t, ix, &qr, true, callback, arg);
+		end_read(pushed);
+		return;
+	}
 
 	types[0] = INT8OID;
 	types[1] = ix ? storage_key_typoid(ix->pk.type) : TEXTOID;
