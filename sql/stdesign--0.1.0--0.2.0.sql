@@ -1309,3 +1309,77 @@ COMMENT ON FUNCTION st_contributor_insights(text, text, integer) IS
 -- as in every row written before, is one HASH (pk_name) and at most one
 -- RANGE attribute (sk_name): existing indexes keep working unchanged.
 ALTER TABLE stdesign.indexes ADD COLUMN key_schema jsonb;
+
+-- DynamoDB Streams: the change log of a table ---------------------------------
+-- (Issue 30.)  A stream per enabling of a table's stream: enabling again
+-- makes a new stream with a new label, disabling (or deleting the table)
+-- keeps the old one readable until its records age out.  Granted to
+-- nobody: stdesign writes both tables as their owner, and reads a stream's
+-- records for a role that may SELECT the table (st_stream_records).
+CREATE TABLE stdesign.streams (
+	stream_id bigint PRIMARY KEY,
+	table_name text COLLATE "C" NOT NULL,
+	-- DynamoDB's StreamLabel: the time of the enabling, ISO 8601 with ms
+	label text COLLATE "C" NOT NULL,
+	view_type text NOT NULL
+		CHECK (view_type IN ('KEYS_ONLY', 'NEW_IMAGE', 'OLD_IMAGE', 'NEW_AND_OLD_IMAGES')),
+	-- the shard records are written to now (one per stream until shards roll over)
+	shard_id text COLLATE "C" NOT NULL,
+	enabled_at timestamptz NOT NULL,
+	disabled_at timestamptz,
+	table_deleted_at timestamptz
+);
+-- At most one enabled stream per table.
+CREATE UNIQUE INDEX streams_enabled ON stdesign.streams (table_name)
+	WHERE disabled_at IS NULL AND table_deleted_at IS NULL;
+CREATE SEQUENCE stdesign.stream_ids;
+-- Sequence numbers of every stream's records: taken at commit, under the
+-- stream's lock, so that they grow in commit order (src/storage/stream_capture.c).
+CREATE SEQUENCE stdesign.stream_sequence_numbers;
+-- The records: written at commit, one per change of an item.
+CREATE TABLE stdesign.stream_records (
+	stream_id bigint NOT NULL,
+	shard_id text COLLATE "C" NOT NULL,
+	sequence_number bigint NOT NULL,
+	created_at timestamptz NOT NULL,	-- the commit's time (ApproximateCreationDateTime)
+	event_name text NOT NULL CHECK (event_name IN ('INSERT', 'MODIFY', 'REMOVE')),
+	keys jsonb NOT NULL,
+	new_image jsonb,					-- as the view type keeps them
+	old_image jsonb,
+	size_bytes integer NOT NULL,		-- DynamoDB's size of keys and images kept
+	ttl_deletion boolean NOT NULL,		-- removed by time to live
+	PRIMARY KEY (stream_id, shard_id, sequence_number)
+);
+REVOKE ALL ON stdesign.streams, stdesign.stream_records FROM PUBLIC;
+REVOKE ALL ON SEQUENCE stdesign.stream_ids, stdesign.stream_sequence_numbers FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('stdesign.streams', '');
+SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_records', '');
+SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_ids', '');
+SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_sequence_numbers', '');
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.streams
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.stream_records
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+
+-- The capture: an AFTER ROW trigger on the relation of a table with an
+-- enabled stream (arguments: stream id, view type, key attribute names),
+-- created and dropped by st_stream_enable and st_stream_disable as the
+-- function's owner.  stdesign's direct writes record their changes
+-- themselves (src/storage/row_write.c).
+CREATE FUNCTION stdesign.stream_capture() RETURNS trigger
+	AS 'MODULE_PATHNAME', 'st_stream_capture' LANGUAGE C;
+REVOKE EXECUTE ON FUNCTION stdesign.stream_capture() FROM PUBLIC;
+
+CREATE FUNCTION st_stream_enable(table_name text, view_type text DEFAULT 'NEW_AND_OLD_IMAGES') RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_stream_enable' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_enable(text, text) IS
+	'UpdateTable''s StreamSpecification {StreamEnabled: true}: a new stream of the table''s changes';
+CREATE FUNCTION st_stream_disable(table_name text) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_stream_disable' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_disable(text) IS
+	'UpdateTable''s StreamSpecification {StreamEnabled: false}: the stream stops; its records stay readable';
+CREATE FUNCTION st_stream_records(table_name text, after_sequence numeric DEFAULT 0,
+								  max integer DEFAULT 1000) RETURNS SETOF jsonb
+	AS 'MODULE_PATHNAME', 'st_stream_records' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_records(text, numeric, integer) IS
+	'the records of the table''s latest stream after a sequence number, in order, as GetRecords gives them';

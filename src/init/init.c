@@ -23,6 +23,7 @@
 #include "ops/collection.h"
 #include "ttl/ttl.h"
 #include "ops/traffic.h"
+#include "storage/stream_capture.h"
 
 PG_MODULE_MAGIC;
 
@@ -120,4 +121,5 @@ _PG_init(void)
 	ttl_init();
 	MarkGUCPrefixReserved("stdesign");
 	catalog_init();
+	storage_stream_init();
 }

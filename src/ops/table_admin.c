@@ -1366,6 +1366,10 @@ ops_table_drop(const char *name)
 	}
 	else
 		storage_drop_relation(relname);
+	/* its stream stays readable, as DynamoDB keeps it 24 hours after the table's deletion */
+	(void) catalog_write("UPDATE stdesign.streams SET table_deleted_at = pg_catalog.now()"
+						 " WHERE table_name OPERATOR(pg_catalog.=) $1 AND table_deleted_at IS NULL",
+						 1, &type, &arg, NULL);
 	if (catalog_write("DELETE FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
 					  1, &type, &arg, NULL) != 1)
 		st_internal_error("could not remove table %s from the catalog", name);

@@ -40,6 +40,7 @@
 #include "item/av_jsonb.h"
 #include "item_ops.h"
 #include "storage/st_storage.h"
+#include "storage/stream_capture.h"
 #include "ttl_ops.h"
 
 /* DynamoDB ignores expiry times more than five years in the past. */
@@ -272,6 +273,25 @@ key_of(StTable *t, const Av *item)
 	return key;
 }
 
+/* Delete the item of key if cond holds; a stream's record of it says time to live did (userIdentity). */
+static bool
+delete_expired(StTable *t, const Av *key, StCondition *cond)
+{
+	volatile bool deleted = false;
+
+	storage_stream_ttl_deletions(true);
+	PG_TRY();
+	{
+		deleted = ops_delete_if(t, key, cond);
+	}
+	PG_FINALLY();
+	{
+		storage_stream_ttl_deletions(false);
+	}
+	PG_END_TRY();
+	return deleted;
+}
+
 int64
 ops_expire_batch(StTable *t, const char *attribute, int limit, bool *more)
 {
@@ -300,7 +320,9 @@ ops_expire_batch(StTable *t, const char *attribute, int limit, bool *more)
 		if (items[i] == NULL)
 			continue;
 		item = av_item_from_stored(items[i]);
-		if (still_expired(&e.cond, item) && ops_delete_if(t, key_of(t, item), &e.cond))
+		if (!still_expired(&e.cond, item))
+			continue;
+		if (delete_expired(t, key_of(t, item), &e.cond))
 			deleted++;
 	}
 	/*

@@ -55,7 +55,9 @@
  * Only taken when the statement would do nothing more: the only trigger on
  * the relation is stdesign.set_keys (whose job, keeping pk and sk equal to
  * the item's key, is done here: a replacement never changes the key, and
- * an insertion computes them as the trigger does), no rewrite rule (the
+ * an insertion computes them as the trigger does), besides a stream's
+ * capture trigger (whose job, a record of each change, is done here too:
+ * storage_stream_capture with the old and new items, stream_capture.c), no rewrite rule (the
  * rewriter could replace the statement or add others), no row-level security,
  * no CHECK constraints or generated columns, the user may SELECT and
  * UPDATE (DELETE) the table, and for the upserts no columns besides pk, sk
@@ -93,6 +95,7 @@
 #include "load_sort.h"
 #include "row_write.h"
 #include "st_storage.h"
+#include "stream_capture.h"
 
 /* OID of stdesign.set_keys(), looked up once per backend. */
 static Oid	set_keys_oid = InvalidOid;
@@ -108,7 +111,9 @@ set_keys_function(void)
 
 /*
  * The relation's only trigger, if it is stdesign.set_keys; NULL if it has
- * none; *others set if it has any other.
+ * none; *others set if it has any other.  A stream's capture trigger is
+ * not another: the writes here capture their changes themselves
+ * (stream_capture.c).
  */
 static Trigger *
 set_keys_trigger(Relation rel, bool *others)
@@ -122,6 +127,8 @@ set_keys_trigger(Relation rel, bool *others)
 	{
 		if (OidIsValid(ours) && td->triggers[i].tgfoid == ours && found == NULL)
 			found = &td->triggers[i];
+		else if (storage_stream_is_capture(&td->triggers[i]))
+			continue;
 		else
 			*others = true;
 	}
@@ -180,6 +187,7 @@ typedef struct RowWriter
 	TupleTableSlot *row;		/* the row to write (virtual) */
 	TupleTableSlot *existing;	/* a version fetched or locked */
 	CommandId	cid;
+	StStreamTarget *stream;		/* the stream its changes go to, or NULL */
 } RowWriter;
 
 static void
@@ -194,6 +202,26 @@ writer_open(RowWriter *w, Oid relid, AttrNumber item_attnum)
 	w->row = MakeSingleTupleTableSlot(RelationGetDescr(w->rel), &TTSOpsVirtual);
 	w->existing = table_slot_create(w->rel, NULL);
 	w->cid = GetCurrentCommandId(true);
+	w->stream = storage_stream_target(w->rel);
+}
+
+/* The item of the row in slot. */
+static Jsonb *
+slot_item(RowWriter *w, TupleTableSlot *slot)
+{
+	bool		isnull;
+	Datum		d = slot_getattr(slot, w->item_attnum, &isnull);
+
+	return isnull ? NULL : DatumGetJsonbP(d);
+}
+
+/* The change from the row in old (NULL: none) to the row in new (NULL: none), to the stream. */
+static void
+writer_capture(RowWriter *w, TupleTableSlot *old, TupleTableSlot *new)
+{
+	if (w->stream)
+		storage_stream_capture(w->stream, old ? slot_item(w, old) : NULL,
+							   new ? slot_item(w, new) : NULL);
 }
 
 /*
@@ -308,6 +336,8 @@ storage_row_update(Oid relid, AttrNumber item_attnum, ItemPointer ctid, Jsonb *i
 		st_internal_error("the item's row version is gone");
 	fill_new_row(&w, item);
 	res = writer_update(&w, ctid);
+	if (res == TM_Ok)
+		writer_capture(&w, w.existing, w.row);
 	writer_close(&w, res == TM_Ok);
 
 	if (res == TM_Ok)
@@ -326,9 +356,25 @@ storage_row_delete(Oid relid, ItemPointer ctid, bool locked)
 	Relation	rel = table_open(relid, RowExclusiveLock);
 	TM_FailureData tmfd;
 	TM_Result	res;
+	StStreamTarget *stream = storage_stream_target(rel);
+	Jsonb	   *old_item = NULL;
 
 	/* a DELETE from a table published without a replica identity is refused */
 	CheckCmdReplicaIdentity(rel, CMD_DELETE);
+	/* the item deleted, for the stream: the version at ctid is the one deleted, if any */
+	if (stream)
+	{
+		TupleTableSlot *slot = table_slot_create(rel, NULL);
+		bool		isnull;
+		Datum		d;
+
+		if (!table_tuple_fetch_row_version(rel, ctid, SnapshotAny, slot))
+			st_internal_error("the item's row version is gone");
+		/* pk, [sk,] item */
+		d = slot_getattr(slot, stream->sk ? 3 : 2, &isnull);
+		old_item = isnull ? NULL : DatumGetJsonbPCopy(d);
+		ExecDropSingleTupleTableSlot(slot);
+	}
 	/* waits for a transaction still writing the row, as a DELETE does */
 	res = table_tuple_delete(rel, ctid, GetCurrentCommandId(true),
 							 ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot(),
@@ -337,6 +383,8 @@ storage_row_delete(Oid relid, ItemPointer ctid, bool locked)
 
 	if (res == TM_Ok)
 	{
+		if (stream)
+			storage_stream_capture(stream, old_item, NULL);
 		CommandCounterIncrement();
 		return true;
 	}
@@ -484,9 +532,10 @@ conflict_update(RowWriter *w, ItemPointer conflict)
 		st_serialization_failure("update");
 
 	res = writer_update(w, conflict);
-	ExecClearTuple(w->existing);
 	if (res != TM_Ok)
 		st_internal_error("update of a locked item failed (%d)", (int) res);
+	writer_capture(w, w->existing, w->row);
+	ExecClearTuple(w->existing);
 	return true;
 }
 
@@ -521,7 +570,10 @@ upsert_row(RowWriter *w, List *arbiter, bool *probe)
 		SpeculativeInsertionLockRelease(xid);
 		list_free(recheck);
 		if (!conflicted)
+		{
+			writer_capture(w, NULL, w->row);
 			return;
+		}
 		/* the key exists (or is being written): look first from now on */
 		*probe = true;
 	}
@@ -658,6 +710,7 @@ insert_row(RowWriter *w, List *arbiter, ItemPointer ctid)
 		{
 			if (ctid)
 				ItemPointerCopy(&w->row->tts_tid, ctid);
+			writer_capture(w, NULL, w->row);
 			return true;
 		}
 	}
@@ -719,6 +772,7 @@ storage_row_insert_many(Oid relid, Oid key_index, AttrNumber item_attnum, Jsonb 
 			/* the key index checks uniqueness, waiting for a writer of the key */
 			list_free(st_insert_index_tuples(w.rri, slots[i], w.estate, false, false,
 											 NULL, NIL, false));
+			writer_capture(&w, NULL, slots[i]);
 			ResetPerTupleExprContext(w.estate);
 			ExecClearTuple(slots[i]);
 		}
@@ -927,6 +981,18 @@ storage_row_load_begin(Oid relid, Oid key_index, AttrNumber item_attnum)
 
 	if (!upsert_open(&l->w, relid, key_index, item_attnum, &l->trigger))
 	{
+		pfree(l);
+		return NULL;
+	}
+
+	/*
+	 * A table with a stream is loaded another way: this load writes a key
+	 * twice as one row (the last), which the stream would see as one
+	 * INSERT where the writes were an INSERT and a MODIFY.
+	 */
+	if (l->w.stream)
+	{
+		writer_close(&l->w, false);
 		pfree(l);
 		return NULL;
 	}

@@ -72,6 +72,7 @@
 #include "item/av.h"
 #include "key_trigger.h"
 #include "row_write.h"
+#include "stream_capture.h"
 #include "st_storage.h"
 
 /* Reads of a distributed table's shard on this node by the direct paths (storage_shard_direct_reads). */
@@ -552,6 +553,38 @@ void
 storage_drop_relation(const char *relname)
 {
 	exec_ddl(psprintf("DROP TABLE %s", qualified(relname)));
+}
+
+/*
+ * The stream's capture trigger, attached as the owner of
+ * stdesign.stream_capture() (EXECUTE on it is revoked, as on set_keys) and
+ * fired ALWAYS: also for a session with session_replication_role =
+ * replica, whose changes are changes of the table all the same.
+ */
+void
+storage_stream_attach(const char *relname, int64 stream_id, const char *view_type,
+					  const char *pk, const char *sk)
+{
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "CREATE TRIGGER stream_capture AFTER INSERT OR UPDATE OR DELETE ON %s"
+					 " FOR EACH ROW EXECUTE FUNCTION stdesign.stream_capture('" INT64_FORMAT "', %s, %s",
+					 qualified(relname), stream_id, quote_literal_cstr(view_type),
+					 quote_literal_cstr(pk));
+	if (sk)
+		appendStringInfo(&sql, ", %s", quote_literal_cstr(sk));
+	appendStringInfoChar(&sql, ')');
+	exec_ddl_as_set_keys_owner(sql.data);
+	exec_ddl_as_set_keys_owner(psprintf("ALTER TABLE %s ENABLE ALWAYS TRIGGER stream_capture",
+										qualified(relname)));
+}
+
+void
+storage_stream_detach(const char *relname)
+{
+	exec_ddl_as_set_keys_owner(psprintf("DROP TRIGGER IF EXISTS stream_capture ON %s",
+										qualified(relname)));
 }
 
 /* ---------- Citus ---------- */

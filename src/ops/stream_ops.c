@@ -1,0 +1,306 @@
+/*-------------------------------------------------------------------------
+ *
+ * stream_ops.c
+ *		DynamoDB Streams' operations on a table's stream: enabling it,
+ *		disabling it, reading its records (the capture and the order of the
+ *		records are storage/stream_capture.c's).
+ *
+ * A stream is a row of stdesign.streams, one per enabling: enabling again
+ * after a disabling makes a new stream with a new label, as DynamoDB does
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html:
+ * "If you disable and then re-enable a stream on the table, a new stream
+ * is created with a different stream descriptor"), and the old one stays
+ * readable.  Enabling an enabled stream, whatever its view type, is
+ * DynamoDB's ValidationException "Table already has an enabled stream:
+ * TableName: <name>" (the view type of an enabled stream cannot be
+ * changed in place: disable, then enable).
+ *
+ * The catalog tables are granted to nobody: these functions check the
+ * caller's right (the ownership of the table's relation to enable or
+ * disable, SELECT on it to read) and then read and write them as the
+ * catalog's owner.  Reading refuses a table whose relation has row-level
+ * security applying to the reader: records hold whole items, which the
+ * relation's policies could not filter.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "storage/lmgr.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+#include "utils/rls.h"
+
+#include "catalog/st_catalog.h"
+#include "common/st_common.h"
+#include "storage/st_storage.h"
+#include "storage/stream_capture.h"
+#include "stream_ops.h"
+
+/* GetRecords' Limit: 1 to 1000 (DynamoDB Streams API reference, GetRecords). */
+#define STREAM_RECORDS_MAX 1000
+
+char *
+ops_stream_arn(const char *table_name, const char *label)
+{
+	return psprintf("%s/stream/%s", catalog_table_arn(table_name), label);
+}
+
+/* {"StreamSpecification": ..., "LatestStreamLabel": label, "LatestStreamArn": arn} */
+static Jsonb *
+stream_answer(const char *table_name, const char *label, const char *view_type, bool enabled)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	appendStringInfoString(&s, "{\"StreamSpecification\": {\"StreamEnabled\": ");
+	appendStringInfoString(&s, enabled ? "true" : "false");
+	if (enabled)
+	{
+		appendStringInfoString(&s, ", \"StreamViewType\": ");
+		escape_json(&s, view_type);
+	}
+	appendStringInfoString(&s, "}, \"LatestStreamLabel\": ");
+	escape_json(&s, label);
+	appendStringInfoString(&s, ", \"LatestStreamArn\": ");
+	escape_json(&s, ops_stream_arn(table_name, label));
+	appendStringInfoChar(&s, '}');
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(s.data)));
+}
+
+/*
+ * The table, checked to be one the caller owns, locked against writers
+ * until the transaction ends (as attaching a trigger locks it): enablings
+ * and disablings of one table take turns, and each writer of the table
+ * writes wholly before or wholly after.
+ */
+static StTable *
+owned_table(const char *table_name)
+{
+	StTable    *t = catalog_lookup(table_name, false);
+
+	catalog_check_owner(t);
+	if (t->distributed)
+		st_error(ST_ERR_VALIDATION,
+				 "Streams are not supported on a distributed table: TableName: %s", t->name);
+	LockRelationOid(t->relid, ShareRowExclusiveLock);
+	/* as it is now that the lock is held */
+	return catalog_lookup(table_name, false);
+}
+
+Jsonb *
+ops_stream_enable(const char *table_name, const char *view_type)
+{
+	StTable    *t;
+	StStreamView view;
+	CatalogAsOwner save;
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		args[2];
+	bool		isnull;
+	int64		stream_id;
+	char	   *label;
+	char	   *name;
+	char	   *relname;
+	char	   *pk;
+	char	   *sk;
+	MemoryContext caller = CurrentMemoryContext;
+
+	if (view_type == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: StreamViewType is required when StreamEnabled is true");
+	if (!storage_stream_view_from_name(view_type, &view))
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%s' at 'streamSpecification.streamViewType' failed to satisfy constraint: Member must satisfy enum value set: [NEW_IMAGE, OLD_IMAGE, NEW_AND_OLD_IMAGES, KEYS_ONLY]",
+				 view_type);
+	t = owned_table(table_name);
+	name = pstrdup(t->name);
+	relname = pstrdup(t->relname);
+	pk = pstrdup(t->pk.name);
+	sk = t->sk.name ? pstrdup(t->sk.name) : NULL;
+	args[0] = CStringGetTextDatum(name);
+	args[1] = CStringGetTextDatum(view_type);
+
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT 1 FROM stdesign.streams WHERE table_name OPERATOR(pg_catalog.=) $1"
+							  " AND disabled_at IS NULL AND table_deleted_at IS NULL",
+							  1, types, args, NULL, false, 1) != SPI_OK_SELECT)
+		st_internal_error("could not read stdesign.streams");
+	if (SPI_processed > 0)
+		st_error(ST_ERR_VALIDATION, "Table already has an enabled stream: TableName: %s", name);
+	/* the label: the time of the enabling, in UTC, to the millisecond (StreamLabel) */
+	if (SPI_execute_with_args("INSERT INTO stdesign.streams"
+							  " (stream_id, table_name, label, view_type, shard_id, enabled_at)"
+							  " SELECT s.id, $1,"
+							  " pg_catalog.to_char(pg_catalog.now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS'),"
+							  " $2, 'shardId-' OPERATOR(pg_catalog.||)"
+							  " pg_catalog.lpad((pg_catalog.date_part('epoch', pg_catalog.now()) OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8::pg_catalog.text, 20, '0')"
+							  " OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)"
+							  " pg_catalog.substr(pg_catalog.md5(s.id::pg_catalog.text OPERATOR(pg_catalog.||) pg_catalog.random()::pg_catalog.text), 1, 8),"
+							  " pg_catalog.now()"
+							  " FROM (SELECT pg_catalog.nextval('stdesign.stream_ids'::pg_catalog.regclass) AS id) s"
+							  " RETURNING stream_id, label",
+							  2, types, args, NULL, false, 0) != SPI_OK_INSERT_RETURNING ||
+		SPI_processed != 1)
+		st_internal_error("could not record the stream of table %s", name);
+	stream_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	label = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	label = MemoryContextStrdup(caller, label);
+	SPI_finish();
+	catalog_as_owner_end(&save);
+
+	storage_stream_attach(relname, stream_id, view_type, pk, sk);
+	return stream_answer(name, label, view_type, true);
+}
+
+Jsonb *
+ops_stream_disable(const char *table_name)
+{
+	StTable    *t = owned_table(table_name);
+	CatalogAsOwner save;
+	Oid			types[1] = {TEXTOID};
+	Datum		args[1];
+	char	   *label;
+	char	   *name = pstrdup(t->name);
+	char	   *relname = pstrdup(t->relname);
+	MemoryContext caller = CurrentMemoryContext;
+
+	args[0] = CStringGetTextDatum(name);
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute_with_args("UPDATE stdesign.streams SET disabled_at = pg_catalog.now()"
+							  " WHERE table_name OPERATOR(pg_catalog.=) $1"
+							  " AND disabled_at IS NULL AND table_deleted_at IS NULL RETURNING label",
+							  1, types, args, NULL, false, 0) != SPI_OK_UPDATE_RETURNING)
+		st_internal_error("could not update stdesign.streams");
+	if (SPI_processed == 0)
+		st_error(ST_ERR_VALIDATION, "Table already has no enabled stream: TableName: %s", name);
+	label = MemoryContextStrdup(caller,
+								SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	SPI_finish();
+	catalog_as_owner_end(&save);
+
+	storage_stream_detach(relname);
+	return stream_answer(name, label, NULL, false);
+}
+
+/* after as a sequence number: a whole number, at least 0; *beyond when above any bigint. */
+static int64
+sequence_arg(Numeric after, bool *beyond)
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, NumericGetDatum(after)));
+	int64		v;
+	char	   *end;
+
+	*beyond = false;
+	for (const char *p = s; *p; p++)
+		if (*p < '0' || *p > '9')
+			st_error(ST_ERR_VALIDATION,
+					 "Invalid SequenceNumber: %s (a whole number of at least 0)",
+					 strlen(s) > 64 ? "(too long)" : s);
+	if (strlen(s) > 40)
+		st_error(ST_ERR_VALIDATION,
+				 "Invalid SequenceNumber: 1 validation error detected: Member must have length less than or equal to 40");
+	errno = 0;
+	v = strtoi64(s, &end, 10);
+	if (errno == ERANGE)
+	{
+		*beyond = true;
+		return PG_INT64_MAX;
+	}
+	return v;
+}
+
+Jsonb **
+ops_stream_records(const char *table_name, Numeric after, int max, int *n)
+{
+	StTable    *t;
+	CatalogAsOwner save;
+	Oid			types[3] = {TEXTOID, INT8OID, INT4OID};
+	Datum		args[3];
+	bool		beyond;
+	int64		after_seq;
+	Jsonb	  **records;
+	MemoryContext caller = CurrentMemoryContext;
+
+	*n = 0;
+	if (after == NULL)
+		st_error(ST_ERR_VALIDATION, "Invalid SequenceNumber: null");
+	if (max < 1)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+				 max);
+	if (max > STREAM_RECORDS_MAX)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to %d",
+				 max, STREAM_RECORDS_MAX);
+	after_seq = sequence_arg(after, &beyond);
+	t = catalog_lookup(table_name, false);
+	storage_require_privilege(t, ACL_SELECT);
+	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot read the stream of table %s: row-level security applies to you on its relation",
+						t->name),
+				 errdetail("Stream records hold whole items, which the relation's policies do not filter."),
+				 errhint("The relation's owner, a superuser or a role with BYPASSRLS may read them.")));
+	args[0] = CStringGetTextDatum(t->name);
+	args[1] = Int64GetDatum(after_seq);
+	args[2] = Int32GetDatum(max);
+
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT 1 FROM stdesign.streams WHERE table_name OPERATOR(pg_catalog.=) $1",
+							  1, types, args, NULL, true, 1) != SPI_OK_SELECT)
+		st_internal_error("could not read stdesign.streams");
+	if (SPI_processed == 0)
+		st_error(ST_ERR_RESOURCE_NOT_FOUND,
+				 "Requested resource not found: Table: %s has no stream", t->name);
+	if (beyond)
+		SPI_processed = 0;
+	else if (SPI_execute_with_args(
+								   "WITH s AS (SELECT stream_id, view_type FROM stdesign.streams"
+								   " WHERE table_name OPERATOR(pg_catalog.=) $1 ORDER BY stream_id DESC LIMIT 1)"
+								   " SELECT pg_catalog.jsonb_build_object("
+								   "  'eventID', pg_catalog.md5(r.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'"
+								   "    OPERATOR(pg_catalog.||) r.sequence_number::pg_catalog.text),"
+								   "  'eventName', r.event_name, 'eventVersion', '1.1', 'eventSource', 'aws:dynamodb',"
+								   "  'awsRegion', '" ST_ARN_REGION "',"
+								   "  'dynamodb', pg_catalog.jsonb_build_object("
+								   "    'ApproximateCreationDateTime',"
+								   "      pg_catalog.floor(pg_catalog.date_part('epoch', r.created_at))::pg_catalog.int8,"
+								   "    'Keys', r.keys,"
+								   "    'SequenceNumber', r.sequence_number::pg_catalog.text,"
+								   "    'SizeBytes', r.size_bytes,"
+								   "    'StreamViewType', s.view_type)"
+								   "  OPERATOR(pg_catalog.||) CASE WHEN r.new_image IS NULL THEN '{}'::pg_catalog.jsonb"
+								   "    ELSE pg_catalog.jsonb_build_object('NewImage', r.new_image) END"
+								   "  OPERATOR(pg_catalog.||) CASE WHEN r.old_image IS NULL THEN '{}'::pg_catalog.jsonb"
+								   "    ELSE pg_catalog.jsonb_build_object('OldImage', r.old_image) END)"
+								   " OPERATOR(pg_catalog.||) CASE WHEN r.ttl_deletion THEN"
+								   "   '{\"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}}'::pg_catalog.jsonb"
+								   "   ELSE '{}'::pg_catalog.jsonb END"
+								   " FROM s JOIN stdesign.stream_records r ON r.stream_id OPERATOR(pg_catalog.=) s.stream_id"
+								   " WHERE r.sequence_number OPERATOR(pg_catalog.>) $2"
+								   " ORDER BY r.sequence_number LIMIT $3",
+								   3, types, args, NULL, true, 0) != SPI_OK_SELECT)
+		st_internal_error("could not read the stream records of table %s", t->name);
+	records = MemoryContextAlloc(caller, sizeof(Jsonb *) * Max(SPI_processed, 1));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull);
+		MemoryContext spi = MemoryContextSwitchTo(caller);
+
+		records[i] = DatumGetJsonbPCopy(d);
+		MemoryContextSwitchTo(spi);
+	}
+	*n = (int) SPI_processed;
+	SPI_finish();
+	catalog_as_owner_end(&save);
+	return records;
+}

@@ -1,0 +1,36 @@
+/*-------------------------------------------------------------------------
+ *
+ * stream_ops.h
+ *		DynamoDB Streams' operations on a table's stream: enabling,
+ *		disabling, reading its records.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ST_STREAM_OPS_H
+#define ST_STREAM_OPS_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+/*
+ * UpdateTable's StreamSpecification: enable a new stream of view_type
+ * (StreamViewType) on the table, or disable its enabled one.  Both need
+ * the ownership of the table's relation.  The answer: the table's
+ * StreamSpecification, LatestStreamLabel and LatestStreamArn.
+ */
+extern Jsonb *ops_stream_enable(const char *table_name, const char *view_type);
+extern Jsonb *ops_stream_disable(const char *table_name);
+
+/*
+ * The records of the table's latest stream with sequence numbers above
+ * after, at most max (1 to 1000), in order, as GetRecords gives them:
+ * *n of them in a palloc'd array.  Needs SELECT on the table's relation.
+ */
+extern Jsonb **ops_stream_records(const char *table_name, Numeric after, int max, int *n);
+
+/* A stream's ARN: the table's ARN, "/stream/" and its label. */
+extern char *ops_stream_arn(const char *table_name, const char *label);
+
+#endif							/* ST_STREAM_OPS_H */

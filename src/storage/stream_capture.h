@@ -1,0 +1,72 @@
+/*-------------------------------------------------------------------------
+ *
+ * stream_capture.h
+ *		DynamoDB Streams' change capture: each change of an item of a table
+ *		with an enabled stream becomes a record, numbered and written when
+ *		its transaction commits.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ST_STREAM_CAPTURE_H
+#define ST_STREAM_CAPTURE_H
+
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+#include "utils/rel.h"
+
+/* What a stream keeps of an item's images (its StreamViewType). */
+typedef enum StStreamView
+{
+	ST_STREAM_KEYS_ONLY,
+	ST_STREAM_NEW_IMAGE,
+	ST_STREAM_OLD_IMAGE,
+	ST_STREAM_NEW_AND_OLD_IMAGES
+} StStreamView;
+
+/* The stream a relation's changes go to, from its capture trigger. */
+typedef struct StStreamTarget
+{
+	int64		stream_id;
+	StStreamView view;
+	char	   *pk;				/* the key attributes' names */
+	char	   *sk;				/* NULL for a table without a sort key */
+} StStreamTarget;
+
+/*
+ * The stream of rel (its enabled stdesign.stream_capture trigger), copied
+ * into the current memory context; NULL when it has none.  The trigger is
+ * the per-relation flag: a relation without one costs a walk of its
+ * trigger descriptor.
+ */
+extern StStreamTarget *storage_stream_target(Relation rel);
+
+/* Is the trigger stdesign.stream_capture (which direct writes stand in for)? */
+extern bool storage_stream_is_capture(const Trigger *trigger);
+
+/*
+ * A change of an item: old_item NULL for an insertion, new_item NULL for a
+ * deletion.  A replacement by an equal item is no change and records
+ * nothing.  Kept in this transaction's buffer until it commits (dropped
+ * with a subtransaction that rolls back).
+ */
+extern void storage_stream_capture(const StStreamTarget *target, Jsonb *old_item, Jsonb *new_item);
+
+/* Deletions captured from now until false are time to live's (userIdentity). */
+extern void storage_stream_ttl_deletions(bool on);
+
+/* The view type named (StreamViewType), or false. */
+extern bool storage_stream_view_from_name(const char *name, StStreamView *view);
+
+/*
+ * Attach (detach) the capture trigger to the table's relation relname,
+ * sending its changes to stream stream_id.
+ */
+extern void storage_stream_attach(const char *relname, int64 stream_id, const char *view_type,
+								  const char *pk, const char *sk);
+extern void storage_stream_detach(const char *relname);
+
+/* Register the transaction callbacks (from _PG_init). */
+extern void storage_stream_init(void);
+
+#endif							/* ST_STREAM_CAPTURE_H */
