@@ -131,7 +131,7 @@ DROP ROLE ttl_reader;
 -- show; the expiry query is a range scan of it; disabling drops it, enabling
 -- again (on another attribute) creates it anew.
 SELECT indexrelid::regclass AS index, pg_get_indexdef(indexrelid) AS definition
-  FROM pg_index WHERE indrelid = 'stdesign_data."Expiring"'::regclass ORDER BY 1::text;
+  FROM pg_index WHERE indrelid = 'stdesign_data."Expiring"'::regclass ORDER BY indexrelid::regclass::text COLLATE "C";
 SELECT jsonb_path_query_array(st_describe_table('Expiring'), '$.GlobalSecondaryIndexes[*].IndexName') AS described_gsis,
        st_describe_table('Expiring') ? 'LocalSecondaryIndexes' AS described_lsis;
 SELECT index_name FROM stdesign.indexes WHERE table_name = 'Expiring';
@@ -159,10 +159,10 @@ SELECT count(*) AS ttl_indexes FROM pg_class WHERE relname = 'Expiring:ttl';
 CREATE INDEX "Expiring:ttl" ON stdesign_data."Expiring" (sk);
 SELECT st_update_ttl('Expiring', 'until') IS NOT NULL AS enabled_on_until;
 SELECT indexrelid::regclass AS index, pg_get_indexdef(indexrelid) AS definition
-  FROM pg_index WHERE indrelid = 'stdesign_data."Expiring"'::regclass AND indexrelid::regclass::text LIKE '%ttl%' ORDER BY 1::text;
+  FROM pg_index WHERE indrelid = 'stdesign_data."Expiring"'::regclass AND indexrelid::regclass::text LIKE '%ttl%' ORDER BY indexrelid::regclass::text COLLATE "C";
 SELECT st_update_ttl('Expiring', 'until', false) IS NOT NULL AS disabled;
 SELECT indexrelid::regclass AS index
-  FROM pg_index WHERE indrelid = 'stdesign_data."Expiring"'::regclass AND indexrelid::regclass::text LIKE '%ttl%' ORDER BY 1::text;
+  FROM pg_index WHERE indrelid = 'stdesign_data."Expiring"'::regclass AND indexrelid::regclass::text LIKE '%ttl%' ORDER BY indexrelid::regclass::text COLLATE "C";
 DROP INDEX stdesign_data."Expiring:ttl";
 SELECT st_update_ttl('Expiring', 'until') IS NOT NULL AS enabled_on_until;
 SELECT pg_get_indexdef('stdesign_data."Expiring:ttl"'::regclass) AS definition;

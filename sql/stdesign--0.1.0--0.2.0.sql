@@ -1281,6 +1281,15 @@ CREATE FUNCTION st_delete_backup(backup_arn text) RETURNS jsonb
 COMMENT ON FUNCTION st_delete_backup(text) IS
 	'DeleteBackup: delete a backup; returns its BackupDescription';
 
+-- Multi-attribute keys of GSIs ----------------------------------------------
+-- (docs/sql.md, "Multi-attribute GSI keys".)  A GSI's key may have up to 4
+-- HASH and 4 RANGE attributes; key_schema lists them all, in order.  NULL,
+-- as in every row written before, is one HASH (pk_name) and at most one
+-- RANGE attribute (sk_name): existing indexes keep working unchanged.
+-- Added before Contributor Insights' columns, where a fresh install
+-- (stdesign.sql) has it.
+ALTER TABLE stdesign.indexes ADD COLUMN key_schema jsonb;
+
 -- Contributor Insights --------------------------------------------------------
 -- (docs/studio.md, "Contributor Insights".)  UpdateContributorInsights'
 -- setting of a table and of each global secondary index: its mode
@@ -1302,13 +1311,6 @@ CREATE FUNCTION st_contributor_insights(table_name text, index_name text DEFAULT
 	AS 'MODULE_PATHNAME', 'st_contributor_insights' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION st_contributor_insights(text, text, integer) IS
 	'Contributor Insights from the traffic counters: the top partition keys of a table or GSI by units, with their per-second peaks and whether a peak passed DynamoDB''s per-partition limits (needs shared_preload_libraries)';
-
--- Multi-attribute keys of GSIs ----------------------------------------------
--- (docs/sql.md, "Multi-attribute GSI keys".)  A GSI's key may have up to 4
--- HASH and 4 RANGE attributes; key_schema lists them all, in order.  NULL,
--- as in every row written before, is one HASH (pk_name) and at most one
--- RANGE attribute (sk_name): existing indexes keep working unchanged.
-ALTER TABLE stdesign.indexes ADD COLUMN key_schema jsonb;
 
 -- DynamoDB Streams: the change log of a table ---------------------------------
 -- (Issue 30.)  A stream per enabling of a table's stream: enabling again

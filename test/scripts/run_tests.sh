@@ -124,7 +124,7 @@ this_major=$(pg_major "${PG_CONFIG:-pg_config}")
 old_major=$(pg_major "$old_pg_config")
 if [ -n "$old_major" ] && [ -n "$this_major" ] && [ "$old_major" -lt "$this_major" ]; then
 	oldcopy=$(mktemp -d -t stdesign_old.XXXXXX)
-	cp -r Makefile stdesign.control sql src "$oldcopy/"
+	cp -r Makefile stdesign.control sql src bin "$oldcopy/"
 	# set either way: without stdesign there, the move's test fails
 	export STDESIGN_OLD_BINDIR
 	STDESIGN_OLD_BINDIR=$("$old_pg_config" --bindir)
