@@ -235,6 +235,21 @@ SET ROLE regress_bk_other;
 DELETE FROM stdesign.backups;
 INSERT INTO stdesign.backup_items VALUES (1, '{}');
 RESET ROLE;
+-- a trigger on the catalog (TRIGGER granted by mistake) would run as the
+-- catalog's owner: CreateBackup copies nothing while there is one
+CREATE FUNCTION bk_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	RAISE NOTICE 'trigger ran as %', current_user;
+	RETURN NULL;
+END $$;
+GRANT TRIGGER ON stdesign.backup_items TO regress_bk_owner;
+SET ROLE regress_bk_owner;
+CREATE TRIGGER bk_trigger AFTER INSERT ON stdesign.backup_items FOR EACH STATEMENT EXECUTE FUNCTION bk_trigger();
+SELECT st_create_backup('MusicLean', 'triggered');
+RESET ROLE;
+DROP TRIGGER bk_trigger ON stdesign.backup_items;
+REVOKE TRIGGER ON stdesign.backup_items FROM regress_bk_owner;
+DROP FUNCTION bk_trigger();
 -- a backup outlives its role: after DROP ROLE only superusers see it
 SET ROLE regress_bk_member;
 SELECT st_create_backup('MusicLean', 'orphan') ->> 'BackupName' AS member_backup;
