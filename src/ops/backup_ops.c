@@ -566,6 +566,34 @@ lock_backup(const BackupRow *row, bool exclusive)
 		st_error(ST_ERR_BACKUP_IN_USE, "Backup is in use: %s", row->arn);
 }
 
+/*
+ * Is the backup still there, once its lock is held?  A DeleteBackup that
+ * committed after the caller's statement began (find_backup read it by
+ * that statement's snapshot) but before the lock was taken has left no
+ * items: in READ COMMITTED the copy's own snapshot would see none, and
+ * restore an empty table.  Read with a new snapshot (the transaction's
+ * under REPEATABLE READ, where the items stay visible as well).
+ */
+static void
+check_backup_kept(const BackupRow *row)
+{
+	CatalogAsOwner save;
+	Oid			type = INT8OID;
+	Datum		arg = Int64GetDatum(row->id);
+	uint64		n;
+
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT FROM stdesign.backups WHERE backup_id OPERATOR(pg_catalog.=) $1",
+							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT)
+		st_internal_error("could not read stdesign.backups");
+	n = SPI_processed;
+	SPI_finish();
+	catalog_as_owner_end(&save);
+	if (n != 1)
+		st_error(ST_ERR_BACKUP_NOT_FOUND, "Backup not found: %s", row->arn);
+}
+
 Av *
 ops_backup_delete(const char *backup_arn)
 {
@@ -710,6 +738,7 @@ ops_backup_restore(const char *backup_arn, const char *target_table, const Av *o
 	Datum		arg = Int64GetDatum(row->id);
 
 	lock_backup(row, false);
+	check_backup_kept(row);
 	/* RestoreTableFromBackup's own exception for a name in use (API reference) */
 	if (catalog_lookup(target_table, true) != NULL)
 		st_error(ST_ERR_TABLE_ALREADY_EXISTS, "Table already exists: %s", target_table);
