@@ -264,6 +264,27 @@ RESET ROLE;
 SELECT b ->> 'BackupName' AS superuser_sees
   FROM jsonb_array_elements(st_api('ListBackups', '{"TableName": "MusicLean"}') -> 'BackupSummaries') b;
 
+-- ListBackups without Limit: pages of at most 1 MB (API reference), each
+-- page's LastEvaluatedBackupArn starting the next, every backup listed once.
+SELECT st_create_table(repeat('t', 255)) IS NOT NULL AS long_named;
+SELECT count(st_create_backup(repeat('t', 255), repeat('b', 250) || lpad(i::text, 5, '0'))) AS backups
+  FROM generate_series(1, 800) i;
+SELECT st_api('ListBackups', jsonb_build_object('TableName', repeat('t', 255))) AS page1 \gset
+SELECT st_api('ListBackups', jsonb_build_object('TableName', repeat('t', 255),
+	'ExclusiveStartBackupArn', :'page1'::jsonb ->> 'LastEvaluatedBackupArn')) AS page2 \gset
+SELECT octet_length(:'page1') <= 1024 * 1024 AS page1_within_1mb,
+	jsonb_array_length(:'page1'::jsonb -> 'BackupSummaries') < 800 AS page1_partial,
+	:'page1'::jsonb ? 'LastEvaluatedBackupArn' AS page1_more,
+	NOT (:'page2'::jsonb ? 'LastEvaluatedBackupArn') AS page2_last,
+	(SELECT count(DISTINCT b ->> 'BackupArn') FROM (
+		SELECT jsonb_array_elements(:'page1'::jsonb -> 'BackupSummaries') b
+		UNION ALL SELECT jsonb_array_elements(:'page2'::jsonb -> 'BackupSummaries')) p) AS listed;
+SELECT count(st_delete_backup(b ->> 'BackupArn')) AS deleted
+  FROM (SELECT jsonb_array_elements(:'page1'::jsonb -> 'BackupSummaries') b
+	UNION ALL SELECT jsonb_array_elements(:'page2'::jsonb -> 'BackupSummaries')) p;
+\unset page1
+\unset page2
+
 SELECT st_drop_table('MineRestored');
 DROP OWNED BY regress_bk_owner, regress_bk_other;
 DROP ROLE regress_bk_owner, regress_bk_other;

@@ -451,9 +451,22 @@ clamp_epoch(double seconds)
 	return seconds;
 }
 
+/*
+ * A page of ListBackups without Limit: "at most 1 MB worth of items in a
+ * page" (API reference, ListBackups), counted as the summaries' strings
+ * and a bound on the rest of each one's JSON; and so at most as many rows
+ * as the smallest summaries fill it with.
+ */
+#define LIST_PAGE_BYTES (1024 * 1024)
+#define LIST_SUMMARY_OVERHEAD 256
+#define LIST_PAGE_ROWS (LIST_PAGE_BYTES / LIST_SUMMARY_OVERHEAD)
+
 Av *
 ops_backup_list(const StBackupFilter *f, char **last_arn)
 {
+	int			page = f->limit > 0 ? f->limit : LIST_PAGE_ROWS;
+	Size		bytes = 0;
+	const char *previous = NULL;
 	CatalogAsOwner save;
 	Oid			types[6] = {OIDOID, TEXTOID, FLOAT8OID, FLOAT8OID, TEXTOID, FLOAT8OID};
 	Datum		values[6];
@@ -498,24 +511,30 @@ ops_backup_list(const StBackupFilter *f, char **last_arn)
 							  "   WHERE s.backup_arn OPERATOR(pg_catalog.=) $5),"
 							  "   pg_catalog.to_timestamp($6), '-infinity'), $5))"
 							  " ORDER BY b.created_at, b.backup_arn",
-							  6, types, values, nulls, true,
-							  f->limit > 0 ? f->limit + 1 : 0) != SPI_OK_SELECT)
+							  6, types, values, nulls, true, page + 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.backups");
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		MemoryContext spi = MemoryContextSwitchTo(caller);
 		BackupRow  *row;
 		const Av   *details;
+		const Av   *arn;
 		Av		   *s;
+		Size		size;
 
-		if (f->limit > 0 && i == (uint64) f->limit)
+		row = row_from_tuple(SPI_tuptable->vals[i], SPI_tuptable->tupdesc);
+		details = av_map_get(row->source, "SourceTableDetails", 18);
+		arn = details ? av_map_get(details, "TableArn", 8) : NULL;
+		size = LIST_SUMMARY_OVERHEAD + strlen(row->arn) + strlen(row->name) +
+			strlen(row->table_name) + (arn && arn->type == AV_S ? strlen(arn->str) : 0);
+		if (i == (uint64) page || (f->limit == 0 && i > 0 && bytes + size > LIST_PAGE_BYTES))
 		{
 			/* more to come: the last one listed is where the next page starts */
+			*last_arn = pstrdup(previous);
 			MemoryContextSwitchTo(spi);
 			break;
 		}
-		row = row_from_tuple(SPI_tuptable->vals[i], SPI_tuptable->tupdesc);
-		details = av_map_get(row->source, "SourceTableDetails", 18);
+		bytes += size;
 		/* BackupSummary (API reference) */
 		s = av_new(AV_M);
 		put(s, "TableName", s_value(row->table_name));
@@ -528,8 +547,7 @@ ops_backup_list(const StBackupFilter *f, char **last_arn)
 		put(s, "BackupType", s_value("USER"));
 		put(s, "BackupSizeBytes", n_value(row->size));
 		av_append(list, s);
-		if (f->limit > 0 && i + 1 == (uint64) f->limit && SPI_processed > (uint64) f->limit)
-			*last_arn = pstrdup(row->arn);
+		previous = row->arn;
 		MemoryContextSwitchTo(spi);
 	}
 	SPI_finish();
