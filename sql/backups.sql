@@ -235,6 +235,21 @@ SET ROLE regress_bk_other;
 DELETE FROM stdesign.backups;
 INSERT INTO stdesign.backup_items VALUES (1, '{}');
 RESET ROLE;
+-- a trigger on the catalog (TRIGGER granted by mistake) would run as the
+-- catalog's owner: CreateBackup copies nothing while there is one
+CREATE FUNCTION bk_trigger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	RAISE NOTICE 'trigger ran as %', current_user;
+	RETURN NULL;
+END $$;
+GRANT TRIGGER ON stdesign.backup_items TO regress_bk_owner;
+SET ROLE regress_bk_owner;
+CREATE TRIGGER bk_trigger AFTER INSERT ON stdesign.backup_items FOR EACH STATEMENT EXECUTE FUNCTION bk_trigger();
+SELECT st_create_backup('MusicLean', 'triggered');
+RESET ROLE;
+DROP TRIGGER bk_trigger ON stdesign.backup_items;
+REVOKE TRIGGER ON stdesign.backup_items FROM regress_bk_owner;
+DROP FUNCTION bk_trigger();
 -- a backup outlives its role: after DROP ROLE only superusers see it
 SET ROLE regress_bk_member;
 SELECT st_create_backup('MusicLean', 'orphan') ->> 'BackupName' AS member_backup;
@@ -248,6 +263,27 @@ SELECT jsonb_array_length(st_api('ListBackups', '{}') -> 'BackupSummaries') AS o
 RESET ROLE;
 SELECT b ->> 'BackupName' AS superuser_sees
   FROM jsonb_array_elements(st_api('ListBackups', '{"TableName": "MusicLean"}') -> 'BackupSummaries') b;
+
+-- ListBackups without Limit: pages of at most 1 MB (API reference), each
+-- page's LastEvaluatedBackupArn starting the next, every backup listed once.
+SELECT st_create_table(repeat('t', 255)) IS NOT NULL AS long_named;
+SELECT count(st_create_backup(repeat('t', 255), repeat('b', 250) || lpad(i::text, 5, '0'))) AS backups
+  FROM generate_series(1, 800) i;
+SELECT st_api('ListBackups', jsonb_build_object('TableName', repeat('t', 255))) AS page1 \gset
+SELECT st_api('ListBackups', jsonb_build_object('TableName', repeat('t', 255),
+	'ExclusiveStartBackupArn', :'page1'::jsonb ->> 'LastEvaluatedBackupArn')) AS page2 \gset
+SELECT octet_length(:'page1') <= 1024 * 1024 AS page1_within_1mb,
+	jsonb_array_length(:'page1'::jsonb -> 'BackupSummaries') < 800 AS page1_partial,
+	:'page1'::jsonb ? 'LastEvaluatedBackupArn' AS page1_more,
+	NOT (:'page2'::jsonb ? 'LastEvaluatedBackupArn') AS page2_last,
+	(SELECT count(DISTINCT b ->> 'BackupArn') FROM (
+		SELECT jsonb_array_elements(:'page1'::jsonb -> 'BackupSummaries') b
+		UNION ALL SELECT jsonb_array_elements(:'page2'::jsonb -> 'BackupSummaries')) p) AS listed;
+SELECT count(st_delete_backup(b ->> 'BackupArn')) AS deleted
+  FROM (SELECT jsonb_array_elements(:'page1'::jsonb -> 'BackupSummaries') b
+	UNION ALL SELECT jsonb_array_elements(:'page2'::jsonb -> 'BackupSummaries')) p;
+\unset page1
+\unset page2
 
 SELECT st_drop_table('MineRestored');
 DROP OWNED BY regress_bk_owner, regress_bk_other;

@@ -135,8 +135,8 @@ catalog_as_owner_end(CatalogAsOwner *save)
  * an enabled trigger other than Postgres's own (its foreign keys) and the
  * write guard.
  */
-static void
-check_catalog_triggers(void)
+void
+catalog_check_triggers(void)
 {
 	static const char *const names[] = {"tables", "indexes", "tags", "models", "backups", "backup_items"};
 	Oid			nsp = get_namespace_oid("stdesign", false);
@@ -177,7 +177,7 @@ catalog_write(const char *sql, int nargs, Oid *types, Datum *args, const char *n
 	CatalogAsOwner save;
 	uint64		n;
 
-	check_catalog_triggers();
+	catalog_check_triggers();
 	catalog_as_owner_begin(&save);
 	SPI_connect();
 	if (SPI_execute_with_args(sql, nargs, types, args, nulls, false, 0) < 0)

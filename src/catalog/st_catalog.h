@@ -251,7 +251,10 @@ extern bool catalog_publish_pending(const char *table_name);
  * catalog_owner: the catalog's owner (stdesign.tables's, the extension's).
  * catalog_write: run one statement on the catalog as its owner (after one
  * of the checks above); returns SPI_processed.  catalog_as_owner_begin and
- * _end: the same switch around several statements of the caller's own.
+ * _end: the same switch around several statements of the caller's own; a
+ * caller that writes the catalog so runs catalog_check_triggers first, as
+ * catalog_write does (raise while a catalog table has a trigger of someone
+ * else's, which would run as the catalog's owner).
  */
 extern void catalog_check_owner(StTable *t);
 extern void catalog_check_create(void);
@@ -259,6 +262,7 @@ extern void catalog_check_keys_readable(StTable *t, const char *function);
 extern bool catalog_keys_readable(StTable *t);
 extern Oid	catalog_owner(void);
 extern uint64 catalog_write(const char *sql, int nargs, Oid *types, Datum *args, const char *nulls);
+extern void catalog_check_triggers(void);
 
 typedef struct CatalogAsOwner
 {

@@ -290,6 +290,8 @@ ops_backup_create(const char *table_name, const char *backup_name)
 					 " SELECT pg_catalog.count(*)::pg_catalog.text,"
 					 " COALESCE(pg_catalog.sum(stdesign.item_size(item)), 0)::pg_catalog.text FROM copied",
 					 t->distributed ? "" : "ONLY ", t->qualified);
+	/* a write of the catalog, as catalog_write's: no trigger of someone else's may run as its owner */
+	catalog_check_triggers();
 	catalog_as_owner_begin(&save);
 	SPI_connect();
 	{
@@ -449,9 +451,22 @@ clamp_epoch(double seconds)
 	return seconds;
 }
 
+/*
+ * A page of ListBackups without Limit: "at most 1 MB worth of items in a
+ * page" (API reference, ListBackups), counted as the summaries' strings
+ * and a bound on the rest of each one's JSON; and so at most as many rows
+ * as the smallest summaries fill it with.
+ */
+#define LIST_PAGE_BYTES (1024 * 1024)
+#define LIST_SUMMARY_OVERHEAD 256
+#define LIST_PAGE_ROWS (LIST_PAGE_BYTES / LIST_SUMMARY_OVERHEAD)
+
 Av *
 ops_backup_list(const StBackupFilter *f, char **last_arn)
 {
+	int			page = f->limit > 0 ? f->limit : LIST_PAGE_ROWS;
+	Size		bytes = 0;
+	const char *previous = NULL;
 	CatalogAsOwner save;
 	Oid			types[6] = {OIDOID, TEXTOID, FLOAT8OID, FLOAT8OID, TEXTOID, FLOAT8OID};
 	Datum		values[6];
@@ -496,24 +511,30 @@ ops_backup_list(const StBackupFilter *f, char **last_arn)
 							  "   WHERE s.backup_arn OPERATOR(pg_catalog.=) $5),"
 							  "   pg_catalog.to_timestamp($6), '-infinity'), $5))"
 							  " ORDER BY b.created_at, b.backup_arn",
-							  6, types, values, nulls, true,
-							  f->limit > 0 ? f->limit + 1 : 0) != SPI_OK_SELECT)
+							  6, types, values, nulls, true, page + 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.backups");
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		MemoryContext spi = MemoryContextSwitchTo(caller);
 		BackupRow  *row;
 		const Av   *details;
+		const Av   *arn;
 		Av		   *s;
+		Size		size;
 
-		if (f->limit > 0 && i == (uint64) f->limit)
+		row = row_from_tuple(SPI_tuptable->vals[i], SPI_tuptable->tupdesc);
+		details = av_map_get(row->source, "SourceTableDetails", 18);
+		arn = details ? av_map_get(details, "TableArn", 8) : NULL;
+		size = LIST_SUMMARY_OVERHEAD + strlen(row->arn) + strlen(row->name) +
+			strlen(row->table_name) + (arn && arn->type == AV_S ? strlen(arn->str) : 0);
+		if (i == (uint64) page || (f->limit == 0 && i > 0 && bytes + size > LIST_PAGE_BYTES))
 		{
 			/* more to come: the last one listed is where the next page starts */
+			*last_arn = pstrdup(previous);
 			MemoryContextSwitchTo(spi);
 			break;
 		}
-		row = row_from_tuple(SPI_tuptable->vals[i], SPI_tuptable->tupdesc);
-		details = av_map_get(row->source, "SourceTableDetails", 18);
+		bytes += size;
 		/* BackupSummary (API reference) */
 		s = av_new(AV_M);
 		put(s, "TableName", s_value(row->table_name));
@@ -526,8 +547,7 @@ ops_backup_list(const StBackupFilter *f, char **last_arn)
 		put(s, "BackupType", s_value("USER"));
 		put(s, "BackupSizeBytes", n_value(row->size));
 		av_append(list, s);
-		if (f->limit > 0 && i + 1 == (uint64) f->limit && SPI_processed > (uint64) f->limit)
-			*last_arn = pstrdup(row->arn);
+		previous = row->arn;
 		MemoryContextSwitchTo(spi);
 	}
 	SPI_finish();
@@ -562,6 +582,34 @@ lock_backup(const BackupRow *row, bool exclusive)
 	SPI_finish();
 	if (!got)
 		st_error(ST_ERR_BACKUP_IN_USE, "Backup is in use: %s", row->arn);
+}
+
+/*
+ * Is the backup still there, once its lock is held?  A DeleteBackup that
+ * committed after the caller's statement began (find_backup read it by
+ * that statement's snapshot) but before the lock was taken has left no
+ * items: in READ COMMITTED the copy's own snapshot would see none, and
+ * restore an empty table.  Read with a new snapshot (the transaction's
+ * under REPEATABLE READ, where the items stay visible as well).
+ */
+static void
+check_backup_kept(const BackupRow *row)
+{
+	CatalogAsOwner save;
+	Oid			type = INT8OID;
+	Datum		arg = Int64GetDatum(row->id);
+	uint64		n;
+
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT FROM stdesign.backups WHERE backup_id OPERATOR(pg_catalog.=) $1",
+							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT)
+		st_internal_error("could not read stdesign.backups");
+	n = SPI_processed;
+	SPI_finish();
+	catalog_as_owner_end(&save);
+	if (n != 1)
+		st_error(ST_ERR_BACKUP_NOT_FOUND, "Backup not found: %s", row->arn);
 }
 
 Av *
@@ -708,6 +756,7 @@ ops_backup_restore(const char *backup_arn, const char *target_table, const Av *o
 	Datum		arg = Int64GetDatum(row->id);
 
 	lock_backup(row, false);
+	check_backup_kept(row);
 	/* RestoreTableFromBackup's own exception for a name in use (API reference) */
 	if (catalog_lookup(target_table, true) != NULL)
 		st_error(ST_ERR_TABLE_ALREADY_EXISTS, "Table already exists: %s", target_table);
