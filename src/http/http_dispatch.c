@@ -113,6 +113,7 @@
 #include "storage/proc.h"
 #include "pgstat.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 #include "http_server.h"
 
@@ -1989,6 +1990,7 @@ bool
 http_dispatch_wait(HttpRequest *req, long timeout)
 {
 	WaitEvent	events[HTTP_MAX_LISTENERS + 3];
+	TimestampTz start;
 
 	if (!fast_path_applies() || io_ndaemons == 0)
 	{
@@ -1997,6 +1999,13 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 		(void) WaitEventSetWait(plain_set, timeout, events, 1, PG_WAIT_EXTENSION);
 		return false;
 	}
+
+	/*
+	 * Back to the caller once timeout ms have passed, whatever wakes this
+	 * loop meanwhile (a client sending a byte at a time, connections timing
+	 * out one after another): it checks its I/O thread there.
+	 */
+	start = GetCurrentTimestamp();
 	for (;;)
 	{
 		HttpUpload *up;
@@ -2008,6 +2017,7 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 		int			t = 0;
 		int			n;
 		bool		other = false;
+		long		left = timeout - TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
 
 		pthread_mutex_lock(&mhd_lock);
 		drive_begin();
@@ -2038,7 +2048,7 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 			wake = io_daemons_timeout(1) == 0;
 		}
 		else
-			t = io_daemons_timeout((int) Min(timeout, INT_MAX));
+			t = io_daemons_timeout((int) Min(Max(left, 0), INT_MAX));
 		pthread_mutex_unlock(&mhd_lock);
 
 		if (up != NULL)
@@ -2074,7 +2084,7 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 			if (events[i].user_data == NULL)
 				other = true;
 		/* the latch, a queued request, or the caller's time is up */
-		if (other || (n == 0 && t >= timeout))
+		if (other || left <= 0 || (n == 0 && t >= left))
 			return false;
 	}
 }

@@ -1423,8 +1423,50 @@ def fast_path_tests(c, rel, get, held):
     sql("SELECT pg_reload_conf()")
     check("fast path: stdesign.http_fast_path off then on again by a reload, the same connections served",
           not bad, bad)
+    unread_responses_tests(mine, get)
     for conn in mine:
         conn.close()
+
+
+def unread_responses_tests(mine, get):
+    """Clients that never read their responses (Query pages of about 1 MB,
+    three pipelined per connection, a small receive buffer) hold up neither the
+    worker whose main thread sends them (the fast path) nor its I/O thread:
+    the other connections are answered at once, and the workers serve on
+    once those clients are gone."""
+    big = "x" * 300000
+    ok = True
+    for i in range(8):
+        r, _ = raw("PutItem", json.dumps({"TableName": "PoolTable", "Item": {
+            "PK": {"S": "unread"}, "SK": {"S": "%02d" % i}, "v": {"S": big}}}))
+        ok = ok and r.status == 200
+    body = json.dumps({"TableName": "PoolTable", "KeyConditionExpression": "PK = :p",
+                       "ExpressionAttributeValues": {":p": {"S": "unread"}}}).encode()
+    one = (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-amz-json-1.0\r\n"
+           b"X-Amz-Target: DynamoDB_20120810.Query\r\nAuthorization: " + FAKE_AUTH.encode() +
+           b"\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    unread = []
+    for _ in range(4):
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.connect(("127.0.0.1", PORT))
+        s.sendall(one * 3)
+        unread.append(s)
+    time.sleep(1)
+    t0 = time.time()
+    bad = []
+    for k in range(30):
+        r, data = raw("GetItem", get(k % 3), conn=mine[k % 3])
+        if r.status != 200:
+            bad.append((r.status, data))
+    took = time.time() - t0
+    check("fast path: 30 requests answered within 3 s while four clients never read their 1 MB responses (%.2fs)"
+          % took, ok and not bad and took < 3, bad)
+    for s in unread:
+        s.close()
+    time.sleep(0.5)
+    codes = [raw("GetItem", get(1))[0].status for _ in range(10)]
+    check("fast path: served on once those clients are gone", codes == [200] * 10, codes)
 
 
 # ---------------------------------------------------------------- bounds

@@ -9,7 +9,8 @@
 #   3. boto3 and raw HTTP (test/http/test_http.py trust); serialization
 #      failures and deadlocks retried, the generic 500 (... conflict, failures);
 #      a pool of keep-alive connections still answered while one of them
-#      waits for a row lock (... dispatch); ambiguous framing refused,
+#      waits for a row lock, or while clients never read their responses
+#      (... dispatch); ambiguous framing refused,
 #      bodies without credentials cut at 64 kB, the bounds on buffered
 #      bytes and connections (... bounds)
 #   4. the JavaScript SDK (DocumentClient) running the seeds' e-commerce
