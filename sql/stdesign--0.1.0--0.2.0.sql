@@ -1353,7 +1353,9 @@ CREATE TABLE stdesign.stream_records (
 	PRIMARY KEY (stream_id, shard_id, sequence_number)
 );
 REVOKE ALL ON stdesign.streams, stdesign.stream_records FROM PUBLIC;
-REVOKE ALL ON SEQUENCE stdesign.stream_ids, stdesign.stream_sequence_numbers FROM PUBLIC;
+-- The sequences keep their default privileges (the owner's only): PUBLIC
+-- has none on a new sequence, and an explicit ACL on them comes back from
+-- pg_upgrade to a newer major with a table's privileges.
 SELECT pg_catalog.pg_extension_config_dump('stdesign.streams', '');
 SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_records', '');
 SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_ids', '');

@@ -138,7 +138,8 @@ catalog_as_owner_end(CatalogAsOwner *save)
 void
 catalog_check_triggers(void)
 {
-	static const char *const names[] = {"tables", "indexes", "tags", "models", "backups", "backup_items"};
+	static const char *const names[] = {"tables", "indexes", "tags", "models", "backups", "backup_items",
+	"streams", "stream_records"};
 	Oid			nsp = get_namespace_oid("stdesign", false);
 
 	for (int i = 0; i < (int) lengthof(names); i++)

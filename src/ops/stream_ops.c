@@ -124,6 +124,8 @@ ops_stream_enable(const char *table_name, const char *view_type)
 	args[0] = CStringGetTextDatum(name);
 	args[1] = CStringGetTextDatum(view_type);
 
+	/* the catalog is written as its owner: no trigger of a role's on it */
+	catalog_check_triggers();
 	catalog_as_owner_begin(&save);
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT 1 FROM stdesign.streams WHERE table_name OPERATOR(pg_catalog.=) $1"
@@ -170,6 +172,7 @@ ops_stream_disable(const char *table_name)
 	MemoryContext caller = CurrentMemoryContext;
 
 	args[0] = CStringGetTextDatum(name);
+	catalog_check_triggers();
 	catalog_as_owner_begin(&save);
 	SPI_connect();
 	if (SPI_execute_with_args("UPDATE stdesign.streams SET disabled_at = pg_catalog.now()"
@@ -254,7 +257,8 @@ ops_stream_records(const char *table_name, Numeric after, int max, int *n)
 
 	catalog_as_owner_begin(&save);
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT 1 FROM stdesign.streams WHERE table_name OPERATOR(pg_catalog.=) $1",
+	if (SPI_execute_with_args("SELECT 1 FROM stdesign.streams WHERE table_name OPERATOR(pg_catalog.=) $1"
+							  " AND table_deleted_at IS NULL",
 							  1, types, args, NULL, true, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.streams");
 	if (SPI_processed == 0)
@@ -264,7 +268,8 @@ ops_stream_records(const char *table_name, Numeric after, int max, int *n)
 		SPI_processed = 0;
 	else if (SPI_execute_with_args(
 								   "WITH s AS (SELECT stream_id, view_type FROM stdesign.streams"
-								   " WHERE table_name OPERATOR(pg_catalog.=) $1 ORDER BY stream_id DESC LIMIT 1)"
+								   " WHERE table_name OPERATOR(pg_catalog.=) $1 AND table_deleted_at IS NULL"
+								   " ORDER BY stream_id DESC LIMIT 1)"
 								   " SELECT pg_catalog.jsonb_build_object("
 								   "  'eventID', pg_catalog.md5(r.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'"
 								   "    OPERATOR(pg_catalog.||) r.sequence_number::pg_catalog.text),"

@@ -130,6 +130,14 @@ storage_set_keys_values(const Trigger *trigger, Jsonb *item, Datum *values)
 {
 	int			nkeys = trigger->tgnargs / 2;
 
+	/*
+	 * An item written by plain SQL may be any JSON: only a map has
+	 * attributes (getKeyJsonValueFromContainer reads any other container
+	 * as if it were one, past its end).
+	 */
+	if (!JB_ROOT_IS_OBJECT(item))
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: An item must be a map of attribute names to values");
 	for (int k = 0; k < nkeys; k++)
 		values[k] = key_value(item, trigger->tgargs[2 * k], trigger->tgargs[2 * k + 1]);
 }

@@ -118,8 +118,14 @@ set_keys_function(void)
 static Trigger *
 set_keys_trigger(Relation rel, bool *others)
 {
-	TriggerDesc *td = rel->trigdesc;
+	/*
+	 * The functions' lookups before the trigger descriptor is read: a first
+	 * lookup may process invalidations, which can rebuild the relation's
+	 * cache entry and free its descriptor.
+	 */
 	Oid			ours = set_keys_function();
+	Oid			capture = storage_stream_capture_oid();
+	TriggerDesc *td = rel->trigdesc;
 	Trigger    *found = NULL;
 
 	*others = false;
@@ -127,7 +133,7 @@ set_keys_trigger(Relation rel, bool *others)
 	{
 		if (OidIsValid(ours) && td->triggers[i].tgfoid == ours && found == NULL)
 			found = &td->triggers[i];
-		else if (storage_stream_is_capture(&td->triggers[i]))
+		else if (OidIsValid(capture) && td->triggers[i].tgfoid == capture)
 			continue;
 		else
 			*others = true;

@@ -154,6 +154,12 @@ capture_function(void)
 	return capture_oid;
 }
 
+Oid
+storage_stream_capture_oid(void)
+{
+	return capture_function();
+}
+
 bool
 storage_stream_is_capture(const Trigger *trigger)
 {
@@ -202,13 +208,19 @@ target_from_trigger(const Trigger *trigger)
 StStreamTarget *
 storage_stream_target(Relation rel)
 {
+	/*
+	 * The function's lookup first: a first lookup may take a lock and
+	 * process invalidations, which can rebuild the relation's cache entry
+	 * and free the trigger descriptor read below.
+	 */
+	Oid			fn = capture_function();
 	TriggerDesc *td = rel->trigdesc;
 
-	for (int i = 0; td && i < td->numtriggers; i++)
+	for (int i = 0; td && OidIsValid(fn) && i < td->numtriggers; i++)
 	{
 		Trigger    *trigger = &td->triggers[i];
 
-		if (trigger->tgenabled != TRIGGER_DISABLED && storage_stream_is_capture(trigger))
+		if (trigger->tgenabled != TRIGGER_DISABLED && trigger->tgfoid == fn)
 			return target_from_trigger(trigger);
 	}
 	return NULL;
@@ -299,6 +311,9 @@ keys_of(const StStreamTarget *target, Jsonb *item)
 	JsonbParseState *state = NULL;
 	const char *names[2] = {target->pk, target->sk};
 
+	/* set_keys refuses a row whose item is no map; never read one as a map */
+	if (!JB_ROOT_IS_OBJECT(item))
+		st_internal_error("an item of a table with a stream is not a map");
 	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	for (int k = 0; k < 2 && names[k]; k++)
 	{

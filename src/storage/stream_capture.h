@@ -42,6 +42,7 @@ typedef struct StStreamTarget
 extern StStreamTarget *storage_stream_target(Relation rel);
 
 /* Is the trigger stdesign.stream_capture (which direct writes stand in for)? */
+extern Oid storage_stream_capture_oid(void);
 extern bool storage_stream_is_capture(const Trigger *trigger);
 
 /*
