@@ -208,24 +208,12 @@ parse_key_schema(const Av *ks, const char *path, StKeyDef *pk, StKeyDef *sk)
 				 path);
 	for (int i = 0; i < ks->n; i++)
 	{
-		const Av   *el = ks->items[i];
-		const char *name;
-		const char *kt;
-		char	   *elpath = psprintf("%s.%d.member", path, i + 1);
+		bool		hash;
+		const char *name = key_schema_element(ks->items[i], psprintf("%s.%d.member", path, i + 1), &hash);
 
-		if (el->type != AV_M)
-			wrong_type("KeySchemaElement", "an object");
-		name = field_str(el, "AttributeName", psprintf("%s.attributeName", elpath), true);
-		kt = field_str(el, "KeyType", psprintf("%s.keyType", elpath), true);
-		if (strcmp(kt, "HASH") != 0 && strcmp(kt, "RANGE") != 0)
-			enum_error(kt, psprintf("%s.keyType", elpath), "HASH, RANGE");
-		if (strlen(name) < 1 || strlen(name) > 255)
-			st_error(ST_ERR_VALIDATION,
-					 "1 validation error detected: Value '%s' at '%s.attributeName' failed to satisfy constraint: Member must have length between 1 and 255",
-					 name, elpath);
-		if (i == 0 && strcmp(kt, "HASH") != 0)
+		if (i == 0 && !hash)
 			st_error(ST_ERR_VALIDATION, "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
-		if (i == 1 && strcmp(kt, "RANGE") != 0)
+		if (i == 1 && hash)
 			st_error(ST_ERR_VALIDATION, "Invalid KeySchema: The second KeySchemaElement is not a RANGE key type");
 		if (i == 0)
 			pk->name = pstrdup(name);
