@@ -33,6 +33,8 @@
 #include "commands/trigger.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_func.h"
 #include "utils/acl.h"
 #include "utils/lsyscache.h"
 #include "utils/rls.h"
@@ -142,6 +144,15 @@ catalog_check_triggers(void)
 	"streams", "stream_records"};
 	Oid			nsp = get_namespace_oid("stdesign", false);
 
+	/*
+	 * The guard's OID is looked up before any relation is opened: a
+	 * syscache lookup may process invalidations, which can rebuild the
+	 * relcache entry and free the trigger descriptor being walked.
+	 */
+	Oid			guard = LookupFuncName(list_make2(makeString("stdesign"),
+												  makeString("catalog_write_guard")),
+									   0, NULL, true);
+
 	for (int i = 0; i < (int) lengthof(names); i++)
 	{
 		Oid			relid = get_relname_relid(names[i], nsp);
@@ -155,11 +166,9 @@ catalog_check_triggers(void)
 		for (int j = 0; td && j < td->numtriggers; j++)
 		{
 			Trigger    *tg = &td->triggers[j];
-			char	   *fn = get_func_name(tg->tgfoid);
 
 			if (tg->tgisinternal || tg->tgenabled == TRIGGER_DISABLED ||
-				(fn && strcmp(fn, "catalog_write_guard") == 0 &&
-				 get_func_namespace(tg->tgfoid) == nsp))
+				(OidIsValid(guard) && tg->tgfoid == guard))
 				continue;
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
