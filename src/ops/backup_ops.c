@@ -44,6 +44,7 @@
 #include "executor/spi.h"
 #include "miscadmin.h"
 #include "port/pg_bswap.h"
+#include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -55,9 +56,6 @@
 #include "item/av_jsonb.h"
 #include "table_admin.h"
 #include "ttl_ops.h"
-
-/* The first key of the advisory locks that say a backup is in use (restore, delete). */
-#define BACKUP_LOCK_SPACE 0x53544250	/* "STBP" */
 
 /* A backup's row, as read back. */
 typedef struct BackupRow
@@ -566,21 +564,16 @@ ops_backup_list(const StBackupFilter *f, char **last_arn)
 static void
 lock_backup(const BackupRow *row, bool exclusive)
 {
-	Oid			types[2] = {INT4OID, INT4OID};
-	Datum		values[2];
-	bool		isnull;
-	bool		got;
+	/*
+	 * A lock on the backup as an object of class stdesign.backups: no SQL
+	 * function takes a lock of that class, so no role can hold it to block
+	 * another's restore or delete (an advisory lock's key anyone can take).
+	 */
+	Oid			backups = get_relname_relid("backups", get_namespace_oid("stdesign", false));
 
-	values[0] = Int32GetDatum(BACKUP_LOCK_SPACE);
-	values[1] = Int32GetDatum((int32) (row->id & 0xffffffff));
-	SPI_connect();
-	if (SPI_execute_with_args(exclusive ? "SELECT pg_catalog.pg_try_advisory_xact_lock($1, $2)"
-							  : "SELECT pg_catalog.pg_try_advisory_xact_lock_shared($1, $2)",
-							  2, types, values, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
-		st_internal_error("could not lock backup %s", row->arn);
-	got = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	SPI_finish();
-	if (!got)
+	if (!ConditionalLockDatabaseObject(backups, (Oid) (row->id & 0xffffffff),
+									   (uint16) ((row->id >> 32) & 0xffff),
+									   exclusive ? ExclusiveLock : ShareLock))
 		st_error(ST_ERR_BACKUP_IN_USE, "Backup is in use: %s", row->arn);
 }
 
