@@ -250,6 +250,22 @@ RESET ROLE;
 DROP TRIGGER bk_trigger ON stdesign.backup_items;
 REVOKE TRIGGER ON stdesign.backup_items FROM regress_bk_owner;
 DROP FUNCTION bk_trigger();
+-- a backup belongs to its role's OID while the role keeps the name it had:
+-- a dump restored where OIDs differ (or an OID reused by a new role) hands
+-- the backup to nobody but superusers, never to whoever has that OID now
+SET ROLE regress_bk_owner;
+SELECT st_create_backup('MusicLean', 'pinned') ->> 'BackupArn' AS pinned_arn \gset
+SELECT jsonb_array_length(st_api('ListBackups', '{}') -> 'BackupSummaries') AS owner_sees_pinned;
+RESET ROLE;
+SELECT owner_name FROM stdesign.backups WHERE backup_arn = :'pinned_arn';
+UPDATE stdesign.backups SET owner_name = 'regress_bk_someone_else' WHERE backup_arn = :'pinned_arn';
+SET ROLE regress_bk_owner;
+SELECT jsonb_array_length(st_api('ListBackups', '{}') -> 'BackupSummaries') AS owner_sees_pinned;
+SELECT bk_err('DescribeBackup', jsonb_build_object('BackupArn', :'pinned_arn'));
+RESET ROLE;
+SELECT st_api('DescribeBackup', jsonb_build_object('BackupArn', :'pinned_arn')) #>> '{BackupDescription,BackupDetails,BackupName}' AS superuser_describes;
+SELECT st_delete_backup(:'pinned_arn') #>> '{BackupDetails,BackupStatus}' AS superuser_deletes;
+\unset pinned_arn
 -- a backup outlives its role: after DROP ROLE only superusers see it
 SET ROLE regress_bk_member;
 SELECT st_create_backup('MusicLean', 'orphan') ->> 'BackupName' AS member_backup;

@@ -1240,7 +1240,10 @@ COMMENT ON FUNCTION st_list_access_keys() IS
 -- items into stdesign.backup_items in one statement (one snapshot) and
 -- records the backup in stdesign.backups: what DescribeBackup tells, and the
 -- CreateTable request RestoreTableFromBackup starts from.  A backup belongs
--- to the role that made it (owner_role) and outlives its table.  Both are
+-- to the role that made it (owner_role, while that role is still named
+-- owner_name: a dump restored where OIDs differ, or a dropped role's OID
+-- given to a new role, hands it to nobody but superusers) and outlives its
+-- table.  Both are
 -- the catalog's: read and written by stdesign's functions only, granted to
 -- no one (the items are the table's data).
 CREATE TABLE stdesign.backups (
@@ -1249,6 +1252,7 @@ CREATE TABLE stdesign.backups (
 	backup_name text COLLATE "C" NOT NULL,
 	table_name text COLLATE "C" NOT NULL,	-- the source table's name (no reference: it may be gone)
 	owner_role oid NOT NULL,
+	owner_name name NOT NULL,
 	created_at timestamptz NOT NULL,
 	size_bytes bigint NOT NULL,
 	source jsonb NOT NULL,		-- SourceTableDetails and SourceTableFeatureDetails

@@ -322,8 +322,9 @@ ops_backup_create(const char *table_name, const char *backup_name)
 		values[7] = JsonbPGetDatum(av_item_to_jsonb(source_value(described, table_name, count, size), false));
 		values[8] = JsonbPGetDatum(av_item_to_jsonb(restore_definition(described), false));
 		if (catalog_write("INSERT INTO stdesign.backups (backup_id, backup_arn, backup_name, table_name,"
-						  " owner_role, created_at, size_bytes, source, definition)"
+						  " owner_role, owner_name, created_at, size_bytes, source, definition)"
 						  " VALUES ($1, $2, $3, $4, $5,"
+						  " (SELECT r.rolname FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) $5),"
 						  " pg_catalog.to_timestamp($6::pg_catalog.float8 OPERATOR(pg_catalog./) 1000), $7, $8, $9)",
 						  9, types, values, NULL) != 1)
 			st_internal_error("could not record backup %s", arn);
@@ -343,7 +344,13 @@ ops_backup_create(const char *table_name, const char *backup_name)
 
 /* ---------- reading backups ---------- */
 
-#define BACKUP_COLUMNS "backup_id, backup_arn, backup_name, table_name, owner_role," \
+/*
+ * The owner: owner_role while that role still has the name it had, else
+ * nobody (0, which only a superuser's privileges cover).
+ */
+#define BACKUP_COLUMNS "backup_id, backup_arn, backup_name, table_name," \
+	" CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) owner_role" \
+	" AND r.rolname OPERATOR(pg_catalog.=) owner_name) THEN owner_role ELSE 0::pg_catalog.oid END," \
 	" pg_catalog.round(EXTRACT(epoch FROM created_at), 3)::pg_catalog.text," \
 	" size_bytes::pg_catalog.text, source, definition"
 
@@ -500,7 +507,10 @@ ops_backup_list(const StBackupFilter *f, char **last_arn)
 	 * whether there is more.
 	 */
 	if (SPI_execute_with_args("SELECT " BACKUP_COLUMNS " FROM stdesign.backups b"
-							  " WHERE pg_catalog.pg_has_role($1, b.owner_role, 'USAGE')"
+							  " WHERE (pg_catalog.pg_has_role($1, b.owner_role, 'USAGE')"
+							  " AND EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) b.owner_role"
+							  " AND r.rolname OPERATOR(pg_catalog.=) b.owner_name)"
+							  " OR (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) $1))"
 							  " AND ($2 IS NULL OR b.table_name OPERATOR(pg_catalog.=) $2)"
 							  " AND ($3 IS NULL OR b.created_at OPERATOR(pg_catalog.>=) pg_catalog.to_timestamp($3))"
 							  " AND ($4 IS NULL OR b.created_at OPERATOR(pg_catalog.<) pg_catalog.to_timestamp($4))"
