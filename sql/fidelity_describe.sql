@@ -80,4 +80,32 @@ SELECT st_api('Scan', jsonb_build_object('TableName', 'Other', 'Segment', 1 - s,
                jsonb_array_elements(st_api('Scan', jsonb_build_object('TableName', 'Other', 'Segment', s,
                                                                       'TotalSegments', 2, 'Limit', 1)) -> 'Items') AS item) AS first;
 
+-- ItemCount and TableSizeBytes are approximate in DynamoDB ("updated
+-- approximately every six hours"): a table over stdesign.describe_exact_pages
+-- pages is counted from a sample of that many pages (the same each time),
+-- scaled up, so DescribeTable does not read a large table whole.
+SELECT st_create_table('{"TableName": "Sampled", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "G", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "ByG", "KeySchema": [{"AttributeName": "G", "KeyType": "HASH"}],
+    "Projection": {"ProjectionType": "KEYS_ONLY"}}]}'::jsonb) IS NOT NULL AS created;
+SELECT count(*) FILTER (WHERE st_put(jsonb_build_object('PK', 'p' || i, 'pad', repeat('x', 300))
+                    || CASE WHEN i % 2 = 0 THEN jsonb_build_object('G', 'g') ELSE '{}' END, 'Sampled') IS NULL) AS put
+  FROM generate_series(1, 2000) i;
+SELECT pg_relation_size('stdesign_data."Sampled"') / 8192 > 40 AS over_40_pages;
+SELECT (d -> 'ItemCount')::int AS exact_count, (d #>> '{GlobalSecondaryIndexes,0,ItemCount}')::int AS exact_index_count
+  FROM st_describe_table('Sampled') d;
+SET stdesign.describe_exact_pages = 20;
+SELECT (d -> 'ItemCount')::int BETWEEN 1400 AND 2600 AS estimated_count,
+       (d -> 'ItemCount')::int <> 2000 OR (d -> 'TableSizeBytes')::bigint <> (SELECT sum(stdesign.item_size(item)) FROM stdesign_data."Sampled") AS not_a_full_pass,
+       (d #>> '{GlobalSecondaryIndexes,0,ItemCount}')::int BETWEEN 600 AND 1400 AS estimated_index_count,
+       (d -> 'TableSizeBytes')::bigint BETWEEN 0.7 * (SELECT sum(stdesign.item_size(item)) FROM stdesign_data."Sampled")
+                                           AND 1.3 * (SELECT sum(stdesign.item_size(item)) FROM stdesign_data."Sampled") AS estimated_size,
+       d -> 'ItemCount' = st_describe_table('Sampled') -> 'ItemCount' AS same_sample_each_time
+  FROM st_describe_table('Sampled') d;
+SET stdesign.describe_exact_pages = 0;
+SELECT (st_describe_table('Sampled') -> 'ItemCount')::int AS exact_again;
+RESET stdesign.describe_exact_pages;
+SELECT st_drop_table('Sampled');
+
 SELECT st_drop_table('Other'), st_drop_table('Paged');

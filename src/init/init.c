@@ -21,6 +21,7 @@
 #include "catalog/st_catalog.h"
 #include "http/http_server.h"
 #include "ops/collection.h"
+#include "ops/table_admin.h"
 #include "ttl/ttl.h"
 #include "ops/traffic.h"
 #include "storage/stream_capture.h"
@@ -99,6 +100,14 @@ _PG_init(void)
 							OPS_ITEM_COLLECTION_LIMIT_DEFAULT_KB, 0, INT_MAX,
 							PGC_USERSET,
 							GUC_UNIT_KB,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("stdesign.describe_exact_pages",
+							"Largest table, in pages, whose item count and size DescribeTable counts exactly.",
+							"A larger table's ItemCount, TableSizeBytes and IndexSizeBytes are estimated from a sample of this many pages, as DynamoDB's are approximate. 0: always exact.",
+							&ops_describe_exact_pages,
+							OPS_DESCRIBE_EXACT_PAGES_DEFAULT, 0, INT_MAX,
+							PGC_USERSET,
+							0,
 							NULL, NULL, NULL);
 	traffic_init();
 	DefineCustomIntVariable("stdesign.citus_shard_count",

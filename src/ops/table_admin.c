@@ -15,10 +15,14 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
+#include "access/table.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
@@ -1127,12 +1131,41 @@ stored_definition(const char *name, char **created, char **table_id)
 	return def;
 }
 
-/* Item counts and sizes of the table and each index: one pass over the relation. */
+int			ops_describe_exact_pages = OPS_DESCRIBE_EXACT_PAGES_DEFAULT;
+
+/*
+ * Item counts and sizes of the table and each index: one pass over the
+ * relation while it has at most stdesign.describe_exact_pages pages, else
+ * a pass over a sample of about that many of its pages (TABLESAMPLE
+ * SYSTEM, the same pages each time), scaled up.  DynamoDB's ItemCount,
+ * TableSizeBytes and IndexSizeBytes are approximate too ("DynamoDB
+ * updates this value approximately every six hours": DescribeTable, API
+ * reference); an SDK's waiter or a studio page calling DescribeTable must
+ * not read a table of millions of items each time.  A distributed table is
+ * counted whole (its shards are the workers').
+ */
 static void
 table_stats(StTable *t, char **counts, char **sizes)
 {
 	StringInfoData sql;
 	MemoryContext caller = CurrentMemoryContext;
+	double		scale = 1.0;
+	char	   *sample = "";
+
+	if (!t->distributed && ops_describe_exact_pages > 0)
+	{
+		Relation	rel = table_open(t->relid, AccessShareLock);
+		BlockNumber pages = RelationGetNumberOfBlocks(rel);
+
+		table_close(rel, AccessShareLock);
+		if (pages > (BlockNumber) ops_describe_exact_pages)
+		{
+			double		percent = 100.0 * ops_describe_exact_pages / pages;
+
+			scale = 100.0 / percent;
+			sample = psprintf(" TABLESAMPLE SYSTEM (%.6f) REPEATABLE (0)", percent);
+		}
+	}
 
 	initStringInfo(&sql);
 	appendStringInfoString(&sql, "SELECT pg_catalog.count(*)::pg_catalog.text,"
@@ -1146,16 +1179,26 @@ table_stats(StTable *t, char **counts, char **sizes)
 						 " COALESCE(pg_catalog.sum(stdesign.item_size(item)) FILTER (WHERE %s), 0)::pg_catalog.text",
 						 pred, pred);
 	}
-	appendStringInfo(&sql, " FROM %s%s", t->distributed ? "" : "ONLY ", t->qualified);
+	appendStringInfo(&sql, " FROM %s%s%s", t->distributed ? "" : "ONLY ", t->qualified, sample);
 	SPI_connect();
 	if (SPI_execute(sql.data, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
 		st_internal_error("could not count the items of %s", t->name);
 	for (int i = 0; i <= t->nindexes; i++)
 	{
+		char	   *count = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2 * i + 1);
+		char	   *size = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2 * i + 2);
 		MemoryContext spi = MemoryContextSwitchTo(caller);
 
-		counts[i] = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2 * i + 1));
-		sizes[i] = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2 * i + 2));
+		if (scale != 1.0)
+		{
+			counts[i] = psprintf("%.0f", rint(strtod(count, NULL) * scale));
+			sizes[i] = psprintf("%.0f", rint(strtod(size, NULL) * scale));
+		}
+		else
+		{
+			counts[i] = pstrdup(count);
+			sizes[i] = pstrdup(size);
+		}
 		MemoryContextSwitchTo(spi);
 	}
 	SPI_finish();

@@ -46,6 +46,13 @@ extern Av  *ops_merge_warm_throughput(const Av *stored, const Av *asked);
 extern Av  *ops_table_describe(const char *name);
 
 /*
+ * stdesign.describe_exact_pages: DescribeTable counts a table of at most
+ * this many pages exactly, a larger one from a sample of as many pages.
+ */
+#define OPS_DESCRIBE_EXACT_PAGES_DEFAULT 1280
+extern int	ops_describe_exact_pages;
+
+/*
  * The same without reading the items: ItemCount, TableSizeBytes and the
  * indexes' counts and sizes are 0 (for a caller that counts them itself).
  */
