@@ -27,7 +27,9 @@
 #          new        st_put of a new item (random key of 10^9), with "exp";
 #          overwrite  st_put over one of 10^5 existing items, with "exp"
 #                     (an update of the row: with the index over item it can
-#                     no longer be heap-only, as with a GSI).
+#                     no longer be heap-only, as with a GSI);
+#          update     UpdateItem (st_api) of another attribute of one of
+#                     those items, its "exp" unchanged.
 #
 # Runs in a throwaway cluster (test/scripts/tmp_cluster.sh, fsync off,
 # shared_buffers=1GB, max_wal_size=4GB: sized for 2 cores and 24 GB) unless
@@ -173,8 +175,17 @@ SQL
 \set id random(1, 100000)
 SELECT st_put(jsonb_build_object('PK', 'K' || :id, 'SK', 'x', 'exp', extract(epoch FROM now())::bigint + 86400, 'pad', repeat('x', 360)), :table) IS NULL;
 SQL
+	# UpdateItem of another attribute: the expiry stays as it was
+	cat >"$work/update.sql" <<'SQL'
+\set id random(1, 100000)
+\set v random(1, 1000000000)
+SELECT st_api('UpdateItem', jsonb_build_object('TableName', :table::text,
+  'Key', jsonb_build_object('PK', jsonb_build_object('S', 'K' || :id), 'SK', jsonb_build_object('S', 'x')),
+  'UpdateExpression', 'SET v = ' || chr(58) || 'v',
+  'ExpressionAttributeValues', jsonb_build_object(chr(58) || 'v', jsonb_build_object('N', :v::text)))) IS NULL;
+SQL
 	local op r best_on best_off tps
-	for op in new overwrite; do
+	for op in new overwrite update; do
 		best_on=0
 		best_off=0
 		for r in $(seq 1 "$rounds"); do
