@@ -186,25 +186,24 @@ SELECT st_api('GetItem', '{"TableName": "Lay", "Key": {"PK": {"S": "nan"}, "SK":
 DELETE FROM stdesign_data."Lay" WHERE pk = 'nan';
 SELECT st_drop_table('NumKey');
 
--- 4. Long request arrays are not validated in quadratic time: 50,000
--- AttributeDefinitions, or GlobalSecondaryIndexUpdates, are answered in
--- well under the statement timeout (a pairwise check took tens of seconds,
--- and never looked at the timeout; the timeout leaves room for a slow
--- machine, the elapsed time is checked).
-SET statement_timeout = '5s';
-SELECT clock_timestamp() AS t0 \gset
+-- 4. Long request arrays are not validated in quadratic time: 150,000
+-- AttributeDefinitions, or GlobalSecondaryIndexUpdates, are answered
+-- within the statement timeout (a pairwise check of that many takes many
+-- minutes, and never looked at the timeout; a linear one a second or two,
+-- so the timeout leaves a slow or loaded machine a wide margin and no
+-- elapsed time is compared).
+SET statement_timeout = '60s';
 SELECT st_create_table(jsonb_build_object('TableName', 'Big', 'BillingMode', 'PAY_PER_REQUEST',
   'KeySchema', '[{"AttributeName": "a1", "KeyType": "HASH"}]'::jsonb,
   'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', 'a' || i, 'AttributeType', 'S'))
-                             FROM generate_series(1, 50000) AS i)));
+                             FROM generate_series(1, 150000) AS i)));
 SELECT st_create_table(jsonb_build_object('TableName', 'Big', 'BillingMode', 'PAY_PER_REQUEST',
   'KeySchema', '[{"AttributeName": "a1", "KeyType": "HASH"}]'::jsonb,
-  'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', 'a' || (i % 49999), 'AttributeType', 'S'))
-                             FROM generate_series(1, 50000) AS i)));
+  'AttributeDefinitions', (SELECT jsonb_agg(jsonb_build_object('AttributeName', 'a' || (i % 149999), 'AttributeType', 'S'))
+                             FROM generate_series(1, 150000) AS i)));
 SELECT st_api('UpdateTable', jsonb_build_object('TableName', 'Lay',
-  'GlobalSecondaryIndexUpdates', (SELECT jsonb_agg(jsonb_build_object('Delete', jsonb_build_object('IndexName', 'ix' || (i % 49999))))
-                                    FROM generate_series(1, 50000) AS i)));
-SELECT clock_timestamp() - :'t0'::timestamptz < interval '5 s' AS answered_in_time;
+  'GlobalSecondaryIndexUpdates', (SELECT jsonb_agg(jsonb_build_object('Delete', jsonb_build_object('IndexName', 'ix' || (i % 149999))))
+                                    FROM generate_series(1, 150000) AS i)));
 RESET statement_timeout;
 
 SELECT st_drop_table('Lay');
