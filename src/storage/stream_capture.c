@@ -18,10 +18,16 @@
  * EXCLUSIVE): a transaction either wrote before the stream was enabled,
  * and is not in it, or after, with every change in it.
  *
+ * The same function, as a BEFORE TRUNCATE statement trigger, refuses a
+ * TRUNCATE of the relation (it would remove items and write no record).
+ * Both triggers are found, and dropped, by their function, never by name.
+ *
  * Which are changes.  A replacement of an item by an equal one (the same
  * item put again, an update that sets what is there) records nothing, as
  * in DynamoDB; a delete of a missing item deletes no row, so reaches no
- * capture.
+ * capture.  An image the stream keeps is at most 400 KB, DynamoDB's item
+ * limit (a plain SQL write past it fails its statement), so that a record
+ * stays below ~800 KB.
  *
  * Order by construction.  Numbering records when they are written would
  * let a transaction that took number 5 commit after one that took 6: a
@@ -39,7 +45,20 @@
  * order, so a physical standby, replaying commits in that order, shows the
  * same.  The price: writers of one stream serialise on their commits
  * (the time from PRE_COMMIT to the end of the commit, WAL flush included);
- * bench/RESULTS.md has the measure.
+ * bench/RESULTS.md has the measure.  So the work under the lock is kept
+ * short: the datums records share are made once, records go in by batches
+ * (heap_multi_insert: one WAL record and one buffer lock per page), each
+ * batch in a context reset after it, and a cancel is honoured between
+ * records (an error there aborts the transaction, which releases the
+ * locks: nothing is left half done).
+ *
+ * Nothing is lost silently.  A record that failed to go into the
+ * tuplestore (temp_file_limit, a full disk) leaves it out of step with
+ * the buffer's account, whatever a savepoint makes of the error: the
+ * transaction can then neither capture more nor commit.  A change made
+ * after PRE_COMMIT numbered the records (another module's PRE_COMMIT
+ * callback that runs after ours) is refused; deferred triggers fire
+ * before PRE_COMMIT, and their changes are numbered with the rest.
  *
  * A transaction with records cannot be prepared (PREPARE TRANSACTION):
  * its stream's lock would be held by the prepared transaction, stopping
@@ -348,7 +367,7 @@ keys_of(const StStreamTarget *target, Jsonb *item)
 static int64
 stored_size(Jsonb *jb)
 {
-	return jb ? av_item_size(av_item_from_stored(jb)) : 0;
+	return jb ? av_stored_item_size(jb) : 0;
 }
 
 /* Append one record of event; keys given (a map of the key attributes). */
