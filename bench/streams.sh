@@ -5,7 +5,7 @@
 # PostgreSQL, in R rounds that alternate the two tables (a noisy machine
 # then weighs on both alike).  Prints per operation the median tps of each
 # table, their ratio (stream / none; the target is >= 0.8) and the lowest
-# and highest ratio of one round:
+# and highest ratio of one round, and the median WAL bytes per transaction:
 #   insert    PutItem of new items
 #   put       PutItem over existing items
 #   update    UpdateItem (SET n = n + :one)
@@ -88,27 +88,35 @@ SELECT st_import('$t', (SELECT string_agg(jsonb_build_object('Item', jsonb_build
      FROM generate_series(1, 500) i, (SELECT random()::text AS r) x));
 SQL
 done
+# tps, and the WAL bytes per transaction (an exact measure of the extra
+# work a record is, where the machine's noise blurs the tps)
 tps() {
-	pgbench -n -M prepared -c "$clients" -j "$clients" -T "$seconds" -f "$1" 2>/dev/null |
-		sed -n 's/^tps = \([0-9.]*\).*/\1/p'
+	local lsn out n
+	lsn=$(psql -X -At -c "SELECT pg_current_wal_insert_lsn()")
+	out=$(pgbench -n -M prepared -c "$clients" -j "$clients" -T "$seconds" -f "$1" 2>/dev/null)
+	n=$(echo "$out" | sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p')
+	echo "$(echo "$out" | sed -n 's/^tps = \([0-9.]*\).*/\1/p')" \
+		"$(psql -X -At -c "SELECT round((pg_current_wal_insert_lsn() - '$lsn') / greatest($n, 1))")"
 }
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 echo "streams bench: ${clients} clients, ${seconds}s x ${rounds} rounds (alternating); $(nproc) cores; $(date -u +%Y-%m-%d)"
-printf '%-9s %10s %10s %7s %7s %7s\n' op none stream ratio min max
+printf '%-9s %10s %10s %7s %7s %7s %11s %11s\n' op none stream ratio min max 'WAL/tx none' 'WAL/tx str'
 for op in $ops; do
-	: > "$work/a"; : > "$work/b"; : > "$work/r"
+	: > "$work/a"; : > "$work/b"; : > "$work/r"; : > "$work/wa"; : > "$work/wb"
 	for r in $(seq "$rounds"); do
 		# alternate which goes first, so that neither always follows the other
 		if [ $((r % 2)) -eq 1 ]; then
-			a=$(tps "$work/${op}_Plain.sql"); b=$(tps "$work/${op}_Streamed.sql")
+			read -r a wa < <(tps "$work/${op}_Plain.sql"); read -r b wb < <(tps "$work/${op}_Streamed.sql")
 		else
-			b=$(tps "$work/${op}_Streamed.sql"); a=$(tps "$work/${op}_Plain.sql")
+			read -r b wb < <(tps "$work/${op}_Streamed.sql"); read -r a wa < <(tps "$work/${op}_Plain.sql")
 		fi
 		echo "$a" >> "$work/a"; echo "$b" >> "$work/b"
+		echo "$wa" >> "$work/wa"; echo "$wb" >> "$work/wb"
 		echo "$b / $a" | bc -l >> "$work/r"
 	done
 	ma=$(median < "$work/a"); mb=$(median < "$work/b")
-	printf '%-9s %10.0f %10.0f %7.2f %7.2f %7.2f\n' "$op" "$ma" "$mb" "$(echo "$mb / $ma" | bc -l)" \
-		"$(sort -g "$work/r" | head -n1)" "$(sort -g "$work/r" | tail -n1)"
+	printf '%-9s %10.0f %10.0f %7.2f %7.2f %7.2f %11.0f %11.0f\n' "$op" "$ma" "$mb" "$(echo "$mb / $ma" | bc -l)" \
+		"$(sort -g "$work/r" | head -n1)" "$(sort -g "$work/r" | tail -n1)" \
+		"$(median < "$work/wa")" "$(median < "$work/wb")"
 done
 psql -X -At -c "SELECT 'records written: ' || count(*) FROM stdesign.stream_records"
