@@ -56,6 +56,7 @@
 #include "storage/lmgr.h"
 #include "storage/lock.h"
 #include "utils/reltrigger.h"
+#include "commands/trigger.h"
 #include "utils/guc.h"
 #include "utils/plancache.h"
 
@@ -559,32 +560,62 @@ storage_drop_relation(const char *relname)
  * The stream's capture trigger, attached as the owner of
  * stdesign.stream_capture() (EXECUTE on it is revoked, as on set_keys) and
  * fired ALWAYS: also for a session with session_replication_role =
- * replica, whose changes are changes of the table all the same.
+ * replica, whose changes are changes of the table all the same.  The same
+ * function BEFORE TRUNCATE refuses a TRUNCATE, which would remove every
+ * item and write no record (DynamoDB has no such operation; a DELETE
+ * writes the REMOVE records).
  */
 void
 storage_stream_attach(const char *relname, int64 stream_id, const char *view_type,
 					  const char *pk, const char *sk)
 {
-	StringInfoData sql;
+	StringInfoData args;
 
-	initStringInfo(&sql);
-	appendStringInfo(&sql, "CREATE TRIGGER stream_capture AFTER INSERT OR UPDATE OR DELETE ON %s"
-					 " FOR EACH ROW EXECUTE FUNCTION stdesign.stream_capture('" INT64_FORMAT "', %s, %s",
-					 qualified(relname), stream_id, quote_literal_cstr(view_type),
-					 quote_literal_cstr(pk));
+	initStringInfo(&args);
+	appendStringInfo(&args, "'" INT64_FORMAT "', %s, %s", stream_id,
+					 quote_literal_cstr(view_type), quote_literal_cstr(pk));
 	if (sk)
-		appendStringInfo(&sql, ", %s", quote_literal_cstr(sk));
-	appendStringInfoChar(&sql, ')');
-	exec_ddl_as_set_keys_owner(sql.data);
+		appendStringInfo(&args, ", %s", quote_literal_cstr(sk));
+	exec_ddl_as_set_keys_owner(psprintf("CREATE TRIGGER stream_capture AFTER INSERT OR UPDATE OR DELETE ON %s"
+										" FOR EACH ROW EXECUTE FUNCTION stdesign.stream_capture(%s)",
+										qualified(relname), args.data));
+	exec_ddl_as_set_keys_owner(psprintf("CREATE TRIGGER stream_truncate BEFORE TRUNCATE ON %s"
+										" FOR EACH STATEMENT EXECUTE FUNCTION stdesign.stream_capture(%s)",
+										qualified(relname), args.data));
 	exec_ddl_as_set_keys_owner(psprintf("ALTER TABLE %s ENABLE ALWAYS TRIGGER stream_capture",
+										qualified(relname)));
+	exec_ddl_as_set_keys_owner(psprintf("ALTER TABLE %s ENABLE ALWAYS TRIGGER stream_truncate",
 										qualified(relname)));
 }
 
+/*
+ * Every trigger of the relation that runs stdesign.stream_capture(), by
+ * its function and whatever its name: the owner may rename the stream's
+ * and give its own trigger that name, which must not be dropped in its
+ * stead (the stream's would go on capturing into a disabled stream).
+ */
 void
 storage_stream_detach(const char *relname)
 {
-	exec_ddl_as_set_keys_owner(psprintf("DROP TRIGGER IF EXISTS stream_capture ON %s",
-										qualified(relname)));
+	Oid			fn = storage_stream_capture_oid();
+	Oid			relid = get_relname_relid(relname, get_namespace_oid(ST_DATA_SCHEMA, false));
+	Relation	rel;
+	TriggerDesc *td;
+	List	   *names = NIL;
+	ListCell   *lc;
+
+	if (!OidIsValid(relid) || !OidIsValid(fn))
+		return;
+	rel = table_open(relid, ShareRowExclusiveLock);
+	td = rel->trigdesc ? CopyTriggerDesc(rel->trigdesc) : NULL;
+	table_close(rel, NoLock);
+	for (int i = 0; td && i < td->numtriggers; i++)
+		if (td->triggers[i].tgfoid == fn)
+			names = lappend(names, pstrdup(td->triggers[i].tgname));
+	foreach(lc, names)
+		exec_ddl_as_set_keys_owner(psprintf("DROP TRIGGER %s ON %s",
+											quote_identifier((char *) lfirst(lc)),
+											qualified(relname)));
 }
 
 /* ---------- Citus ---------- */
@@ -639,6 +670,22 @@ storage_distribute(StTable *t, int shard_count)
 		storage_citus_sequential_end(sequential);
 		catalog_invalidate_all();
 		return shard_count_of(t->relid);
+	}
+
+	/*
+	 * A stream is captured and numbered in the coordinator's transaction
+	 * (stream_capture.c); the shards' writes on the workers would write
+	 * their records there, out of the stream's order.  Refused, as
+	 * enabling a stream on a distributed table is (stream_ops.c).
+	 */
+	{
+		Relation	rel = table_open(t->relid, AccessShareLock);
+		bool		streamed = storage_stream_target(rel) != NULL;
+
+		table_close(rel, AccessShareLock);
+		if (streamed)
+			st_error_hint(ST_ERR_VALIDATION, "Disable its stream first (st_stream_disable).",
+						  "A table with an enabled stream cannot be distributed: TableName: %s", t->name);
 	}
 
 	/*

@@ -18,10 +18,16 @@
  * EXCLUSIVE): a transaction either wrote before the stream was enabled,
  * and is not in it, or after, with every change in it.
  *
+ * The same function, as a BEFORE TRUNCATE statement trigger, refuses a
+ * TRUNCATE of the relation (it would remove items and write no record).
+ * Both triggers are found, and dropped, by their function, never by name.
+ *
  * Which are changes.  A replacement of an item by an equal one (the same
  * item put again, an update that sets what is there) records nothing, as
  * in DynamoDB; a delete of a missing item deletes no row, so reaches no
- * capture.
+ * capture.  An image the stream keeps is at most 400 KB, DynamoDB's item
+ * limit (a plain SQL write past it fails its statement), so that a record
+ * stays below ~800 KB.
  *
  * Order by construction.  Numbering records when they are written would
  * let a transaction that took number 5 commit after one that took 6: a
@@ -39,7 +45,20 @@
  * order, so a physical standby, replaying commits in that order, shows the
  * same.  The price: writers of one stream serialise on their commits
  * (the time from PRE_COMMIT to the end of the commit, WAL flush included);
- * bench/RESULTS.md has the measure.
+ * bench/RESULTS.md has the measure.  So the work under the lock is kept
+ * short: the datums records share are made once, records go in by batches
+ * (heap_multi_insert: one WAL record and one buffer lock per page), each
+ * batch in a context reset after it, and a cancel is honoured between
+ * records (an error there aborts the transaction, which releases the
+ * locks: nothing is left half done).
+ *
+ * Nothing is lost silently.  A record that failed to go into the
+ * tuplestore (temp_file_limit, a full disk) leaves it out of step with
+ * the buffer's account, whatever a savepoint makes of the error: the
+ * transaction can then neither capture more nor commit.  A change made
+ * after PRE_COMMIT numbered the records (another module's PRE_COMMIT
+ * callback that runs after ours) is refused; deferred triggers fire
+ * before PRE_COMMIT, and their changes are numbered with the rest.
  *
  * A transaction with records cannot be prepared (PREPARE TRANSACTION):
  * its stream's lock would be held by the prepared transaction, stopping
@@ -50,11 +69,14 @@
 #include "postgres.h"
 
 #include "access/genam.h"
+#include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
 #include "access/xact.h"
+#include "catalog/index.h"
 #include "catalog/indexing.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_trigger.h"
 #include "commands/sequence.h"
 #include "commands/trigger.h"
 #include "miscadmin.h"
@@ -137,9 +159,12 @@ typedef struct StreamBuffer
 	int64	   *streams;		/* the distinct streams of the records */
 	int			nstreams;
 	int			maxstreams;
+	bool		broken;			/* a record failed to go in: see append_record */
 } StreamBuffer;
 
 static StreamBuffer *buffer = NULL;
+/* this transaction's records are numbered: no change may come after */
+static bool numbered = false;
 static bool ttl_deletions = false;
 static Oid	capture_oid = InvalidOid;
 
@@ -220,7 +245,9 @@ storage_stream_target(Relation rel)
 	{
 		Trigger    *trigger = &td->triggers[i];
 
-		if (trigger->tgenabled != TRIGGER_DISABLED && trigger->tgfoid == fn)
+		/* the row trigger, not the one that refuses TRUNCATE */
+		if (trigger->tgenabled != TRIGGER_DISABLED && trigger->tgfoid == fn &&
+			TRIGGER_FOR_ROW(trigger->tgtype))
 			return target_from_trigger(trigger);
 	}
 	return NULL;
@@ -241,31 +268,35 @@ buffer_get(void)
 	MemoryContext old;
 	ResourceOwner owner = CurrentResourceOwner;
 
+	StreamBuffer *b;
+
 	if (buffer)
 		return buffer;
 	cxt = AllocSetContextCreate(TopTransactionContext, "stdesign stream records",
 								ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(cxt);
-	buffer = palloc0(sizeof(StreamBuffer));
-	buffer->cxt = cxt;
-	buffer->scratch = AllocSetContextCreate(cxt, "stdesign stream record", ALLOCSET_DEFAULT_SIZES);
-	buffer->desc = CreateTemplateTupleDesc(BUF_NCOLS);
-	TupleDescInitEntry(buffer->desc, BUF_STREAM + 1, "stream", INT8OID, -1, 0);
-	TupleDescInitEntry(buffer->desc, BUF_EVENT + 1, "event", INT4OID, -1, 0);
-	TupleDescInitEntry(buffer->desc, BUF_KEYS + 1, "keys", JSONBOID, -1, 0);
-	TupleDescInitEntry(buffer->desc, BUF_NEW + 1, "new", JSONBOID, -1, 0);
-	TupleDescInitEntry(buffer->desc, BUF_OLD + 1, "old", JSONBOID, -1, 0);
-	TupleDescInitEntry(buffer->desc, BUF_SIZE + 1, "size", INT4OID, -1, 0);
-	TupleDescInitEntry(buffer->desc, BUF_TTL + 1, "ttl", BOOLOID, -1, 0);
+	/* made whole before it is the transaction's: an error on the way leaves none */
+	b = palloc0(sizeof(StreamBuffer));
+	b->cxt = cxt;
+	b->scratch = AllocSetContextCreate(cxt, "stdesign stream record", ALLOCSET_DEFAULT_SIZES);
+	b->desc = CreateTemplateTupleDesc(BUF_NCOLS);
+	TupleDescInitEntry(b->desc, BUF_STREAM + 1, "stream", INT8OID, -1, 0);
+	TupleDescInitEntry(b->desc, BUF_EVENT + 1, "event", INT4OID, -1, 0);
+	TupleDescInitEntry(b->desc, BUF_KEYS + 1, "keys", JSONBOID, -1, 0);
+	TupleDescInitEntry(b->desc, BUF_NEW + 1, "new", JSONBOID, -1, 0);
+	TupleDescInitEntry(b->desc, BUF_OLD + 1, "old", JSONBOID, -1, 0);
+	TupleDescInitEntry(b->desc, BUF_SIZE + 1, "size", INT4OID, -1, 0);
+	TupleDescInitEntry(b->desc, BUF_TTL + 1, "ttl", BOOLOID, -1, 0);
 	/* its temporary file, past work_mem, lives as long as the transaction */
 	CurrentResourceOwner = TopTransactionResourceOwner;
-	buffer->store = tuplestore_begin_heap(false, false, work_mem);
+	b->store = tuplestore_begin_heap(false, false, work_mem);
 	CurrentResourceOwner = owner;
-	buffer->maxmarks = 4;
-	buffer->marks = palloc(sizeof(SubMark) * buffer->maxmarks);
-	buffer->maxstreams = 2;
-	buffer->streams = palloc(sizeof(int64) * buffer->maxstreams);
+	b->maxmarks = 4;
+	b->marks = palloc(sizeof(SubMark) * b->maxmarks);
+	b->maxstreams = 2;
+	b->streams = palloc(sizeof(int64) * b->maxstreams);
 	MemoryContextSwitchTo(old);
+	buffer = b;
 	return buffer;
 }
 
@@ -336,7 +367,7 @@ keys_of(const StStreamTarget *target, Jsonb *item)
 static int64
 stored_size(Jsonb *jb)
 {
-	return jb ? av_item_size(av_item_from_stored(jb)) : 0;
+	return jb ? av_stored_item_size(jb) : 0;
 }
 
 /* Append one record of event; keys given (a map of the key attributes). */
@@ -349,14 +380,29 @@ append_record(StreamBuffer *b, const StStreamTarget *target, StStreamEvent event
 	bool		nulls[BUF_NCOLS] = {false};
 	bool		keep_new;
 	bool		keep_old;
+	int64		new_size;
+	int64		old_size;
 	int64		size;
 
 	keep_new = new_item && (target->view == ST_STREAM_NEW_IMAGE ||
 							target->view == ST_STREAM_NEW_AND_OLD_IMAGES);
 	keep_old = old_item && (target->view == ST_STREAM_OLD_IMAGE ||
 							target->view == ST_STREAM_NEW_AND_OLD_IMAGES);
-	size = stored_size(keys) + (keep_new ? stored_size(new_item) : 0) +
-		(keep_old ? stored_size(old_item) : 0);
+	new_size = keep_new ? stored_size(new_item) : 0;
+	old_size = keep_old ? stored_size(old_item) : 0;
+
+	/*
+	 * An image the stream keeps is an item, at most 400 KB as DynamoDB
+	 * stores them (stdesign's writes check it; a plain SQL write to the
+	 * relation does not): so a record stays below ~800 KB, and a change too
+	 * large for one fails its statement here, with DynamoDB's message, not
+	 * the commit (where the record is written).
+	 */
+	if (new_size > AV_MAX_ITEM_SIZE || old_size > AV_MAX_ITEM_SIZE)
+		st_error_hint(ST_ERR_VALIDATION,
+					  "A table with a stream keeps items of at most 400 KB; disable its stream to change this one.",
+					  "Item size has exceeded the maximum allowed size");
+	size = stored_size(keys) + new_size + old_size;
 	values[BUF_STREAM] = Int64GetDatum(target->stream_id);
 	values[BUF_EVENT] = Int32GetDatum((int32) event);
 	values[BUF_KEYS] = JsonbPGetDatum(keys);
@@ -373,11 +419,21 @@ append_record(StreamBuffer *b, const StStreamTarget *target, StStreamEvent event
 	{
 		tuplestore_putvalues(b->store, b->desc, values, nulls);
 	}
-	PG_FINALLY();
+	PG_CATCH();
 	{
+		/*
+		 * Whether the tuplestore holds the record, or all of the records
+		 * it was moving to its temporary file (temp_file_limit, a full
+		 * disk), is unknown: its positions no longer match count and the
+		 * dropped ranges.  A savepoint that catches the error cannot make
+		 * that right, so the transaction cannot commit (see xact_callback).
+		 */
+		b->broken = true;
 		CurrentResourceOwner = owner;
+		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	CurrentResourceOwner = owner;
 	b->count++;
 	b->live++;
 }
@@ -395,7 +451,23 @@ storage_stream_capture(const StStreamTarget *target, Jsonb *old_item, Jsonb *new
 	if (old_item && new_item && compareJsonbContainers(&old_item->root, &new_item->root) == 0)
 		return;
 
+	/*
+	 * A change after the records were numbered (a PRE_COMMIT callback of
+	 * another module that runs after ours) would be written by no one:
+	 * refused, so that it is not lost silently.  Deferred triggers fire
+	 * before PRE_COMMIT, and their changes are numbered with the rest.
+	 */
+	if (numbered)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("cannot change a table with a stream after its transaction's stream records were written"),
+				 errdetail("The change was made while the transaction was committing.")));
 	b = buffer_get();
+	if (b->broken)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("a stream record of this transaction could not be kept"),
+				 errdetail("An earlier error while keeping one left the transaction's records incomplete; roll it back.")));
 	old = MemoryContextSwitchTo(b->scratch);
 	keys = keys_of(target, new_item ? new_item : old_item);
 	if (old_item == NULL)
@@ -501,6 +573,51 @@ stdesign_relid(const char *name)
 	return relid;
 }
 
+/* A batch of records (RECORD_BATCH_ROWS at most), and their index entries. */
+#define RECORD_BATCH_ROWS 64
+#define RECORD_BATCH_BYTES (256 * 1024)
+
+static void
+insert_batch(Relation records, TupleTableSlot **batch, int n, CatalogIndexState indstate,
+			 MemoryContext tuples)
+{
+	MemoryContext old;
+
+	if (n == 0)
+		return;
+	old = MemoryContextSwitchTo(tuples);
+	heap_multi_insert(records, batch, n, GetCurrentCommandId(true), 0, NULL);
+
+	/*
+	 * The index entries, one by one as CatalogTuplesMultiInsertWithInfo
+	 * makes them, but from each slot's tts_tid: a record with large images
+	 * is toasted into another tuple, and only the slot learns where it went.
+	 * The indexes of stream_records are on plain columns (no expressions,
+	 * no predicates).
+	 */
+	for (int i = 0; i < n; i++)
+	{
+		for (int k = 0; k < indstate->ri_NumIndices; k++)
+		{
+			Relation	index = indstate->ri_IndexRelationDescs[k];
+			IndexInfo  *info = indstate->ri_IndexRelationInfo[k];
+			Datum		values[INDEX_MAX_KEYS];
+			bool		isnull[INDEX_MAX_KEYS];
+
+			if (info->ii_Expressions != NIL || info->ii_Predicate != NIL)
+				st_internal_error("an index of stdesign.stream_records has expressions or a predicate");
+			FormIndexDatum(info, batch[i], NULL, values, isnull);
+			index_insert(index, values, isnull, &batch[i]->tts_tid, records,
+						 index->rd_index->indisunique ? UNIQUE_CHECK_YES : UNIQUE_CHECK_NO,
+						 false, info);
+		}
+		ExecClearTuple(batch[i]);
+	}
+	MemoryContextSwitchTo(old);
+	/* the batch's tuples, and what heap_multi_insert made of them */
+	MemoryContextReset(tuples);
+}
+
 static void
 write_records(void)
 {
@@ -513,6 +630,11 @@ write_records(void)
 	CatalogIndexState indstate;
 	char	  **shards;
 	TupleTableSlot *slot;
+	TupleTableSlot **batch;
+	int			nbatch = 0;
+	Size		batch_bytes = 0;
+	Datum	   *shard_texts;
+	Datum		event_texts[lengthof(event_names)];
 	TimestampTz now = GetCurrentTimestamp();
 	int			next_dropped = 0;
 	ResourceOwner owner = CurrentResourceOwner;
@@ -535,19 +657,34 @@ write_records(void)
 	records = table_open(records_relid, RowExclusiveLock);
 	indstate = CatalogOpenIndexes(records);
 	slot = MakeSingleTupleTableSlot(b->desc, &TTSOpsMinimalTuple);
+	/* the datums every record shares, made once */
+	shard_texts = palloc(sizeof(Datum) * b->nstreams);
+	for (int i = 0; i < b->nstreams; i++)
+		shard_texts[i] = shards[i] ? CStringGetTextDatum(shards[i]) : (Datum) 0;
+	for (int i = 0; i < lengthof(event_texts); i++)
+		event_texts[i] = CStringGetTextDatum(event_names[i]);
+	batch = palloc0(sizeof(TupleTableSlot *) * RECORD_BATCH_ROWS);
+
 	CurrentResourceOwner = TopTransactionResourceOwner;
 	tuplestore_rescan(b->store);
 	CurrentResourceOwner = owner;
 	for (int64 pos = 0; pos < b->count; pos++)
 	{
+		MemoryContext old;
 		bool		got;
 		int64		stream_id;
-		char	   *shard = NULL;
+		Datum		shard = (Datum) 0;
 		Datum		values[REC_NCOLS];
 		bool		nulls[REC_NCOLS] = {false};
 		bool		isnull;
 		HeapTuple	tup;
 
+		/*
+		 * A cancel here aborts the transaction (we are before its commit
+		 * record), which releases the streams' locks: nothing is half done.
+		 */
+		CHECK_FOR_INTERRUPTS();
+		ExecClearTuple(slot);
 		CurrentResourceOwner = TopTransactionResourceOwner;
 		got = tuplestore_gettupleslot(b->store, true, false, slot);
 		CurrentResourceOwner = owner;
@@ -560,25 +697,45 @@ write_records(void)
 		stream_id = DatumGetInt64(slot_getattr(slot, BUF_STREAM + 1, &isnull));
 		for (int i = 0; i < b->nstreams; i++)
 			if (b->streams[i] == stream_id)
-				shard = shards[i];
+				shard = shard_texts[i];
 		/* a stream removed meanwhile (its catalog row deleted) takes no records */
-		if (shard == NULL)
+		if (shard == (Datum) 0)
 			continue;
 		values[0] = Int64GetDatum(stream_id);
-		values[1] = CStringGetTextDatum(shard);
+		values[1] = shard;
 		values[2] = Int64GetDatum(nextval_internal(seq, false));
 		values[3] = TimestampTzGetDatum(now);
-		values[4] = CStringGetTextDatum(event_names[DatumGetInt32(slot_getattr(slot, BUF_EVENT + 1, &isnull))]);
+		values[4] = event_texts[DatumGetInt32(slot_getattr(slot, BUF_EVENT + 1, &isnull))];
 		values[5] = slot_getattr(slot, BUF_KEYS + 1, &isnull);
 		values[6] = slot_getattr(slot, BUF_NEW + 1, &nulls[6]);
 		values[7] = slot_getattr(slot, BUF_OLD + 1, &nulls[7]);
 		values[8] = slot_getattr(slot, BUF_SIZE + 1, &isnull);
 		values[9] = slot_getattr(slot, BUF_TTL + 1, &isnull);
+
+		/*
+		 * The records go in by batches (heap_multi_insert: one WAL record
+		 * and one buffer lock per page, not per record), formed in the
+		 * per-record context that the batch's insertion resets.
+		 */
+		old = MemoryContextSwitchTo(b->scratch);
 		tup = heap_form_tuple(RelationGetDescr(records), values, nulls);
-		CatalogTupleInsertWithInfo(records, tup, indstate);
-		heap_freetuple(tup);
+		MemoryContextSwitchTo(old);
+		if (batch[nbatch] == NULL)
+			batch[nbatch] = MakeSingleTupleTableSlot(RelationGetDescr(records), &TTSOpsHeapTuple);
+		ExecStoreHeapTuple(tup, batch[nbatch], false);
+		nbatch++;
+		batch_bytes += tup->t_len;
+		if (nbatch == RECORD_BATCH_ROWS || batch_bytes >= RECORD_BATCH_BYTES)
+		{
+			insert_batch(records, batch, nbatch, indstate, b->scratch);
+			nbatch = 0;
+			batch_bytes = 0;
+		}
 	}
+	insert_batch(records, batch, nbatch, indstate, b->scratch);
 	ExecDropSingleTupleTableSlot(slot);
+	for (int i = 0; i < RECORD_BATCH_ROWS && batch[i]; i++)
+		ExecDropSingleTupleTableSlot(batch[i]);
 	CatalogCloseIndexes(indstate);
 	table_close(records, NoLock);
 }
@@ -589,6 +746,12 @@ xact_callback(XactEvent event, void *arg)
 	switch (event)
 	{
 		case XACT_EVENT_PRE_COMMIT:
+			numbered = true;
+			if (buffer && buffer->broken)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+						 errmsg("a stream record of this transaction could not be kept"),
+						 errdetail("An earlier error while keeping one left the transaction's records incomplete, so it cannot commit.")));
 			if (buffer && buffer->live > 0)
 			{
 				MemoryContext old = MemoryContextSwitchTo(buffer->cxt);
@@ -607,7 +770,7 @@ xact_callback(XactEvent event, void *arg)
 			}
 			break;
 		case XACT_EVENT_PRE_PREPARE:
-			if (buffer && buffer->live > 0)
+			if (buffer && (buffer->live > 0 || buffer->broken))
 				ereport(ERROR,
 						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 						 errmsg("cannot PREPARE a transaction that changed a table with a stream"),
@@ -620,6 +783,7 @@ xact_callback(XactEvent event, void *arg)
 		case XACT_EVENT_PARALLEL_ABORT:
 			/* the memory goes with the transaction's, the file with its resource owner */
 			buffer = NULL;
+			numbered = false;
 			ttl_deletions = false;
 			break;
 		default:
@@ -657,8 +821,25 @@ st_stream_capture(PG_FUNCTION_ARGS)
 	bool		isnull;
 	Datum		d;
 
-	if (!CALLED_AS_TRIGGER(fcinfo) || !TRIGGER_FIRED_AFTER(td->tg_event) ||
-		!TRIGGER_FIRED_FOR_ROW(td->tg_event))
+	if (!CALLED_AS_TRIGGER(fcinfo))
+		ereport(ERROR,
+				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
+				 errmsg("stdesign.stream_capture() must be an AFTER ... FOR EACH ROW trigger")));
+
+	/*
+	 * A TRUNCATE would remove every item and write no record; DynamoDB has
+	 * no such operation, and REMOVE records for every item would be a
+	 * stream's worth of writes in one statement.  Refused while the stream
+	 * is enabled (storage_stream_attach).
+	 */
+	if (TRIGGER_FIRED_BY_TRUNCATE(td->tg_event))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot truncate relation \"%s\": its table has an enabled stream",
+						RelationGetRelationName(td->tg_relation)),
+				 errdetail("A TRUNCATE removes the items without a record in the stream."),
+				 errhint("Delete the items (each deletion writes its REMOVE record), or disable the stream first.")));
+	if (!TRIGGER_FIRED_AFTER(td->tg_event) || !TRIGGER_FIRED_FOR_ROW(td->tg_event))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
 				 errmsg("stdesign.stream_capture() must be an AFTER ... FOR EACH ROW trigger")));

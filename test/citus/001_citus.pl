@@ -748,5 +748,26 @@ $coord->safe_psql('postgres', q{ALTER SYSTEM RESET stdesign.ttl_interval; SELECT
 ok($coord->poll_query_until('postgres', q{SELECT count(*) = 10 FROM stdesign_data."Sessions"}),
 	'TTL: the coordinator\'s time-to-live worker deletes expired items of a distributed table');
 
+# Streams and Citus: a stream's records are numbered in the coordinator's
+# transaction, so a table with a stream is not distributed, and a
+# distributed table gets no stream; both refused with a clear error.
+$coord->safe_psql('postgres', q{SELECT st_create_table('Streamed') IS NOT NULL;
+	SELECT st_stream_enable('Streamed', 'NEW_AND_OLD_IMAGES') IS NOT NULL;
+	SELECT st_put('{"PK": "a", "SK": "1"}', 'Streamed') IS NULL});
+my ($sret, $sout, $serr) = $coord->psql('postgres', q{SELECT st_distribute_table('Streamed', 4)});
+like($serr, qr/ValidationException: A table with an enabled stream cannot be distributed: TableName: Streamed/,
+	'Streams: st_distribute_table of a table with a stream is refused');
+($sret, $sout, $serr) = $coord->psql('postgres', q{SET stdesign.citus_shard_count = 4;
+	SELECT st_create_table('StreamedDist') IS NOT NULL;
+	RESET stdesign.citus_shard_count;
+	SELECT st_stream_enable('StreamedDist', 'KEYS_ONLY')});
+like($serr, qr/ValidationException: Streams are not supported on a distributed table: TableName: StreamedDist/,
+	'Streams: enabling a stream on a distributed table is refused');
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_shard WHERE logicalrelid::text LIKE '%Streamed"'}), 0,
+	'Streams: the streamed table stays local');
+is($coord->safe_psql('postgres', q{SELECT st_stream_disable('Streamed')->'StreamSpecification';
+	SELECT st_distribute_table('Streamed', 4)}), qq{{"StreamEnabled": false}\n4},
+	'Streams: with its stream disabled, the table is distributed');
+
 $_->stop for ($single, @all);
 done_testing();
