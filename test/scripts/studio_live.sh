@@ -140,7 +140,8 @@ curl -s -o "$work/page.html" "$base/studio"
 grep -q 'name="stdesign-auth" content="sigv4"' "$work/page.html" && grep -q 'name="stdesign-token" content=""' "$work/page.html"
 check "sigv4: the page says so, and carries no token" $?
 code=$(studio GetModel '{"TableName": "ECommerceTable"}' -H "X-StDesign-Studio-Token: $token")
-[ "$code" = 400 ] && grep -q UnrecognizedClientException "$work/body"; check "sigv4: a studio call with a page token but no valid signature: refused ($code)" $?
+[ "$code" = 400 ] && grep -Eq 'IncompleteSignatureException|UnrecognizedClientException' "$work/body"
+check "sigv4: a studio call with a page token but no valid signature: refused ($code)" $?
 owner=$(q -c "SELECT access_key_id || ':' || secret_access_key FROM st_create_access_key('studio_user')")
 q -c "CREATE ROLE studio_noselect LOGIN" -c "GRANT USAGE ON SCHEMA stdesign, stdesign_data TO studio_noselect" \
 	-c "GRANT SELECT ON stdesign.tables, stdesign.indexes TO studio_noselect" >/dev/null
