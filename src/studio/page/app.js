@@ -177,7 +177,8 @@ function groupedTable(t, items, space, first, opts = {}) {
     const head = el('tr', { class: 'part collapsed', 'data-pk': g.pk, tabindex: 0, 'aria-expanded': 'false' },
       el('td', { class: 'pk', colspan: keyCols.length }, el('span', { class: 'twisty' }), g.pk, el('span', { class: 'count' }, ` ${plural(g.items.length, 'item')}`)),
       el('td', { colspan: 99 }, Object.entries(counts).map(([e, n]) => [badge(t, e === '?' ? null : e), ` ${n} `])));
-    members.forEach((m) => { m.hidden = true; });
+    members.forEach((m) => { m.hidden = !opts.expand; });
+    if (opts.expand) { head.classList.remove('collapsed'); head.setAttribute('aria-expanded', 'true'); }
     const toggle = () => {
       const open = head.classList.toggle('collapsed') === false;
       head.setAttribute('aria-expanded', String(open));
@@ -345,6 +346,7 @@ async function modelView(main, t) {
   area.addEventListener('input', syncGutter);
   area.addEventListener('scroll', () => { gutter.scrollTop = area.scrollTop; });
   const showError = (type, message) => {
+    syncGutter();
     msg.textContent = '';
     const line = errorLine(area.value, message);
     msg.append(el('div', { class: 'error', 'data-line': line ?? '' }, line ? el('strong', {}, `line ${line}: `) : null, `${type}: ${message}`));
@@ -353,6 +355,7 @@ async function modelView(main, t) {
       const start = lines.slice(0, line - 1).join('\n').length + (line > 1 ? 1 : 0);
       area.focus();
       area.setSelectionRange(start, start + lines[line - 1].length);
+      gutter.scrollTop = area.scrollTop;
     }
   };
   const save = async () => {
@@ -431,7 +434,7 @@ async function patternsView(main, t) {
           el('strong', {}, plural(items.length, 'item')), ` · consumed ${units ?? '?'} ${p.op === 'PutItem' ? 'WCU' : 'RCU'}`,
           monthly == null ? '' : ` · at ${rate.value} calls/s: $${monthly.toFixed(2)} a month on demand`));
         if (p.op === 'Scan') out.append(el('p', { class: 'suggest' }, M.scanSuggestion(p)));
-        out.append(groupedTable(t, items, space, [...new Set([space.pk, space.sk, t.keys.table.pk, t.keys.table.sk].filter(Boolean))]));
+        out.append(groupedTable(t, items, space, [...new Set([space.pk, space.sk, t.keys.table.pk, t.keys.table.sk].filter(Boolean))], { expand: true }));
         const code = M.codeFor(op, req, endpoint, 'us-east-1');
         const pre = el('pre', { class: 'code', 'data-lang': 'boto3' }, code.boto3);
         const tabs = el('div', { class: 'codetabs' }, [['boto3', 'boto3'], ['js', 'JS SDK v3 DocumentClient'], ['cli', 'aws-cli'], ['partiql', 'PartiQL']].map(([k, label]) => el('button', {
