@@ -83,8 +83,12 @@ check "its script is served as JavaScript, with the same policy" $?
 
 echo "== trust: who may have the page, and act"
 if [ -n "${OTHER_ADDR:-}" ]; then
+	# trust listens on loopback addresses only (000: refused); a worker
+	# that listens there from a start under sigv4 answers 403 once
+	# reloaded to trust (http_studio.c)
+	: > "$work/body"
 	code=$(curl -s -o "$work/body" -w '%{http_code}' "http://$OTHER_ADDR:$port/studio")
-	[ "$code" = 403 ] && ! grep -q stdesign-token "$work/body"
+	{ [ "$code" = 000 ] || [ "$code" = 403 ]; } && ! grep -q stdesign-token "$work/body"
 	check "trust: not served on a non-loopback address ($OTHER_ADDR: $code)" $?
 else
 	echo "   (no non-loopback address on this machine: that check is left out)"
