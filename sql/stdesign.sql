@@ -614,7 +614,15 @@ BEGIN
 											|| stdesign.html_escape(stdesign.studio_value(r.item -> k)) || '</td>' END, '' ORDER BY o)
 				  FROM unnest(first_keys) WITH ORDINALITY AS u(k, o))
 			|| '<td><span class="badge ' || cls || '">' || stdesign.html_escape(COALESCE(r.entity, '?')) || '</span></td>'
-			|| COALESCE((SELECT string_agg('<td>' || stdesign.html_escape(stdesign.studio_value(r.item -> a)) || '</td>', '' ORDER BY o)
+			|| COALESCE((SELECT string_agg(CASE WHEN r.item ? a
+												THEN '<td>' || stdesign.html_escape(stdesign.studio_value(r.item -> a)) || '</td>'
+												-- an attribute only a key holds: read back from its template
+												ELSE COALESCE('<td class="derived" title="from the key template">'
+															  || stdesign.html_escape((SELECT stdesign.studio_from_template(kt.value #>> '{}', r.item ->> kt.key, a)
+																					 FROM jsonb_each(COALESCE(model #> ARRAY['entities', r.entity, 'keys'], '{}')) AS kt
+																					WHERE jsonb_typeof(kt.value) = 'string'
+																					  AND stdesign.studio_from_template(kt.value #>> '{}', r.item ->> kt.key, a) IS NOT NULL
+																					LIMIT 1)) || '</td>', '<td></td>') END, '' ORDER BY o)
 						   FROM unnest(attrs) WITH ORDINALITY AS u(a, o)), '')
 			|| '</tr>';
 	END LOOP;
@@ -684,6 +692,18 @@ BEGIN
 	RETURN out;
 END $$;
 
+-- The value of placeholder name read back from a key value made by template
+-- ("CUST#{customer_id}", "CUST#123", "customer_id" -> "123"), or NULL when
+-- the value does not fit the template: the static page's cells of
+-- attributes that only a key holds.
+CREATE FUNCTION stdesign.studio_from_template(template text, value text, name text) RETURNS text
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+	SELECT (regexp_match(value, '^' || regexp_replace(regexp_replace(template, '([.^$*+?()\[\]\\|])', '\\\1', 'g'),
+													   '\{[^{}]+\}', '(.*?)', 'g') || '$', 's'))
+		   [(SELECT p.o FROM regexp_matches(template, '\{([^{}]+)\}', 'g') WITH ORDINALITY AS p(m, o)
+			  WHERE p.m[1] = name LIMIT 1)]
+$$;
+
 -- An access pattern's key condition as a reader writes it:
 -- "PK = CUST#{customer_id} and begins_with(SK, ORDER#)".
 CREATE FUNCTION stdesign.studio_key_condition(def jsonb, pk_name text, sk_name text) RETURNS text
@@ -735,7 +755,7 @@ BEGIN
 		|| 'th{background:#f3f3f3;font-weight:600}.agg tr.pkrow td{background:#e8eef7;font-weight:600}.count{font-weight:400;color:#666;margin-left:8px}'
 		|| '.agg tr.hdr th{background:#fafafa;font-size:11px;color:#555}.badge{color:#fff;border-radius:3px;padding:0 5px;font-size:11px}'
 		|| '.note{color:#555;font-style:italic}.sampled{color:#a40}.ok{color:#2a7}.bad{color:#c22}.chart .bar{fill:#4a7bd0}.chart text{font-size:11px}'
-		|| '.legend span{margin-right:10px;cursor:pointer}.dim{opacity:.25}code{background:#f6f6f6;padding:0 3px}th.gsikey{color:#6a3d9a}';
+		|| '.legend span{margin-right:10px;cursor:pointer}.dim{opacity:.25}code{background:#f6f6f6;padding:0 3px}th.gsikey{color:#6a3d9a}td.derived{color:#666;font-style:italic}';
 	FOR i IN 0..9 LOOP
 		out := out || '.badge.e' || i || '{background:' || palette[i + 1] || '}tr.item.e' || i
 			|| ' td:first-child{border-left:4px solid ' || palette[i + 1] || '}';

@@ -233,6 +233,12 @@ SELECT stdesign.studio_key_condition('{"pk": "A#{a}", "sk": "B#{b}"}', 'PK', 'SK
        stdesign.studio_key_condition('{"pk": "A#{a}", "sk": {">=": "B#"}, "filter": "#s = :s"}', 'PK', 'SK') AS cmp,
        stdesign.studio_key_condition('{"op": "PutItem", "entity": "Order"}', 'PK', 'SK') AS put,
        stdesign.studio_key_condition('{"op": "Scan"}', 'PK', NULL) AS scan;
+-- an attribute only a key holds, read back from its template for the page
+SELECT stdesign.studio_from_template('CUST#{customer_id}', 'CUST#123', 'customer_id') AS customer,
+       stdesign.studio_from_template('ORDER#{order_date}#{order_id}', 'ORDER#2026-07-06#001', 'order_id') AS order_id,
+       stdesign.studio_from_template('A.{x}', 'AB1', 'x') AS dot_is_literal,
+       stdesign.studio_from_template('A#{x}', 'A#1', 'y') AS other_name,
+       stdesign.studio_from_template('A#{x}', 'B#1', 'x') AS no_fit;
 -- a small sample says so
 SELECT st_studio_html('ECommerceTable', max_items => 3) LIKE '%Sampled: the first 3 items%' AS sampled_note;
 \set VERBOSITY terse
