@@ -84,12 +84,14 @@ const p = await b.newPage();
 await p.setViewport({ width: 1280, height: 900 });
 const counters = () => p.evaluate(() => ({ calls: Number(document.body.dataset.calls || 0), items: Number(document.body.dataset.itemsRead || 0) }));
 async function timed(what, act, drawn = () => p.waitForSelector('body[data-ready="1"]', { timeout: 60000 })) {
-  const before = await counters().catch(() => ({ calls: 0, items: 0 }));
+  let before = await counters().catch(() => ({ calls: 0, items: 0 }));
   const t = Date.now();
   await act();
   await drawn();
   const ms = Date.now() - t;
-  const after = await counters();
+  let after = await counters();
+  // a navigation that loads the page again starts its counts from zero
+  if (after.calls < before.calls) before.calls = before.items = 0;
   console.log(`${what.padEnd(44)} ${String(ms).padStart(6)} ms  ${String(after.calls - before.calls).padStart(3)} calls  ${String(after.items - before.items).padStart(6)} items read`);
 }
 const go = (h) => p.evaluate((x) => { document.body.dataset.ready = '0'; location.hash = x; }, h);

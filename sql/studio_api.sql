@@ -10,6 +10,9 @@ SELECT st_api('StDesign_Studio.SetModel', '{"TableName": "Studio", "Model": {
   "patterns": {"get_user": {"op": "GetItem", "pk": "USER#{id}", "sk": "PROFILE", "rate": 10},
                "new_user": {"op": "PutItem", "entity": "User", "rate": 1}}}}') -> 'Model' -> 'entities' ? 'User' AS set;
 SELECT st_api('StDesign_Studio.GetModel', '{"TableName": "Studio"}') #> '{Model,patterns,get_user,op}' AS op;
+-- the table's definition without a pass over its items (counts 0)
+SELECT r #> '{Table,KeySchema}' AS keys, r #> '{Table,ItemCount}' AS item_count
+  FROM st_api('StDesign_Studio.DescribeTableDefinition', '{"TableName": "Studio"}') AS r;
 -- a PutItem pattern writes its entity; a GetItem pattern reads it (typed)
 SELECT st_api('StDesign_Studio.RunPattern', '{"TableName": "Studio", "Pattern": "new_user",
   "Parameters": {"id": {"S": "1"}, "name": {"S": "<b>Ann</b>"}}}');
@@ -53,6 +56,7 @@ GRANT USAGE ON SCHEMA stdesign TO regress_studio_none;
 GRANT SELECT ON stdesign.tables, stdesign.indexes TO regress_studio_none;
 SET ROLE regress_studio_none;
 SELECT st_api('StDesign_Studio.GetModel', '{"TableName": "Studio"}');
+SELECT st_api('StDesign_Studio.DescribeTableDefinition', '{"TableName": "Studio"}');
 SELECT st_api('StDesign_Studio.RunPattern', '{"TableName": "Studio", "Pattern": "get_user", "Parameters": {"id": {"S": "1"}}}');
 SELECT st_api('StDesign_Studio.CheckModel', '{"TableName": "Studio"}');
 SELECT st_api('StDesign_Studio.Partitions', '{"TableName": "Studio"}');

@@ -59,6 +59,7 @@ static const ApiOperation operations[] = {
 	{"DescribeContributorInsights", api_describe_contributor_insights},
 	{"ListContributorInsights", api_list_contributor_insights},
 	/* the design studio's own (api_studio.c) */
+	{"StDesign_Studio.DescribeTableDefinition", api_studio_describe_table_definition},
 	{"StDesign_Studio.GetModel", api_studio_get_model},
 	{"StDesign_Studio.SetModel", api_studio_set_model},
 	{"StDesign_Studio.CheckModel", api_studio_check_model},

@@ -76,6 +76,7 @@ extern Jsonb *api_describe_limits(Jsonb *request);
 extern Jsonb *api_describe_continuous_backups(Jsonb *request);
 extern Jsonb *api_update_continuous_backups(Jsonb *request);
 /* the design studio's own operations, StDesign_Studio.<Op> (api_studio.c) */
+extern Jsonb *api_studio_describe_table_definition(Jsonb *request);
 extern Jsonb *api_studio_get_model(Jsonb *request);
 extern Jsonb *api_studio_set_model(Jsonb *request);
 extern Jsonb *api_studio_check_model(Jsonb *request);

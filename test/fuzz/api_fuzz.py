@@ -51,6 +51,7 @@ STUDIO_MODEL = {'entities': {'E': {'keys': {'PK': 'E#{id}', 'SK': 'S#{n}'}}},
                 'patterns': {'get_e': {'op': 'GetItem', 'pk': 'E#{id}', 'sk': 'S#{n}'},
                              'scan_e': {'op': 'Scan', 'filter': '#n = :n', 'names': {'#n': 'n'}, 'values': {':n': '{n}'}}}}
 STUDIO_BASES = {
+    'StDesign_Studio.DescribeTableDefinition': [{'TableName': TABLE}],
     'StDesign_Studio.GetModel': [{'TableName': TABLE}],
     'StDesign_Studio.SetModel': [{'TableName': TABLE, 'Model': STUDIO_MODEL}],
     'StDesign_Studio.CheckModel': [{'TableName': TABLE}],

@@ -82,7 +82,7 @@ async function trust(width) {
   await shot(page, `tables-${tag}`);
 
   await page.evaluate(() => { document.body.dataset.ready = '0'; });
-  await page.click('a.table-link');
+  await page.click('a.table-link[href="#/t/ECommerceTable/aggregate"]');
   await ready(page);
   check(`${tag}: the aggregate view opens`, (await page.$eval('#view', (v) => v.dataset.view)) === 'aggregate');
   const part = 'tr.part[data-pk="CUST#123"]';

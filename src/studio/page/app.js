@@ -59,8 +59,23 @@ async function listTables() {
   return names;
 }
 
-async function loadTable(name) {
-  const desc = await call('DescribeTable', { TableName: name });
+// A table's description and model.  The views take its definition only
+// (StDesign_Studio.DescribeTableDefinition: no pass over the items, which
+// DescribeTable makes to count them, seconds on a table of millions); the
+// tables list counts (DescribeTable), and the views show those counts when
+// the list has been seen.
+const counted = new Map();
+async function loadTable(name, withCounts = false) {
+  const desc = withCounts ? await call('DescribeTable', { TableName: name })
+    : await call('StDesign_Studio.DescribeTableDefinition', { TableName: name });
+  if (withCounts) counted.set(name, desc.Table);
+  else if (counted.has(name)) {
+    const c = counted.get(name);
+    desc.Table.ItemCount = c.ItemCount;
+    desc.Table.TableSizeBytes = c.TableSizeBytes;
+    desc.counted = true;
+    for (const g of desc.Table.GlobalSecondaryIndexes || []) g.ItemCount = c.GlobalSecondaryIndexes?.find((x) => x.IndexName === g.IndexName)?.ItemCount;
+  }
   let model = null;
   let modelError = null;
   try { model = (await call('StDesign_Studio.GetModel', { TableName: name })).Model; } catch (e) { modelError = e; }
@@ -78,7 +93,7 @@ async function tablesView(main) {
     el('thead', {}, el('tr', {}, ['table', 'items', 'size', 'keys', 'indexes', 'model'].map((h) => el('th', {}, h)))), tbody));
   if (!names.length) main.append(el('p', { class: 'note' }, 'No tables this role can see.'));
   for (const n of names) {
-    const t = await loadTable(n).catch((e) => ({ name: n, error: e }));
+    const t = await loadTable(n, true).catch((e) => ({ name: n, error: e }));
     if (t.error) { tbody.append(el('tr', {}, el('td', {}, n), el('td', { colspan: 5 }, errorBox(t.error)))); continue; }
     const T = t.desc.Table;
     const ix = [...(T.GlobalSecondaryIndexes || []).map((i) => `${i.IndexName} (GSI)`), ...(T.LocalSecondaryIndexes || []).map((i) => `${i.IndexName} (LSI)`)];
@@ -258,7 +273,7 @@ async function aggregateView(main, t, indexName) {
     const res = await scanPage(t, st, indexName);
     box.append(...[searchForm(t, st, rerender, space.pk),
       legend(t, (e) => { st.entity = st.entity === e ? '' : e; st.page = 0; st.starts = [null]; rerender(); }, st.entity),
-      pager(st, res, rerender, indexName ? t.desc.Table.GlobalSecondaryIndexes?.find((g) => g.IndexName === indexName)?.ItemCount : t.desc.Table.ItemCount),
+      pager(st, res, rerender, !t.desc.counted ? null : indexName ? t.desc.Table.GlobalSecondaryIndexes?.find((g) => g.IndexName === indexName)?.ItemCount : t.desc.Table.ItemCount),
       indexName ? el('p', { class: 'note' }, `Index keys ${[space.pk, space.sk].filter(Boolean).join(', ')} first, then the table's keys ${[t.keys.table.pk, t.keys.table.sk].filter(Boolean).join(', ')}; ${space.projection} projection.`) : null,
       groupedTable(t, res.items, space, uniq, { onItem: (it) => { state.editItem = it; location.hash = `#/t/${encodeURIComponent(t.name)}/items`; } })].filter(Boolean));
     status(`${t.name}${indexName ? ` · ${indexName}` : ''}: page ${st.page + 1}`);
@@ -544,7 +559,7 @@ async function tableView(main, name, view, arg) {
     gsis.map((g) => el('a', { href: href('index', g), class: view === 'index' && arg === g ? 'active' : '' }, `${g} (${t.keys.indexes[g].kind})`)),
     VIEWS.slice(2).map(([v, l]) => el('a', { href: href(v), class: view === v ? 'active' : '' }, l))));
   const T = t.desc.Table;
-  main.append(el('p', { class: 'summary' }, el('strong', {}, name), ` · ${plural(T.ItemCount ?? 0, 'item')}, ${fmtBytes(T.TableSizeBytes)} · keys ${[t.keys.table.pk, t.keys.table.sk].filter(Boolean).join(', ')}`,
+  main.append(el('p', { class: 'summary' }, el('strong', {}, name), t.desc.counted ? ` · ${plural(T.ItemCount ?? 0, 'item')}, ${fmtBytes(T.TableSizeBytes)}` : '', ` · keys ${[t.keys.table.pk, t.keys.table.sk].filter(Boolean).join(', ')}`,
     t.model?.description ? el('span', { class: 'note' }, ` · ${t.model.description}`) : null));
   const body = el('div', { id: 'view', 'data-view': view });
   main.append(body);
