@@ -101,6 +101,23 @@ $(shell rm -f $(OBJS) $(OBJS:.o=.bc) $(EXTENSION).so $(EXTENSION).bc; echo '$(PG
 endif
 EXTRA_CLEAN += .pg_built_for
 
+# The design studio's page (src/studio/page: hand-written HTML, CSS and ES
+# modules, no build step), served by the HTTP endpoint at /studio from
+# share/extension/stdesign_studio (src/http/http_studio.c).
+STUDIO_PAGE = $(wildcard src/studio/page/*.html src/studio/page/*.js src/studio/page/*.css)
+STUDIO_DIR = $(datadir)/extension/stdesign_studio
+
+install: install-studio
+install-studio:
+	$(MKDIR_P) '$(DESTDIR)$(STUDIO_DIR)'
+	$(INSTALL_DATA) $(STUDIO_PAGE) '$(DESTDIR)$(STUDIO_DIR)/'
+
+uninstall: uninstall-studio
+uninstall-studio:
+	rm -rf '$(DESTDIR)$(STUDIO_DIR)'
+
+.PHONY: install-studio uninstall-studio
+
 $(DATA_built): sql/$(EXTENSION).sql stdesign.control
 	sed '1s/stdesign\.sql/$(EXTENSION)--$(EXTVERSION).sql/' $< > $@
 

@@ -545,27 +545,30 @@ CREATE FUNCTION stdesign.studio_view_html(table_name text, ix text, pk_name text
 										  model jsonb, max_items integer)
 	RETURNS text LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
-	out text := '';
+	out text;
 	r record;
+	n integer := 0;
 	prev_pk text;
-	prev_entity text := NULL;
+	prev_sig text;
 	attrs text[];
 	ents text[] := ARRAY(SELECT jsonb_object_keys(COALESCE(model -> 'entities', '{}')) ORDER BY 1);
-	n integer := 0;
-	ncols integer;
 	cls text;
-	sample_count integer;
+	first_keys text[];
+	ix_keys text[];
 BEGIN
-	-- the widest entity decides how many attribute columns there are
-	SELECT COALESCE(max((SELECT count(*) FROM jsonb_object_keys(COALESCE(e.value -> 'attributes', '{}')))), 0)
-	  INTO ncols FROM jsonb_each(COALESCE(model -> 'entities', '{}')) AS e;
-	ncols := greatest(ncols, 4);
-	out := '<table class="agg"><thead><tr><th>' || stdesign.html_escape(pk_name) || '</th><th>'
-		|| stdesign.html_escape(COALESCE(sk_name, '')) || '</th><th>entity</th><th colspan="'
-		|| ncols || '">attributes</th></tr></thead>';
+	-- the key space's keys first, then (in an index's view) the table's
+	first_keys := ARRAY(SELECT k FROM stdesign.tables AS t,
+							   unnest(ARRAY[studio_view_html.pk_name, studio_view_html.sk_name, t.pk_name, t.sk_name]) WITH ORDINALITY AS u(k, o)
+						 WHERE t.table_name = studio_view_html.table_name AND k IS NOT NULL
+						 GROUP BY k ORDER BY min(o));
+	-- the indexes' key attributes, marked and shown first among the others
+	ix_keys := ARRAY(SELECT DISTINCT x.k FROM stdesign.indexes AS i, unnest(ARRAY[i.pk_name, i.sk_name]) AS x(k)
+					  WHERE i.table_name = studio_view_html.table_name AND x.k IS NOT NULL);
+	out := '<table class="agg"><thead><tr>'
+		|| (SELECT string_agg('<th>' || stdesign.html_escape(k) || '</th>', '' ORDER BY o) FROM unnest(first_keys) WITH ORDINALITY AS u(k, o))
+		|| '<th>entity</th><th>attributes</th></tr></thead>';
 	FOR r IN SELECT s.ord, s.item, s.entity,
 					stdesign.studio_value(s.item -> pk_name) AS pk,
-					stdesign.studio_value(s.item -> sk_name) AS sk,
 					count(*) OVER (PARTITION BY s.item -> pk_name) AS nitems
 			   FROM stdesign.studio_sample(table_name, ix, max_items + 1) AS s
 			  ORDER BY s.ord
@@ -576,31 +579,52 @@ BEGIN
 			IF prev_pk IS NOT NULL THEN
 				out := out || '</tbody>';
 			END IF;
-			out := out || '<tbody class="part"><tr class="pkrow"><td class="pk" colspan="' || (ncols + 3)
-				|| '">' || stdesign.html_escape(r.pk) || ' <span class="count">' || r.nitems
-				|| CASE WHEN r.nitems = 1 THEN ' item' ELSE ' items' END || '</span></td></tr>';
+			-- a partition of one item is one line; a larger one gets a line of its own
+			IF r.nitems = 1 THEN
+				out := out || '<tbody class="part1">';
+			ELSE
+				out := out || '<tbody class="part"><tr class="pkrow"><td class="pk" colspan="99">' || stdesign.html_escape(r.pk)
+					|| ' <span class="count">' || r.nitems || ' items</span></td></tr>';
+				prev_sig := NULL;
+			END IF;
 			prev_pk := r.pk;
-			prev_entity := NULL;
 		END IF;
 		cls := 'e' || COALESCE((array_position(ents, r.entity) - 1) % 10, -1)::text;
 		cls := CASE WHEN cls = 'e-1' THEN 'enone' ELSE cls END;
-		IF prev_entity IS NULL OR r.entity IS DISTINCT FROM prev_entity THEN
-			-- the entity's attribute names: declared, else the item's own
-			attrs := ARRAY(SELECT k FROM jsonb_object_keys(COALESCE(model #> ARRAY['entities', r.entity, 'attributes'],
-																	r.item)) AS k
-							WHERE k IS DISTINCT FROM pk_name AND k IS DISTINCT FROM sk_name
-							ORDER BY k LIMIT ncols);
-			out := out || '<tr class="hdr ' || cls || '"><td></td><td></td><td></td>'
-				|| COALESCE((SELECT string_agg('<th>' || stdesign.html_escape(a) || '</th>', '') FROM unnest(attrs) AS a), '')
-				|| repeat('<th></th>', ncols - cardinality(attrs)) || '</tr>';
-			prev_entity := COALESCE(r.entity, '');
+		-- every attribute of the item and those its entity declares: the
+		-- indexes' keys first, then by name
+		attrs := ARRAY(SELECT a.k FROM (SELECT jsonb_object_keys(r.item) AS k
+										UNION
+										SELECT jsonb_object_keys(COALESCE(model #> ARRAY['entities', r.entity, 'attributes'], '{}'))) AS a
+						WHERE a.k <> ALL (first_keys)
+						ORDER BY a.k <> ALL (ix_keys), a.k);
+		IF prev_sig IS DISTINCT FROM COALESCE(r.entity, '') || '|' || array_to_string(attrs, '|') THEN
+			out := out || '<tr class="hdr ' || cls || '">'
+				|| (SELECT string_agg('<th>' || stdesign.html_escape(k) || '</th>', '' ORDER BY o) FROM unnest(first_keys) WITH ORDINALITY AS u(k, o))
+				|| '<th>entity</th>'
+				|| COALESCE((SELECT string_agg(CASE WHEN a = ANY (ix_keys) THEN '<th class="gsikey" title="an index key">' ELSE '<th>' END
+											  || stdesign.html_escape(a) || '</th>', '' ORDER BY o)
+							   FROM unnest(attrs) WITH ORDINALITY AS u(a, o)), '')
+				|| '</tr>';
+			prev_sig := COALESCE(r.entity, '') || '|' || array_to_string(attrs, '|');
 		END IF;
-		out := out || '<tr class="item ' || cls || '" data-entity="' || stdesign.html_escape(COALESCE(r.entity, ''))
-			|| '"><td></td><td class="sk">' || stdesign.html_escape(r.sk) || '</td><td><span class="badge ' || cls || '">'
-			|| stdesign.html_escape(COALESCE(r.entity, '?')) || '</span></td>'
-			|| COALESCE((SELECT string_agg('<td>' || stdesign.html_escape(stdesign.studio_value(r.item -> a)) || '</td>', '')
-						   FROM unnest(attrs) AS a), '')
-			|| repeat('<td></td>', ncols - cardinality(attrs)) || '</tr>';
+		out := out || '<tr class="item ' || cls || '" data-entity="' || stdesign.html_escape(COALESCE(r.entity, '')) || '">'
+			|| (SELECT string_agg(CASE WHEN o = 1 AND r.nitems > 1 THEN '<td></td>'
+									   ELSE '<td class="' || CASE WHEN o = 1 THEN 'pk' ELSE 'sk' END || '">'
+											|| stdesign.html_escape(stdesign.studio_value(r.item -> k)) || '</td>' END, '' ORDER BY o)
+				  FROM unnest(first_keys) WITH ORDINALITY AS u(k, o))
+			|| '<td><span class="badge ' || cls || '">' || stdesign.html_escape(COALESCE(r.entity, '?')) || '</span></td>'
+			|| COALESCE((SELECT string_agg(CASE WHEN r.item ? a
+												THEN '<td>' || stdesign.html_escape(stdesign.studio_value(r.item -> a)) || '</td>'
+												-- an attribute only a key holds: read back from its template
+												ELSE COALESCE('<td class="derived" title="from the key template">'
+															  || stdesign.html_escape((SELECT stdesign.studio_from_template(kt.value #>> '{}', r.item ->> kt.key, a)
+																					 FROM jsonb_each(COALESCE(model #> ARRAY['entities', r.entity, 'keys'], '{}')) AS kt
+																					WHERE jsonb_typeof(kt.value) = 'string'
+																					  AND stdesign.studio_from_template(kt.value #>> '{}', r.item ->> kt.key, a) IS NOT NULL
+																					LIMIT 1)) || '</td>', '<td></td>') END, '' ORDER BY o)
+						   FROM unnest(attrs) WITH ORDINALITY AS u(a, o)), '')
+			|| '</tr>';
 	END LOOP;
 	IF prev_pk IS NOT NULL THEN
 		out := out || '</tbody>';
@@ -661,12 +685,39 @@ BEGIN
 		y := y + 22;
 	END LOOP;
 	out := out || '</svg><p class="note">' || nparts || ' partition key values'
-		|| '; the largest holds ' || top_items || ' items, ' || round(top_items / avg_items, 1)
+		|| '; the largest holds ' || top_items || CASE WHEN top_items = 1 THEN ' item, ' ELSE ' items, ' END || round(top_items / avg_items, 1)
 		|| ' times the average (skew)'
 		|| CASE WHEN was_sampled THEN '; sampled: the first ' || max_items || ' items in key order' ELSE '' END
 		|| '.</p>';
 	RETURN out;
 END $$;
+
+-- The value of placeholder name read back from a key value made by template
+-- ("CUST#{customer_id}", "CUST#123", "customer_id" -> "123"), or NULL when
+-- the value does not fit the template: the static page's cells of
+-- attributes that only a key holds.
+CREATE FUNCTION stdesign.studio_from_template(template text, value text, name text) RETURNS text
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+	SELECT (regexp_match(value, '^' || regexp_replace(regexp_replace(template, '([.^$*+?()\[\]\\|])', '\\\1', 'g'),
+													   '\{[^{}]+\}', '(.*?)', 'g') || '$', 's'))
+		   [(SELECT p.o FROM regexp_matches(template, '\{([^{}]+)\}', 'g') WITH ORDINALITY AS p(m, o)
+			  WHERE p.m[1] = name LIMIT 1)]
+$$;
+
+-- An access pattern's key condition as a reader writes it:
+-- "PK = CUST#{customer_id} and begins_with(SK, ORDER#)".
+CREATE FUNCTION stdesign.studio_key_condition(def jsonb, pk_name text, sk_name text) RETURNS text
+	LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+	SELECT concat_ws(' and ',
+		CASE WHEN def ? 'pk' THEN pk_name || ' = ' || (def ->> 'pk') END,
+		CASE WHEN jsonb_typeof(def -> 'sk') = 'string' THEN sk_name || ' = ' || (def ->> 'sk')
+			 WHEN def -> 'sk' ? 'begins_with' THEN 'begins_with(' || sk_name || ', ' || (def -> 'sk' ->> 'begins_with') || ')'
+			 WHEN def -> 'sk' ? 'between' THEN sk_name || ' between ' || (def -> 'sk' -> 'between' ->> 0) || ' and ' || (def -> 'sk' -> 'between' ->> 1)
+			 WHEN jsonb_typeof(def -> 'sk') = 'object' THEN
+				(SELECT sk_name || ' ' || e.key || ' ' || (e.value #>> '{}') FROM jsonb_each(def -> 'sk') AS e LIMIT 1) END,
+		CASE WHEN def ? 'filter' THEN 'filter ' || (def ->> 'filter') END,
+		CASE WHEN def ? 'entity' THEN 'writes ' || (def ->> 'entity') END)
+$$;
 
 -- Design studio: the whole page, one self-contained HTML document.
 CREATE FUNCTION st_studio_html(table_name text, max_items integer DEFAULT 200)
@@ -704,7 +755,7 @@ BEGIN
 		|| 'th{background:#f3f3f3;font-weight:600}.agg tr.pkrow td{background:#e8eef7;font-weight:600}.count{font-weight:400;color:#666;margin-left:8px}'
 		|| '.agg tr.hdr th{background:#fafafa;font-size:11px;color:#555}.badge{color:#fff;border-radius:3px;padding:0 5px;font-size:11px}'
 		|| '.note{color:#555;font-style:italic}.sampled{color:#a40}.ok{color:#2a7}.bad{color:#c22}.chart .bar{fill:#4a7bd0}.chart text{font-size:11px}'
-		|| '.legend span{margin-right:10px;cursor:pointer}.dim{opacity:.25}code{background:#f6f6f6;padding:0 3px}';
+		|| '.legend span{margin-right:10px;cursor:pointer}.dim{opacity:.25}code{background:#f6f6f6;padding:0 3px}th.gsikey{color:#6a3d9a}td.derived{color:#666;font-style:italic}';
 	FOR i IN 0..9 LOOP
 		out := out || '.badge.e' || i || '{background:' || palette[i + 1] || '}tr.item.e' || i
 			|| ' td:first-child{border-left:4px solid ' || palette[i + 1] || '}';
@@ -750,9 +801,10 @@ BEGIN
 		LOOP
 			out := out || '<tr><td>' || stdesign.html_escape(r.name) || '</td><td>' || r.operation || '</td><td>'
 				|| stdesign.html_escape(COALESCE(r.index_name, 'table')) || '</td><td><code>'
-				|| stdesign.html_escape(COALESCE(r.def ->> 'pk', '') || COALESCE(' ; sk ' || (r.def -> 'sk')::text, '')
-										|| COALESCE(' ; filter ' || (r.def ->> 'filter'), '')
-										|| COALESCE('entity ' || (r.def ->> 'entity'), '')) || '</code></td><td>'
+				|| stdesign.html_escape(stdesign.studio_key_condition(r.def,
+						COALESCE((SELECT i.pk_name FROM stdesign.indexes AS i WHERE i.table_name = st_studio_html.table_name AND i.index_name = r.index_name), t.pk_name),
+						COALESCE((SELECT i.sk_name FROM stdesign.indexes AS i WHERE i.table_name = st_studio_html.table_name AND i.index_name = r.index_name), t.sk_name)))
+				|| '</code></td><td>'
 				|| stdesign.html_escape(array_to_string(r.entities, ', ')) || '</td><td>'
 				|| CASE WHEN r.operation = 'PutItem' THEN '' ELSE round(r.read_per_call::numeric, 1) || ' / ' || round(r.returned_per_call::numeric, 1) END
 				|| COALESCE('<br><span class="note">' || stdesign.html_escape(stdesign.studio_measured_with(r.measured_with)) || '</span>', '')
@@ -797,12 +849,13 @@ BEGIN
 			|| '</tbody></table>';
 	END IF;
 	out := out || '<p class="note">Partition sizes by DynamoDB''s item size rules; DynamoDB serves at most 3,000 read units and 1,000 write units per second per partition.</p>'
-		|| '<ul id="studio-errors"></ul><p id="studio-status" data-ok="0">loading</p>'
+		|| '<ul id="studio-errors"></ul><p id="studio-status" data-ok="0" hidden></p>'
 		|| '<script>(function(){var t=document.querySelectorAll("[data-entity-toggle]");'
 		|| 'for(var i=0;i<t.length;i++){t[i].addEventListener("click",function(ev){var n=ev.currentTarget.getAttribute("data-entity-toggle");'
-		|| 'var rows=document.querySelectorAll("tr.item");for(var j=0;j<rows.length;j++){rows[j].classList.toggle("dim",rows[j].getAttribute("data-entity")!==n&&!rows[j].classList.contains("dim"));}});}'
-		|| 'var s=document.getElementById("studio-status");if(window.studioErrors.length===0){s.textContent="ready";s.setAttribute("data-ok","1");}'
-		|| 'else{s.textContent="errors";}})();</script></body></html>';
+		|| 'var all=document.body.getAttribute("data-lit")===n;document.body.setAttribute("data-lit",all?"":n);'
+		|| 'var rows=document.querySelectorAll("tr.item");for(var j=0;j<rows.length;j++){rows[j].classList.toggle("dim",!all&&rows[j].getAttribute("data-entity")!==n);}});}'
+		|| 'var s=document.getElementById("studio-status");if(window.studioErrors.length===0){s.setAttribute("data-ok","1");}'
+		|| '})();</script></body></html>';
 	RETURN out;
 END $$;
 COMMENT ON FUNCTION st_studio_html(text, integer) IS

@@ -216,6 +216,29 @@ SELECT left(:'html', 15) AS doctype, right(:'html', 14) AS ending,
 -- shows them); each pattern says what it was measured with
 SELECT :'html' LIKE '%Traffic counted%' AS shows_traffic,
        :'html' LIKE '%<br><span class="note">measured with {&quot;customer_id&quot;: &quot;123&quot;} and 1 more</span>%' AS shows_measured_with;
+-- the page's views: a partition of one item is one line (no line of its
+-- own), header cells name the keys, the indexes' key attributes are marked,
+-- an index's view shows the table's keys beside its own, key conditions are
+-- written as a reader writes them, counts agree in number, no stray status
+SELECT (SELECT count(*) FROM regexp_matches(:'html', '<tbody class="part1">', 'g')) AS one_line_partitions,
+       :'html' LIKE '%<tr class="hdr e0"><th>PK</th><th>SK</th><th>entity</th>%' AS header_cells,
+       :'html' LIKE '%<th class="gsikey" title="an index key">GSI1PK</th>%' AS index_keys_marked,
+       :'html' LIKE '%<thead><tr><th>GSI1PK</th><th>GSI1SK</th><th>PK</th><th>SK</th><th>entity</th>%' AS base_keys_in_index_view,
+       :'html' LIKE '%<code>PK = CUST#{customer_id} and begins_with(SK, ORDER#)</code>%' AS readable_condition,
+       :'html' LIKE '%SK between ORDER#{from} and ORDER#{to}%' AS readable_between,
+       :'html' ~ '[^0-9]1 items' AS says_1_items,
+       :'html' LIKE '%>ready<%' AS stray_ready;
+-- the key condition as text
+SELECT stdesign.studio_key_condition('{"pk": "A#{a}", "sk": "B#{b}"}', 'PK', 'SK') AS eq,
+       stdesign.studio_key_condition('{"pk": "A#{a}", "sk": {">=": "B#"}, "filter": "#s = :s"}', 'PK', 'SK') AS cmp,
+       stdesign.studio_key_condition('{"op": "PutItem", "entity": "Order"}', 'PK', 'SK') AS put,
+       stdesign.studio_key_condition('{"op": "Scan"}', 'PK', NULL) AS scan;
+-- an attribute only a key holds, read back from its template for the page
+SELECT stdesign.studio_from_template('CUST#{customer_id}', 'CUST#123', 'customer_id') AS customer,
+       stdesign.studio_from_template('ORDER#{order_date}#{order_id}', 'ORDER#2026-07-06#001', 'order_id') AS order_id,
+       stdesign.studio_from_template('A.{x}', 'AB1', 'x') AS dot_is_literal,
+       stdesign.studio_from_template('A#{x}', 'A#1', 'y') AS other_name,
+       stdesign.studio_from_template('A#{x}', 'B#1', 'x') AS no_fit;
 -- a small sample says so
 SELECT st_studio_html('ECommerceTable', max_items => 3) LIKE '%Sampled: the first 3 items%' AS sampled_note;
 \set VERBOSITY terse

@@ -58,6 +58,15 @@ static const ApiOperation operations[] = {
 	{"UpdateContributorInsights", api_update_contributor_insights},
 	{"DescribeContributorInsights", api_describe_contributor_insights},
 	{"ListContributorInsights", api_list_contributor_insights},
+	/* the design studio's own (api_studio.c) */
+	{"StDesign_Studio.DescribeTableDefinition", api_studio_describe_table_definition},
+	{"StDesign_Studio.GetModel", api_studio_get_model},
+	{"StDesign_Studio.SetModel", api_studio_set_model},
+	{"StDesign_Studio.CheckModel", api_studio_check_model},
+	{"StDesign_Studio.ModelCost", api_studio_model_cost},
+	{"StDesign_Studio.RunPattern", api_studio_run_pattern},
+	{"StDesign_Studio.Partitions", api_studio_partitions},
+	{"StDesign_Studio.HotPartitions", api_studio_hot_partitions},
 };
 
 /*

@@ -75,6 +75,15 @@ extern Jsonb *api_describe_endpoints(Jsonb *request);
 extern Jsonb *api_describe_limits(Jsonb *request);
 extern Jsonb *api_describe_continuous_backups(Jsonb *request);
 extern Jsonb *api_update_continuous_backups(Jsonb *request);
+/* the design studio's own operations, StDesign_Studio.<Op> (api_studio.c) */
+extern Jsonb *api_studio_describe_table_definition(Jsonb *request);
+extern Jsonb *api_studio_get_model(Jsonb *request);
+extern Jsonb *api_studio_set_model(Jsonb *request);
+extern Jsonb *api_studio_check_model(Jsonb *request);
+extern Jsonb *api_studio_model_cost(Jsonb *request);
+extern Jsonb *api_studio_run_pattern(Jsonb *request);
+extern Jsonb *api_studio_partitions(Jsonb *request);
+extern Jsonb *api_studio_hot_partitions(Jsonb *request);
 /* on-demand backups (api_backup.c) */
 extern Jsonb *api_create_backup(Jsonb *request);
 extern Jsonb *api_describe_backup(Jsonb *request);

@@ -945,9 +945,17 @@ io_answer_locally(HttpUpload *up, enum MHD_Result *ret)
 	}
 	if (strcmp(up->method, "GET") == 0)
 	{
-		const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
+		const char *host;
 		char		body[1024];
+		int			studio;
 
+		/* the design studio's page (http_studio.c) */
+		if (http_studio_serve(conn, up->url, up->loopback, &studio))
+		{
+			*ret = (enum MHD_Result) studio;
+			return true;
+		}
+		host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
 		snprintf(body, sizeof(body), "healthy: %s ", host ? host : "localhost");
 		*ret = io_send_text(conn, 200, body, false);
 		return true;
@@ -1591,6 +1599,7 @@ http_dispatch_config(void)
 	io_max_buffer = (uint64) http_max_buffer * 1024;
 	io_max_connections = http_max_connections;
 	pthread_mutex_unlock(&io_config_lock);
+	http_studio_config();
 }
 
 /*

@@ -55,6 +55,10 @@
 #define NS_VALIDATE "com.amazon.coral.validate#"
 #define JSON_CT		"application/x-amz-json-1.0"
 
+/* The design studio's operations (api_studio.c), and its page's token. */
+#define STUDIO_PREFIX "StDesign_Studio."
+#define STUDIO_TOKEN_HEADER "X-StDesign-Studio-Token"
+
 /* Serialization failures and deadlocks are retried this many times. */
 #define HTTP_RETRIES 5
 
@@ -293,6 +297,34 @@ typedef enum HttpCaller
 	CALLER_KEY					/* sigv4, *key found; the signature unverified */
 } HttpCaller;
 
+/*
+ * A call of the studio's (its operations, or one carrying the page's token)
+ * from a browser comes with an Origin: the endpoint's own (the page's), or
+ * one stdesign.http_cors_origin allows.  Another site's is refused before
+ * anything runs, whatever the browser does with the answer.
+ */
+static bool
+studio_origin_ok(HttpCall *call, HttpResult *r)
+{
+	const char *origin = header(call, "Origin");
+	const char *host = header(call, "Host");
+	const char *rest;
+
+	if (origin == NULL ||
+		!((call->op && strncmp(call->op, STUDIO_PREFIX, strlen(STUDIO_PREFIX)) == 0) ||
+		  header(call, STUDIO_TOKEN_HEADER) != NULL))
+		return true;
+	if (http_cors_origin && (strcmp(http_cors_origin, "*") == 0 || strcmp(http_cors_origin, origin) == 0))
+		return true;
+	rest = strncmp(origin, "http://", 7) == 0 ? origin + 7 :
+		strncmp(origin, "https://", 8) == 0 ? origin + 8 : NULL;
+	if (rest && host && pg_strcasecmp(rest, host) == 0)
+		return true;
+	*r = error_result(403, NS_SERVICE "AccessDeniedException",
+					  "The design studio's calls are accepted from the endpoint's own page, or an origin stdesign.http_cors_origin allows");
+	return false;
+}
+
 static HttpCaller
 identify(HttpCall *call, SigV4Request *sv, HttpKey **key, HttpResult *r)
 {
@@ -315,8 +347,24 @@ identify(HttpCall *call, SigV4Request *sv, HttpKey **key, HttpResult *r)
 						  "Request is missing Authentication Token");
 		return CALLER_REFUSED;
 	}
+	if (!studio_origin_ok(call, r))
+		return CALLER_REFUSED;
 	if (http_auth == HTTP_AUTH_TRUST)
 	{
+		/*
+		 * The studio's operations, and any call that says it comes from the
+		 * page, need the page's token (http_studio.c): a request that
+		 * another site makes a browser send cannot have it.
+		 */
+		if (call->loopback &&
+			((call->op && strncmp(call->op, STUDIO_PREFIX, strlen(STUDIO_PREFIX)) == 0) ||
+			 header(call, STUDIO_TOKEN_HEADER) != NULL) &&
+			!http_studio_token_ok(header(call, STUDIO_TOKEN_HEADER)))
+		{
+			*r = error_result(403, NS_SERVICE "AccessDeniedException",
+							  "The design studio's calls need the token of a page served by this endpoint (" STUDIO_TOKEN_HEADER ")");
+			return CALLER_REFUSED;
+		}
 		if (call->loopback)
 			return CALLER_TRUSTED;
 		*r = error_result(403, NS_SERVICE "AccessDeniedException",
@@ -606,7 +654,8 @@ run_once(HttpCall *call, bool *retry)
 			api_check_request(request);
 			/* DynamoDB's model checks, as st_api makes them (api_call) */
 			api_validate_request(call->op, request);
-			pgstat_report_activity(STATE_RUNNING, psprintf("DynamoDB_20120810.%s", call->op));
+			pgstat_report_activity(STATE_RUNNING, strchr(call->op, '.') ? call->op :
+								   psprintf("DynamoDB_20120810.%s", call->op));
 			st_work_as_role(&work, roleid);
 			switched = true;
 			if (http_request_timeout > 0)
@@ -787,17 +836,27 @@ answer_check(HttpCall *call)
 		send_result(call, &r);
 }
 
-/* The operation named by X-Amz-Target, or NULL. */
+/*
+ * The operation named by X-Amz-Target, or NULL: DynamoDB's by its bare
+ * name, the design studio's own ("StDesign_Studio.GetModel", api_studio.c)
+ * whole, as st_api knows them.
+ */
 static const char *
 target_operation(HttpCall *call)
 {
 	const char *t = header(call, "X-Amz-Target");
 	const char *prefix = "DynamoDB_20120810.";
+	bool		studio = false;
 
-	if (t == NULL || strncmp(t, prefix, strlen(prefix)) != 0)
+	if (t == NULL)
 		return NULL;
-	t += strlen(prefix);
-	if (*t == '\0' || strchr(t, '.') != NULL || strlen(t) > 64)
+	if (strncmp(t, STUDIO_PREFIX, strlen(STUDIO_PREFIX)) == 0)
+		studio = true;
+	else if (strncmp(t, prefix, strlen(prefix)) != 0)
+		return NULL;
+	else
+		t += strlen(prefix);
+	if (*t == '\0' || strchr(studio ? t + strlen(STUDIO_PREFIX) : t, '.') != NULL || strlen(t) > 64)
 		return NULL;
 	return pstrdup(t);
 }

@@ -324,4 +324,30 @@ extern bool http_sigv4_verify(const SigV4Request *req, HttpKey *key, HttpAuthErr
 /* An alphanumeric random string of len characters from a strong source. */
 extern char *http_random_string(int len, const char *alphabet);
 
+/* ---------- the design studio's page (http_studio.c) ---------- */
+
+struct MHD_Connection;
+
+/* In the postmaster: draw the secret the page tokens are made with. */
+extern void http_studio_preload(void);
+
+/* In a worker, before its I/O thread starts: read the page's files. */
+extern void http_studio_load(void);
+
+/* Copy the settings the I/O thread reads for the page (http_dispatch_config). */
+extern void http_studio_config(void);
+
+/*
+ * The I/O thread: answer a GET of /studio or /studio/<file> (true, *ret
+ * set); false for any other path.  ret is an enum MHD_Result.
+ */
+extern bool http_studio_serve(struct MHD_Connection *conn, const char *url,
+							  bool loopback, int *ret);
+
+/* Is token one the page was served with (since the server started)? */
+extern bool http_studio_token_ok(const char *token);
+
+/* Does a Host header name localhost, 127.0.0.1 or [::1]? */
+extern bool http_studio_loopback_host(const char *host);
+
 #endif							/* ST_HTTP_SERVER_H */

@@ -308,6 +308,7 @@ http_init(void)
 	shmem_startup_hook = http_shmem_startup;
 	if (http_port != 0)
 	{
+		http_studio_preload();
 		http_dispatch_preload(http_workers);
 		register_workers();
 	}
@@ -632,6 +633,8 @@ http_worker_main(Datum arg)
 	pgstat_report_appname("stdesign http");
 	http_bound_lock_wait();
 
+	/* the studio's page, read before the I/O thread serves it */
+	http_studio_load();
 	n = open_listeners(listeners);
 	if (n == 0)
 		ereport(ERROR,

@@ -45,6 +45,21 @@ NEW = 'FuzzNew'             # CreateTable's
 GONE = 'FuzzGone'           # DeleteTable's
 
 KEY = {'PK': {'S': 'p1'}, 'SK': {'S': 's1'}}
+
+# The design studio's operations (src/api/api_studio.c) and a base request of each.
+STUDIO_MODEL = {'entities': {'E': {'keys': {'PK': 'E#{id}', 'SK': 'S#{n}'}}},
+                'patterns': {'get_e': {'op': 'GetItem', 'pk': 'E#{id}', 'sk': 'S#{n}'},
+                             'scan_e': {'op': 'Scan', 'filter': '#n = :n', 'names': {'#n': 'n'}, 'values': {':n': '{n}'}}}}
+STUDIO_BASES = {
+    'StDesign_Studio.DescribeTableDefinition': [{'TableName': TABLE}],
+    'StDesign_Studio.GetModel': [{'TableName': TABLE}],
+    'StDesign_Studio.SetModel': [{'TableName': TABLE, 'Model': STUDIO_MODEL}],
+    'StDesign_Studio.CheckModel': [{'TableName': TABLE}],
+    'StDesign_Studio.ModelCost': [{'TableName': TABLE, 'Rates': {'get_e': 2}, 'Prices': 'us-east-1'}],
+    'StDesign_Studio.RunPattern': [{'TableName': TABLE, 'Pattern': 'get_e', 'Parameters': {'id': {'S': '1'}, 'n': {'S': '2'}}}],
+    'StDesign_Studio.Partitions': [{'TableName': TABLE, 'Limit': 5, 'SampleItems': 100}],
+    'StDesign_Studio.HotPartitions': [{'TableName': TABLE, 'Top': 5}],
+}
 ITEM = {'PK': {'S': 'p1'}, 'SK': {'S': 's1'}, 'G': {'S': 'g1'}, 'n': {'N': '1'},
         'l': {'L': [{'S': 'a'}, {'N': '2'}, {'M': {'x': {'NULL': True}}}]},
         'm': {'M': {'x': {'BOOL': True}, 'y': {'SS': ['a', 'b']}}},
@@ -504,6 +519,21 @@ def systematic_cases(model, base_map):
         cases.append(('st_partiql', {'Statement': text, 'Parameters': None, 'typed': True}))
         cases.append(('st_partiql', {'Statement': text, 'Parameters': {}, 'typed': False}))
     per_op['st_partiql'] = cases
+    # the design studio's own operations (StDesign_Studio.*, not in DynamoDB's
+    # model): each member of each base replaced by values of every JSON type
+    # and of extreme sizes; over st_api only (over HTTP, under trust, they
+    # need the studio page's token: test/scripts/studio_live.sh)
+    odd = [None, 'x', '', 'x' * 70000, 0, -1, 2 ** 63, 1e300, 2.5, True, {}, [], [None],
+           {'S': '<script>'}, {'a': {'b': [1, {'c': None}]}}]
+    for op, reqs in STUDIO_BASES.items():
+        cases = []
+        for req in reqs:
+            cases.append((op, req))
+            cases += [(op, r) for r in (None, [], 'x', 1)]
+            for k in req:
+                cases.append((op, {m: v for m, v in req.items() if m != k}))
+                cases += [(op, dict(req, **{k: r})) for r in odd]
+        per_op[op] = cases
     # operations of the model that stdesign does not serve: one generated request each, and null
     for op, shape in model.ops.items():
         if op not in per_op and shape:
@@ -822,6 +852,8 @@ def main():
         while time.time() - start < args.seconds:
             op, req = next_cases(http_rng, hpos)
             hpos += 1
+            if op.startswith('StDesign_Studio.'):
+                continue
             if op == 'st_partiql':
                 if not req.get('typed'):
                     continue

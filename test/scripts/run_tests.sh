@@ -4,7 +4,8 @@
 # fuzz targets), pg_regress files and isolation specs against a throwaway
 # cluster, the TAP tests (test/t/*.pl, each with clusters of its own),
 # counted one check at a time by prove, and the script layers (the HTTP
-# clients, stdesign-local as installed, the documentation's blocks, the studio in Chromium).
+# clients, stdesign-local as installed, the documentation's blocks, the studio in Chromium:
+# its static page and its live one).
 #
 # Each layer reports its own line, "layer <name>: N passed, N failed", and
 # has a minimum count: a layer that runs fewer checks than it should (a
@@ -187,6 +188,9 @@ script_layer docs 25 bash test/scripts/doc_blocks.sh
 
 echo "== design studio page in headless Chromium"
 script_layer studio_browser 15 bash test/scripts/studio_browser.sh
+
+echo "== design studio live page (/studio on the endpoint) in Chromium, puppeteer-core"
+script_layer studio_live 120 bash test/scripts/studio_live.sh
 
 echo
 printf '%s\n' "${summary[@]}"
