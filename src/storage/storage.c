@@ -2883,7 +2883,31 @@ query_multi_sql(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, bool 
 	return sql.data;
 }
 
-/* Run a Query or Scan of a multi-attribute GSI (query_multi_sql), planned for its values. */
+/*
+ * The slot of a multi-attribute GSI's plan (StPlanSet.multi, freed with the
+ * catalog entry as every cached plan is): one per shape of query_multi_sql's
+ * statement, a Scan or a Query by the number of RANGE attributes given with
+ * =, its bounds, direction, start and segment.
+ */
+#define MULTI_PLAN_SLOTS ((ST_MAX_INDEX_RANGE_KEYS + 2) * ST_BOUND_KINDS * ST_BOUND_KINDS * 8)
+
+static SPIPlanPtr *
+multi_plan_slot(StIndex *ix, const StQueryRange *r, bool scan, bool segmented)
+{
+	int			shape = scan ? 0 : 1 + r->multi_neq;
+	int			lower = scan ? 0 : (int) r->lower_kind;
+	int			upper = scan ? 0 : (int) r->upper_kind;
+	int			slot;
+
+	if (ix->plans.multi == NULL)
+		ix->plans.multi = MemoryContextAllocZero(TopMemoryContext, sizeof(SPIPlanPtr) * MULTI_PLAN_SLOTS);
+	slot = ((((shape * ST_BOUND_KINDS + lower) * ST_BOUND_KINDS + upper) * 2 + (r->backward ? 1 : 0)) * 2
+			+ (r->start ? 1 : 0)) * 2 + (segmented ? 1 : 0);
+	Assert(slot >= 0 && slot < MULTI_PLAN_SLOTS);
+	return &ix->plans.multi[slot];
+}
+
+/* Run a Query or Scan of a multi-attribute GSI (query_multi_sql), its plan cached per shape. */
 static void
 run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, int segment, int total_segments,
 		  StRowCallback callback, void *arg)
@@ -2895,7 +2919,6 @@ run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, int segment
 	MemoryContext caller = CurrentMemoryContext;
 	int			free_key = scan ? -1 : ix->npk + r->multi_neq;
 	SPIPlanPtr	plan;
-	char	   *sql = query_multi_sql(t, ix, r, scan, segmented);
 	int			nest;
 
 	types[0] = JSONBOID;
@@ -2934,12 +2957,10 @@ run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, int segment
 	}
 	nest = dist_plans_begin(t);
 	SPI_connect();
-	/* planned for these values (a custom plan), freed at once: nothing is kept per request */
-	plan = SPI_prepare(sql, segmented ? 7 : 5, types);
-	if (plan == NULL)
-		st_internal_error("could not prepare a read of index %s: %s", ix->name, SPI_result_code_string(SPI_result));
+	/* a generic plan, as the other key reads' (get_plan): one index range scan whatever the values */
+	plan = CACHED_PLAN(t, multi_plan_slot(ix, r, scan, segmented), query_multi_sql(t, ix, r, scan, segmented),
+					   segmented ? 7 : 5, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
-	SPI_freeplan(plan);
 	SPI_finish();
 	dist_plans_end(nest);
 }
