@@ -367,6 +367,41 @@ def trust_tests():
           cb["EarliestRestorableDateTime"] <= cb["LatestRestorableDateTime"], cb)
     code, _ = error_code(lambda: c.describe_continuous_backups(TableName="NoSuchTable"))
     check("DescribeContinuousBackups of a missing table: TableNotFoundException", code == "TableNotFoundException")
+    # a multi-attribute GSI through boto3: orders by status, then date and id, without a synthetic key
+    c.create_table(TableName="BotoOrders", BillingMode="PAY_PER_REQUEST",
+                   AttributeDefinitions=[{"AttributeName": a, "AttributeType": "S"}
+                                         for a in ("PK", "SK", "status", "created_at", "order_id")],
+                   KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+                   GlobalSecondaryIndexes=[{"IndexName": "ByStatus", "Projection": {"ProjectionType": "KEYS_ONLY"},
+                                            "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"},
+                                                          {"AttributeName": "created_at", "KeyType": "RANGE"},
+                                                          {"AttributeName": "order_id", "KeyType": "RANGE"}]}])
+    gsi = c.describe_table(TableName="BotoOrders")["Table"]["GlobalSecondaryIndexes"][0]
+    check("boto3: a multi-attribute GSI described with its three key attributes",
+          [k["AttributeName"] for k in gsi["KeySchema"]] == ["status", "created_at", "order_id"], gsi)
+    for i, (st, day) in enumerate([("shipped", "2026-07-06"), ("shipped", "2026-07-01"), ("placed", "2026-07-02"),
+                                   ("shipped", "2026-07-01"), ("shipped", "2026-08-01")]):
+        c.put_item(TableName="BotoOrders", Item={"PK": {"S": "C#1"}, "SK": {"S": "O#%d" % i}, "status": {"S": st},
+                                                 "created_at": {"S": day}, "order_id": {"S": "%03d" % (9 - i)}})
+    c.put_item(TableName="BotoOrders", Item={"PK": {"S": "C#1"}, "SK": {"S": "O#sparse"}, "status": {"S": "shipped"}})
+    r = c.query(TableName="BotoOrders", IndexName="ByStatus", ScanIndexForward=False,
+                KeyConditionExpression="#s = :s AND created_at BETWEEN :a AND :b",
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues={":s": {"S": "shipped"}, ":a": {"S": "2026-07-01"}, ":b": {"S": "2026-07-31"}})
+    check("boto3: Query of a multi-attribute GSI, newest first, by date then order id, sparse",
+          [i["SK"]["S"] for i in r["Items"]] == ["O#0", "O#1", "O#3"], r["Items"])
+    r = c.query(TableName="BotoOrders", IndexName="ByStatus", Limit=1,
+                KeyConditions={"status": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "shipped"}]},
+                               "created_at": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "2026-07-01"}]}})
+    check("boto3: KeyConditions on a multi-attribute GSI, paged with every key attribute",
+          [i["SK"]["S"] for i in r["Items"]] == ["O#3"] and
+          sorted(r["LastEvaluatedKey"]) == ["PK", "SK", "created_at", "order_id", "status"], r)
+    code, _ = error_code(lambda: c.query(TableName="BotoOrders", IndexName="ByStatus",
+                                         KeyConditionExpression="#s = :s AND order_id = :o",
+                                         ExpressionAttributeNames={"#s": "status"},
+                                         ExpressionAttributeValues={":s": {"S": "shipped"}, ":o": {"S": "006"}}))
+    check("boto3: a Query skipping a sort-key attribute: ValidationException", code == "ValidationException", code)
+    c.delete_table(TableName="BotoOrders")
     # on-demand backups: a round trip through boto3's own shapes (datetimes parsed, ARNs as DynamoDB's)
     before = c.scan(TableName="BotoTable")["Items"]
     bd = c.create_backup(TableName="BotoTable", BackupName="boto-backup")["BackupDetails"]
