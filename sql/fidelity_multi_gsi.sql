@@ -169,7 +169,22 @@ SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d', '{":a": {"S": "x"}, "
 SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 < :e', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":e": {"S": "1"}}');
 SELECT mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":e": {"N": "1"}}',
   '{"FilterExpression": "r3 = :e"}');
+-- The legacy KeyConditions: the expression's rules (every HASH attribute
+-- with EQ, the RANGE attributes from the first), the same items.
 SELECT st_api('Query', '{"TableName": "MgA", "IndexName": "Big", "KeyConditions": {"h1": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "x"}]}}}');
+SELECT mg_pks(st_api('Query', '{"TableName": "MgA", "IndexName": "Big", "KeyConditions": {
+  "r1": {"ComparisonOperator": "BETWEEN", "AttributeValueList": [{"N": "1"}, {"N": "2"}]},
+  "h4": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "y"}]}, "h3": {"ComparisonOperator": "EQ", "AttributeValueList": [{"B": "AQ=="}]},
+  "h2": {"ComparisonOperator": "EQ", "AttributeValueList": [{"N": "1"}]}, "h1": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "x"}]}}}')) AS legacy,
+       mg_pks(mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 BETWEEN :e AND :f',
+         '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":e": {"N": "1"}, ":f": {"N": "2"}}')) AS expression;
+SELECT st_api('Query', '{"TableName": "MgA", "IndexName": "Big", "KeyConditions": {
+  "h1": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "x"}]}, "h2": {"ComparisonOperator": "EQ", "AttributeValueList": [{"N": "1"}]},
+  "h3": {"ComparisonOperator": "EQ", "AttributeValueList": [{"B": "AQ=="}]}, "h4": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "y"}]},
+  "r2": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "a"}]}}}');
+SELECT st_api('Query', '{"TableName": "MgA", "IndexName": "Big", "KeyConditions": {
+  "h1": {"ComparisonOperator": "EQ", "AttributeValueList": [{"S": "x"}]}, "h2": {"ComparisonOperator": "EQ", "AttributeValueList": [{"N": "1"}]},
+  "h3": {"ComparisonOperator": "EQ", "AttributeValueList": [{"B": "AQ=="}]}, "h4": {"ComparisonOperator": "NE", "AttributeValueList": [{"S": "y"}]}}}');
 -- hostile: a huge value is just not found; a value of every wrong type is refused
 SELECT mg_pks(mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d',
   jsonb_build_object(':a', jsonb_build_object('S', repeat('x', 2048)), ':b', '{"N": "1"}'::jsonb, ':c', '{"B": "AQ=="}'::jsonb, ':d', '{"S": "y"}'::jsonb)));
@@ -195,7 +210,23 @@ SELECT jsonb_array_length(st_api('ExecuteStatement', '{"Statement": "SELECT PK F
 SELECT mg_pks(st_api('Scan', '{"TableName": "MgA", "IndexName": "Big", "Limit": 3}'));
 SELECT mg_pks(st_api('Scan', jsonb_build_object('TableName', 'MgA', 'IndexName', 'Big', 'Limit', 30,
   'ExclusiveStartKey', st_api('Scan', '{"TableName": "MgA", "IndexName": "Big", "Limit": 3}') -> 'LastEvaluatedKey')));
-SELECT st_api('Scan', '{"TableName": "MgA", "IndexName": "Big", "Segment": 0, "TotalSegments": 2}');
+-- A parallel Scan: the segments split the index's items by their table
+-- partition key (as a Scan of the table), each in the index's order; a
+-- segment's LastEvaluatedKey goes on in that segment only.
+WITH s AS (SELECT seg, i -> 'PK' ->> 'S' AS pk
+             FROM generate_series(0, 2) AS seg,
+                  jsonb_array_elements(st_api('Scan', jsonb_build_object('TableName', 'MgA', 'IndexName', 'Big',
+                    'Segment', seg, 'TotalSegments', 3)) -> 'Items') AS i)
+SELECT count(*) AS items, count(DISTINCT pk) AS distinct_items, count(DISTINCT seg) AS segments_with_items,
+       (SELECT jsonb_array_length(st_api('Scan', '{"TableName": "MgA", "IndexName": "Big"}') -> 'Items')) AS whole
+  FROM s;
+SELECT st_api('Scan', '{"TableName": "MgA", "IndexName": "Big", "Segment": 1, "TotalSegments": 3, "Limit": 1}') -> 'LastEvaluatedKey' AS seg_last \gset
+SELECT (SELECT count(*) FROM jsonb_array_elements(st_api('Scan', jsonb_build_object('TableName', 'MgA', 'IndexName', 'Big', 'Segment', 1,
+          'TotalSegments', 3, 'ExclusiveStartKey', :'seg_last'::jsonb)) -> 'Items')) + 1
+     = (SELECT count(*) FROM jsonb_array_elements(st_api('Scan', '{"TableName": "MgA", "IndexName": "Big", "Segment": 1, "TotalSegments": 3}') -> 'Items'))
+       AS segment_paged;
+SELECT st_api('Scan', jsonb_build_object('TableName', 'MgA', 'IndexName', 'Big', 'Segment', 0, 'TotalSegments', 3,
+  'ExclusiveStartKey', :'seg_last'::jsonb)) ? 'Items' AS other_segment;
 
 -- UpdateTable: a multi-attribute GSI added to a table with items is filled
 -- (backfill), sparse; its attributes' types must agree with the other keys'.

@@ -1369,6 +1369,24 @@ CREATE FUNCTION st_contributor_insights(table_name text, index_name text DEFAULT
 COMMENT ON FUNCTION st_contributor_insights(text, text, integer) IS
 	'Contributor Insights from the traffic counters: the top partition keys of a table or GSI by units, with their per-second peaks and whether a peak passed DynamoDB''s per-partition limits (needs shared_preload_libraries)';
 
+-- Resource-based policies -------------------------------------------------------
+-- (Issue 31; docs/security.md, "Resource-based policies".)  PutResourcePolicy's
+-- documents, one per table (stream_label '') and per stream of a table, with
+-- their revision ids.  Stored and returned, never evaluated.  Granted to
+-- nobody: stdesign writes them for the table's owner and reads them for a
+-- role that may read the table.
+CREATE TABLE stdesign.resource_policies (
+	table_name text COLLATE "C" NOT NULL REFERENCES stdesign.tables ON DELETE CASCADE,
+	stream_label text COLLATE "C" NOT NULL DEFAULT '',
+	policy text NOT NULL,
+	revision_id text COLLATE "C" NOT NULL,
+	PRIMARY KEY (table_name, stream_label)
+);
+REVOKE ALL ON stdesign.resource_policies FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('stdesign.resource_policies', '');
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.resource_policies
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+
 -- DynamoDB Streams: the change log of a table ---------------------------------
 -- (Issue 30.)  A stream per enabling of a table's stream: enabling again
 -- makes a new stream with a new label, disabling (or deleting the table)

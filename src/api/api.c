@@ -58,6 +58,9 @@ static const ApiOperation operations[] = {
 	{"UpdateContributorInsights", api_update_contributor_insights},
 	{"DescribeContributorInsights", api_describe_contributor_insights},
 	{"ListContributorInsights", api_list_contributor_insights},
+	{"PutResourcePolicy", api_put_resource_policy},
+	{"GetResourcePolicy", api_get_resource_policy},
+	{"DeleteResourcePolicy", api_delete_resource_policy},
 	/* the design studio's own (api_studio.c) */
 	{"StDesign_Studio.DescribeTableDefinition", api_studio_describe_table_definition},
 	{"StDesign_Studio.GetModel", api_studio_get_model},

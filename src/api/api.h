@@ -91,6 +91,11 @@ extern Jsonb *api_list_backups(Jsonb *request);
 extern Jsonb *api_delete_backup(Jsonb *request);
 extern Jsonb *api_restore_table_from_backup(Jsonb *request);
 
+/* resource-based policies (api_policy.c) */
+extern Jsonb *api_put_resource_policy(Jsonb *request);
+extern Jsonb *api_get_resource_policy(Jsonb *request);
+extern Jsonb *api_delete_resource_policy(Jsonb *request);
+
 /*
  * The address DescribeEndpoints answers with: the HTTP endpoint sets it to
  * the Host a request came to, for that request; NULL from SQL.

@@ -256,8 +256,9 @@ start_position(Jsonb *request, StTable *t, StIndex *ix)
 		/* every key attribute's value, each checked against its type */
 		for (int i = 0; i < ix->npk + ix->nsk; i++)
 			(void) ops_start_key_datum(start, &ix->keys[i]);
-		(void) ops_start_key_datum(start, &t->pk);
-		(void) ops_start_key_datum(start, &t->sk);
+		/* the table's key too: a parallel Scan checks its segment by it */
+		pos->table_pk = ops_start_key_datum(start, &t->pk);
+		pos->table_sk = ops_start_key_datum(start, &t->sk);
 		pos->key = start;
 		return pos;
 	}
@@ -554,11 +555,11 @@ request_key_condition(Jsonb *request, StExprRequest *req, const StQuerySpec *q,
 
 	if (q->index && q->index->multi)
 	{
-		/* a multi-attribute key: KeyConditionExpression only (keys since 2025) */
-		if (kce == NULL)
-			st_error(ST_ERR_VALIDATION,
-					 "Query key condition not supported: use a KeyConditionExpression on an index whose key has several attributes");
-		ops_query_set_multi_condition((StQuerySpec *) q, ops_expr_key_condition_multi(req, kce, q->index));
+		/* a multi-attribute key: the expression's rules, for KeyConditions too */
+		ops_query_set_multi_condition((StQuerySpec *) q, kce
+									  ? ops_expr_key_condition_multi(req, kce, q->index)
+									  : ops_expr_legacy_key_condition_multi(req, api_jreq_member(request, "KeyConditions"),
+																			q->index));
 		return;
 	}
 	if (kce)

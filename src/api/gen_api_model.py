@@ -99,6 +99,12 @@ def apply_changes_since_model(model):
       bounds in the model (their rules are the operation's, table_admin.c);
       so GlobalSecondaryIndexUpdates' Update no longer requires
       ProvisionedThroughput (it may change only the other two).
+    - resource-based policies: PutResourcePolicy, GetResourcePolicy,
+      DeleteResourcePolicy and CreateTable's ResourcePolicy;
+    - ExecuteStatement's, BatchExecuteStatement's and ExecuteTransaction's
+      ReturnValuesOnConditionCheckFailure;
+    - the operations of today's API (CURRENT_OPERATIONS), those without an
+      input shape here listed without one;
     - a GSI's KeySchema (GlobalSecondaryIndex, CreateGlobalSecondaryIndexAction)
       has no maximum length (botocore's current service-2.json: "Global
       secondary index supports up to 4 partition and up to 4 sort keys";
@@ -161,6 +167,62 @@ def apply_changes_since_model(model):
         if member['shape'] == 'KeySchema':
             shapes[name]['members']['KeySchema'] = dict(member, shape='GlobalSecondaryIndexKeySchema')
     shapes['KeySchema'].setdefault('max', 2)
+    # Resource-based policies (PutResourcePolicy, GetResourcePolicy,
+    # DeleteResourcePolicy; CreateTable's ResourcePolicy): ResourceArnString
+    # 1 to 1283 characters, PolicyRevisionId 1 to 255, the document a string
+    # whose rules (20 KB, JSON) are the operation's (ops/policy_ops.c).
+    shapes.setdefault('ResourcePolicy', {'type': 'string'})
+    shapes.setdefault('ResourceArnString', {'type': 'string', 'min': 1, 'max': 1283})
+    shapes.setdefault('PolicyRevisionId', {'type': 'string', 'min': 1, 'max': 255})
+    shapes.setdefault('ConfirmRemoveSelfResourceAccess', {'type': 'boolean'})
+    shapes['CreateTableInput']['members'].setdefault('ResourcePolicy', {'shape': 'ResourcePolicy'})
+    policy_inputs = {
+        'PutResourcePolicy': {'required': ['ResourceArn', 'Policy'], 'members': {
+            'ResourceArn': {'shape': 'ResourceArnString'}, 'Policy': {'shape': 'ResourcePolicy'},
+            'ExpectedRevisionId': {'shape': 'PolicyRevisionId'},
+            'ConfirmRemoveSelfResourceAccess': {'shape': 'ConfirmRemoveSelfResourceAccess'}}},
+        'GetResourcePolicy': {'required': ['ResourceArn'], 'members': {
+            'ResourceArn': {'shape': 'ResourceArnString'}}},
+        'DeleteResourcePolicy': {'required': ['ResourceArn'], 'members': {
+            'ResourceArn': {'shape': 'ResourceArnString'}, 'ExpectedRevisionId': {'shape': 'PolicyRevisionId'}}},
+    }
+    for op, inp in policy_inputs.items():
+        shapes.setdefault(op + 'Input', dict(inp, type='structure'))
+        model['operations'].setdefault(op, {'name': op, 'input': {'shape': op + 'Input'}})
+    # PartiQL's ReturnValuesOnConditionCheckFailure (ALL_OLD, NONE), as the
+    # item operations have it.
+    for name in ('ExecuteStatementInput', 'ParameterizedStatement', 'BatchStatementRequest'):
+        shapes[name]['members'].setdefault('ReturnValuesOnConditionCheckFailure',
+                                           {'shape': 'ReturnValuesOnConditionCheckFailure'})
+    # Every other operation of today's API: listed without an input, so that
+    # the model names them all (api.c serves those it has a handler for; the
+    # others are answered as DynamoDB answers an operation it does not know).
+    for op in CURRENT_OPERATIONS:
+        model['operations'].setdefault(op, {'name': op})
+    unknown = sorted(set(model['operations']) - set(CURRENT_OPERATIONS))
+    if unknown:
+        sys.exit('gen_api_model.py: operations not in CURRENT_OPERATIONS: %s' % ', '.join(unknown))
+
+
+# DynamoDB's operations as its API reference lists them today (botocore's
+# service-2.json of August 2026 has the same 58): the list the generator
+# checks the model against, and the one docs/operations.md tells apart.
+CURRENT_OPERATIONS = [
+    'BatchExecuteStatement', 'BatchGetItem', 'BatchWriteItem', 'CreateBackup', 'CreateGlobalTable',
+    'CreateTable', 'DeleteBackup', 'DeleteItem', 'DeleteResourcePolicy', 'DeleteTable', 'DescribeBackup',
+    'DescribeContinuousBackups', 'DescribeContributorInsights', 'DescribeEndpoints', 'DescribeExport',
+    'DescribeGlobalTable', 'DescribeGlobalTableSettings', 'DescribeImport',
+    'DescribeKinesisStreamingDestination', 'DescribeLimits', 'DescribeTable',
+    'DescribeTableReplicaAutoScaling', 'DescribeTimeToLive', 'DisableKinesisStreamingDestination',
+    'EnableKinesisStreamingDestination', 'ExecuteStatement', 'ExecuteTransaction',
+    'ExportTableToPointInTime', 'GetItem', 'GetResourcePolicy', 'ImportTable', 'ListBackups',
+    'ListContributorInsights', 'ListExports', 'ListGlobalTables', 'ListImports', 'ListTables',
+    'ListTagsOfResource', 'PutItem', 'PutResourcePolicy', 'Query', 'RestoreTableFromBackup',
+    'RestoreTableToPointInTime', 'Scan', 'SearchVectors', 'TagResource', 'TransactGetItems',
+    'TransactWriteItems', 'UntagResource', 'UpdateContinuousBackups', 'UpdateContributorInsights',
+    'UpdateGlobalTable', 'UpdateGlobalTableSettings', 'UpdateItem', 'UpdateKinesisStreamingDestination',
+    'UpdateTable', 'UpdateTableReplicaAutoScaling', 'UpdateTimeToLive',
+]
 
 
 def java_string_hash(s):
@@ -302,7 +364,8 @@ def main():
  * (%s), from %s, with DynamoDB's changes since
  * (apply_changes_since_model in the generator: table ARNs as TableName,
  * DeletionProtectionEnabled, RecoveryPeriodInDays, ContributorInsightsMode,
- * OnDemandThroughput, WarmThroughput).
+ * OnDemandThroughput, WarmThroughput, resource-based policies, today's
+ * operation list).
  *
  *-------------------------------------------------------------------------
  */

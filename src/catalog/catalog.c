@@ -87,9 +87,19 @@ free_plan(SPIPlanPtr plan)
 		SPI_freeplan(plan);
 }
 
+/* The slots of StPlanSet.multi (storage.c's multi_plan_slot). */
+#define MULTI_PLAN_SLOTS ((ST_MAX_INDEX_RANGE_KEYS + 2) * ST_BOUND_KINDS * ST_BOUND_KINDS * 8)
+
 static void
 free_planset(StPlanSet *ps)
 {
+	if (ps->multi)
+	{
+		for (int i = 0; i < MULTI_PLAN_SLOTS; i++)
+			free_plan(ps->multi[i]);
+		pfree(ps->multi);
+		ps->multi = NULL;
+	}
 	for (int i = 0; i < 2; i++)
 		for (int j = 0; j < 2; j++)
 			free_plan(ps->scan[i][j]);

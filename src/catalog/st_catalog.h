@@ -48,6 +48,7 @@ typedef struct StPlanSet
 {
 	SPIPlanPtr	query[ST_BOUND_KINDS][ST_BOUND_KINDS][2][2];	/* ...[backward][from start] */
 	SPIPlanPtr	scan[2][2];		/* [from start][one segment] */
+	SPIPlanPtr *multi;			/* a multi-attribute GSI's (storage.c), NULL until one is made */
 } StPlanSet;
 
 /*

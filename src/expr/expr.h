@@ -384,6 +384,15 @@ extern StExpr *expr_legacy_key_conditions(const Av *conditions,
 										  const char *sk, int sk_len,
 										  Av *values, StErr *err);
 
+/*
+ * KeyConditions on a multi-attribute GSI's key (names: its nkeys HASH then
+ * RANGE attributes): a tree that expr_key_condition_multi() resolves like
+ * a KeyConditionExpression.
+ */
+extern StExpr *expr_legacy_key_conditions_multi(const Av *conditions, int nkeys,
+												const char *const *names,
+												Av *values, StErr *err);
+
 /* AttributeUpdates: PUT / ADD / DELETE as SET / ADD / DELETE / REMOVE actions. */
 extern StExpr *expr_legacy_update(const Av *updates, Av *values, StErr *err);
 

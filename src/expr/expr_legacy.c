@@ -519,6 +519,78 @@ expr_legacy_key_conditions(const Av *conditions, const char *pk, int pk_len,
 	return e;
 }
 
+/*
+ * KeyConditions on a multi-attribute GSI's key (names: its HASH then RANGE
+ * attributes): one term per entry, ANDed, the key attributes' in key-schema
+ * order and any other after them, for expr_key_condition_multi to check as
+ * it checks a KeyConditionExpression (every HASH attribute with EQ, the
+ * RANGE attributes from the first, none skipped).  DynamoDB's Query
+ * reference keeps KeyConditions for every index; its rules on such a key
+ * are the expression's.
+ */
+StExpr *
+expr_legacy_key_conditions_multi(const Av *conditions, int nkeys, const char *const *names,
+								 Av *values, StErr *err)
+{
+	Builder		b = {"keyConditions", false, values, err};
+	int		   *ops;
+	bool	   *used;
+	ExprNode   *tree = NULL;
+	StExpr	   *e;
+
+	if (conditions == NULL || conditions->type != AV_M)
+	{
+		st_fail(err, ST_ERR_SERIALIZATION, "KeyConditions must be an object");
+		return NULL;
+	}
+	if (conditions->n > 0 && !check_entries(conditions, "KeyConditions", err))
+		return NULL;
+	ops = palloc(sizeof(int) * Max(conditions->n, 1));
+	used = palloc0(sizeof(bool) * Max(conditions->n, 1));
+	for (int i = 0; i < conditions->n; i++)
+	{
+		Entry		en = entry_at(conditions, i);
+		Av		   *const *vals;
+		int			nvals;
+
+		if (!read_condition(&b, &en, &ops[i], &vals, &nvals))
+			return NULL;
+	}
+	if (conditions->n < 1)
+	{
+		st_fail(err, ST_ERR_VALIDATION, "Conditions can be of length 1 or 2 only");
+		return NULL;
+	}
+	for (int pass = 0; pass < 2; pass++)
+	{
+		for (int k = 0; k < (pass == 0 ? nkeys : conditions->n); k++)
+		{
+			int			i = pass == 0 ? find_entry(conditions, names[k], strlen(names[k])) : k;
+			Entry		en;
+			Av		   *const *vals;
+			int			nvals;
+			ExprNode   *term;
+
+			if (i < 0 || used[i])
+				continue;
+			used[i] = true;
+			if (!op_defs[ops[i]].indexable)
+			{
+				st_fail(err, ST_ERR_VALIDATION, "Attempted conditional constraint is not an indexable operation");
+				return NULL;
+			}
+			en = entry_at(conditions, i);
+			value_list(&b, &en, &vals, &nvals);
+			term = op_node(&b, &en, (LegacyOp) ops[i], vals, nvals);
+			tree = tree ? node2(EXPR_N_AND, tree, term) : term;
+		}
+	}
+	e = palloc0(sizeof(StExpr));
+	e->kind = EXPR_KEY_CONDITION;
+	e->cond = tree;
+	return e;
+}
+
 /* ---------- AttributeUpdates ---------- */
 
 typedef enum LegacyAction

@@ -532,6 +532,25 @@ ops_expr_legacy_key_condition(StExprRequest *req, Jsonb *key_conditions,
 		st_raise(&err);
 }
 
+const ExprKeyConditionMulti *
+ops_expr_legacy_key_condition_multi(StExprRequest *req, Jsonb *key_conditions, const StIndex *ix)
+{
+	Av		   *conditions = legacy_map(key_conditions, "KeyConditions");
+	int			before = legacy_values(req)->n;
+	ExprKeyConditionMulti *out = palloc0(sizeof(ExprKeyConditionMulti));
+	const char *names[ST_MAX_INDEX_KEYS];
+	StErr		err;
+	StExpr	   *e;
+
+	for (int i = 0; i < ix->npk + ix->nsk; i++)
+		names[i] = ix->keys[i].name;
+	e = expr_legacy_key_conditions_multi(conditions, ix->npk + ix->nsk, names, req->values, &err);
+	e = bind_legacy(req, e, before, &err);
+	if (!expr_key_condition_multi(e, ops_expr_params(req), ix->npk + ix->nsk, names, out, &err))
+		st_raise(&err);
+	return out;
+}
+
 void
 ops_expr_add_attributes_to_get(StExprRequest *req, Jsonb *attributes_to_get)
 {

@@ -110,6 +110,9 @@ extern void ops_expr_add_legacy_update(StExprRequest *req, Jsonb *attribute_upda
 extern void ops_expr_legacy_key_condition(StExprRequest *req, Jsonb *key_conditions,
 											  const StKeyDef *pk, const StKeyDef *sk,
 											  ExprKeyCondition *out);
+extern const ExprKeyConditionMulti *ops_expr_legacy_key_condition_multi(StExprRequest *req,
+																		  Jsonb *key_conditions,
+																		  const StIndex *ix);
 
 /*
  * AttributesToGet (GetItem, Query, Scan, BatchGetItem): the projection of

@@ -31,6 +31,7 @@
 #include "catalog/st_catalog.h"
 #include "item/av_jsonb.h"
 #include "storage/st_storage.h"
+#include "policy_ops.h"
 #include "table_admin.h"
 
 #define ST_MAX_GSI 20
@@ -899,6 +900,8 @@ ops_table_create(const Av *request_in)
 	const Av   *lsis = field_typed(req, "LocalSecondaryIndexes", AV_L, NULL, false);
 	const Av   *tags = field_typed(req, "Tags", AV_L, NULL, false);
 	const Av   *dp = av_map_get(req, "DeletionProtectionEnabled", 25);
+	const Av   *rp = av_map_get(req, "ResourcePolicy", 14);
+	char	   *policy = NULL;
 	int			ngsi = gsis ? gsis->n : 0;
 	int			nlsi = lsis ? lsis->n : 0;
 	IndexDef   *ixs = palloc0(sizeof(IndexDef) * Max(1, ngsi + nlsi));
@@ -914,6 +917,11 @@ ops_table_create(const Av *request_in)
 		wrong_type("DeletionProtectionEnabled", "a boolean");
 	if (tags && tags->n > 0)
 		ops_tags_check(tags);
+	if (rp)
+	{
+		policy = ops_policy_text(rp);
+		ops_policy_check(policy, strlen(policy));
+	}
 	check_attribute_definitions(defs);
 	parse_key_schema(ks, "keySchema", &pk, &sk);
 	provisioned = check_billing(req);
@@ -953,6 +961,14 @@ ops_table_create(const Av *request_in)
 	key_index = old_catalog && relname
 		? free_pg_name(psprintf("%.54s_key", relname))
 		: free_pg_name(catalog_key_index_form(name));
+	/* the policy is kept in its own catalog, not in the stored definition */
+	if (rp)
+	{
+		Av		   *copy = av_copy(req);
+
+		av_map_remove(copy, "ResourcePolicy", 14);
+		req = copy;
+	}
 	if (relname == NULL || key_index == NULL ||
 		!insert_table_row(name, relname, old_catalog ? NULL : key_index, &pk, &sk, req))
 		st_error(ST_ERR_RESOURCE_IN_USE, "Table already exists: %s", name);
@@ -964,6 +980,9 @@ ops_table_create(const Av *request_in)
 	/* CreateTable's Tags (CloudFormation's too): the table's first tags */
 	if (tags && tags->n > 0)
 		ops_tags_add(name, tags);
+	/* CreateTable's ResourcePolicy: the table's first policy (policy_ops.c) */
+	if (policy)
+		(void) ops_policy_put(name, NULL, catalog_table_arn(name), policy, NULL);
 	/* stdesign.citus_shard_count: CreateTable distributes (docs/citus.md) */
 	if (st_citus_shard_count_guc > 0 && catalog_citus_present())
 	{

@@ -286,8 +286,8 @@ multi_partition_expr(int npk, const StKeyDef *keys, const char *src)
 	return sql.data;
 }
 
-static char *query_multi_sql(StTable *t, StIndex *ix, const StQueryRange *r, bool scan);
-static void run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan,
+static char *query_multi_sql(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, bool segmented);
+static void run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, int segment, int total_segments,
 					  StRowCallback callback, void *arg);
 
 /* The layout check knows the key columns' types too: one definition of them. */
@@ -2675,7 +2675,7 @@ storage_query_sql(StTable *t, StIndex *ix, const StQueryRange *r)
 	OrderCols	oc;
 
 	if (ix && ix->multi)
-		return query_multi_sql(t, ix, r, false);
+		return query_multi_sql(t, ix, r, false, false);
 
 	if (ix)
 	{
@@ -2834,11 +2834,14 @@ scan_key_space(StTable *t, StIndex *ix, const StQueryRange *r,
  * reads the whole index in its order.  $4 the limit, $5 the start key (a
  * typed map: every key attribute of the index and of the table), after
  * which the read resumes, compared as a row with the index's columns.
- * Each parameter is cast to its type, so that the statement can be
+ * A parallel Scan's segment (segmented): $6 the segment, $7 their number,
+ * the items split by their table partition key as a Scan of the table
+ * splits them (scan_sql), so that ExclusiveStartKey's segment is checked
+ * alike.  Each parameter is cast to its type, so that the statement can be
  * PREPAREd as is (tests EXPLAIN it).
  */
 static char *
-query_multi_sql(StTable *t, StIndex *ix, const StQueryRange *r, bool scan)
+query_multi_sql(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, bool segmented)
 {
 	StringInfoData sql;
 	StringInfoData left;
@@ -2871,6 +2874,9 @@ query_multi_sql(StTable *t, StIndex *ix, const StQueryRange *r, bool scan)
 		}
 	}
 	appendStringInfo(&sql, "%s%s", cond, storage_index_keys_predicate(ix->npk, ix->nsk, ix->keys));
+	if (segmented)
+		appendStringInfoString(&sql, " AND (pg_catalog.hashtext(pk::pg_catalog.text) " OP("&")
+							   " 2147483647) " OP("%") " $7::pg_catalog.int4 " OP("=") " $6::pg_catalog.int4");
 
 	/* the order: the columns after those the condition fixes, then the table's key */
 	if (scan)
@@ -2924,17 +2930,42 @@ query_multi_sql(StTable *t, StIndex *ix, const StQueryRange *r, bool scan)
 	return sql.data;
 }
 
-/* Run a Query or Scan of a multi-attribute GSI (query_multi_sql), planned for its values. */
-static void
-run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, StRowCallback callback, void *arg)
+/*
+ * The slot of a multi-attribute GSI's plan (StPlanSet.multi, freed with the
+ * catalog entry as every cached plan is): one per shape of query_multi_sql's
+ * statement, a Scan or a Query by the number of RANGE attributes given with
+ * =, its bounds, direction, start and segment.
+ */
+#define MULTI_PLAN_SLOTS ((ST_MAX_INDEX_RANGE_KEYS + 2) * ST_BOUND_KINDS * ST_BOUND_KINDS * 8)
+
+static SPIPlanPtr *
+multi_plan_slot(StIndex *ix, const StQueryRange *r, bool scan, bool segmented)
 {
-	Oid			types[5];
-	Datum		values[5];
-	char		nulls[5] = {'n', 'n', 'n', 'n', 'n'};
+	int			shape = scan ? 0 : 1 + r->multi_neq;
+	int			lower = scan ? 0 : (int) r->lower_kind;
+	int			upper = scan ? 0 : (int) r->upper_kind;
+	int			slot;
+
+	if (ix->plans.multi == NULL)
+		ix->plans.multi = MemoryContextAllocZero(TopMemoryContext, sizeof(SPIPlanPtr) * MULTI_PLAN_SLOTS);
+	slot = ((((shape * ST_BOUND_KINDS + lower) * ST_BOUND_KINDS + upper) * 2 + (r->backward ? 1 : 0)) * 2
+			+ (r->start ? 1 : 0)) * 2 + (segmented ? 1 : 0);
+	Assert(slot >= 0 && slot < MULTI_PLAN_SLOTS);
+	return &ix->plans.multi[slot];
+}
+
+/* Run a Query or Scan of a multi-attribute GSI (query_multi_sql), its plan cached per shape. */
+static void
+run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, int segment, int total_segments,
+		  StRowCallback callback, void *arg)
+{
+	Oid			types[7];
+	Datum		values[7];
+	char		nulls[7] = {'n', 'n', 'n', 'n', 'n', ' ', ' '};
+	bool		segmented = total_segments > 1;
 	MemoryContext caller = CurrentMemoryContext;
 	int			free_key = scan ? -1 : ix->npk + r->multi_neq;
 	SPIPlanPtr	plan;
-	char	   *sql = query_multi_sql(t, ix, r, scan);
 	int			nest;
 
 	types[0] = JSONBOID;
@@ -2942,7 +2973,10 @@ run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, StRowCallba
 		? storage_key_typoid(ix->keys[free_key].type) : TEXTOID;
 	types[3] = INT8OID;
 	types[4] = JSONBOID;
+	types[5] = types[6] = INT4OID;
 	memset(values, 0, sizeof(values));
+	values[5] = Int32GetDatum(segment);
+	values[6] = Int32GetDatum(Max(1, total_segments));
 	if (!scan && r->multi_eq)
 	{
 		values[0] = JsonbPGetDatum(av_item_to_jsonb(r->multi_eq, true));
@@ -2970,12 +3004,10 @@ run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, StRowCallba
 	}
 	nest = dist_plans_begin(t);
 	SPI_connect();
-	/* planned for these values (a custom plan), freed at once: nothing is kept per request */
-	plan = SPI_prepare(sql, 5, types);
-	if (plan == NULL)
-		st_internal_error("could not prepare a read of index %s: %s", ix->name, SPI_result_code_string(SPI_result));
+	/* a generic plan, as the other key reads' (get_plan): one index range scan whatever the values */
+	plan = CACHED_PLAN(t, multi_plan_slot(ix, r, scan, segmented), query_multi_sql(t, ix, r, scan, segmented),
+					   segmented ? 7 : 5, types);
 	run_cursor(plan, values, nulls, caller, callback, arg);
-	SPI_freeplan(plan);
 	SPI_finish();
 	dist_plans_end(nest);
 }
@@ -2983,7 +3015,7 @@ run_multi(StTable *t, StIndex *ix, const StQueryRange *r, bool scan, StRowCallba
 static void
 query_multi(StTable *t, StIndex *ix, const StQueryRange *r, StRowCallback callback, void *arg)
 {
-	run_multi(t, ix, r, false, callback, arg);
+	run_multi(t, ix, r, false, 0, 1, callback, arg);
 }
 
 void
@@ -3156,16 +3188,12 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
 	{
 		StQueryRange qr;
 
-		/* a parallel Scan splits the table's partitions: not this index's order (yet) */
-		if (segmented)
-			st_error(ST_ERR_VALIDATION,
-					 "A parallel Scan (TotalSegments > 1) of the global secondary index %s, whose key has several attributes, is not supported",
-					 ix->name);
+		/* a parallel Scan: each segment the index's items of some table partitions, in the index's order */
 		memset(&qr, 0, sizeof(qr));
 		qr.limit = r->limit;
 		qr.start = r->start;
 		pushed = begin_read();
-		run_multi(t, ix, &qr, true, callback, arg);
+		run_multi(t, ix, &qr, true, r->segment, r->total_segments, callback, arg);
 		end_read(pushed);
 		return;
 	}

@@ -285,6 +285,14 @@ def bases(arn, backup_arn):
             {'TableName': arn, 'IndexName': 'GSI1', 'ContributorInsightsAction': 'DISABLE'}],
         'DescribeContributorInsights': [{'TableName': TABLE, 'IndexName': 'GSI1'}, {'TableName': arn}],
         'ListContributorInsights': [{'TableName': TABLE, 'MaxResults': 1, 'NextToken': 'FuzzTable#'}, {}],
+        'PutResourcePolicy': [{'ResourceArn': arn, 'ExpectedRevisionId': 'NO_POLICY', 'ConfirmRemoveSelfResourceAccess': True,
+                               'Policy': dumps({'Version': '2012-10-17', 'Statement': [{
+                                   'Sid': 's', 'Effect': 'Deny', 'Principal': {'AWS': '*'},
+                                   'Action': ['dynamodb:GetItem'], 'Resource': [arn, arn + '/index/*']}]})}],
+        'GetResourcePolicy': [{'ResourceArn': arn}, {'ResourceArn': arn + '/stream/2000-01-01T00:00:00.000'}],
+        'DeleteResourcePolicy': [{'ResourceArn': arn, 'ExpectedRevisionId': '1700000000000'}, {'ResourceArn': arn}],
+        # an operation of today's API that stdesign does not serve
+        'SearchVectors': [{'TableName': TABLE, 'IndexName': 'v', 'SearchVector': [{'N': '1'}], 'TopK': 1}],
     }
     return b
 
@@ -313,6 +321,20 @@ class Model:
     def __init__(self, doc):
         self.shapes = doc['shapes']
         self.ops = {name: op.get('input', {}).get('shape') for name, op in doc['operations'].items()}
+        # resource-based policies, which an older model lacks (as src/api/gen_api_model.py adds them)
+        for op, members in (('PutResourcePolicy', ['ResourceArn', 'Policy', 'ExpectedRevisionId',
+                                                   'ConfirmRemoveSelfResourceAccess']),
+                            ('GetResourcePolicy', ['ResourceArn']),
+                            ('DeleteResourcePolicy', ['ResourceArn', 'ExpectedRevisionId'])):
+            if op not in self.ops:
+                kinds = {'ConfirmRemoveSelfResourceAccess': {'type': 'boolean'},
+                         'ExpectedRevisionId': {'type': 'string', 'min': 1, 'max': 255},
+                         'ResourceArn': {'type': 'string', 'min': 1, 'max': 1283}}
+                for m in members:
+                    self.shapes.setdefault('Fuzz' + m, kinds.get(m, {'type': 'string'}))
+                self.shapes[op + 'Input'] = {'type': 'structure', 'required': members[:2],
+                                             'members': {m: {'shape': 'Fuzz' + m} for m in members}}
+                self.ops[op] = op + 'Input'
 
     def shape(self, name):
         return self.shapes.get(name, {'type': 'string'}) if name else None
