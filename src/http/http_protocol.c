@@ -606,7 +606,8 @@ run_once(HttpCall *call, bool *retry)
 			api_check_request(request);
 			/* DynamoDB's model checks, as st_api makes them (api_call) */
 			api_validate_request(call->op, request);
-			pgstat_report_activity(STATE_RUNNING, psprintf("DynamoDB_20120810.%s", call->op));
+			pgstat_report_activity(STATE_RUNNING, strchr(call->op, '.') ? call->op :
+								   psprintf("DynamoDB_20120810.%s", call->op));
 			st_work_as_role(&work, roleid);
 			switched = true;
 			if (http_request_timeout > 0)
@@ -787,19 +788,31 @@ answer_check(HttpCall *call)
 		send_result(call, &r);
 }
 
-/* The operation named by X-Amz-Target, or NULL. */
+/*
+ * The operation named by X-Amz-Target, or NULL: DynamoDB's bare
+ * ("PutItem"), DynamoDB Streams' with its prefix
+ * ("DynamoDBStreams_20120810.GetRecords"), which api_find_operation takes
+ * to name that service's operations only.
+ */
 static const char *
 target_operation(HttpCall *call)
 {
 	const char *t = header(call, "X-Amz-Target");
 	const char *prefix = "DynamoDB_20120810.";
+	const char *streams = "DynamoDBStreams_20120810.";
+	const char *op;
 
-	if (t == NULL || strncmp(t, prefix, strlen(prefix)) != 0)
+	if (t == NULL)
 		return NULL;
-	t += strlen(prefix);
-	if (*t == '\0' || strchr(t, '.') != NULL || strlen(t) > 64)
+	if (strncmp(t, prefix, strlen(prefix)) == 0)
+		op = t + strlen(prefix);
+	else if (strncmp(t, streams, strlen(streams)) == 0)
+		op = t + strlen(streams);
+	else
 		return NULL;
-	return pstrdup(t);
+	if (*op == '\0' || strchr(op, '.') != NULL || strlen(op) > 64)
+		return NULL;
+	return pstrdup(op == t + strlen(prefix) ? op : t);
 }
 
 /* ---------- the entry point ---------- */
