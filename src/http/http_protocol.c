@@ -588,7 +588,10 @@ run_once(HttpCall *call, bool *retry)
 		{
 			request = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(call->json)));
 			parsing = false;
-			if (call->op == NULL || (handler = api_find_operation(call->op)) == NULL)
+			/* a bare name is DynamoDB's (target_operation): none of DynamoDB Streams' */
+			if (call->op == NULL ||
+				(handler = api_find_operation(strchr(call->op, '.') ? call->op :
+											  psprintf("DynamoDB_20120810.%s", call->op))) == NULL)
 				r = error_result(400, NS_SERVICE "UnknownOperationException", NULL);
 			else
 			{
