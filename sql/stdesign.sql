@@ -1559,7 +1559,11 @@ CREATE TABLE stdesign.streams (
 	shard_id text COLLATE "C" NOT NULL,
 	enabled_at timestamptz NOT NULL,
 	disabled_at timestamptz,
-	table_deleted_at timestamptz
+	table_deleted_at timestamptz,
+	-- what DescribeStream answers and who reads the stream once the table
+	-- is deleted (its relation's owner then): kept from the enabling
+	key_schema jsonb,
+	table_owner regrole
 );
 -- At most one enabled stream per table.
 CREATE UNIQUE INDEX streams_enabled ON stdesign.streams (table_name)
@@ -1617,3 +1621,43 @@ CREATE FUNCTION st_stream_records(table_name text, after_sequence numeric DEFAUL
 	AS 'MODULE_PATHNAME', 'st_stream_records' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION st_stream_records(text, numeric, integer) IS
 	'the records of the table''s latest stream after a sequence number, in order, as GetRecords gives them';
+
+-- The shards of each stream (issue 30), as DynamoDB Streams' DescribeStream
+-- lists them.  One shard per stream is open (streams.shard_id names it);
+-- the first committing writer after stdesign.stream_shard_lifetime closes
+-- it (ending_sequence: its last record's number, or starting_sequence when
+-- it has none) and opens a child, under the stream's lock
+-- (src/storage/stream_capture.c).  starting_sequence: a number taken from
+-- stdesign.stream_sequence_numbers when the shard opened, below all of its
+-- records.  trimmed_sequence: the highest number trimmed from the shard;
+-- an iterator at or below it reads trimmed data (TrimmedDataAccessException).
+-- A trimmer that deletes a shard's records sets it to the highest number it
+-- deleted, then calls ops_stream_drop_trimmed_shards() (src/ops/stream_ops.c),
+-- which deletes the closed shards that have no record left.
+CREATE TABLE stdesign.stream_shards (
+	stream_id bigint NOT NULL,
+	shard_id text COLLATE "C" NOT NULL,
+	parent_shard_id text COLLATE "C",
+	created_at timestamptz NOT NULL,
+	starting_sequence bigint NOT NULL,
+	ending_sequence bigint,
+	closed_at timestamptz,
+	trimmed_sequence bigint,
+	PRIMARY KEY (stream_id, shard_id)
+);
+-- The key of the shard iterators' HMAC (src/ops/stream_read.c): readable by
+-- the catalog's owner only, made anew by each installation (not dumped:
+-- an iterator lives 15 minutes).  gen_random_uuid() draws from the server's
+-- strong random source.
+CREATE TABLE stdesign.stream_iterator_key (
+	key text NOT NULL
+);
+INSERT INTO stdesign.stream_iterator_key
+	SELECT pg_catalog.gen_random_uuid()::pg_catalog.text OPERATOR(pg_catalog.||)
+		   pg_catalog.gen_random_uuid()::pg_catalog.text;
+REVOKE ALL ON stdesign.stream_shards, stdesign.stream_iterator_key FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_shards', '');
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.stream_shards
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.stream_iterator_key
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();

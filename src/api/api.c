@@ -20,6 +20,7 @@ typedef struct ApiOperation
 {
 	const char *name;
 	ApiHandler	handler;
+	bool		streams;		/* of DynamoDB Streams (DynamoDBStreams_20120810) */
 } ApiOperation;
 
 static const ApiOperation operations[] = {
@@ -70,21 +71,35 @@ static const ApiOperation operations[] = {
 	{"StDesign_Studio.RunPattern", api_studio_run_pattern},
 	{"StDesign_Studio.Partitions", api_studio_partitions},
 	{"StDesign_Studio.HotPartitions", api_studio_hot_partitions},
+	{"ListStreams", api_list_streams, true},
+	{"DescribeStream", api_describe_stream, true},
+	{"GetShardIterator", api_get_shard_iterator, true},
+	{"GetRecords", api_get_records, true},
 };
 
 /*
  * The operation may be given bare ("PutItem") or as the X-Amz-Target header
- * carries it ("DynamoDB_20120810.PutItem").
+ * carries it ("DynamoDB_20120810.PutItem", "DynamoDBStreams_20120810.GetRecords":
+ * each service's prefix names its own operations only).
  */
 static const ApiOperation *
 find_operation(const char *op)
 {
-	const char *dot = strrchr(op, '.');
+	int			service = -1;	/* -1: bare; 0: DynamoDB's; 1: DynamoDB Streams' */
 
-	if (dot && strncmp(op, "DynamoDB_20120810.", 18) == 0)
-		op = dot + 1;
+	if (strncmp(op, "DynamoDB_20120810.", 18) == 0)
+	{
+		op += 18;
+		service = 0;
+	}
+	else if (strncmp(op, "DynamoDBStreams_20120810.", 25) == 0)
+	{
+		op += 25;
+		service = 1;
+	}
 	for (int i = 0; i < (int) lengthof(operations); i++)
-		if (strcmp(operations[i].name, op) == 0)
+		if (strcmp(operations[i].name, op) == 0 &&
+			(service < 0 || service == (int) operations[i].streams))
 			return &operations[i];
 	return NULL;
 }

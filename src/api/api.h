@@ -58,6 +58,11 @@ extern Jsonb *api_describe_table(Jsonb *request);
 extern Jsonb *api_list_tables(Jsonb *request);
 extern Jsonb *api_update_table(Jsonb *request);
 extern Jsonb *api_update_time_to_live(Jsonb *request);	/* api_ttl.c */
+/* DynamoDB Streams (api_streams.c) */
+extern Jsonb *api_list_streams(Jsonb *request);
+extern Jsonb *api_describe_stream(Jsonb *request);
+extern Jsonb *api_get_shard_iterator(Jsonb *request);
+extern Jsonb *api_get_records(Jsonb *request);
 extern Jsonb *api_describe_time_to_live(Jsonb *request);
 /* Contributor Insights (api_insights.c) */
 extern Jsonb *api_update_contributor_insights(Jsonb *request);

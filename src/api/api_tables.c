@@ -22,6 +22,7 @@
 #include "utils/jsonb.h"
 
 #include "api.h"
+#include "ops/stream_ops.h"
 #include "ops/table_admin.h"
 #include "item/av_jsonb.h"
 #include "json_req.h"
@@ -57,12 +58,59 @@ table_name(Jsonb *request)
 	return pstrdup(catalog_table_name(name, "tableName"));
 }
 
+/* ---------- StreamSpecification (CreateTable, UpdateTable) ---------- */
+
+/* A request's StreamSpecification: given, StreamEnabled, StreamViewType (NULL when absent). */
+typedef struct StreamSpec
+{
+	bool		given;
+	bool		enabled;
+	const char *view;
+} StreamSpec;
+
+/*
+ * The request's StreamSpecification, its types checked (the model's
+ * checks, api_validate.c, have run: this is for the calls that bypass
+ * them); StreamEnabled true without a StreamViewType is DynamoDB's
+ * ValidationException (stream_ops.c).
+ */
+static StreamSpec
+stream_spec(const Av *req)
+{
+	StreamSpec	ss = {0};
+	const Av   *spec = av_map_get(req, "StreamSpecification", 19);
+	const Av   *enabled;
+	const Av   *view;
+
+	if (spec == NULL || spec->type == AV_NULL)
+		return ss;
+	if (spec->type != AV_M)
+		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for StreamSpecification: expected a structure");
+	enabled = av_map_get(spec, "StreamEnabled", 13);
+	view = av_map_get(spec, "StreamViewType", 14);
+	if (enabled == NULL || enabled->type == AV_NULL)
+		st_validation_null("streamSpecification.streamEnabled");
+	if (enabled->type != AV_BOOL)
+		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for StreamEnabled: expected a boolean");
+	if (view && view->type != AV_NULL && view->type != AV_S)
+		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for StreamViewType: expected a string");
+	ss.given = true;
+	ss.enabled = enabled->boolval;
+	ss.view = view && view->type == AV_S ? pnstrdup(view->str, view->len) : NULL;
+	if (ss.enabled && ss.view == NULL)
+		st_error(ST_ERR_VALIDATION,
+				 "One or more parameter values were invalid: StreamViewType is required when StreamEnabled is true");
+	return ss;
+}
+
 /* ---------- CreateTable, DeleteTable, DescribeTable ---------- */
 
 Jsonb *
 api_create_table(Jsonb *request)
 {
 	Av		   *req;
+	Av		   *d;
+	StreamSpec	ss;
 
 	table_name(request);
 	req = av_map_from_jsonb(request, false, "request");
@@ -73,7 +121,19 @@ api_create_table(Jsonb *request)
 	 */
 	av_map_remove(req, "Resources", 9);
 	av_map_remove(req, "Properties", 10);
-	return description_response("TableDescription", ops_table_create(req));
+	/* the stream is a row of stdesign.streams, not a part of the stored request */
+	ss = stream_spec(req);
+	av_map_remove(req, "StreamSpecification", 19);
+	d = ops_table_create(req);
+	if (ss.enabled)
+	{
+		const Av   *name = av_map_get(d, "TableName", 9);
+
+		(void) ops_stream_enable(name->str, ss.view);
+		/* CreateTable answers with the stream's fields, as DescribeTable will */
+		ops_stream_describe_table(name->str, d);
+	}
+	return description_response("TableDescription", d);
 }
 
 Jsonb *
@@ -194,6 +254,7 @@ typedef struct TableUpdate
 	const Av   *deletion_protection;	/* DeletionProtectionEnabled, or NULL */
 	const Av   *on_demand;		/* OnDemandThroughput, or NULL */
 	const Av   *warm;			/* WarmThroughput, or NULL */
+	StreamSpec	stream;			/* StreamSpecification */
 	int			nupdates;
 	GsiUpdate  *updates;
 } TableUpdate;
@@ -343,6 +404,7 @@ parse_update_table(Jsonb *request, Av *req)
 	ops_check_on_demand_throughput(tu->on_demand, true, NULL);
 	tu->warm = member(req, "WarmThroughput");
 	ops_check_warm_throughput(tu->warm);
+	tu->stream = stream_spec(req);
 	/* DynamoDB's list today (the members it accepts; stdesign keeps the others unused) */
 	if (tu->billing == NULL && tu->throughput == NULL && tu->nupdates == 0 &&
 		tu->deletion_protection == NULL && tu->on_demand == NULL && tu->warm == NULL &&
@@ -627,7 +689,20 @@ api_update_table(Jsonb *request)
 		if (gone)
 			av_append(dropped, gone);
 	}
+	/* enabling an enabled stream, disabling none: ValidationException (stream_ops.c) */
+	if (tu->stream.given && tu->stream.enabled)
+		(void) ops_stream_enable(tu->table, tu->stream.view);
+	else if (tu->stream.given)
+		(void) ops_stream_disable(tu->table);
 	after = ops_table_describe(tu->table);
+	/* the answer to a disabling says so; DescribeTable keeps only the stream's label and ARN */
+	if (tu->stream.given && !tu->stream.enabled)
+	{
+		Av		   *spec = av_new(AV_M);
+
+		av_map_put_nocheck(spec, "StreamEnabled", 13, av_new_bool(false));
+		av_map_set(after, "StreamSpecification", 19, spec);
+	}
 	/* a distributed table's workers get the changed catalog rows (docs/citus.md) */
 	ops_table_publish(tu->table);
 

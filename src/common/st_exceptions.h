@@ -33,4 +33,6 @@ ST_EXCEPTION(ST_ERR_DUPLICATE_ITEM, "DuplicateItemException", "SD015")	/* a Part
 ST_EXCEPTION(ST_ERR_BACKUP_NOT_FOUND, "BackupNotFoundException", "SD016")	/* DescribeBackup, DeleteBackup or RestoreTableFromBackup of a backup that does not exist or that the role may not see */
 ST_EXCEPTION(ST_ERR_BACKUP_IN_USE, "BackupInUseException", "SD017")	/* a backup is being deleted or restored by another transaction */
 ST_EXCEPTION(ST_ERR_TABLE_ALREADY_EXISTS, "TableAlreadyExistsException", "SD018")	/* RestoreTableFromBackup to the name of a table that exists */
-ST_EXCEPTION(ST_ERR_POLICY_NOT_FOUND, "PolicyNotFoundException", "SD025")	/* GetResourcePolicy of a resource without a policy; an ExpectedRevisionId that is not the policy's revision */
+ST_EXCEPTION(ST_ERR_EXPIRED_ITERATOR, "ExpiredIteratorException", "SD019")	/* GetRecords with a shard iterator older than 15 minutes */
+ST_EXCEPTION(ST_ERR_TRIMMED_DATA, "TrimmedDataAccessException", "SD020")	/* GetShardIterator or GetRecords at a position whose records were trimmed from the stream */
+ST_EXCEPTION(ST_ERR_POLICY_NOT_FOUND, "PolicyNotFoundException", "SD021")	/* GetResourcePolicy of a resource without a policy; an ExpectedRevisionId that is not the policy's revision */

@@ -636,7 +636,10 @@ run_once(HttpCall *call, bool *retry)
 		{
 			request = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(call->json)));
 			parsing = false;
-			if (call->op == NULL || (handler = api_find_operation(call->op)) == NULL)
+			/* a bare name is DynamoDB's (target_operation): none of DynamoDB Streams' */
+			if (call->op == NULL ||
+				(handler = api_find_operation(strchr(call->op, '.') ? call->op :
+											  psprintf("DynamoDB_20120810.%s", call->op))) == NULL)
 				r = error_result(400, NS_SERVICE "UnknownOperationException", NULL);
 			else
 			{
@@ -837,28 +840,38 @@ answer_check(HttpCall *call)
 }
 
 /*
- * The operation named by X-Amz-Target, or NULL: DynamoDB's by its bare
- * name, the design studio's own ("StDesign_Studio.GetModel", api_studio.c)
- * whole, as st_api knows them.
+/*
+ * The operation named by X-Amz-Target, or NULL: DynamoDB's bare
+ * ("PutItem"), DynamoDB Streams' with its prefix
+ * ("DynamoDBStreams_20120810.GetRecords"), which api_find_operation takes
+ * to name that service's operations only, and the design studio's own
+ * ("StDesign_Studio.GetModel", api_studio.c) whole, as st_api knows them.
  */
 static const char *
 target_operation(HttpCall *call)
 {
 	const char *t = header(call, "X-Amz-Target");
 	const char *prefix = "DynamoDB_20120810.";
-	bool		studio = false;
+	const char *streams = "DynamoDBStreams_20120810.";
+	const char *op;
+	bool		bare = false;
 
 	if (t == NULL)
 		return NULL;
-	if (strncmp(t, STUDIO_PREFIX, strlen(STUDIO_PREFIX)) == 0)
-		studio = true;
-	else if (strncmp(t, prefix, strlen(prefix)) != 0)
-		return NULL;
+	if (strncmp(t, prefix, strlen(prefix)) == 0)
+	{
+		op = t + strlen(prefix);
+		bare = true;
+	}
+	else if (strncmp(t, streams, strlen(streams)) == 0)
+		op = t + strlen(streams);
+	else if (strncmp(t, STUDIO_PREFIX, strlen(STUDIO_PREFIX)) == 0)
+		op = t + strlen(STUDIO_PREFIX);
 	else
-		t += strlen(prefix);
-	if (*t == '\0' || strchr(studio ? t + strlen(STUDIO_PREFIX) : t, '.') != NULL || strlen(t) > 64)
 		return NULL;
-	return pstrdup(t);
+	if (*op == '\0' || strchr(op, '.') != NULL || strlen(op) > 64)
+		return NULL;
+	return pstrdup(bare ? op : t);
 }
 
 /* ---------- the entry point ---------- */

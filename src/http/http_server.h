@@ -255,6 +255,7 @@ typedef struct SigV4Request
 	const char *signature;
 	const char *date;			/* of the credential scope */
 	const char *region;
+	bool		streams_service;	/* signed for streams.dynamodb, not dynamodb */
 	const char *scope;			/* date/region/dynamodb/aws4_request */
 	const char *security_token; /* X-Amz-Security-Token, if any */
 } SigV4Request;

@@ -421,6 +421,17 @@ region_ok(const char *region)
 		(http_region == NULL || http_region[0] == '\0' || strcmp(region, http_region) == 0);
 }
 
+/*
+ * The scope's service: dynamodb, or streams.dynamodb, which DynamoDB
+ * Streams' endpoint (streams.dynamodb.<region>.amazonaws.com) takes too;
+ * the SDKs sign its calls with dynamodb (the model's signingName).
+ */
+static bool
+service_ok(const char *service)
+{
+	return strcmp(service, "dynamodb") == 0 || strcmp(service, "streams.dynamodb") == 0;
+}
+
 /* What is wrong with a scope's date, region, service and terminator. */
 static pg_noinline pg_attribute_cold bool
 scope_error(SigV4Request *req, char **parts, HttpAuthError *err)
@@ -430,7 +441,7 @@ scope_error(SigV4Request *req, char **parts, HttpAuthError *err)
 	initStringInfo(&msg);
 	if (!region_ok(parts[2]))
 		appendStringInfo(&msg, "Credential should be scoped to a valid region, not '%s'. ", parts[2]);
-	if (strcmp(parts[3], "dynamodb") != 0)
+	if (!service_ok(parts[3]))
 		appendStringInfoString(&msg, "Credential should be scoped to correct service: 'dynamodb'. ");
 	if (strcmp(parts[4], "aws4_request") != 0)
 		appendStringInfo(&msg, "Credential should be scoped with a valid terminator: 'aws4_request', not '%s'. ", parts[4]);
@@ -473,12 +484,13 @@ check_scope(SigV4Request *req, const char *credential, char **key_id, HttpAuthEr
 							 credential));
 	/* an endpoint serves one region when stdesign.http_region says which */
 	if (unlikely(!region_ok(parts[2]) ||
-				 strcmp(parts[3], "dynamodb") != 0 || strcmp(parts[4], "aws4_request") != 0 ||
+				 !service_ok(parts[3]) || strcmp(parts[4], "aws4_request") != 0 ||
 				 strncmp(parts[1], req->amz_date, 8) != 0 || strlen(parts[1]) != 8))
 		return scope_error(req, parts, err);
 	*key_id = parts[0];
 	req->date = parts[1];
 	req->region = parts[2];
+	req->streams_service = strcmp(parts[3], "dynamodb") != 0;
 	/* the scope, date/region/dynamodb/aws4_request, is what follows the id */
 	id_len = strlen(parts[0]);
 	scope = palloc(len - id_len);
@@ -815,7 +827,8 @@ canonical_request_hash(const SigV4Request *req, char *out)
  * region too long to keep is derived each time.
  */
 static pg_noinline void
-derive_signing_pads(HttpKey *key, const char *date, const char *region, SHA256_CTX *inner, SHA256_CTX *outer)
+derive_signing_pads(HttpKey *key, const char *date, const char *region, const char *service,
+					SHA256_CTX *inner, SHA256_CTX *outer)
 {
 	HttpSigningKey *sk = &key->signing;
 	char	   *secret;
@@ -824,11 +837,14 @@ derive_signing_pads(HttpKey *key, const char *date, const char *region, SHA256_C
 	secret = psprintf("AWS4%s", key->secret);
 	hmac((const uint8 *) secret, strlen(secret), date, k);
 	hmac(k, SHA_LEN, region, k);
-	hmac(k, SHA_LEN, "dynamodb", k);
+	hmac(k, SHA_LEN, service, k);
 	hmac(k, SHA_LEN, "aws4_request", k);
 	explicit_bzero(secret, strlen(secret));
 	hmac_pads(k, SHA_LEN, inner, outer);
 	explicit_bzero(k, sizeof(k));
+	/* the cache holds dynamodb's key: streams.dynamodb's, rare, is derived each time */
+	if (strcmp(service, "dynamodb") != 0)
+		return;
 	explicit_bzero(sk, sizeof(HttpSigningKey));
 	/* (the scope's date was checked: 8 digits) */
 	if (strlen(region) < sizeof(sk->region))
@@ -842,17 +858,20 @@ derive_signing_pads(HttpKey *key, const char *date, const char *region, SHA256_C
 }
 
 static void
-signing_pads(HttpKey *key, const char *date, const char *region, SHA256_CTX *inner, SHA256_CTX *outer)
+signing_pads(HttpKey *key, const char *date, const char *region, bool streams_service,
+			 SHA256_CTX *inner, SHA256_CTX *outer)
 {
 	HttpSigningKey *sk = &key->signing;
 
-	if (likely(sk->valid && strcmp(sk->date, date) == 0 && strcmp(sk->region, region) == 0))
+	if (unlikely(streams_service))
+		derive_signing_pads(key, date, region, "streams.dynamodb", inner, outer);
+	else if (likely(sk->valid && strcmp(sk->date, date) == 0 && strcmp(sk->region, region) == 0))
 	{
 		memcpy(inner, &sk->pads[0], sizeof(SHA256_CTX));
 		memcpy(outer, &sk->pads[1], sizeof(SHA256_CTX));
 	}
 	else
-		derive_signing_pads(key, date, region, inner, outer);
+		derive_signing_pads(key, date, region, "dynamodb", inner, outer);
 }
 
 /* Equal strings, in time that depends on their length only. */
@@ -881,7 +900,7 @@ http_sigv4_verify(const SigV4Request *req, HttpKey *key, HttpAuthError *err)
 	canonical_request_hash(req, creq_hash);
 
 	/* the string to sign goes straight into the HMAC */
-	signing_pads(key, req->date, req->region, &inner, &outer);
+	signing_pads(key, req->date, req->region, req->streams_service, &inner, &outer);
 	sha_update(&inner, SIGV4_ALGORITHM "\n", sizeof(SIGV4_ALGORITHM "\n") - 1);
 	sha_update(&inner, req->amz_date, strlen(req->amz_date));
 	sha_update(&inner, "\n", 1);

@@ -126,6 +126,14 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("stdesign.stream_shard_lifetime",
+							"How long a stream's open shard takes records before a child replaces it.",
+							"DynamoDB's shards roll over about every 4 hours; the next writer after this time closes the shard.",
+							&storage_stream_shard_lifetime,
+							4 * 60 * 60, 1, INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_S,
+							NULL, NULL, NULL);
 	http_init();
 	ttl_init();
 	MarkGUCPrefixReserved("stdesign");

@@ -72,6 +72,26 @@ stream_answer(const char *table_name, const char *label, const char *view_type, 
 	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(s.data)));
 }
 
+/* [{"AttributeName": pk, "KeyType": "HASH"}, {sk, "RANGE"}]: DescribeStream's KeySchema */
+static Jsonb *
+key_schema_jsonb(const char *pk, const char *sk)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	appendStringInfoString(&s, "[{\"AttributeName\": ");
+	escape_json(&s, pk);
+	appendStringInfoString(&s, ", \"KeyType\": \"HASH\"}");
+	if (sk)
+	{
+		appendStringInfoString(&s, ", {\"AttributeName\": ");
+		escape_json(&s, sk);
+		appendStringInfoString(&s, ", \"KeyType\": \"RANGE\"}");
+	}
+	appendStringInfoChar(&s, ']');
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(s.data)));
+}
+
 /*
  * The table, checked to be one the caller owns, locked against writers
  * until the transaction ends (as attaching a trigger locks it): enablings
@@ -92,14 +112,50 @@ owned_table(const char *table_name)
 	return catalog_lookup(table_name, false);
 }
 
+/*
+ * Close the open shards of the table's streams that take no more records
+ * (disabled, or the table deleted), in the caller's SPI connection, as
+ * the catalog's owner: their last records are final (the table is locked
+ * against writers).
+ */
+static void
+close_open_shards(const char *table_name)
+{
+	Oid			type = TEXTOID;
+	Datum		arg = CStringGetTextDatum(table_name);
+
+	if (SPI_execute_with_args("UPDATE stdesign.stream_shards sh SET closed_at = pg_catalog.now(),"
+							  " ending_sequence = COALESCE((SELECT pg_catalog.max(r.sequence_number)"
+							  "  FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) sh.stream_id"
+							  "  AND r.shard_id OPERATOR(pg_catalog.=) sh.shard_id), sh.starting_sequence)"
+							  " FROM stdesign.streams s WHERE s.stream_id OPERATOR(pg_catalog.=) sh.stream_id"
+							  " AND s.table_name OPERATOR(pg_catalog.=) $1 AND sh.closed_at IS NULL"
+							  " AND (s.disabled_at IS NOT NULL OR s.table_deleted_at IS NOT NULL)",
+							  1, &type, &arg, NULL, false, 0) != SPI_OK_UPDATE)
+		st_internal_error("could not close the shards of table %s", table_name);
+}
+
+void
+ops_stream_table_deleted(const char *table_name)
+{
+	CatalogAsOwner save;
+
+	catalog_check_triggers();
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	close_open_shards(table_name);
+	SPI_finish();
+	catalog_as_owner_end(&save);
+}
+
 Jsonb *
 ops_stream_enable(const char *table_name, const char *view_type)
 {
 	StTable    *t;
 	StStreamView view;
 	CatalogAsOwner save;
-	Oid			types[2] = {TEXTOID, TEXTOID};
-	Datum		args[2];
+	Oid			types[4] = {TEXTOID, TEXTOID, JSONBOID, OIDOID};
+	Datum		args[4];
 	bool		isnull;
 	int64		stream_id;
 	char	   *label;
@@ -123,6 +179,8 @@ ops_stream_enable(const char *table_name, const char *view_type)
 	sk = t->sk.name ? pstrdup(t->sk.name) : NULL;
 	args[0] = CStringGetTextDatum(name);
 	args[1] = CStringGetTextDatum(view_type);
+	args[2] = JsonbPGetDatum(key_schema_jsonb(pk, sk));
+	args[3] = ObjectIdGetDatum(t->relid);
 
 	/* the catalog is written as its owner: no trigger of a role's on it */
 	catalog_check_triggers();
@@ -134,19 +192,29 @@ ops_stream_enable(const char *table_name, const char *view_type)
 		st_internal_error("could not read stdesign.streams");
 	if (SPI_processed > 0)
 		st_error(ST_ERR_VALIDATION, "Table already has an enabled stream: TableName: %s", name);
-	/* the label: the time of the enabling, in UTC, to the millisecond (StreamLabel) */
-	if (SPI_execute_with_args("INSERT INTO stdesign.streams"
-							  " (stream_id, table_name, label, view_type, shard_id, enabled_at)"
-							  " SELECT s.id, $1,"
+	/*
+	 * The stream, its first shard (DescribeStream), its key schema and the
+	 * relation's owner, who reads it once the table is deleted.  The
+	 * label: the time of the enabling, in UTC, to the millisecond
+	 * (StreamLabel); the shard id as DynamoDB's: "shardId-", the time in
+	 * ms since the epoch on 20 digits, "-", 8 hex digits.
+	 */
+	if (SPI_execute_with_args("WITH s AS (SELECT pg_catalog.nextval('stdesign.stream_ids'::pg_catalog.regclass) AS id),"
+							  " n AS (SELECT s.id, 'shardId-' OPERATOR(pg_catalog.||)"
+							  "  pg_catalog.lpad((pg_catalog.date_part('epoch', pg_catalog.now()) OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8::pg_catalog.text, 20, '0')"
+							  "  OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)"
+							  "  pg_catalog.substr(pg_catalog.md5(s.id::pg_catalog.text OPERATOR(pg_catalog.||) pg_catalog.random()::pg_catalog.text), 1, 8) AS shard"
+							  "  FROM s),"
+							  " sh AS (INSERT INTO stdesign.stream_shards (stream_id, shard_id, created_at, starting_sequence)"
+							  "  SELECT n.id, n.shard, pg_catalog.now(), pg_catalog.nextval('stdesign.stream_sequence_numbers'::pg_catalog.regclass) FROM n)"
+							  " INSERT INTO stdesign.streams"
+							  " (stream_id, table_name, label, view_type, shard_id, enabled_at, key_schema, table_owner)"
+							  " SELECT n.id, $1,"
 							  " pg_catalog.to_char(pg_catalog.now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS'),"
-							  " $2, 'shardId-' OPERATOR(pg_catalog.||)"
-							  " pg_catalog.lpad((pg_catalog.date_part('epoch', pg_catalog.now()) OPERATOR(pg_catalog.*) 1000)::pg_catalog.int8::pg_catalog.text, 20, '0')"
-							  " OPERATOR(pg_catalog.||) '-' OPERATOR(pg_catalog.||)"
-							  " pg_catalog.substr(pg_catalog.md5(s.id::pg_catalog.text OPERATOR(pg_catalog.||) pg_catalog.random()::pg_catalog.text), 1, 8),"
-							  " pg_catalog.now()"
-							  " FROM (SELECT pg_catalog.nextval('stdesign.stream_ids'::pg_catalog.regclass) AS id) s"
-							  " RETURNING stream_id, label",
-							  2, types, args, NULL, false, 0) != SPI_OK_INSERT_RETURNING ||
+							  " $2, n.shard, pg_catalog.now(), $3,"
+							  " (SELECT c.relowner::pg_catalog.regrole FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $4)"
+							  " FROM n RETURNING stream_id, label",
+							  4, types, args, NULL, false, 0) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		st_internal_error("could not record the stream of table %s", name);
 	stream_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -184,6 +252,8 @@ ops_stream_disable(const char *table_name)
 		st_error(ST_ERR_VALIDATION, "Table already has no enabled stream: TableName: %s", name);
 	label = MemoryContextStrdup(caller,
 								SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	/* its shard takes no more records: closed, as DynamoDB closes a disabled stream's shards */
+	close_open_shards(name);
 	SPI_finish();
 	catalog_as_owner_end(&save);
 
@@ -308,4 +378,72 @@ ops_stream_records(const char *table_name, Numeric after, int max, int *n)
 	SPI_finish();
 	catalog_as_owner_end(&save);
 	return records;
+}
+
+void
+ops_stream_describe_table(const char *table_name, Av *description)
+{
+	CatalogAsOwner save;
+	Oid			type = TEXTOID;
+	Datum		arg = CStringGetTextDatum(table_name);
+	MemoryContext caller = CurrentMemoryContext;
+
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT label, view_type, disabled_at IS NULL FROM stdesign.streams"
+							  " WHERE table_name OPERATOR(pg_catalog.=) $1 AND table_deleted_at IS NULL"
+							  " ORDER BY stream_id DESC LIMIT 1",
+							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT)
+		st_internal_error("could not read stdesign.streams");
+	if (SPI_processed == 1)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[0];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		char	   *label = SPI_getvalue(tup, desc, 1);
+		char	   *view = SPI_getvalue(tup, desc, 2);
+		bool		isnull;
+		bool		enabled = DatumGetBool(SPI_getbinval(tup, desc, 3, &isnull));
+		MemoryContext spi = MemoryContextSwitchTo(caller);
+
+		/*
+		 * An enabled stream: StreamSpecification, as CreateTable and
+		 * UpdateTable answer it; a disabled one still has its ARN and label
+		 * (readable until its records age out).
+		 */
+		if (enabled)
+		{
+			Av		   *spec = av_new(AV_M);
+
+			av_map_put_nocheck(spec, "StreamEnabled", 13, av_new_bool(true));
+			av_map_put_nocheck(spec, "StreamViewType", 14, av_new_str(AV_S, view, strlen(view)));
+			av_map_set(description, "StreamSpecification", 19, spec);
+		}
+		av_map_set(description, "LatestStreamLabel", 17, av_new_str(AV_S, label, strlen(label)));
+		label = ops_stream_arn(table_name, label);
+		av_map_set(description, "LatestStreamArn", 15, av_new_str(AV_S, label, strlen(label)));
+		MemoryContextSwitchTo(spi);
+	}
+	SPI_finish();
+	catalog_as_owner_end(&save);
+}
+
+int64
+ops_stream_drop_trimmed_shards(void)
+{
+	CatalogAsOwner save;
+	int64		n;
+
+	catalog_check_triggers();
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute("DELETE FROM stdesign.stream_shards s WHERE s.closed_at IS NOT NULL"
+					" AND NOT EXISTS (SELECT 1 FROM stdesign.stream_records r"
+					"  WHERE r.stream_id OPERATOR(pg_catalog.=) s.stream_id"
+					"  AND r.shard_id OPERATOR(pg_catalog.=) s.shard_id)",
+					false, 0) != SPI_OK_DELETE)
+		st_internal_error("could not delete the trimmed shards");
+	n = (int64) SPI_processed;
+	SPI_finish();
+	catalog_as_owner_end(&save);
+	return n;
 }

@@ -14,6 +14,8 @@
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
+#include "item/av.h"
+
 /*
  * UpdateTable's StreamSpecification: enable a new stream of view_type
  * (StreamViewType) on the table, or disable its enabled one.  Both need
@@ -32,5 +34,26 @@ extern Jsonb **ops_stream_records(const char *table_name, Numeric after, int max
 
 /* A stream's ARN: the table's ARN, "/stream/" and its label. */
 extern char *ops_stream_arn(const char *table_name, const char *label);
+
+/*
+ * DescribeTable's stream fields of the table (its latest stream, when it
+ * has one): StreamSpecification while enabled, LatestStreamLabel and
+ * LatestStreamArn, set in the map description.
+ */
+extern void ops_stream_describe_table(const char *table_name, Av *description);
+
+/*
+ * The table was deleted (its streams marked table_deleted_at): their open
+ * shards are closed, their records stay readable by the table's owner.
+ */
+extern void ops_stream_table_deleted(const char *table_name);
+
+/*
+ * For a trimmer of stdesign.stream_records: delete the closed shards that
+ * have no record left (their records all aged out), as the catalog's
+ * owner; returns how many.  Disabling a stream and deleting its table
+ * close its open shard.
+ */
+extern int64 ops_stream_drop_trimmed_shards(void);
 
 #endif							/* ST_STREAM_OPS_H */

@@ -32,6 +32,7 @@
 #include "item/av_jsonb.h"
 #include "storage/st_storage.h"
 #include "policy_ops.h"
+#include "stream_ops.h"
 #include "table_admin.h"
 
 #define ST_MAX_GSI 20
@@ -1342,6 +1343,9 @@ describe(const char *name, bool stats)
 	if (on_demand)
 		put(d, "OnDemandThroughput", on_demand_value(definition));
 	put(d, "WarmThroughput", warm_value(definition));
+	/* StreamSpecification, LatestStreamLabel, LatestStreamArn (stream_ops.c); not a backup's */
+	if (stats)
+		ops_stream_describe_table(t->name, d);
 	return d;
 }
 
@@ -1420,6 +1424,7 @@ ops_table_drop(const char *name)
 	(void) catalog_write("UPDATE stdesign.streams SET table_deleted_at = pg_catalog.now()"
 						 " WHERE table_name OPERATOR(pg_catalog.=) $1 AND table_deleted_at IS NULL",
 						 1, &type, &arg, NULL);
+	ops_stream_table_deleted(name);
 	if (catalog_write("DELETE FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
 					  1, &type, &arg, NULL) != 1)
 		st_internal_error("could not remove table %s from the catalog", name);

@@ -79,6 +79,8 @@
 #include "catalog/pg_trigger.h"
 #include "commands/sequence.h"
 #include "commands/trigger.h"
+#include "common/pg_prng.h"
+#include "executor/spi.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "parser/parse_func.h"
@@ -92,6 +94,7 @@
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
+#include "catalog/st_catalog.h"
 #include "common/st_common.h"
 #include "item/av.h"
 #include "item/av_jsonb.h"
@@ -618,6 +621,91 @@ insert_batch(Relation records, TupleTableSlot **batch, int n, CatalogIndexState 
 	MemoryContextReset(tuples);
 }
 
+/*
+ * Shards roll over on a schedule (stdesign.stream_shard_lifetime), as
+ * DynamoDB's do, about every four hours
+ * (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Streams.html:
+ * shards are ephemeral, created and deleted automatically; a shard can
+ * split into children).  The first writer that numbers records after the
+ * open shard's lifetime closes it and opens its child, here, under the
+ * stream's lock: no record of the stream is numbered meanwhile, so the
+ * closed shard's last number is final, and every later number is in the
+ * child.  The check reads the shard's row (an index lookup per stream
+ * per commit); the rollover itself, rare, is one statement run as the
+ * catalog's owner.  Returns the shard to write to.
+ */
+int			storage_stream_shard_lifetime = 4 * 60 * 60;
+
+static char *
+roll_shard_if_due(int64 stream_id, char *shard, TimestampTz now)
+{
+	Relation	rel = table_open(stdesign_relid("stream_shards"), AccessShareLock);
+	Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
+	ScanKeyData keys[2];
+	SysScanDesc scan;
+	HeapTuple	tup;
+	bool		due = false;
+	char	   *child = NULL;
+
+	ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_INT8EQ, Int64GetDatum(stream_id));
+	ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_TEXTEQ, CStringGetTextDatum(shard));
+	scan = systable_beginscan(rel, stdesign_relid("stream_shards_pkey"), true, snap, 2, keys);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		/* stream_id, shard_id, parent_shard_id, created_at, ..., closed_at (7) */
+		Datum		created = heap_getattr(tup, 4, RelationGetDescr(rel), &isnull);
+		bool		open;
+
+		/* a closed shard is never the stream's current one; read as open when its closed_at is null */
+		(void) heap_getattr(tup, 7, RelationGetDescr(rel), &open);
+		due = !isnull && open &&
+			now - DatumGetTimestampTz(created) >= (TimestampTz) storage_stream_shard_lifetime * USECS_PER_SEC;
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+
+	if (due)
+	{
+		CatalogAsOwner save;
+		Oid			types[4] = {INT8OID, TEXTOID, TEXTOID, TIMESTAMPTZOID};
+		Datum		args[4];
+		SPIPlanPtr	plan;
+
+		/* DynamoDB's form: shardId-<20 digits of ms since the epoch>-<8 hex digits> */
+		child = psprintf("shardId-%020" INT64_MODIFIER "d-%08x",
+						 (int64) ((now / 1000) + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000),
+						 (unsigned int) pg_prng_uint32(&pg_global_prng_state));
+		args[0] = Int64GetDatum(stream_id);
+		args[1] = CStringGetTextDatum(shard);
+		args[2] = CStringGetTextDatum(child);
+		args[3] = TimestampTzGetDatum(now);
+		catalog_check_triggers();
+		catalog_as_owner_begin(&save);
+		SPI_connect();
+		plan = SPI_prepare("WITH closed AS (UPDATE stdesign.stream_shards"
+						   "  SET ending_sequence = COALESCE((SELECT pg_catalog.max(r.sequence_number)"
+						   "    FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1"
+						   "    AND r.shard_id OPERATOR(pg_catalog.=) $2), starting_sequence), closed_at = $4"
+						   "  WHERE stream_id OPERATOR(pg_catalog.=) $1 AND shard_id OPERATOR(pg_catalog.=) $2 RETURNING 1),"
+						   " opened AS (INSERT INTO stdesign.stream_shards"
+						   "  (stream_id, shard_id, parent_shard_id, created_at, starting_sequence)"
+						   "  VALUES ($1, $3, $2, $4, pg_catalog.nextval('stdesign.stream_sequence_numbers'::pg_catalog.regclass))"
+						   "  RETURNING 1)"
+						   " UPDATE stdesign.streams SET shard_id = $3 WHERE stream_id OPERATOR(pg_catalog.=) $1",
+						   4, types);
+		/* the latest snapshot: a repeatable read transaction's is older than the last rollover */
+		if (plan == NULL ||
+			SPI_execute_snapshot(plan, args, NULL, snap, InvalidSnapshot, false, true, 0) != SPI_OK_UPDATE)
+			st_internal_error("could not roll over the shard of stream " INT64_FORMAT, stream_id);
+		SPI_finish();
+		catalog_as_owner_end(&save);
+	}
+	UnregisterSnapshot(snap);
+	return child ? child : shard;
+}
+
 static void
 write_records(void)
 {
@@ -653,6 +741,9 @@ write_records(void)
 	for (int i = 0; i < b->nstreams; i++)
 		shards[i] = current_shard(streams, stdesign_relid("streams_pkey"), b->streams[i]);
 	table_close(streams, AccessShareLock);
+	for (int i = 0; i < b->nstreams; i++)
+		if (shards[i])
+			shards[i] = roll_shard_if_due(b->streams[i], shards[i], now);
 
 	records = table_open(records_relid, RowExclusiveLock);
 	indstate = CatalogOpenIndexes(records);

@@ -67,6 +67,9 @@ extern void storage_stream_attach(const char *relname, int64 stream_id, const ch
 								  const char *pk, const char *sk);
 extern void storage_stream_detach(const char *relname);
 
+/* stdesign.stream_shard_lifetime: seconds an open shard takes records before it rolls over. */
+extern int	storage_stream_shard_lifetime;
+
 /* Register the transaction callbacks (from _PG_init). */
 extern void storage_stream_init(void);
 

@@ -115,7 +115,10 @@ STATEMENTS = [
 ]
 
 
-def bases(arn, backup_arn):
+STREAMS_OPS = ('ListStreams', 'DescribeStream', 'GetShardIterator', 'GetRecords')
+
+
+def bases(arn, backup_arn, stream=None):
     """Valid requests, one or more per operation stdesign serves."""
     put2 = {'TableName': TABLE, 'Item': dict(ITEM, PK={'S': 'p2'})}
     cond = {'ExpressionAttributeNames': {'#n': 'n'}, 'ExpressionAttributeValues': {':v': {'N': '5'}}}
@@ -294,6 +297,19 @@ def bases(arn, backup_arn):
         # an operation of today's API that stdesign does not serve
         'SearchVectors': [{'TableName': TABLE, 'IndexName': 'v', 'SearchVector': [{'N': '1'}], 'TopK': 1}],
     }
+    # DynamoDB Streams (X-Amz-Target DynamoDBStreams_20120810.*) on the fuzz table's stream
+    if stream:
+        sarn, shard, iterator = stream
+        b.update({
+            'ListStreams': [{'TableName': TABLE, 'Limit': 5, 'ExclusiveStartStreamArn': sarn}, {}],
+            'DescribeStream': [{'StreamArn': sarn, 'Limit': 10, 'ExclusiveStartShardId': shard,
+                                'ShardFilter': {'Type': 'CHILD_SHARDS', 'ShardId': shard}}],
+            'GetShardIterator': [
+                {'StreamArn': sarn, 'ShardId': shard, 'ShardIteratorType': 'AT_SEQUENCE_NUMBER',
+                 'SequenceNumber': '000000000000000000001'},
+                {'StreamArn': sarn, 'ShardId': shard, 'ShardIteratorType': 'TRIM_HORIZON'}],
+            'GetRecords': [{'ShardIterator': iterator, 'Limit': 10}],
+        })
     return b
 
 
@@ -317,6 +333,23 @@ def find_model(path):
     sys.exit('api_fuzz: no DynamoDB model found (install python3-botocore or pass --model)')
 
 
+def streams_model():
+    """DynamoDB Streams' model (botocore's dynamodbstreams), or None."""
+    candidates = glob.glob('/usr/lib/python3/dist-packages/botocore/data/dynamodbstreams/2012-08-10/service-2.json*')
+    try:
+        import botocore
+        candidates += glob.glob(os.path.join(os.path.dirname(botocore.__file__),
+                                             'data/dynamodbstreams/2012-08-10/service-2.json*'))
+    except ImportError:
+        pass
+    for c in candidates:
+        if c.endswith('.gz'):
+            import gzip
+            return json.load(gzip.open(c, 'rt'))
+        return json.load(open(c))
+    return None
+
+
 class Model:
     def __init__(self, doc):
         self.shapes = doc['shapes']
@@ -335,6 +368,20 @@ class Model:
                 self.shapes[op + 'Input'] = {'type': 'structure', 'required': members[:2],
                                              'members': {m: {'shape': 'Fuzz' + m} for m in members}}
                 self.ops[op] = op + 'Input'
+        streams = streams_model()
+        if streams:
+            # its shapes under names of their own where DynamoDB's has the same name
+            for name in STREAMS_OPS:
+                shape = streams['operations'][name]['input']['shape']
+                self.ops[name] = 'Streams.' + shape
+            for name, shape in streams['shapes'].items():
+                shape = json.loads(json.dumps(shape))
+                for m in shape.get('members', {}).values():
+                    m['shape'] = 'Streams.' + m['shape']
+                for k in ('member', 'key', 'value'):
+                    if k in shape:
+                        shape[k]['shape'] = 'Streams.' + shape[k]['shape']
+                self.shapes['Streams.' + name] = shape
 
     def shape(self, name):
         return self.shapes.get(name, {'type': 'string'}) if name else None
@@ -732,7 +779,8 @@ def run_sql_batch(cases, failures):
 
 
 def http_call(conn_box, port, op, body):
-    headers = {'Content-Type': 'application/x-amz-json-1.0', 'X-Amz-Target': 'DynamoDB_20120810.' + op,
+    service = 'DynamoDBStreams_20120810.' if op in STREAMS_OPS else 'DynamoDB_20120810.'
+    headers = {'Content-Type': 'application/x-amz-json-1.0', 'X-Amz-Target': service + op,
                'Authorization': 'AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20250101/us-east-1/dynamodb/aws4_request, '
                                 'SignedHeaders=host, Signature=00'}
     err = None
@@ -814,6 +862,21 @@ def setup(arn_holder):
         sys.exit('api_fuzz: set-up failed: ' + p.stderr[-2000:])
     arn_holder.append(lines[-1])
     arn_holder.append(backups[-1])
+    # a stream on the fuzz table, its shard and an iterator (good for 15 minutes), for the Streams API
+    script = ("SET client_min_messages = warning;\n"
+              "SELECT st_stream_enable('%s', 'NEW_AND_OLD_IMAGES') IS NOT NULL;\n"
+              "SELECT 'stream ' || d->>'StreamArn' || ' ' || (d->'Shards'->0->>'ShardId') FROM ("
+              "SELECT st_api('DescribeStream', jsonb_build_object('StreamArn', st_api('DescribeTable', "
+              "'{\"TableName\": \"%s\"}')->'Table'->>'LatestStreamArn'))->'StreamDescription' d) x;\n" % (TABLE, TABLE))
+    p = psql(script, 120)
+    got = [ln.split() for ln in p.stdout.split('\n') if ln.startswith('stream ')]
+    if got and len(got[-1]) == 3:
+        _, sarn, shard = got[-1]
+        p = psql("SELECT 'iterator ' || (st_api('GetShardIterator', %s)->>'ShardIterator');\n" % sql_literal(json.dumps(
+            {'StreamArn': sarn, 'ShardId': shard, 'ShardIteratorType': 'TRIM_HORIZON'})), 60)
+        its = [ln.split()[1] for ln in p.stdout.split('\n') if ln.startswith('iterator ')]
+        if its:
+            arn_holder.append((sarn, shard, its[-1]))
 
 
 def main():
@@ -834,7 +897,7 @@ def main():
     before = table_names()
     arn = []
     setup(arn)
-    base_map = bases(arn[0], arn[1])
+    base_map = bases(arn[0], arn[1], arn[2] if len(arn) > 2 else None)
     systematic = systematic_cases(model, base_map)
     failures = []
     start = time.time()

@@ -176,9 +176,80 @@ def make_table(c, name):
             raise
 
 
+# ---------------------------------------------------------------- DynamoDB Streams
+
+def streams_tests():
+    """The e-commerce writes of a cart read back with boto3's dynamodbstreams client."""
+    c = client()
+    st = boto3.client("dynamodbstreams", endpoint_url=ENDPOINT, region_name="us-east-1",
+                      aws_access_key_id="AKIDEXAMPLE", aws_secret_access_key="secret",
+                      config=botocore.config.Config(retries={"max_attempts": 1}))
+    try:
+        c.delete_table(TableName="BotoStreamed")
+    except botocore.exceptions.ClientError:
+        pass
+    d = c.create_table(TableName="BotoStreamed",
+                       AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"},
+                                             {"AttributeName": "SK", "AttributeType": "S"}],
+                       KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"},
+                                  {"AttributeName": "SK", "KeyType": "RANGE"}],
+                       BillingMode="PAY_PER_REQUEST",
+                       StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+    arn = d["TableDescription"].get("LatestStreamArn")
+    check("streams: CreateTable answers with the stream", arn is not None and
+          d["TableDescription"].get("StreamSpecification") ==
+          {"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"}, d["TableDescription"])
+    c.put_item(TableName="BotoStreamed", Item={"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-01"},
+                                               "status": {"S": "PLACED"}})
+    c.update_item(TableName="BotoStreamed", Key={"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-01"}},
+                  UpdateExpression="SET #s = :s", ExpressionAttributeNames={"#s": "status"},
+                  ExpressionAttributeValues={":s": {"S": "SHIPPED"}})
+    c.delete_item(TableName="BotoStreamed", Key={"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-01"}})
+    streams = st.list_streams(TableName="BotoStreamed")["Streams"]
+    check("streams: ListStreams", [s["StreamArn"] for s in streams] == [arn], streams)
+    desc = st.describe_stream(StreamArn=arn)["StreamDescription"]
+    check("streams: DescribeStream", desc["StreamStatus"] == "ENABLED" and desc["TableName"] == "BotoStreamed"
+          and len(desc["Shards"]) == 1 and desc["KeySchema"][0]["AttributeName"] == "PK", desc)
+    shard = desc["Shards"][0]["ShardId"]
+    it = st.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    page = st.get_records(ShardIterator=it)
+    events = [r["eventName"] for r in page["Records"]]
+    check("streams: GetRecords gives the writes in order", events == ["INSERT", "MODIFY", "REMOVE"], events)
+    mod = page["Records"][1]["dynamodb"]
+    check("streams: a MODIFY's images", mod["NewImage"]["status"] == {"S": "SHIPPED"}
+          and mod["OldImage"]["status"] == {"S": "PLACED"} and mod["StreamViewType"] == "NEW_AND_OLD_IMAGES", mod)
+    seq = page["Records"][0]["dynamodb"]["SequenceNumber"]
+    after = st.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="AFTER_SEQUENCE_NUMBER",
+                                  SequenceNumber=seq)["ShardIterator"]
+    events = [r["eventName"] for r in st.get_records(ShardIterator=after, Limit=1)["Records"]]
+    check("streams: AFTER_SEQUENCE_NUMBER, Limit", events == ["MODIFY"], events)
+    nxt = page.get("NextShardIterator")
+    check("streams: an open shard's next iterator, no records yet",
+          nxt is not None and st.get_records(ShardIterator=nxt)["Records"] == [])
+    code, _ = error_code(lambda: st.get_records(ShardIterator=it[:-1] + ("0" if it[-1] != "0" else "1")))
+    check("streams: a changed iterator is refused", code == "ValidationException", code)
+    code, _ = error_code(lambda: st.describe_stream(StreamArn=arn.rsplit("/", 1)[0] + "/2000-01-01T00:00:00.000"))
+    check("streams: an unknown stream", code == "ResourceNotFoundException", code)
+    code, _ = error_code(lambda: st.get_shard_iterator(StreamArn=arn, ShardId=shard,
+                                                       ShardIteratorType="AT_SEQUENCE_NUMBER",
+                                                       SequenceNumber="9" * 30))
+    check("streams: a sequence number outside the shard", code == "ValidationException", code)
+    code, _ = error_code(lambda: c.update_table(TableName="BotoStreamed", StreamSpecification={
+        "StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}))
+    check("streams: enabling an enabled stream", code == "ValidationException", code)
+    r, data = raw("GetRecords", json.dumps({"ShardIterator": it}))
+    check("streams: GetRecords is no DynamoDB_20120810 operation", r.status == 400
+          and "UnknownOperation" in data.decode(), data)
+    c.delete_table(TableName="BotoStreamed")
+    check("streams: a deleted table's stream stays readable",
+          len(st.get_records(ShardIterator=st.get_shard_iterator(
+              StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")["ShardIterator"])["Records"]) == 3)
+
+
 # ---------------------------------------------------------------- trust mode
 
 def trust_tests():
+    streams_tests()
     c = client()
     make_table(c, "BotoTable")
     c.put_item(TableName="BotoTable", Item={"PK": {"S": "u#1"}, "SK": {"S": "p"}, "n": {"N": "1"}})

@@ -1,0 +1,797 @@
+/*-------------------------------------------------------------------------
+ *
+ * stream_read.c
+ *		DynamoDB Streams' read API: ListStreams, DescribeStream,
+ *		GetShardIterator, GetRecords
+ *		(https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_Operations_Amazon_DynamoDB_Streams.html).
+ *
+ * Streams, shards and records are stdesign.streams, stream_shards and
+ * stream_records (the capture and the order of the records are
+ * storage/stream_capture.c's; enabling and disabling, stream_ops.c's).
+ * Those tables are granted to nobody: every call here checks the caller's
+ * right to the stream's table, then reads them as the catalog's owner.
+ * A stream of a live table is read by the roles that may SELECT its
+ * relation (and to which no row-level security applies there: records
+ * hold whole items); once the table is deleted, its stream stays readable
+ * (DynamoDB keeps it 24 hours) by the role that owned the table's relation.
+ *
+ * Sequence numbers are stdesign's (one sequence for every stream, taken in
+ * commit order per stream), written as decimal strings of at least 21
+ * digits, zero-padded: the SDKs' model wants 21 to 40 characters, and the
+ * Kinesis adapter compares them as numbers.
+ *
+ * Shard iterators.  An iterator names the stream (its ARN first, as
+ * DynamoDB's do), the shard, the position (after which sequence number),
+ * the role it was issued to and when, and ends with an HMAC-SHA256 of all
+ * that under a key only the catalog's owner reads
+ * (stdesign.stream_iterator_key): it cannot be forged or changed to read
+ * another stream, shard or position, nor be used by another role.  It is
+ * good for 15 minutes (ExpiredIteratorException after that, as DynamoDB:
+ * API reference, GetShardIterator: "A shard iterator expires 15 minutes
+ * after it is returned to the requester").  Nothing is stored per
+ * iterator.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "common/hmac.h"
+#include "common/sha2.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/rls.h"
+#include "utils/timestamp.h"
+
+#include "catalog/st_catalog.h"
+#include "common/st_common.h"
+#include "storage/st_storage.h"
+#include "stream_ops.h"
+#include "stream_read.h"
+
+/* GetShardIterator: "A shard iterator expires 15 minutes after it is returned" */
+#define ITERATOR_LIFETIME_MS (15 * 60 * 1000)
+/* GetRecords: "up to 1 MB of data or 1000 stream records, whichever comes first" */
+#define RECORDS_MAX_BYTES (1024 * 1024)
+/* the model's length of a ShardIterator */
+#define ITERATOR_MAX_LEN 2048
+
+/* A row of stdesign.streams. */
+typedef struct StreamRow
+{
+	int64		id;
+	char	   *table;
+	char	   *label;
+	char	   *view;
+	char	   *created;		/* epoch seconds, with ms, as text */
+	bool		disabled;
+	bool		deleted;		/* its table was deleted */
+	char	   *key_schema;		/* JSON text, or NULL */
+	Oid			owner;			/* the relation's owner when enabled, or InvalidOid */
+	char	   *arn;
+} StreamRow;
+
+/* A row of stdesign.stream_shards, with the shard's last record. */
+typedef struct ShardRow
+{
+	int64		starting;
+	bool		closed;
+	int64		ending;
+	bool		trimmed;
+	int64		trimmed_to;
+	bool		has_last;
+	int64		last;			/* its latest record's number */
+} ShardRow;
+
+#define STREAM_COLUMNS \
+	"stream_id, table_name, label, view_type," \
+	" pg_catalog.round(pg_catalog.date_part('epoch', enabled_at)::pg_catalog.numeric, 3)::pg_catalog.text," \
+	" disabled_at IS NOT NULL, table_deleted_at IS NOT NULL, key_schema::pg_catalog.text," \
+	" table_owner::pg_catalog.oid"
+
+static char *
+seq_text(int64 seq)
+{
+	return psprintf("%021" INT64_MODIFIER "d", seq);
+}
+
+/* Row i of the SPI result as a StreamRow, in the current context. */
+static void
+stream_row(uint64 i, StreamRow *s)
+{
+	HeapTuple	tup = SPI_tuptable->vals[i];
+	TupleDesc	desc = SPI_tuptable->tupdesc;
+	bool		isnull;
+	Datum		d;
+
+	s->id = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
+	s->table = pstrdup(SPI_getvalue(tup, desc, 2));
+	s->label = pstrdup(SPI_getvalue(tup, desc, 3));
+	s->view = pstrdup(SPI_getvalue(tup, desc, 4));
+	s->created = pstrdup(SPI_getvalue(tup, desc, 5));
+	s->disabled = DatumGetBool(SPI_getbinval(tup, desc, 6, &isnull));
+	s->deleted = DatumGetBool(SPI_getbinval(tup, desc, 7, &isnull));
+	s->key_schema = SPI_getvalue(tup, desc, 8);
+	if (s->key_schema)
+		s->key_schema = pstrdup(s->key_schema);
+	d = SPI_getbinval(tup, desc, 9, &isnull);
+	s->owner = isnull ? InvalidOid : DatumGetObjectId(d);
+	s->arn = ops_stream_arn(s->table, s->label);
+}
+
+/*
+ * May the current role read stream s?  With raise, the refusal is an
+ * error (permission denied); else false.
+ */
+static bool
+stream_readable(const StreamRow *s, bool raise)
+{
+	if (!s->deleted)
+	{
+		StTable    *t = catalog_lookup(s->table, true);
+
+		if (t == NULL)
+		{
+			if (raise)
+				st_error(ST_ERR_RESOURCE_NOT_FOUND, "Requested resource not found: Stream: %s not found", s->arn);
+			return false;
+		}
+		if (!raise)
+			return pg_class_aclcheck(t->relid, GetUserId(), ACL_SELECT) == ACLCHECK_OK &&
+				check_enable_rls(t->relid, InvalidOid, true) != RLS_ENABLED;
+		storage_require_privilege(t, ACL_SELECT);
+		if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("cannot read the stream of table %s: row-level security applies to you on its relation",
+							t->name),
+					 errdetail("Stream records hold whole items, which the relation's policies do not filter."),
+					 errhint("The relation's owner, a superuser or a role with BYPASSRLS may read them.")));
+		return true;
+	}
+	if (superuser() || (OidIsValid(s->owner) && has_privs_of_role(GetUserId(), s->owner)))
+		return true;
+	if (raise)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied for the stream of deleted table %s", s->table),
+				 errdetail("Once its table is deleted, a stream is read by the role that owned the table.")));
+	return false;
+}
+
+/*
+ * The table and label of a stream ARN of this server
+ * (arn:aws:dynamodb:local:000000000000:table/<name>/stream/<label>):
+ * false for what is no stream ARN at all (ValidationException); *ours
+ * false for another region's or account's (not found here).
+ */
+static bool
+arn_parts(const char *arn, char **table, char **label, bool *ours)
+{
+	const char *tab = strstr(arn, ":table/");
+	const char *mid;
+
+	*ours = false;
+	if (strncmp(arn, "arn:", 4) != 0 || tab == NULL)
+		return false;
+	mid = strstr(tab + 7, "/stream/");
+	if (mid == NULL || mid == tab + 7 || mid[8] == '\0' || strchr(mid + 8, '/') != NULL)
+		return false;
+	*table = pnstrdup(tab + 7, mid - (tab + 7));
+	*label = pstrdup(mid + 8);
+	*ours = strncmp(arn, ST_ARN_PREFIX, strlen(ST_ARN_PREFIX)) == 0 &&
+		tab + 7 == arn + strlen(ST_ARN_PREFIX);
+	return true;
+}
+
+/* The stream of arn, or NULL when there is none (raise: ResourceNotFoundException). */
+static StreamRow *
+stream_by_arn(const char *arn, bool raise)
+{
+	char	   *table;
+	char	   *label;
+	bool		ours;
+	StreamRow  *s = NULL;
+	CatalogAsOwner save;
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		args[2];
+	MemoryContext caller = CurrentMemoryContext;
+
+	if (!arn_parts(arn, &table, &label, &ours))
+		st_error(ST_ERR_VALIDATION, "Invalid StreamArn: %s",
+				 strlen(arn) > 128 ? "(too long)" : arn);
+	if (ours)
+	{
+		args[0] = CStringGetTextDatum(table);
+		args[1] = CStringGetTextDatum(label);
+		catalog_as_owner_begin(&save);
+		SPI_connect();
+		if (SPI_execute_with_args("SELECT " STREAM_COLUMNS " FROM stdesign.streams"
+								  " WHERE table_name OPERATOR(pg_catalog.=) $1 AND label OPERATOR(pg_catalog.=) $2"
+								  " ORDER BY stream_id DESC LIMIT 1",
+								  2, types, args, NULL, true, 1) != SPI_OK_SELECT)
+			st_internal_error("could not read stdesign.streams");
+		if (SPI_processed == 1)
+		{
+			MemoryContext spi = MemoryContextSwitchTo(caller);
+
+			s = palloc0(sizeof(StreamRow));
+			stream_row(0, s);
+			MemoryContextSwitchTo(spi);
+		}
+		SPI_finish();
+		catalog_as_owner_end(&save);
+	}
+	if (s == NULL && raise)
+		st_error(ST_ERR_RESOURCE_NOT_FOUND, "Requested resource not found: Stream: %s not found", arn);
+	return s;
+}
+
+/* The stream of arn, which the caller may read. */
+static StreamRow *
+readable_stream(const char *arn)
+{
+	StreamRow  *s = stream_by_arn(arn, true);
+
+	stream_readable(s, true);
+	return s;
+}
+
+/* The shard of stream s, or false when it has none of that id. */
+static bool
+shard_row(const StreamRow *s, const char *shard_id, ShardRow *sh)
+{
+	CatalogAsOwner save;
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		args[2];
+	bool		found;
+
+	args[0] = Int64GetDatum(s->id);
+	args[1] = CStringGetTextDatum(shard_id);
+	memset(sh, 0, sizeof(ShardRow));
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT sh.starting_sequence, sh.ending_sequence, sh.trimmed_sequence,"
+							  " (SELECT pg_catalog.max(r.sequence_number) FROM stdesign.stream_records r"
+							  "  WHERE r.stream_id OPERATOR(pg_catalog.=) sh.stream_id"
+							  "  AND r.shard_id OPERATOR(pg_catalog.=) sh.shard_id)"
+							  " FROM stdesign.stream_shards sh"
+							  " WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2",
+							  2, types, args, NULL, true, 1) != SPI_OK_SELECT)
+		st_internal_error("could not read stdesign.stream_shards");
+	found = SPI_processed == 1;
+	if (found)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[0];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		Datum		d;
+
+		sh->starting = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
+		d = SPI_getbinval(tup, desc, 2, &isnull);
+		sh->closed = !isnull;
+		sh->ending = isnull ? 0 : DatumGetInt64(d);
+		d = SPI_getbinval(tup, desc, 3, &isnull);
+		sh->trimmed = !isnull;
+		sh->trimmed_to = isnull ? 0 : DatumGetInt64(d);
+		d = SPI_getbinval(tup, desc, 4, &isnull);
+		sh->has_last = !isnull;
+		sh->last = isnull ? 0 : DatumGetInt64(d);
+	}
+	SPI_finish();
+	catalog_as_owner_end(&save);
+	return found;
+}
+
+static void
+shard_not_found(void)
+{
+	st_error(ST_ERR_RESOURCE_NOT_FOUND, "Requested resource not found: Shard does not exist");
+}
+
+/* ---------- ListStreams ---------- */
+
+Jsonb *
+ops_streams_list(const char *table_name, int limit, const char *exclusive_start)
+{
+	CatalogAsOwner save;
+	Oid			types[2] = {TEXTOID, INT8OID};
+	Datum		args[2];
+	char		nulls[2] = {table_name ? ' ' : 'n', ' '};
+	int64		after = 0;
+	StreamRow  *rows;
+	uint64		n;
+	int			listed = 0;
+	StringInfoData out;
+	const char *last = NULL;
+	bool		more = false;
+	MemoryContext caller = CurrentMemoryContext;
+
+	if (exclusive_start)
+	{
+		StreamRow  *start = stream_by_arn(exclusive_start, false);
+
+		/* a stream gone meanwhile: the next ones still follow its ARN's table and label */
+		after = start ? start->id : 0;
+	}
+	args[0] = table_name ? CStringGetTextDatum(table_name) : (Datum) 0;
+	args[1] = Int64GetDatum(after);
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT " STREAM_COLUMNS " FROM stdesign.streams"
+							  " WHERE ($1 IS NULL OR table_name OPERATOR(pg_catalog.=) $1)"
+							  " AND stream_id OPERATOR(pg_catalog.>) $2 ORDER BY stream_id",
+							  2, types, args, nulls, true, 0) != SPI_OK_SELECT)
+		st_internal_error("could not read stdesign.streams");
+	n = SPI_processed;
+	{
+		MemoryContext spi = MemoryContextSwitchTo(caller);
+
+		rows = palloc0(sizeof(StreamRow) * Max(n, 1));
+		for (uint64 i = 0; i < n; i++)
+			stream_row(i, &rows[i]);
+		MemoryContextSwitchTo(spi);
+	}
+	SPI_finish();
+	catalog_as_owner_end(&save);
+
+	/* the role's rights are checked as the role */
+	initStringInfo(&out);
+	appendStringInfoString(&out, "{\"Streams\": [");
+	for (uint64 i = 0; i < n; i++)
+	{
+		if (!stream_readable(&rows[i], false))
+			continue;
+		if (listed == limit)
+		{
+			more = true;
+			break;
+		}
+		appendStringInfoString(&out, listed ? ", {\"StreamArn\": " : "{\"StreamArn\": ");
+		escape_json(&out, rows[i].arn);
+		appendStringInfoString(&out, ", \"TableName\": ");
+		escape_json(&out, rows[i].table);
+		appendStringInfoString(&out, ", \"StreamLabel\": ");
+		escape_json(&out, rows[i].label);
+		appendStringInfoChar(&out, '}');
+		last = rows[i].arn;
+		listed++;
+	}
+	appendStringInfoChar(&out, ']');
+	if (more)
+	{
+		appendStringInfoString(&out, ", \"LastEvaluatedStreamArn\": ");
+		escape_json(&out, last);
+	}
+	appendStringInfoChar(&out, '}');
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
+}
+
+/* ---------- DescribeStream ---------- */
+
+Jsonb *
+ops_stream_describe(const char *arn, int limit, const char *exclusive_start_shard, const char *child_of)
+{
+	StreamRow  *s = readable_stream(arn);
+	CatalogAsOwner save;
+	Oid			types[4] = {INT8OID, TEXTOID, TEXTOID, INT4OID};
+	Datum		args[4];
+	char		nulls[4] = {' ', exclusive_start_shard ? ' ' : 'n', child_of ? ' ' : 'n', ' '};
+	StringInfoData out;
+	char	   *last = NULL;
+	bool		more;
+	uint64		n;
+
+	initStringInfo(&out);
+	appendStringInfoString(&out, "{\"StreamDescription\": {\"StreamArn\": ");
+	escape_json(&out, s->arn);
+	appendStringInfoString(&out, ", \"StreamLabel\": ");
+	escape_json(&out, s->label);
+	/* a disabled stream, or one whose table is gone, takes no more records */
+	appendStringInfo(&out, ", \"StreamStatus\": \"%s\", \"StreamViewType\": ",
+					 s->disabled || s->deleted ? "DISABLED" : "ENABLED");
+	escape_json(&out, s->view);
+	appendStringInfo(&out, ", \"CreationRequestDateTime\": %s, \"TableName\": ", s->created);
+	escape_json(&out, s->table);
+	if (s->key_schema)
+		appendStringInfo(&out, ", \"KeySchema\": %s", s->key_schema);
+	appendStringInfoString(&out, ", \"Shards\": [");
+
+	/* shards in the order of their ids, which begin with their creation time */
+	args[0] = Int64GetDatum(s->id);
+	args[1] = exclusive_start_shard ? CStringGetTextDatum(exclusive_start_shard) : (Datum) 0;
+	args[2] = child_of ? CStringGetTextDatum(child_of) : (Datum) 0;
+	args[3] = Int32GetDatum(limit + 1);
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT shard_id, parent_shard_id, starting_sequence, ending_sequence"
+							  " FROM stdesign.stream_shards WHERE stream_id OPERATOR(pg_catalog.=) $1"
+							  " AND ($2 IS NULL OR shard_id OPERATOR(pg_catalog.>) $2)"
+							  " AND ($3 IS NULL OR parent_shard_id OPERATOR(pg_catalog.=) $3)"
+							  " ORDER BY shard_id LIMIT $4",
+							  4, types, args, nulls, true, 0) != SPI_OK_SELECT)
+		st_internal_error("could not read stdesign.stream_shards");
+	more = SPI_processed > (uint64) limit;
+	n = more ? (uint64) limit : SPI_processed;
+	for (uint64 i = 0; i < n; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		char	   *parent = SPI_getvalue(tup, desc, 2);
+		bool		isnull;
+		Datum		ending;
+
+		last = SPI_getvalue(tup, desc, 1);
+		appendStringInfoString(&out, i ? ", {\"ShardId\": " : "{\"ShardId\": ");
+		escape_json(&out, last);
+		appendStringInfo(&out, ", \"SequenceNumberRange\": {\"StartingSequenceNumber\": \"%s\"",
+						 seq_text(DatumGetInt64(SPI_getbinval(tup, desc, 3, &isnull))));
+		ending = SPI_getbinval(tup, desc, 4, &isnull);
+		if (!isnull)
+			appendStringInfo(&out, ", \"EndingSequenceNumber\": \"%s\"", seq_text(DatumGetInt64(ending)));
+		appendStringInfoChar(&out, '}');
+		if (parent)
+		{
+			appendStringInfoString(&out, ", \"ParentShardId\": ");
+			escape_json(&out, parent);
+		}
+		appendStringInfoChar(&out, '}');
+	}
+	appendStringInfoChar(&out, ']');
+	if (more)
+	{
+		appendStringInfoString(&out, ", \"LastEvaluatedShardId\": ");
+		escape_json(&out, last);
+	}
+	appendStringInfoString(&out, "}}");
+	SPI_finish();
+	catalog_as_owner_end(&save);
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
+}
+
+/* ---------- shard iterators ---------- */
+
+/* The HMAC key: stdesign.stream_iterator_key, read as the catalog's owner. */
+static char *
+iterator_key(void)
+{
+	CatalogAsOwner save;
+	char	   *key = NULL;
+	MemoryContext caller = CurrentMemoryContext;
+
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute("SELECT key FROM stdesign.stream_iterator_key LIMIT 1", true, 1) != SPI_OK_SELECT)
+		st_internal_error("could not read stdesign.stream_iterator_key");
+	if (SPI_processed == 1)
+	{
+		char	   *k = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		key = k ? MemoryContextStrdup(caller, k) : NULL;
+	}
+	SPI_finish();
+	catalog_as_owner_end(&save);
+	if (key == NULL || strlen(key) < 32)
+		st_internal_error("the key of the shard iterators (stdesign.stream_iterator_key) is missing");
+	return key;
+}
+
+/* HMAC-SHA256 of data under the key, in 64 hex digits. */
+static char *
+iterator_mac(const char *data, size_t len)
+{
+	char	   *key = iterator_key();
+	uint8		mac[PG_SHA256_DIGEST_LENGTH];
+	pg_hmac_ctx *ctx = pg_hmac_create(PG_SHA256);
+	char	   *hex = palloc(PG_SHA256_DIGEST_LENGTH * 2 + 1);
+
+	if (ctx == NULL || pg_hmac_init(ctx, (const uint8 *) key, strlen(key)) < 0 ||
+		pg_hmac_update(ctx, (const uint8 *) data, len) < 0 ||
+		pg_hmac_final(ctx, mac, sizeof(mac)) < 0)
+	{
+		pg_hmac_free(ctx);
+		st_internal_error("could not compute the HMAC of a shard iterator");
+	}
+	pg_hmac_free(ctx);
+	for (int i = 0; i < PG_SHA256_DIGEST_LENGTH; i++)
+		sprintf(hex + 2 * i, "%02x", mac[i]);
+	return hex;
+}
+
+static int64
+now_ms(void)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	return now / 1000 + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000;
+}
+
+/* "<stream ARN>|1|<stream id>~<shard>~<after>~<role>~<issued ms>|<hmac>" */
+static char *
+iterator_make(const StreamRow *s, const char *shard_id, int64 after)
+{
+	char	   *payload = psprintf("%s|1|" INT64_FORMAT "~%s~" INT64_FORMAT "~%u~" INT64_FORMAT,
+								   s->arn, s->id, shard_id, after, GetUserId(), now_ms());
+
+	return psprintf("%s|%s", payload, iterator_mac(payload, strlen(payload)));
+}
+
+/* A parsed iterator. */
+typedef struct Iterator
+{
+	int64		stream_id;
+	char	   *arn;
+	char	   *shard_id;
+	int64		after;
+	Oid			role;
+	int64		issued;
+} Iterator;
+
+static void
+invalid_iterator(void)
+{
+	st_error(ST_ERR_VALIDATION, "Invalid ShardIterator");
+}
+
+static bool
+take_int64(char **p, char stop, int64 *out)
+{
+	char	   *end;
+
+	errno = 0;
+	if (!isdigit((unsigned char) **p))
+		return false;
+	*out = strtoi64(*p, &end, 10);
+	if (errno != 0 || *end != stop)
+		return false;
+	*p = end + (stop != '\0');
+	return true;
+}
+
+/* The iterator's fields, its MAC checked (ValidationException when it is no iterator of ours). */
+static Iterator
+iterator_parse(const char *text)
+{
+	Iterator	it = {0};
+	size_t		len = strlen(text);
+	const char *bar;
+	char	   *mac;
+	char	   *fields;
+	char	   *p;
+	char	   *tilde;
+	int			diff = 0;
+	int64		role;
+
+	if (len > ITERATOR_MAX_LEN || len < 66)
+		invalid_iterator();
+	bar = strrchr(text, '|');
+	if (bar == NULL || strlen(bar + 1) != PG_SHA256_DIGEST_LENGTH * 2)
+		invalid_iterator();
+	mac = iterator_mac(text, bar - text);
+	/* in constant time */
+	for (int i = 0; i < PG_SHA256_DIGEST_LENGTH * 2; i++)
+		diff |= mac[i] ^ bar[1 + i];
+	if (diff != 0)
+		invalid_iterator();
+	/* ours, so well formed; parsed with care all the same */
+	fields = pnstrdup(text, bar - text);
+	p = strrchr(fields, '|');
+	if (p == NULL || p - fields < 3 || strncmp(p - 2, "|1", 2) != 0)
+		invalid_iterator();
+	it.arn = pnstrdup(fields, p - 2 - fields);
+	p++;
+	if (!take_int64(&p, '~', &it.stream_id))
+		invalid_iterator();
+	tilde = strchr(p, '~');
+	if (tilde == NULL)
+		invalid_iterator();
+	it.shard_id = pnstrdup(p, tilde - p);
+	p = tilde + 1;
+	if (!take_int64(&p, '~', &it.after) || !take_int64(&p, '~', &role) ||
+		!take_int64(&p, '\0', &it.issued) || role > PG_UINT32_MAX)
+		invalid_iterator();
+	it.role = (Oid) role;
+	return it;
+}
+
+/* A sequence number argument: a whole number (*beyond when past any bigint). */
+static int64
+sequence_arg(const char *text, bool *beyond)
+{
+	int64		v;
+	char	   *end;
+
+	*beyond = false;
+	if (*text == '\0' || strspn(text, "0123456789") != strlen(text))
+		st_error(ST_ERR_VALIDATION, "Invalid SequenceNumber: %s",
+				 strlen(text) > 64 ? "(too long)" : text);
+	errno = 0;
+	v = strtoi64(text, &end, 10);
+	if (errno == ERANGE)
+	{
+		*beyond = true;
+		return PG_INT64_MAX;
+	}
+	return v;
+}
+
+static void
+trimmed(void)
+{
+	st_error(ST_ERR_TRIMMED_DATA,
+			 "The operation attempted to read past the oldest stream record in a shard.");
+}
+
+Jsonb *
+ops_stream_shard_iterator(const char *arn, const char *shard_id, const char *type,
+						  const char *sequence)
+{
+	StreamRow  *s = readable_stream(arn);
+	ShardRow	sh;
+	int64		after;
+	StringInfoData out;
+
+	if (!shard_row(s, shard_id, &sh))
+		shard_not_found();
+	if (strcmp(type, "TRIM_HORIZON") == 0)
+		after = sh.trimmed ? Max(sh.starting, sh.trimmed_to) : sh.starting;
+	else if (strcmp(type, "LATEST") == 0)
+		after = sh.closed ? sh.ending : (sh.has_last ? sh.last : sh.starting);
+	else
+	{
+		bool		at = strcmp(type, "AT_SEQUENCE_NUMBER") == 0;
+		bool		beyond;
+		int64		n;
+
+		if (sequence == NULL)
+			st_error(ST_ERR_VALIDATION,
+					 "Sequence number must be specified for the iterator type %s", type);
+		n = sequence_arg(sequence, &beyond);
+		/* the shard's range: above its start, at most its end once closed */
+		if (beyond || n <= sh.starting || (sh.closed && n > sh.ending))
+			st_error(ST_ERR_VALIDATION,
+					 "Invalid SequenceNumber: %s is not in the range of shard %s",
+					 strlen(sequence) > 64 ? "(too long)" : sequence, shard_id);
+		after = at ? n - 1 : n;
+		if (sh.trimmed && after < sh.trimmed_to)
+			trimmed();
+	}
+	initStringInfo(&out);
+	appendStringInfoString(&out, "{\"ShardIterator\": ");
+	escape_json(&out, iterator_make(s, shard_id, after));
+	appendStringInfoChar(&out, '}');
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
+}
+
+/* A time in ms since the epoch as Java's Date prints it (DynamoDB's message). */
+static char *
+java_date(int64 ms)
+{
+	static const char *const days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+	"Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	TimestampTz ts = (ms - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000) * 1000;
+	struct pg_tm tm;
+	fsec_t		fsec;
+
+	if (timestamp2tm(ts, NULL, &tm, &fsec, NULL, NULL) != 0)
+		return pstrdup("?");
+	return psprintf("%s %s %02d %02d:%02d:%02d UTC %04d",
+					days[j2day(date2j(tm.tm_year, tm.tm_mon, tm.tm_mday))],
+					months[tm.tm_mon - 1], tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year);
+}
+
+/* ---------- GetRecords ---------- */
+
+Jsonb *
+ops_stream_get_records(const char *iterator, int limit)
+{
+	Iterator	it = iterator_parse(iterator);
+	int64		now = now_ms();
+	StreamRow  *s;
+	ShardRow	sh;
+	CatalogAsOwner save;
+	Oid			types[4] = {INT8OID, TEXTOID, INT8OID, INT4OID};
+	Datum		args[4];
+	StringInfoData out;
+	int64		next = it.after;
+	bool		end;
+	size_t		bytes = 0;
+
+	/* an iterator is its role's: another's may not use it */
+	if (it.role != GetUserId())
+		st_error(ST_ERR_VALIDATION, "Invalid ShardIterator: it was issued to another role");
+	if (now - it.issued > ITERATOR_LIFETIME_MS)
+		st_error(ST_ERR_EXPIRED_ITERATOR,
+				 "Iterator expired. The iterator was created at time %s while right now it is %s which is further in the future than the tolerated delay of %d milliseconds.",
+				 java_date(it.issued), java_date(now), ITERATOR_LIFETIME_MS);
+	s = stream_by_arn(it.arn, true);
+	/* the same stream as when the iterator was issued (not a later one of the same ARN) */
+	if (s->id != it.stream_id)
+		st_error(ST_ERR_RESOURCE_NOT_FOUND, "Requested resource not found: Stream: %s not found", it.arn);
+	/* the right to read it, checked on every call */
+	stream_readable(s, true);
+	if (!shard_row(s, it.shard_id, &sh))
+		shard_not_found();
+	if (sh.trimmed && it.after < sh.trimmed_to)
+		trimmed();
+
+	initStringInfo(&out);
+	appendStringInfoString(&out, "{\"Records\": [");
+	args[0] = Int64GetDatum(s->id);
+	args[1] = CStringGetTextDatum(it.shard_id);
+	args[2] = Int64GetDatum(it.after);
+	args[3] = Int32GetDatum(limit);
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+
+	/*
+	 * At most limit records, and no more than about 1 MB of them: those
+	 * that start within the first MB of their SizeBytes (the answer's
+	 * bytes are bounded again below, on its text).
+	 */
+	if (SPI_execute_with_args("SELECT x.sequence_number, pg_catalog.jsonb_build_object("
+							  "  'eventID', pg_catalog.md5(x.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'"
+							  "    OPERATOR(pg_catalog.||) x.sequence_number::pg_catalog.text),"
+							  "  'eventName', x.event_name, 'eventVersion', '1.1', 'eventSource', 'aws:dynamodb',"
+							  "  'awsRegion', '" ST_ARN_REGION "',"
+							  "  'dynamodb', pg_catalog.jsonb_build_object("
+							  "    'ApproximateCreationDateTime',"
+							  "      pg_catalog.floor(pg_catalog.date_part('epoch', x.created_at))::pg_catalog.int8,"
+							  "    'Keys', x.keys,"
+							  "    'SequenceNumber', pg_catalog.lpad(x.sequence_number::pg_catalog.text, 21, '0'),"
+							  "    'SizeBytes', x.size_bytes,"
+							  "    'StreamViewType', s.view_type)"
+							  "  OPERATOR(pg_catalog.||) CASE WHEN x.new_image IS NULL THEN '{}'::pg_catalog.jsonb"
+							  "    ELSE pg_catalog.jsonb_build_object('NewImage', x.new_image) END"
+							  "  OPERATOR(pg_catalog.||) CASE WHEN x.old_image IS NULL THEN '{}'::pg_catalog.jsonb"
+							  "    ELSE pg_catalog.jsonb_build_object('OldImage', x.old_image) END)"
+							  " OPERATOR(pg_catalog.||) CASE WHEN x.ttl_deletion THEN"
+							  "   '{\"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}}'::pg_catalog.jsonb"
+							  "   ELSE '{}'::pg_catalog.jsonb END"
+							  " FROM (SELECT r.*, pg_catalog.sum(r.size_bytes) OVER (ORDER BY r.sequence_number) AS upto"
+							  "  FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1"
+							  "  AND r.shard_id OPERATOR(pg_catalog.=) $2 AND r.sequence_number OPERATOR(pg_catalog.>) $3"
+							  "  ORDER BY r.sequence_number LIMIT $4) x"
+							  " JOIN stdesign.streams s ON s.stream_id OPERATOR(pg_catalog.=) x.stream_id"
+							  " WHERE x.upto OPERATOR(pg_catalog.-) x.size_bytes OPERATOR(pg_catalog.<) " CppAsString2(RECORDS_MAX_BYTES)
+							  " ORDER BY x.sequence_number",
+							  4, types, args, NULL, true, 0) != SPI_OK_SELECT)
+		st_internal_error("could not read the records of stream %s", s->arn);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		Jsonb	   *record = DatumGetJsonbP(SPI_getbinval(tup, desc, 2, &isnull));
+		char	   *text = JsonbToCString(NULL, &record->root, VARSIZE(record));
+		size_t		len = strlen(text);
+
+		/* the answer stays within 1 MB, unless one record alone is more */
+		if (i > 0 && bytes + len > RECORDS_MAX_BYTES)
+			break;
+		if (i > 0)
+			appendStringInfoString(&out, ", ");
+		appendStringInfoString(&out, text);
+		bytes += len;
+		next = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
+	}
+	SPI_finish();
+	catalog_as_owner_end(&save);
+	appendStringInfoChar(&out, ']');
+
+	/* a closed shard read to its end has no next iterator (API reference, GetRecords) */
+	end = sh.closed && next >= sh.ending;
+	if (!end)
+	{
+		appendStringInfoString(&out, ", \"NextShardIterator\": ");
+		escape_json(&out, iterator_make(s, it.shard_id, next));
+	}
+	appendStringInfoChar(&out, '}');
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
+}
