@@ -840,7 +840,6 @@ answer_check(HttpCall *call)
 }
 
 /*
-/*
  * The operation named by X-Amz-Target, or NULL: DynamoDB's bare
  * ("PutItem"), DynamoDB Streams' with its prefix
  * ("DynamoDBStreams_20120810.GetRecords"), which api_find_operation takes
