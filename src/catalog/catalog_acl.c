@@ -139,7 +139,7 @@ void
 catalog_check_triggers(void)
 {
 	static const char *const names[] = {"tables", "indexes", "tags", "models", "backups", "backup_items",
-	"streams", "stream_records"};
+	"streams", "stream_records", "stream_consumers"};
 	Oid			nsp = get_namespace_oid("stdesign", false);
 
 	for (int i = 0; i < (int) lengthof(names); i++)

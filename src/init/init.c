@@ -21,6 +21,7 @@
 #include "catalog/st_catalog.h"
 #include "http/http_server.h"
 #include "ops/collection.h"
+#include "ops/stream_consumers.h"
 #include "ttl/ttl.h"
 #include "ops/traffic.h"
 #include "storage/stream_capture.h"
@@ -38,6 +39,7 @@ st_shmem_request(void)
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
 	ops_traffic_shmem_request();
+	storage_stream_shmem_request();
 }
 
 static void
@@ -46,6 +48,7 @@ st_shmem_startup(void)
 	if (prev_shmem_startup_hook)
 		prev_shmem_startup_hook();
 	ops_traffic_shmem_startup();
+	storage_stream_shmem_startup();
 }
 
 /*
@@ -122,4 +125,5 @@ _PG_init(void)
 	MarkGUCPrefixReserved("stdesign");
 	catalog_init();
 	storage_stream_init();
+	ops_stream_retention_init();
 }
