@@ -74,9 +74,10 @@ END \$\$;
 SQL
 consumer=$!
 sleep 1
-pgbench -n -q -c "$clients" -j "$clients" -R "$rate" -T "$seconds" -f "$work/write.sql" >"$work/pgbench.log" 2>&1
+pgbench -n -c "$clients" -j "$clients" -R "$rate" -T "$seconds" -f "$work/write.sql" >"$work/pgbench.log" 2>&1 ||
+	{ cat "$work/pgbench.log"; exit 1; }
 wait "$consumer" || { cat "$work/consumer.log"; exit 1; }
-grep -E "number of transactions actually processed|tps" "$work/pgbench.log" | sed 's/^/pgbench: /'
+grep -E "number of transactions actually processed|^tps|latency average" "$work/pgbench.log" | sed 's/^/pgbench: /' || true
 psql -X -At -F ' ' <<'SQL' | awk '{ printf "records seen: %d; lag ms: p50 %.2f, p90 %.2f, p99 %.2f, max %.2f\n", $1, $2, $3, $4, $5 }'
 SELECT count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY lag_ms),
        percentile_cont(0.9) WITHIN GROUP (ORDER BY lag_ms),
