@@ -122,8 +122,9 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 	http_init();
 	ttl_init();
+	/* before the prefix is reserved: a setting of postgresql.conf would be dropped */
+	ops_stream_retention_init();
 	MarkGUCPrefixReserved("stdesign");
 	catalog_init();
 	storage_stream_init();
-	ops_stream_retention_init();
 }
