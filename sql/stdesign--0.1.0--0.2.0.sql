@@ -1506,3 +1506,55 @@ CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE
 	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
 CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.stream_iterator_key
 	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+-- Consumers in SQL (issue 30): a named checkpoint in a table's stream,
+-- per role, that st_stream_read moves in the reader's own transaction
+-- (src/ops/stream_consumers.c).  Granted to nobody, as the streams: read
+-- and written as the catalog's owner for the role that calls.
+CREATE TABLE stdesign.stream_consumers (
+	role regrole NOT NULL,				-- its role (regrole: dumped by name)
+	consumer_name text COLLATE "C" NOT NULL,
+	table_name text COLLATE "C" NOT NULL,
+	stream_id bigint NOT NULL,			-- the stream it reads
+	position bigint NOT NULL,			-- the sequence number of the last record read
+	created_at timestamptz NOT NULL,
+	PRIMARY KEY (role, consumer_name)
+);
+REVOKE ALL ON stdesign.stream_consumers FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_consumers', '');
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.stream_consumers
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+
+CREATE FUNCTION st_stream_consumer_create(consumer text, table_name text,
+										  starting_position text DEFAULT 'TRIM_HORIZON') RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_stream_consumer_create' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_consumer_create(text, text, text) IS
+	'a named checkpoint of yours in the table''s stream, at TRIM_HORIZON or LATEST';
+CREATE FUNCTION st_stream_consumer_drop(consumer text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'st_stream_consumer_drop' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_consumer_drop(text) IS
+	'drop your consumer; false when you had none of the name';
+CREATE FUNCTION st_stream_consumer_reset(consumer text, starting_position text DEFAULT 'TRIM_HORIZON') RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_stream_consumer_reset' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_consumer_reset(text, text) IS
+	'move your consumer to TRIM_HORIZON or LATEST of its table''s latest stream';
+CREATE FUNCTION st_stream_read(consumer text, table_name text DEFAULT NULL, max integer DEFAULT 100)
+	RETURNS SETOF jsonb
+	AS 'MODULE_PATHNAME', 'st_stream_read' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_read(text, text, integer) IS
+	'the next records of your consumer, as GetRecords gives them; the consumer moves past them in this transaction';
+CREATE FUNCTION st_stream_wait(consumer text, timeout double precision DEFAULT 10) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'st_stream_wait' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_wait(text, double precision) IS
+	'wait (at most timeout seconds) until your consumer has records to read; true when it has';
+CREATE FUNCTION st_stream_stats(table_name text DEFAULT NULL)
+	RETURNS TABLE (table_name text, stream_label text, stream_status text, records bigint,
+				   bytes bigint, oldest timestamptz, newest timestamptz)
+	AS 'MODULE_PATHNAME', 'st_stream_stats' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_stats(text) IS
+	'per stream of the tables you may read: its records, their bytes, the oldest and newest';
+-- The retention's trim, now (the time-to-live worker runs it each round).
+CREATE FUNCTION stdesign.stream_trim() RETURNS bigint
+	AS 'MODULE_PATHNAME', 'st_stream_trim' LANGUAGE C VOLATILE;
+REVOKE EXECUTE ON FUNCTION stdesign.stream_trim() FROM PUBLIC;
+COMMENT ON FUNCTION stdesign.stream_trim() IS
+	'delete the stream records past stdesign.stream_retention and remove the streams aged out';

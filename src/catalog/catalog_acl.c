@@ -141,7 +141,7 @@ void
 catalog_check_triggers(void)
 {
 	static const char *const names[] = {"tables", "indexes", "tags", "models", "backups", "backup_items",
-	"streams", "stream_records", "stream_shards", "stream_iterator_key"};
+	"streams", "stream_records", "stream_shards", "stream_iterator_key", "stream_consumers"};
 	Oid			nsp = get_namespace_oid("stdesign", false);
 
 	/*

@@ -22,6 +22,7 @@
 #include "http/http_server.h"
 #include "ops/collection.h"
 #include "ops/table_admin.h"
+#include "ops/stream_consumers.h"
 #include "ttl/ttl.h"
 #include "ops/traffic.h"
 #include "storage/stream_capture.h"
@@ -39,6 +40,7 @@ st_shmem_request(void)
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
 	ops_traffic_shmem_request();
+	storage_stream_shmem_request();
 }
 
 static void
@@ -47,6 +49,7 @@ st_shmem_startup(void)
 	if (prev_shmem_startup_hook)
 		prev_shmem_startup_hook();
 	ops_traffic_shmem_startup();
+	storage_stream_shmem_startup();
 }
 
 /*
@@ -136,6 +139,8 @@ _PG_init(void)
 							NULL, NULL, NULL);
 	http_init();
 	ttl_init();
+	/* before the prefix is reserved: a setting of postgresql.conf would be dropped */
+	ops_stream_retention_init();
 	MarkGUCPrefixReserved("stdesign");
 	catalog_init();
 	storage_stream_init();

@@ -288,31 +288,9 @@ sequence_arg(Numeric after, bool *beyond)
 	return v;
 }
 
-Jsonb **
-ops_stream_records(const char *table_name, Numeric after, int max, int *n)
+void
+ops_stream_check_read(StTable *t)
 {
-	StTable    *t;
-	CatalogAsOwner save;
-	Oid			types[3] = {TEXTOID, INT8OID, INT4OID};
-	Datum		args[3];
-	bool		beyond;
-	int64		after_seq;
-	Jsonb	  **records;
-	MemoryContext caller = CurrentMemoryContext;
-
-	*n = 0;
-	if (after == NULL)
-		st_error(ST_ERR_VALIDATION, "Invalid SequenceNumber: null");
-	if (max < 1)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
-				 max);
-	if (max > STREAM_RECORDS_MAX)
-		st_error(ST_ERR_VALIDATION,
-				 "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to %d",
-				 max, STREAM_RECORDS_MAX);
-	after_seq = sequence_arg(after, &beyond);
-	t = catalog_lookup(table_name, false);
 	storage_require_privilege(t, ACL_SELECT);
 	if (check_enable_rls(t->relid, InvalidOid, true) == RLS_ENABLED)
 		ereport(ERROR,
@@ -321,49 +299,70 @@ ops_stream_records(const char *table_name, Numeric after, int max, int *n)
 						t->name),
 				 errdetail("Stream records hold whole items, which the relation's policies do not filter."),
 				 errhint("The relation's owner, a superuser or a role with BYPASSRLS may read them.")));
-	args[0] = CStringGetTextDatum(t->name);
-	args[1] = Int64GetDatum(after_seq);
-	args[2] = Int32GetDatum(max);
+}
 
+void
+ops_stream_check_max(int max)
+{
+	if (max < 1)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value greater than or equal to 1",
+				 max);
+	if (max > STREAM_RECORDS_MAX)
+		st_error(ST_ERR_VALIDATION,
+				 "1 validation error detected: Value '%d' at 'limit' failed to satisfy constraint: Member must have value less than or equal to %d",
+				 max, STREAM_RECORDS_MAX);
+}
+
+Jsonb **
+ops_stream_records_of(int64 stream_id, int64 after, int max, int *n, int64 *last)
+{
+	CatalogAsOwner save;
+	Oid			types[3] = {INT8OID, INT8OID, INT4OID};
+	Datum		args[3];
+	Jsonb	  **records;
+	MemoryContext caller = CurrentMemoryContext;
+
+	*n = 0;
+	*last = after;
+	args[0] = Int64GetDatum(stream_id);
+	args[1] = Int64GetDatum(after);
+	args[2] = Int32GetDatum(max);
 	catalog_as_owner_begin(&save);
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT 1 FROM stdesign.streams WHERE table_name OPERATOR(pg_catalog.=) $1"
-							  " AND table_deleted_at IS NULL",
-							  1, types, args, NULL, true, 1) != SPI_OK_SELECT)
-		st_internal_error("could not read stdesign.streams");
-	if (SPI_processed == 0)
-		st_error(ST_ERR_RESOURCE_NOT_FOUND,
-				 "Requested resource not found: Table: %s has no stream", t->name);
-	if (beyond)
-		SPI_processed = 0;
-	else if (SPI_execute_with_args(
-								   "WITH s AS (SELECT stream_id, view_type FROM stdesign.streams"
-								   " WHERE table_name OPERATOR(pg_catalog.=) $1 AND table_deleted_at IS NULL"
-								   " ORDER BY stream_id DESC LIMIT 1)"
-								   " SELECT pg_catalog.jsonb_build_object("
-								   "  'eventID', pg_catalog.md5(r.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'"
-								   "    OPERATOR(pg_catalog.||) r.sequence_number::pg_catalog.text),"
-								   "  'eventName', r.event_name, 'eventVersion', '1.1', 'eventSource', 'aws:dynamodb',"
-								   "  'awsRegion', '" ST_ARN_REGION "',"
-								   "  'dynamodb', pg_catalog.jsonb_build_object("
-								   "    'ApproximateCreationDateTime',"
-								   "      pg_catalog.floor(pg_catalog.date_part('epoch', r.created_at))::pg_catalog.int8,"
-								   "    'Keys', r.keys,"
-								   "    'SequenceNumber', r.sequence_number::pg_catalog.text,"
-								   "    'SizeBytes', r.size_bytes,"
-								   "    'StreamViewType', s.view_type)"
-								   "  OPERATOR(pg_catalog.||) CASE WHEN r.new_image IS NULL THEN '{}'::pg_catalog.jsonb"
-								   "    ELSE pg_catalog.jsonb_build_object('NewImage', r.new_image) END"
-								   "  OPERATOR(pg_catalog.||) CASE WHEN r.old_image IS NULL THEN '{}'::pg_catalog.jsonb"
-								   "    ELSE pg_catalog.jsonb_build_object('OldImage', r.old_image) END)"
-								   " OPERATOR(pg_catalog.||) CASE WHEN r.ttl_deletion THEN"
-								   "   '{\"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}}'::pg_catalog.jsonb"
-								   "   ELSE '{}'::pg_catalog.jsonb END"
-								   " FROM s JOIN stdesign.stream_records r ON r.stream_id OPERATOR(pg_catalog.=) s.stream_id"
-								   " WHERE r.sequence_number OPERATOR(pg_catalog.>) $2"
-								   " ORDER BY r.sequence_number LIMIT $3",
-								   3, types, args, NULL, true, 0) != SPI_OK_SELECT)
-		st_internal_error("could not read the stream records of table %s", t->name);
+
+	/*
+	 * Not read-only: in READ COMMITTED each call sees what committed before
+	 * it (a consumer that waited, st_stream_wait, then reads).
+	 */
+	if (SPI_execute_with_args(
+							  "WITH s AS (SELECT stream_id, view_type FROM stdesign.streams"
+							  " WHERE stream_id OPERATOR(pg_catalog.=) $1)"
+							  " SELECT pg_catalog.jsonb_build_object("
+							  "  'eventID', pg_catalog.md5(r.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'"
+							  "    OPERATOR(pg_catalog.||) r.sequence_number::pg_catalog.text),"
+							  "  'eventName', r.event_name, 'eventVersion', '1.1', 'eventSource', 'aws:dynamodb',"
+							  "  'awsRegion', '" ST_ARN_REGION "',"
+							  "  'dynamodb', pg_catalog.jsonb_build_object("
+							  "    'ApproximateCreationDateTime',"
+							  "      pg_catalog.floor(pg_catalog.date_part('epoch', r.created_at))::pg_catalog.int8,"
+							  "    'Keys', r.keys,"
+							  "    'SequenceNumber', r.sequence_number::pg_catalog.text,"
+							  "    'SizeBytes', r.size_bytes,"
+							  "    'StreamViewType', s.view_type)"
+							  "  OPERATOR(pg_catalog.||) CASE WHEN r.new_image IS NULL THEN '{}'::pg_catalog.jsonb"
+							  "    ELSE pg_catalog.jsonb_build_object('NewImage', r.new_image) END"
+							  "  OPERATOR(pg_catalog.||) CASE WHEN r.old_image IS NULL THEN '{}'::pg_catalog.jsonb"
+							  "    ELSE pg_catalog.jsonb_build_object('OldImage', r.old_image) END)"
+							  " OPERATOR(pg_catalog.||) CASE WHEN r.ttl_deletion THEN"
+							  "   '{\"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}}'::pg_catalog.jsonb"
+							  "   ELSE '{}'::pg_catalog.jsonb END,"
+							  " r.sequence_number"
+							  " FROM s JOIN stdesign.stream_records r ON r.stream_id OPERATOR(pg_catalog.=) s.stream_id"
+							  " WHERE r.sequence_number OPERATOR(pg_catalog.>) $2"
+							  " ORDER BY r.sequence_number LIMIT $3",
+							  3, types, args, NULL, false, 0) != SPI_OK_SELECT)
+		st_internal_error("could not read the records of stream " INT64_FORMAT, stream_id);
 	records = MemoryContextAlloc(caller, sizeof(Jsonb *) * Max(SPI_processed, 1));
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
@@ -373,6 +372,7 @@ ops_stream_records(const char *table_name, Numeric after, int max, int *n)
 
 		records[i] = DatumGetJsonbPCopy(d);
 		MemoryContextSwitchTo(spi);
+		*last = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2, &isnull));
 	}
 	*n = (int) SPI_processed;
 	SPI_finish();
@@ -446,4 +446,43 @@ ops_stream_drop_trimmed_shards(void)
 	SPI_finish();
 	catalog_as_owner_end(&save);
 	return n;
+}
+
+Jsonb **
+ops_stream_records(const char *table_name, Numeric after, int max, int *n)
+{
+	StTable    *t;
+	CatalogAsOwner save;
+	Oid			types[1] = {TEXTOID};
+	Datum		args[1];
+	bool		beyond;
+	bool		isnull;
+	int64		after_seq;
+	int64		stream_id;
+	int64		last;
+
+	*n = 0;
+	if (after == NULL)
+		st_error(ST_ERR_VALIDATION, "Invalid SequenceNumber: null");
+	ops_stream_check_max(max);
+	after_seq = sequence_arg(after, &beyond);
+	t = catalog_lookup(table_name, false);
+	ops_stream_check_read(t);
+	args[0] = CStringGetTextDatum(t->name);
+
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT stream_id FROM stdesign.streams WHERE table_name OPERATOR(pg_catalog.=) $1"
+							  " AND table_deleted_at IS NULL ORDER BY stream_id DESC LIMIT 1",
+							  1, types, args, NULL, true, 1) != SPI_OK_SELECT)
+		st_internal_error("could not read stdesign.streams");
+	if (SPI_processed == 0)
+		st_error(ST_ERR_RESOURCE_NOT_FOUND,
+				 "Requested resource not found: Table: %s has no stream", t->name);
+	stream_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	SPI_finish();
+	catalog_as_owner_end(&save);
+	if (beyond)
+		return palloc(sizeof(Jsonb *));
+	return ops_stream_records_of(stream_id, after_seq, max, n, &last);
 }

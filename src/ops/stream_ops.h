@@ -32,6 +32,24 @@ extern Jsonb *ops_stream_disable(const char *table_name);
  */
 extern Jsonb **ops_stream_records(const char *table_name, Numeric after, int max, int *n);
 
+/*
+ * The same, of stream stream_id after sequence number after, read as the
+ * catalog's owner: the caller has checked the reader's right
+ * (ops_stream_check_read).  *last: the last record's sequence number, or
+ * after when none.
+ */
+extern Jsonb **ops_stream_records_of(int64 stream_id, int64 after, int max, int *n, int64 *last);
+
+/*
+ * May the current user read the table's stream?  SELECT on its relation
+ * and no row-level security applying to it there; raises otherwise.
+ */
+struct StTable;
+extern void ops_stream_check_read(struct StTable *t);
+
+/* A batch's size as GetRecords' Limit: 1 to 1000; raises otherwise. */
+extern void ops_stream_check_max(int max);
+
 /* A stream's ARN: the table's ARN, "/stream/" and its label. */
 extern char *ops_stream_arn(const char *table_name, const char *label);
 

@@ -84,7 +84,12 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "parser/parse_func.h"
+#include "pgstat.h"
+#include "storage/condition_variable.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
 #include "storage/lmgr.h"
+#include "storage/shmem.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -169,6 +174,14 @@ static StreamBuffer *buffer = NULL;
 /* this transaction's records are numbered: no change may come after */
 static bool numbered = false;
 static bool ttl_deletions = false;
+
+/*
+ * The waiters for new records (st_stream_wait): woken by each transaction
+ * that wrote records, once it has committed.  In shared memory when the
+ * library is preloaded; NULL otherwise (the waiters look every 100 ms).
+ */
+static ConditionVariable *commits_cv = NULL;
+static bool wrote_records = false;
 static Oid	capture_oid = InvalidOid;
 
 /* ---------- the trigger as the relation's flag ---------- */
@@ -848,6 +861,7 @@ xact_callback(XactEvent event, void *arg)
 				MemoryContext old = MemoryContextSwitchTo(buffer->cxt);
 
 				write_records();
+				wrote_records = true;
 				MemoryContextSwitchTo(old);
 			}
 			if (buffer)
@@ -868,6 +882,10 @@ xact_callback(XactEvent event, void *arg)
 						 errdetail("Its stream records are numbered and written when it commits.")));
 			break;
 		case XACT_EVENT_COMMIT:
+			/* visible now (the callback runs after the commit shows) */
+			if (wrote_records && commits_cv)
+				ConditionVariableBroadcast(commits_cv);
+			/* FALLTHROUGH */
 		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PREPARE:
 		case XACT_EVENT_PARALLEL_COMMIT:
@@ -876,6 +894,7 @@ xact_callback(XactEvent event, void *arg)
 			buffer = NULL;
 			numbered = false;
 			ttl_deletions = false;
+			wrote_records = false;
 			break;
 		default:
 			break;
@@ -895,6 +914,65 @@ storage_stream_init(void)
 {
 	RegisterXactCallback(xact_callback, NULL);
 	RegisterSubXactCallback(subxact_callback, NULL);
+}
+
+/* ---------- waiting for records ---------- */
+
+void
+storage_stream_shmem_request(void)
+{
+	RequestAddinShmemSpace(MAXALIGN(sizeof(ConditionVariable)));
+}
+
+void
+storage_stream_shmem_startup(void)
+{
+	bool		found;
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	commits_cv = ShmemInitStruct("stdesign stream commits", sizeof(ConditionVariable), &found);
+	if (!found)
+		ConditionVariableInit(commits_cv);
+	LWLockRelease(AddinShmemInitLock);
+}
+
+void
+storage_stream_wait_begin(void)
+{
+	if (commits_cv)
+		ConditionVariablePrepareToSleep(commits_cv);
+}
+
+void
+storage_stream_wait_sleep(long ms)
+{
+	if (commits_cv)
+	{
+		/* serves interrupts itself (CHECK_FOR_INTERRUPTS) */
+		(void) ConditionVariableTimedSleep(commits_cv, ms, PG_WAIT_EXTENSION);
+		return;
+	}
+	(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+					 Min(ms, 100), PG_WAIT_EXTENSION);
+	ResetLatch(MyLatch);
+	CHECK_FOR_INTERRUPTS();
+}
+
+void
+storage_stream_wait_end(void)
+{
+	if (commits_cv)
+		ConditionVariableCancelSleep();
+}
+
+void
+storage_stream_lock(int64 stream_id)
+{
+	Oid			nsp = get_namespace_oid("stdesign", false);
+
+	if (stream_id <= 0 || stream_id > PG_UINT32_MAX)
+		st_internal_error("stream id " INT64_FORMAT " is out of range", stream_id);
+	LockDatabaseObject(get_relname_relid("streams", nsp), (Oid) stream_id, 0, ExclusiveLock);
 }
 
 /* ---------- the trigger ---------- */

@@ -69,6 +69,24 @@ extern void storage_stream_detach(const char *relname);
 
 /* stdesign.stream_shard_lifetime: seconds an open shard takes records before it rolls over. */
 extern int	storage_stream_shard_lifetime;
+/*
+ * Waiting for a commit that wrote records (st_stream_wait): begin, then
+ * look for the records, sleep at most ms (or until such a commit, or an
+ * interrupt, which is served), look again, ..., end.  With the library
+ * preloaded (its shared memory, storage_stream_shmem_*), each such commit
+ * wakes the waiters; otherwise a sleep lasts 100 ms at most.
+ */
+extern void storage_stream_wait_begin(void);
+extern void storage_stream_wait_sleep(long ms);
+extern void storage_stream_wait_end(void);
+extern void storage_stream_shmem_request(void);
+extern void storage_stream_shmem_startup(void);
+
+/*
+ * Take the stream's lock, as a writer of its records does at commit, until
+ * the transaction ends: no writer is numbering records for it meanwhile.
+ */
+extern void storage_stream_lock(int64 stream_id);
 
 /* Register the transaction callbacks (from _PG_init). */
 extern void storage_stream_init(void);

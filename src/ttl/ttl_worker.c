@@ -30,12 +30,19 @@
  * (backend_type "stdesign ttl worker", what it does as the query), is
  * restarted by the postmaster when it dies, and ends on SIGTERM.
  *
+ * Each round also trims DynamoDB Streams' records past their retention
+ * (stdesign.stream_retention, ops/stream_retention.c), in batches of
+ * stdesign.ttl_batch_size records, each its own transaction, and removes
+ * the streams left with none after their retention.  That work touches
+ * stdesign's own catalog only, and runs as its owner, not as any role.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
 #include "access/htup_details.h"
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "commands/extension.h"
 #include "miscadmin.h"
@@ -48,12 +55,14 @@
 #include "tcop/tcopprot.h"
 #include "lib/stringinfo.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
 #include "utils/timeout.h"
 
 #include "catalog/st_catalog.h"
 #include "common/st_work.h"
+#include "ops/stream_consumers.h"
 #include "ops/ttl_ops.h"
 #include "ttl.h"
 
@@ -278,6 +287,64 @@ ttl_round(MemoryContext cxt)
 						all, all == 1 ? "item" : "items", tables.data)));
 }
 
+/*
+ * One batch of the streams' trim (or, last, the removal of the streams
+ * aged out), in a transaction of its own; errors are logged.
+ */
+static int64
+stream_trim_batch(bool drop)
+{
+	volatile int64 done = 0;
+	StWork		work;
+
+	begin_transaction(&work, drop ? "stdesign ttl: removing aged-out streams"
+					  : "stdesign ttl: trimming stream records past their retention");
+	PG_TRY();
+	{
+		bound_batch();
+		st_work_hard_limit(&work, 2 * TTL_BATCH_TIMEOUT_MS);
+		if (OidIsValid(get_extension_oid("stdesign", true)) &&
+			OidIsValid(get_relname_relid("stream_records", get_namespace_oid("stdesign", true))))
+			done = drop ? ops_stream_drop_aged() : ops_stream_trim_batch(ttl_batch_size);
+		disable_timeout(STATEMENT_TIMEOUT, false);
+		end_transaction(&work);
+	}
+	PG_CATCH();
+	{
+		HOLD_INTERRUPTS();
+		disable_timeout(STATEMENT_TIMEOUT, false);
+		EmitErrorReport();
+		st_work_abort(&work);
+		FlushErrorState();
+		pgstat_report_activity(STATE_IDLE, NULL);
+		RESUME_INTERRUPTS();
+		done = -1;
+	}
+	PG_END_TRY();
+	return done;
+}
+
+/* The streams' records past their retention, batch after batch; then the streams left empty. */
+static void
+stream_trim_round(void)
+{
+	int64		total = 0;
+	int64		batch;
+	int64		dropped;
+
+	do
+	{
+		CHECK_FOR_INTERRUPTS();
+		batch = stream_trim_batch(false);
+		total += Max(batch, 0);
+	} while (batch >= ttl_batch_size);
+	dropped = stream_trim_batch(true);
+	if (total > 0 || dropped > 0)
+		ereport(LOG,
+				(errmsg("stdesign: trimmed " INT64_FORMAT " stream records past their retention, removed " INT64_FORMAT " streams",
+						total, Max(dropped, 0))));
+}
+
 void
 ttl_worker_main(Datum arg)
 {
@@ -303,6 +370,7 @@ ttl_worker_main(Datum arg)
 			ProcessConfigFile(PGC_SIGHUP);
 		}
 		ttl_round(cxt);
+		stream_trim_round();
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 (long) ttl_interval * 1000L, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);

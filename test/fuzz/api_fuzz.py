@@ -10,7 +10,8 @@ oversized value, numbers and strings at their edges.  Then, until the time
 is up, random combinations of those, and PartiQL statements mutated token by
 token with mutated Parameters.  Each request goes through
 
-  - st_api(operation, request) and st_partiql over psql (many statements per
+  - st_api(operation, request), st_partiql and the SQL functions of stream
+    consumers (st_stream_*, stream_sql_calls) over psql (many statements per
     psql call, each call inside its own statement and subtransaction), and
   - the HTTP endpoint (trust mode) when a port is given.
 
@@ -603,6 +604,7 @@ def systematic_cases(model, base_map):
                 cases.append((op, {m: v for m, v in req.items() if m != k}))
                 cases += [(op, dict(req, **{k: r})) for r in odd]
         per_op[op] = cases
+    per_op['st_sql'] = [('st_sql', {'Call': c}) for c in stream_sql_calls()]
     # operations of the model that stdesign does not serve: one generated request each, and null
     for op, shape in model.ops.items():
         if op not in per_op and shape:
@@ -616,6 +618,36 @@ def systematic_cases(model, base_map):
             if i < len(c):
                 out.append(c[i])
     return out
+
+
+def stream_sql_calls():
+    """Calls of the SQL functions of stream consumers (no API model covers
+    them) with hostile arguments: NULLs, empty, long and odd names, limits
+    and timeouts out of range.  Timeouts stay short: a case must not wait."""
+    def lit(v):
+        return 'NULL' if v is None else sql_literal(v)
+    names = [None, '', 'fz', 'nobody', 'x' * 256, "q'uote", '\u00fc' * 10, 'fz' + '\t']
+    tables = [None, TABLE, 'FuzzNone', '', 'y' * 300]
+    starts = [None, 'TRIM_HORIZON', 'LATEST', 'AT_SEQUENCE_NUMBER', '', 'L' * 70000]
+    maxes = ['NULL', '-1', '0', '1', '1000', '1001', '2147483647', '-2147483648']
+    timeouts = ['NULL', "'-1'", '0', '0.001', "'NaN'", "'Infinity'", "'-Infinity'", '1e300', '86401']
+    calls = []
+    for n in names:
+        for t in tables:
+            calls.append('st_stream_consumer_create(%s, %s)' % (lit(n), lit(t)))
+            for m in maxes:
+                calls.append('st_stream_read(%s, %s, %s)' % (lit(n), lit(t), m))
+        for st in starts:
+            calls.append('st_stream_consumer_create(%s, %s, %s)' % (lit(n), lit(TABLE), lit(st)))
+            calls.append('st_stream_consumer_reset(%s, %s)' % (lit(n), lit(st)))
+        for tm in timeouts:
+            calls.append('st_stream_wait(%s, %s)' % (lit(n), tm))
+        calls.append('st_stream_consumer_drop(%s)' % lit(n))
+    for t in tables:
+        calls.append('st_stream_stats(%s)' % lit(t))
+    # the consumer the set-up made, back for the next cases
+    calls.append("st_stream_consumer_create('fz', %s)" % lit(TABLE))
+    return calls
 
 
 def random_case(model, base_map, rng, sys_cases):
@@ -701,6 +733,13 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
     RETURN SQLSTATE || ' ' || SQLERRM;
 END $f$;
+CREATE FUNCTION pg_temp.fzs(call text) RETURNS text LANGUAGE plpgsql AS $f$
+BEGIN
+    EXECUTE 'SELECT count(*) FROM ' || call;
+    RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ' ' || SQLERRM;
+END $f$;
 CREATE FUNCTION pg_temp.fzp(stmt text, params text, typed boolean) RETURNS text LANGUAGE plpgsql AS $f$
 BEGIN
     PERFORM count(*) FROM st_partiql(stmt, params::jsonb, typed);
@@ -719,6 +758,8 @@ def case_sql(i, op, req):
     if op == 'st_partiql' and '\\u0000' in dumps(req['Parameters']):
         # st_partiql takes jsonb, which cannot hold U+0000: Postgres's cast refuses it before stdesign runs
         req = dict(req, Parameters=json.loads(dumps(req['Parameters']).replace('\\u0000', '')))
+    if op == 'st_sql':
+        return 'SELECT %d, pg_temp.fzs(%s);' % (i, sql_literal(req['Call']))
     if op == 'st_partiql':
         return 'SELECT %d, pg_temp.fzp(%s, %s, %s);' % (
             i, sql_literal(req['Statement'] if isinstance(req['Statement'], str) else 'x'),
@@ -852,6 +893,9 @@ def setup(arn_holder):
     script += ("DO $d$ DECLARE r text; BEGIN FOR r IN SELECT relation_name FROM stdesign.tables "
                "WHERE table_name LIKE 'Fuzz%' LOOP EXECUTE pg_catalog.format("
                "'GRANT ALL ON stdesign_data.%I TO PUBLIC', r); END LOOP; END $d$;\n")
+    # a stream and a consumer of the fuzz table, for the stream SQL functions (stream_sql_calls)
+    script += "SELECT st_stream_enable('%s', 'NEW_AND_OLD_IMAGES') IS NOT NULL;\n" % TABLE
+    script += "SELECT st_stream_consumer_create('fz', '%s') IS NOT NULL;\n" % TABLE
     # a backup of the fuzz table, for DescribeBackup, ListBackups, RestoreTableFromBackup
     script += "SELECT st_create_backup('%s', 'fuzz-base') ->> 'BackupArn';\n" % TABLE
     script += "SELECT st_api('DescribeTable', '{\"TableName\": \"%s\"}') #>> '{Table,TableArn}';\n" % TABLE
@@ -910,7 +954,7 @@ def main():
             return systematic[position]
         return random_case(model, base_map, stream_rng, systematic)
 
-    # SQL: st_api and st_partiql over psql
+    # SQL: st_api, st_partiql and the stream SQL functions over psql
     pos = 0
     sql_rng = random.Random(args.seed)
     pending = []
@@ -939,6 +983,8 @@ def main():
             hpos += 1
             if op.startswith('StDesign_Studio.'):
                 continue
+            if op == 'st_sql':
+                continue        # SQL functions only: no HTTP operation
             if op == 'st_partiql':
                 if not req.get('typed'):
                     continue
