@@ -26,12 +26,14 @@
  */
 #include "postgres.h"
 
+#include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
+#include "utils/lsyscache.h"
 #include "utils/numeric.h"
 #include "utils/rls.h"
 
@@ -112,6 +114,15 @@ owned_table(const char *table_name)
 	return catalog_lookup(table_name, false);
 }
 
+/* Is the streams' catalog there (not a 0.1.0 catalog the library runs on before ALTER EXTENSION UPDATE)? */
+static bool
+streams_catalog_present(void)
+{
+	Oid			nsp = get_namespace_oid("stdesign", true);
+
+	return OidIsValid(nsp) && OidIsValid(get_relname_relid("stream_shards", nsp));
+}
+
 /*
  * Close the open shards of the table's streams that take no more records
  * (disabled, or the table deleted), in the caller's SPI connection, as
@@ -140,6 +151,8 @@ ops_stream_table_deleted(const char *table_name)
 {
 	CatalogAsOwner save;
 
+	if (!streams_catalog_present())
+		return;
 	catalog_check_triggers();
 	catalog_as_owner_begin(&save);
 	SPI_connect();
@@ -388,6 +401,8 @@ ops_stream_describe_table(const char *table_name, Av *description)
 	Datum		arg = CStringGetTextDatum(table_name);
 	MemoryContext caller = CurrentMemoryContext;
 
+	if (!streams_catalog_present())
+		return;
 	catalog_as_owner_begin(&save);
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT label, view_type, disabled_at IS NULL FROM stdesign.streams"

@@ -97,7 +97,7 @@ typedef struct ShardRow
 static char *
 seq_text(int64 seq)
 {
-	return psprintf("%021" INT64_MODIFIER "d", seq);
+	return psprintf("%021lld", (long long) seq);
 }
 
 /* Row i of the SPI result as a StreamRow, in the current context. */

@@ -687,8 +687,8 @@ roll_shard_if_due(int64 stream_id, char *shard, TimestampTz now)
 		SPIPlanPtr	plan;
 
 		/* DynamoDB's form: shardId-<20 digits of ms since the epoch>-<8 hex digits> */
-		child = psprintf("shardId-%020" INT64_MODIFIER "d-%08x",
-						 (int64) ((now / 1000) + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000),
+		child = psprintf("shardId-%020lld-%08x",
+						 (long long) ((now / 1000) + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000),
 						 (unsigned int) pg_prng_uint32(&pg_global_prng_state));
 		args[0] = Int64GetDatum(stream_id);
 		args[1] = CStringGetTextDatum(shard);
