@@ -47,11 +47,11 @@ if [ "$set_name" = test ]; then
 	# clang and its runtime: the fuzz targets; perl (prove, Test::More) and
 	# libipc-run-perl: the TAP tests (PostgreSQL::Test::Cluster runs its
 	# commands through IPC::Run); awscli, boto3, curl: the HTTP endpoint's
-	# tests; chromium: the design studio's pages, loaded headless
+	# tests; chromium and firefox-esr: the design studio's pages, loaded headless
 	# (studio_browser.sh; studio_live.sh drives it with test/studio's
 	# pinned puppeteer-core, which it installs with npm ci).
 	packages+=(postgresql-15 postgresql-server-dev-15 postgresql-contrib clang libclang-rt-14-dev
-		perl libipc-run-perl awscli python3-boto3 curl chromium)
+		perl libipc-run-perl awscli python3-boto3 curl chromium firefox-esr)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -14,6 +14,7 @@
 #      e-commerce table's views, the seeds' six access patterns, model and
 #      item edits, at 1280 and 800 px, the code shown run with boto3 and
 #      the JavaScript SDK
+#   3b. the same in Firefox ESR (BROWSER=firefox)
 #   4. sigv4 (after a reload): the page has no token and asks for a key;
 #      unsigned studio calls refused; in Chromium, the owner's key sees the
 #      items, a key of a role without SELECT sees none
@@ -21,7 +22,7 @@
 # Screenshots go to a temporary directory (STUDIO_SHOTS to choose it),
 # never into the tree.  Needs the extension installed (make install), node
 # and npm (test/studio's pinned puppeteer-core, installed with npm ci) and
-# Debian's chromium.  Ends with one "studio_live: N passed, N failed" line.
+# Debian's chromium and firefox-esr.  Ends with one "studio_live: N passed, N failed" line.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -133,6 +134,16 @@ f=$(sed -n 's/^studio_live_browser: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' 
 passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
 [ -n "$p" ] && [ "${p:-0}" -ge 80 ]; check "the browser test ran its checks (${p:-0} passed)" $?
 grep -q 'not ok\|went to its end' "$work/trust.out" && tail -20 "$work/trust.out"
+
+echo "== the page in Firefox (trust)"
+# the same checks in Debian's Firefox ESR, through WebDriver BiDi
+BROWSER=firefox STUDIO_URL=$base SHOTS=$shots/firefox node test/studio/browser_test.mjs trust > "$work/firefox.out" 2>&1
+grep -E '^(ok|not ok) ' "$work/firefox.out" | sed 's/^/   /'
+p=$(sed -n 's/^studio_live_browser: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$work/firefox.out")
+f=$(sed -n 's/^studio_live_browser: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$work/firefox.out")
+passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
+[ -n "$p" ] && [ "${p:-0}" -ge 80 ]; check "the Firefox browser test ran its checks (${p:-0} passed)" $?
+grep -q 'not ok\|went to its end' "$work/firefox.out" && tail -20 "$work/firefox.out"
 
 echo "== sigv4"
 q -c "ALTER SYSTEM SET stdesign.http_auth = 'sigv4'" -c "SELECT pg_reload_conf()" >/dev/null
