@@ -35,7 +35,7 @@ done
 
 if [ -z "${PGPORT:-}" ]; then
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	exec env PGPORT= HTTP_PORT="$port" bash "$root/test/scripts/tmp_cluster.sh" -o shared_buffers=512MB -o max_wal_size=4GB \
+	exec env -u PGPORT HTTP_PORT="$port" bash "$root/test/scripts/tmp_cluster.sh" -o shared_buffers=512MB -o max_wal_size=4GB \
 		-o shared_preload_libraries=stdesign -o stdesign.http_port="$port" -o stdesign.http_workers=2 \
 		-o stdesign.http_trust_role=postgres -o stdesign.http_trust_allow_superuser=on \
 		bash "$self" --items "$items" --hot "$hot"
