@@ -13,7 +13,8 @@
  * A stream of a live table is read by the roles that may SELECT its
  * relation (and to which no row-level security applies there: records
  * hold whole items); once the table is deleted, its stream stays readable
- * (DynamoDB keeps it 24 hours) by the role that owned the table's relation.
+ * (DynamoDB keeps it 24 hours) by the role that owned the table's relation
+ * when it was deleted (ops/table_admin.c).
  *
  * Sequence numbers are stdesign's (one sequence for every stream, taken in
  * commit order per stream), written as decimal strings of at least 21

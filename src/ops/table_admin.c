@@ -19,6 +19,7 @@
 
 #include "access/table.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -26,6 +27,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "catalog/st_catalog.h"
@@ -1388,6 +1390,20 @@ deleting_description(const Av *described)
 	return d;
 }
 
+/* The owner of relation relid now. */
+static Oid
+relation_owner_now(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		st_internal_error("cache lookup failed for relation %u", relid);
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
 Av *
 ops_table_drop(const char *name)
 {
@@ -1400,6 +1416,9 @@ ops_table_drop(const char *name)
 	char	   *relname = pstrdup(t->relname);
 	Datum		arg;
 	Oid			type = TEXTOID;
+	Oid			types[2] = {TEXTOID, OIDOID};
+	Datum		args[2];
+	Oid			owner;
 
 	catalog_check_owner(t);
 	/* the table's own name from here on (`name` may be its ARN) */
@@ -1412,6 +1431,7 @@ ops_table_drop(const char *name)
 	/* a distributed table: its description's count over one connection per worker (see storage.h) */
 	nest = distributed ? storage_citus_sequential_begin() : -1;
 	d = deleting_description(ops_table_describe(name));
+	owner = relation_owner_now(t->relid);
 
 	if (distributed)
 	{
@@ -1420,10 +1440,18 @@ ops_table_drop(const char *name)
 	}
 	else
 		storage_drop_relation(relname);
-	/* its stream stays readable, as DynamoDB keeps it 24 hours after the table's deletion */
-	(void) catalog_write("UPDATE stdesign.streams SET table_deleted_at = pg_catalog.now()"
+	/*
+	 * Its stream stays readable, as DynamoDB keeps it 24 hours after the
+	 * table's deletion, by the role that owns the relation now: the owner
+	 * of the enabling may have given the table away since, and must not
+	 * read what was written after.
+	 */
+	args[0] = arg;
+	args[1] = ObjectIdGetDatum(owner);
+	(void) catalog_write("UPDATE stdesign.streams SET table_deleted_at = pg_catalog.now(),"
+						 " table_owner = $2::pg_catalog.regrole"
 						 " WHERE table_name OPERATOR(pg_catalog.=) $1 AND table_deleted_at IS NULL",
-						 1, &type, &arg, NULL);
+						 2, types, args, NULL);
 	ops_stream_table_deleted(name);
 	if (catalog_write("DELETE FROM stdesign.tables WHERE table_name OPERATOR(pg_catalog.=) $1",
 					  1, &type, &arg, NULL) != 1)
