@@ -201,10 +201,82 @@ RESET enable_seqscan;
 DEALLOCATE mg_plan;
 -- st_query takes one partition-key value: not such an index
 SELECT st_query('x', "table" => 'MgA', index => 'Big');
--- PartiQL: a SELECT with the key attributes is refused (not read by key yet), one
--- without them reads the whole index in its order
-SELECT st_api('ExecuteStatement', '{"Statement": "SELECT PK FROM \"MgA\".\"Big\" WHERE h1 = ''x'' AND h2 = 1 AND h3 = ''AQ=='' AND h4 = ''y''"}');
+-- PartiQL: a SELECT giving every partition-key attribute with = is a Query
+-- of the index: the same items in the same order as the Query API's; the
+-- sort-key attributes narrow it left to right (= up to the last one used,
+-- which may have a range or begins_with); what the key range does not take
+-- is the filter.  One without them reads the whole index in its order.
 SELECT jsonb_array_length(st_api('ExecuteStatement', '{"Statement": "SELECT PK FROM \"MgA\".\"Big\""}') -> 'Items');
+CREATE FUNCTION mg_pql(stmt text, extra jsonb DEFAULT '{}') RETURNS jsonb LANGUAGE sql AS $$
+  SELECT st_api('ExecuteStatement', jsonb_build_object('Statement', 'SELECT * FROM "MgA"."Big" WHERE ' || stmt,
+    'Parameters', '[{"B": "AQ=="}]'::jsonb) || extra)
+$$;
+CREATE FUNCTION mg_items(r jsonb) RETURNS text LANGUAGE sql AS $$
+  SELECT COALESCE(string_agg(i -> 'PK' ->> 'S', ' ' ORDER BY o), '') || ' (' || jsonb_array_length(r -> 'Items') || ')'
+         || COALESCE(' next ' || (r ? 'NextToken')::text, '')
+    FROM jsonb_array_elements(r -> 'Items') WITH ORDINALITY AS x(i, o)
+$$;
+-- the Query's items, those with r2 = r2 only when given (a filter on a key
+-- attribute is refused by Query: compared here in SQL)
+CREATE FUNCTION mg_same(pql jsonb, q jsonb, r2 text DEFAULT NULL) RETURNS text LANGUAGE sql AS $$
+  SELECT mg_items(pql) || CASE WHEN pql -> 'Items' = qi THEN ' = Query' ELSE ' <> Query ' || qi::text END
+    FROM (SELECT COALESCE(jsonb_agg(i ORDER BY o), '[]') AS qi
+            FROM jsonb_array_elements(q -> 'Items') WITH ORDINALITY AS x(i, o)
+           WHERE r2 IS NULL OR i -> 'r2' ->> 'S' = r2) AS f
+$$;
+SELECT mg_same(mg_pql('h1 = ''x'' AND h2 = 1.0 AND h3 = ? AND h4 = ''y'''),
+  mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d', '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}}'));
+-- in any order in the WHERE, the value on either side
+SELECT mg_same(mg_pql('r1 = 1 AND ''y'' = h4 AND r2 BETWEEN ''b'' AND ''c'' AND h3 = ? AND h2 = 1 AND h1 = ''x'''),
+  mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 = :r1 AND r2 BETWEEN :lo AND :hi',
+    '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "1"}, ":lo": {"S": "b"}, ":hi": {"S": "c"}}'));
+SELECT mg_same(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y'' AND r1 = 1 AND begins_with(r2, ''a'')'),
+  mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 = :r1 AND begins_with(r2, :p)',
+    '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "1"}, ":p": {"S": "a"}}'));
+-- ORDER BY a key attribute DESC: ScanIndexForward false
+SELECT mg_same(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y'' AND 2 <= r1 ORDER BY r1 DESC'),
+  mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 >= :r1',
+    '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "2"}}', '{"ScanIndexForward": false}'));
+-- a sort-key attribute after a range, or after one not given: the filter
+SELECT mg_same(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y'' AND r1 > 0 AND r2 = ''b'''),
+  mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d AND r1 > :r1',
+    '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}, ":r1": {"N": "0"}}'), 'b');
+SELECT mg_same(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y'' AND r2 = ''b'''),
+  mg_q('h1 = :a AND h2 = :b AND h3 = :c AND h4 = :d',
+    '{":a": {"S": "x"}, ":b": {"N": "1"}, ":c": {"B": "AQ=="}, ":d": {"S": "y"}}'), 'b');
+-- pages: Limit and NextToken go through the Query's range
+SELECT mg_items(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y'' AND r1 = 1', '{"Limit": 2}'))
+       AS first_page,
+       mg_items(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y'' AND r1 = 1',
+         jsonb_build_object('NextToken', mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y'' AND r1 = 1', '{"Limit": 2}') -> 'NextToken')))
+       AS rest;
+-- a value of another type, a BETWEEN with reversed bounds, begins_with on a
+-- number: no item matches
+SELECT mg_items(mg_pql('h1 = ''x'' AND h2 = ''1'' AND h3 = ? AND h4 = ''y''')) = ' (0) next false' AS none,
+       mg_items(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y'' AND r1 BETWEEN 2 AND 1')) = ' (0) next false' AS none_reversed,
+       mg_items(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y'' AND begins_with(r1, 1)')) = ' (0) next false' AS none_begins;
+-- without every partition-key attribute (h4 missing, h4 with IN or <): a Scan
+-- of the index, the WHERE as its filter
+SELECT mg_items(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND r4 > 7'));
+SELECT mg_items(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 IN [''y''] AND r4 > 7'));
+SELECT mg_items(mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 >= ''y'' AND r4 > 7'));
+-- errors as the Query API's: a key value it refuses; an ORDER BY that is
+-- not an index key attribute; ORDER BY on a Scan
+SELECT mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''''');
+SELECT mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y'' ORDER BY PK');
+SELECT mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? ORDER BY r1');
+SELECT mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y''', '{"ConsistentRead": true}');
+-- a role without SELECT on the table's data reads nothing by key either
+CREATE ROLE regress_st_mgsi_reader;
+GRANT USAGE ON SCHEMA stdesign TO regress_st_mgsi_reader;
+SET ROLE regress_st_mgsi_reader;
+SELECT mg_pql('h1 = ''x'' AND h2 = 1 AND h3 = ? AND h4 = ''y''');
+RESET ROLE;
+REVOKE USAGE ON SCHEMA stdesign FROM regress_st_mgsi_reader;
+DROP ROLE regress_st_mgsi_reader;
+DROP FUNCTION mg_same(jsonb, jsonb, text);
+DROP FUNCTION mg_items(jsonb);
+DROP FUNCTION mg_pql(text, jsonb);
 
 -- Scan of the index: in index order, every key attribute in LastEvaluatedKey
 SELECT mg_pks(st_api('Scan', '{"TableName": "MgA", "IndexName": "Big", "Limit": 3}'));

@@ -241,10 +241,10 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 	StQueryRange r;
 	const StKeyDef *pk = ops_query_pk(q);
 
-	/* a multi-attribute key is only queried through its own condition (st_query takes one value) */
+	/* a multi-attribute key is only queried through its own condition (Query, PartiQL); st_query takes one value */
 	if (q->index && q->index->multi && !q->multi)
 		st_error(ST_ERR_VALIDATION,
-				 "The index %s has a key of several attributes: query it with a KeyConditionExpression (Query); PartiQL and st_query read only indexes with one partition-key attribute",
+				 "The index %s has a key of several attributes: query it with a KeyConditionExpression (Query) or PartiQL; st_query reads only indexes with one partition-key attribute",
 				 q->index->name);
 	if (q->multi)
 	{

@@ -201,7 +201,16 @@ typedef struct PqlKeySchema
 	const char *sk;				/* NULL: no sort key */
 	AvType		sk_type;
 	bool		is_index;		/* a secondary index: keys are not unique */
+	/*
+	 * A GSI key of several attributes (nkeys 0 otherwise): npk partition-key
+	 * attributes, then the sort-key ones, in key schema order.
+	 */
+	int			nkeys;
+	int			npk;
+	const char **key_names;
 } PqlKeySchema;
+
+#define PQL_MAX_KEYS 8
 
 typedef enum PqlAccess
 {
@@ -230,6 +239,13 @@ typedef struct PqlPlan
 	PqlSortOp	sk_op;
 	PqlNode    *sk1;
 	PqlNode    *sk2;			/* BETWEEN's upper bound */
+	/*
+	 * A Query of a multi-attribute key: the first nmulti key attributes
+	 * with =, the next one bounded by sk_op (PQL_SK_NONE: none).
+	 */
+	bool		multi;
+	int			nmulti;
+	PqlNode    *multi_values[PQL_MAX_KEYS];
 	bool		forward;		/* ORDER BY ... ASC (the default) */
 	/* expressions, NULL when there is none */
 	char	   *filter;			/* SELECT: what the key range leaves of the WHERE */

@@ -244,6 +244,17 @@ key_schema(StTable *t, StIndex *ix, PqlKeySchema *ks)
 	ks->sk = sk->name;
 	ks->sk_type = sk->type;
 	ks->is_index = ix != NULL;
+	ks->nkeys = 0;
+	ks->npk = 0;
+	ks->key_names = NULL;
+	if (ix && ix->multi)
+	{
+		ks->nkeys = ix->npk + ix->nsk;
+		ks->npk = ix->npk;
+		ks->key_names = palloc(sizeof(char *) * ks->nkeys);
+		for (int i = 0; i < ks->nkeys; i++)
+			ks->key_names[i] = ix->keys[i].name;
+	}
 }
 
 void
@@ -301,7 +312,14 @@ key_position(StTable *t, StIndex *ix, const Av *key)
 
 	pos->table_pk = ops_start_key_datum(key, &t->pk);
 	pos->table_sk = ops_start_key_datum(key, &t->sk);
-	if (ix)
+	if (ix && ix->multi)
+	{
+		/* a multi-attribute key is positioned by all its attributes */
+		for (int i = 0; i < ix->npk + ix->nsk; i++)
+			(void) ops_start_key_datum(key, &ix->keys[i]);
+		pos->key = key;
+	}
+	else if (ix)
 	{
 		pos->index_pk = ops_start_key_datum(key, &ix->pk);
 		pos->index_sk = ops_start_key_datum(key, &ix->sk);
@@ -427,6 +445,67 @@ partition_values(const PqlPlan *plan, const StKeyDef *pk, const Av *params)
 	return vals;
 }
 
+static ExprKeyOp
+multi_key_op(StSortOp op)
+{
+	switch (op)
+	{
+		case ST_SORT_LT:
+			return EXPR_KEY_LT;
+		case ST_SORT_LE:
+			return EXPR_KEY_LE;
+		case ST_SORT_GT:
+			return EXPR_KEY_GT;
+		case ST_SORT_GE:
+			return EXPR_KEY_GE;
+		case ST_SORT_BETWEEN:
+			return EXPR_KEY_BETWEEN;
+		case ST_SORT_BEGINS_WITH:
+			return EXPR_KEY_BEGINS_WITH;
+		default:
+			return EXPR_KEY_EQ;
+	}
+}
+
+/*
+ * The key condition of a Query plan on a multi-attribute key, set on q by
+ * the Query operation's own code (ops_query_set_multi_condition); false
+ * when no item can match (a value of another type than its attribute's, a
+ * range that sort_range finds empty).
+ */
+static bool
+multi_range(const PqlPlan *plan, StIndex *ix, const Av *params, StQuerySpec *q)
+{
+	ExprKeyConditionMulti m;
+
+	memset(&m, 0, sizeof(m));
+	for (int i = 0; i < plan->nmulti; i++)
+	{
+		Av		   *v = partiql_value_of(plan->multi_values[i], params);
+
+		if (v->type != ix->keys[i].type)
+			return false;
+		m.has[i] = true;
+		m.op[i] = EXPR_KEY_EQ;
+		m.value1[i] = v;
+	}
+	if (plan->sk_op != PQL_SK_NONE)
+	{
+		int			k = plan->nmulti;
+		StQuerySpec bounded;
+
+		memset(&bounded, 0, sizeof(bounded));
+		if (!sort_range(plan, &ix->keys[k], params, &bounded))
+			return false;
+		m.has[k] = true;
+		m.op[k] = multi_key_op(bounded.sort_op);
+		m.value1[k] = bounded.sort1;
+		m.value2[k] = bounded.sort2;
+	}
+	ops_query_set_multi_condition(q, &m);
+	return true;
+}
+
 static void
 run_get(PartiqlCall *call, ReadState *rs, const PqlPlan *plan, StTable *t)
 {
@@ -504,7 +583,31 @@ run_select(PartiqlCall *call, const PqlStmt *s, uint32 hash)
 			run_get(call, &rs, &plan, t);
 		return;
 	}
-	if (plan.access == PQL_ACCESS_QUERY)
+	if (plan.access == PQL_ACCESS_QUERY && plan.multi)
+	{
+		StQuerySpec q;
+
+		if (start_part != 0)
+			invalid_token();
+		memset(&q, 0, sizeof(q));
+		q.table = t;
+		q.index = ix;
+		q.forward = plan.forward;
+		if (multi_range(&plan, ix, call->params, &q))
+		{
+			q.limit = rs.limit > 0 ? rs.limit : -1;
+			q.start = start_key ? key_position(t, ix, start_key) : NULL;
+			if (q.start)
+				ops_query_check_multi_start(&q);
+			ops_query(&q, read_row, &rs);
+			if (rs.stopped)
+			{
+				call->next_token_out = token_encode(hash, 0, rs.last_key);
+				call->last_key = rs.last_key;
+			}
+		}
+	}
+	else if (plan.access == PQL_ACCESS_QUERY)
 	{
 		const StKeyDef *pkdef = ix ? &ix->pk : &t->pk;
 		const StKeyDef *skdef = ix ? &ix->sk : &t->sk;

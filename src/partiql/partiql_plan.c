@@ -494,6 +494,69 @@ sk_condition(PqlPlan *plan, PqlNode *n, const char *sk)
 	return false;
 }
 
+/*
+ * A SELECT on a GSI with a multi-attribute key is a Query when its WHERE
+ * gives every partition-key attribute with = (DynamoDB Developer Guide,
+ * "Multi-attribute keys pattern": a query must specify all partition-key
+ * attributes with equality); the sort-key attributes narrow it left to
+ * right, with = up to the last one used, which may have a range or
+ * begins_with instead.  A conjunct the key range does not take stays in
+ * the filter; a WHERE without every partition-key attribute is a Scan.
+ */
+static void
+plan_multi_key(PqlPlan *plan, const PqlKeySchema *keys, PqlNode **conj, int nconj, bool *taken)
+{
+	int			at[PQL_MAX_KEYS];
+
+	plan->access = PQL_ACCESS_SCAN;
+	for (int k = 0; k < keys->npk; k++)
+	{
+		at[k] = -1;
+		for (int i = 0; i < nconj && at[k] < 0; i++)
+			if (key_equality(conj[i], keys->key_names[k]))
+				at[k] = i;
+		if (at[k] < 0)
+			return;
+	}
+	for (int k = 0; k < keys->npk; k++)
+	{
+		taken[at[k]] = true;
+		plan->multi_values[k] = key_equality(conj[at[k]], keys->key_names[k]);
+	}
+	plan->nmulti = keys->npk;
+	for (int k = keys->npk; k < keys->nkeys; k++)
+	{
+		int			eq = -1;
+		bool		range = false;
+
+		for (int i = 0; i < nconj && eq < 0; i++)
+			if (!taken[i] && key_equality(conj[i], keys->key_names[k]))
+				eq = i;
+		if (eq >= 0)
+		{
+			taken[eq] = true;
+			plan->multi_values[plan->nmulti++] = key_equality(conj[eq], keys->key_names[k]);
+			continue;
+		}
+		for (int i = 0; i < nconj && !range; i++)
+			if (!taken[i] && sk_condition(plan, conj[i], keys->key_names[k]))
+				taken[i] = range = true;
+		break;
+	}
+	plan->multi = true;
+	plan->access = PQL_ACCESS_QUERY;
+}
+
+/* Is path one of the key attributes (ORDER BY must name one)? */
+static bool
+path_is_key(const PqlPath *path, const PqlKeySchema *keys)
+{
+	for (int k = 0; k < keys->nkeys; k++)
+		if (path_is_attr(path, keys->key_names[k]))
+			return true;
+	return path_is_attr(path, keys->pk) || path_is_attr(path, keys->sk);
+}
+
 static bool
 plan_select(PlanCtx *c, const PqlStmt *s, const PqlKeySchema *keys, PqlNode **conj, int nconj,
 			bool *taken)
@@ -501,7 +564,9 @@ plan_select(PlanCtx *c, const PqlStmt *s, const PqlKeySchema *keys, PqlNode **co
 	PqlPlan    *plan = c->plan;
 	int			pk_at = -1;
 
-	for (int i = 0; i < nconj && pk_at < 0; i++)
+	if (keys->nkeys > 0)
+		plan_multi_key(plan, keys, conj, nconj, taken);
+	for (int i = 0; i < nconj && pk_at < 0 && keys->nkeys == 0; i++)
 		if (pk_condition(plan, conj[i], keys->pk))
 			pk_at = i;
 	if (pk_at >= 0)
@@ -519,7 +584,7 @@ plan_select(PlanCtx *c, const PqlStmt *s, const PqlKeySchema *keys, PqlNode **co
 		else
 			plan->access = PQL_ACCESS_QUERY;
 	}
-	else
+	else if (keys->nkeys == 0)
 		plan->access = PQL_ACCESS_SCAN;
 
 	if (s->order_by)
@@ -529,7 +594,7 @@ plan_select(PlanCtx *c, const PqlStmt *s, const PqlKeySchema *keys, PqlNode **co
 		char		name[300];
 
 		snprintf(name, sizeof(name), "%.*s", Min(e->len, 255), e->name);
-		if (!path_is_attr(ob, keys->pk) && !path_is_attr(ob, keys->sk))
+		if (!path_is_key(ob, keys))
 			return plan_fail(c, "Variable reference %s in ORDER BY clause must be part of the primary key", name);
 		if (plan->access == PQL_ACCESS_SCAN)
 			return plan_fail(c, "%s", "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.");

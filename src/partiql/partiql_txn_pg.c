@@ -33,6 +33,7 @@ plan_of(const PqlStmt *s, StTable *t, PqlPlan *plan)
 	PqlKeySchema ks;
 	StErr		err;
 
+	memset(&ks, 0, sizeof(ks));
 	ks.pk = t->pk.name;
 	ks.pk_type = t->pk.type;
 	ks.sk = t->sk.name;

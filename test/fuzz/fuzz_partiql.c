@@ -31,10 +31,12 @@ parse_expression(ExprKind kind, const char *text)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const char *multi_names[] = {"h1", "h2", "r1", "r2"};
 	static const PqlKeySchema schemas[] = {
 		{"pk", AV_S, "sk", AV_S, false},
 		{"id", AV_N, NULL, AV_S, false},
 		{"gpk", AV_S, "gsk", AV_N, true},
+		{"h1", AV_S, "r1", AV_N, true, 4, 2, multi_names},
 	};
 	StErr		err;
 	PqlStmt    *s = partiql_parse((const char *) data, (int) size, &err);
@@ -56,6 +58,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void) partiql_plan_values(&plan, params, &err);
 			for (int i = 0; i < plan.npk; i++)
 				(void) partiql_value(plan.pk_values[i], params, &err);
+			for (int i = 0; i < plan.nmulti; i++)
+				(void) partiql_value(plan.multi_values[i], params, &err);
 			parse_expression(EXPR_FILTER, plan.filter);
 			parse_expression(EXPR_CONDITION, plan.condition);
 			parse_expression(EXPR_UPDATE, plan.update);

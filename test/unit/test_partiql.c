@@ -36,6 +36,8 @@ perr(const char *text)
 static const PqlKeySchema table_keys = {"pk", AV_S, "sk", AV_S, false};
 static const PqlKeySchema hash_keys = {"id", AV_N, NULL, AV_S, false};
 static const PqlKeySchema index_keys = {"gpk", AV_S, "gsk", AV_N, true};
+static const char *multi_names[] = {"h1", "h2", "r1", "r2", "r3"};
+static const PqlKeySchema multi_keys = {"h1", AV_S, "r1", AV_N, true, 5, 2, multi_names};
 
 static PqlPlan plan;
 
@@ -185,6 +187,29 @@ test_planning(void)
 	PLAN("SELECT * FROM T WHERE gpk = 'a' AND gsk = 1", &index_keys, "QUERY npk=1 sk=1 values=0");
 	PLAN("SELECT * FROM T WHERE gpk = 'a' ORDER BY gsk DESC", &index_keys, "QUERY npk=1 sk=0 values=0");
 	CHECK(!plan.forward);
+	/*
+	 * a multi-attribute key: every partition attribute with =, then the
+	 * sort attributes left to right (= up to the last used, which may have a
+	 * range); what the key does not take filters
+	 */
+	PLAN("SELECT * FROM T WHERE r1 = 1 AND 'b' = h2 AND h1 = 'a'", &multi_keys, "QUERY npk=0 sk=0 values=0");
+	CHECK(plan.multi && plan.nmulti == 3);
+	PLAN("SELECT * FROM T WHERE h1 = 'a' AND h2 = 'b' AND r1 = 1 AND r2 > 2 AND r3 = 3", &multi_keys,
+		 "QUERY npk=0 sk=4 filter=[#n0 = :v0] #n0=r3 values=1");
+	CHECK(plan.multi && plan.nmulti == 3);
+	PLAN("SELECT * FROM T WHERE h1 = 'a' AND h2 = 'b' AND r2 = 2 ORDER BY r2 DESC", &multi_keys,
+		 "QUERY npk=0 sk=0 filter=[#n0 = :v0] #n0=r2 values=1");
+	CHECK(plan.multi && plan.nmulti == 2 && !plan.forward);
+	PLAN("SELECT * FROM T WHERE h1 = 'a' AND h2 = 'b' AND begins_with(r1, 'x')", &multi_keys,
+		 "QUERY npk=0 sk=7 values=0");
+	CHECK(plan.nmulti == 2);
+	PLAN("SELECT * FROM T WHERE h1 = 'a' AND h2 IN ['b']", &multi_keys,
+		 "SCAN npk=0 sk=0 filter=[#n0 = :v0 AND #n1 IN (:v1)] #n0=h1 #n1=h2 values=2");
+	CHECK(!plan.multi);
+	CHECK_STR(planned("SELECT * FROM T WHERE h1 = 'a' ORDER BY r1", &multi_keys),
+			  "Must have at least one non-optional hash key condition in WHERE clause when using ORDER BY clause.");
+	CHECK_STR(planned("SELECT * FROM T WHERE h1 = 'a' AND h2 = 'b' ORDER BY x", &multi_keys),
+			  "Variable reference x in ORDER BY clause must be part of the primary key");
 	/* anything else: a Scan with the whole WHERE as filter */
 	PLAN("SELECT * FROM T WHERE pk = 'a' OR sk = 'b'", &table_keys,
 		 "SCAN npk=0 sk=0 filter=[#n0 = :v0 OR #n1 = :v1] #n0=pk #n1=sk values=2");
