@@ -5,7 +5,7 @@
 -- the time-to-live worker's next round.  (Runs after the other streams
 -- tests: the trim deletes every stream's records older than a second.)
 
-CREATE FUNCTION try(q text) RETURNS text LANGUAGE plpgsql AS $$
+CREATE FUNCTION te_try(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
 	EXECUTE q;
 	RETURN 'ok';
@@ -33,7 +33,7 @@ SELECT pk FROM seqs ORDER BY seq;
 -- ExpiredIteratorException: the iterator older than the lifetime
 SET stdesign.stream_iterator_lifetime = 1;
 SELECT pg_sleep(1.2);
-SELECT try(format('SELECT st_api(%L, %L)', 'GetRecords', jsonb_build_object('ShardIterator', it))) AS expired FROM it;
+SELECT te_try(format('SELECT st_api(%L, %L)', 'GetRecords', jsonb_build_object('ShardIterator', it))) AS expired FROM it;
 -- a fresh iterator is good
 SELECT jsonb_array_length(st_api('GetRecords', jsonb_build_object('ShardIterator',
 	st_api('GetShardIterator', jsonb_build_object('StreamArn', arn, 'ShardId', shard,
@@ -46,10 +46,10 @@ SELECT current_setting('stdesign.stream_iterator_lifetime') AS lifetime,
 -- TrimmedDataAccessException: the records older than the retention trimmed
 SET stdesign.stream_retention = 1;
 SELECT stdesign.stream_trim() >= 2 AS trimmed;
-SELECT try(format('SELECT st_api(%L, %L)', 'GetRecords', jsonb_build_object('ShardIterator', it))) AS trimmed_iterator FROM it;
-SELECT try(format('SELECT st_api(%L, %L)', 'GetShardIterator', jsonb_build_object('StreamArn', arn, 'ShardId', shard,
+SELECT te_try(format('SELECT st_api(%L, %L)', 'GetRecords', jsonb_build_object('ShardIterator', it))) AS trimmed_iterator FROM it;
+SELECT te_try(format('SELECT st_api(%L, %L)', 'GetShardIterator', jsonb_build_object('StreamArn', arn, 'ShardId', shard,
 	'ShardIteratorType', 'AT_SEQUENCE_NUMBER', 'SequenceNumber', (SELECT min(seq) FROM seqs)))) AS trimmed_at FROM s;
-SELECT try(format('SELECT st_api(%L, %L)', 'GetShardIterator', jsonb_build_object('StreamArn', arn, 'ShardId', shard,
+SELECT te_try(format('SELECT st_api(%L, %L)', 'GetShardIterator', jsonb_build_object('StreamArn', arn, 'ShardId', shard,
 	'ShardIteratorType', 'AFTER_SEQUENCE_NUMBER', 'SequenceNumber', (SELECT min(seq) FROM seqs)))) AS trimmed_after FROM s;
 -- TRIM_HORIZON now starts after the trimmed records: a later write, alone
 SELECT st_api('PutItem', '{"TableName": "Expiring", "Item": {"PK": {"S": "c"}}}');
