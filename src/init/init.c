@@ -23,6 +23,7 @@
 #include "ops/collection.h"
 #include "ops/table_admin.h"
 #include "ops/stream_consumers.h"
+#include "ops/stream_read.h"
 #include "ttl/ttl.h"
 #include "ops/traffic.h"
 #include "storage/stream_capture.h"
@@ -134,6 +135,14 @@ _PG_init(void)
 							"DynamoDB's shards roll over about every 4 hours; the next writer after this time closes the shard.",
 							&storage_stream_shard_lifetime,
 							4 * 60 * 60, 1, INT_MAX,
+							PGC_SUSET,
+							GUC_UNIT_S,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("stdesign.stream_iterator_lifetime",
+							"How long a stream's shard iterator is good for.",
+							"DynamoDB's expire after 15 minutes (ExpiredIteratorException); shorter only for tests.",
+							&ops_stream_iterator_lifetime,
+							15 * 60, 1, INT_MAX / 1000,
 							PGC_SUSET,
 							GUC_UNIT_S,
 							NULL, NULL, NULL);

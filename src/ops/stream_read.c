@@ -29,8 +29,8 @@
  * another stream, shard or position, nor be used by another role.  It is
  * good for 15 minutes (ExpiredIteratorException after that, as DynamoDB:
  * API reference, GetShardIterator: "A shard iterator expires 15 minutes
- * after it is returned to the requester").  Nothing is stored per
- * iterator.
+ * after it is returned to the requester"); stdesign.stream_iterator_lifetime
+ * shortens that for tests.  Nothing is stored per iterator.
  *
  *-------------------------------------------------------------------------
  */
@@ -55,8 +55,12 @@
 #include "stream_ops.h"
 #include "stream_read.h"
 
-/* GetShardIterator: "A shard iterator expires 15 minutes after it is returned" */
-#define ITERATOR_LIFETIME_MS (15 * 60 * 1000)
+/*
+ * GetShardIterator: "A shard iterator expires 15 minutes after it is
+ * returned"; stdesign.stream_iterator_lifetime (seconds, superuser) lets a
+ * test see ExpiredIteratorException without waiting that long.
+ */
+int			ops_stream_iterator_lifetime = 15 * 60;
 /* GetRecords: "up to 1 MB of data or 1000 stream records, whichever comes first" */
 #define RECORDS_MAX_BYTES (1024 * 1024)
 /* the model's length of a ShardIterator */
@@ -707,10 +711,11 @@ ops_stream_get_records(const char *iterator, int limit)
 	/* an iterator is its role's: another's may not use it */
 	if (it.role != GetUserId())
 		st_error(ST_ERR_VALIDATION, "Invalid ShardIterator: it was issued to another role");
-	if (now - it.issued > ITERATOR_LIFETIME_MS)
+	if (now - it.issued > (int64) ops_stream_iterator_lifetime * 1000)
 		st_error(ST_ERR_EXPIRED_ITERATOR,
-				 "Iterator expired. The iterator was created at time %s while right now it is %s which is further in the future than the tolerated delay of %d milliseconds.",
-				 java_date(it.issued), java_date(now), ITERATOR_LIFETIME_MS);
+				 "Iterator expired. The iterator was created at time %s while right now it is %s which is further in the future than the tolerated delay of %lld milliseconds.",
+				 java_date(it.issued), java_date(now),
+				 (long long) ops_stream_iterator_lifetime * 1000);
 	s = stream_by_arn(it.arn, true);
 	/* the same stream as when the iterator was issued (not a later one of the same ARN) */
 	if (s->id != it.stream_id)

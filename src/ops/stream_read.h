@@ -19,6 +19,9 @@
 #define OPS_STREAM_SHARDS_MAX 100
 #define OPS_STREAM_RECORDS_MAX 1000
 
+/* stdesign.stream_iterator_lifetime: seconds a shard iterator is good for (15 minutes). */
+extern int	ops_stream_iterator_lifetime;
+
 /*
  * ListStreams: the streams the caller may read (of table_name only when
  * given), after the stream exclusive_start (an ARN, or NULL), at most

@@ -1,13 +1,21 @@
 // The seeds' e-commerce access patterns through the AWS SDK for JavaScript
-// v3 (DynamoDBDocumentClient) against stdesign's HTTP endpoint.
+// v3 (DynamoDBDocumentClient) against stdesign's HTTP endpoint, and the
+// same writes read back through DynamoDB Streams' client
+// (@aws-sdk/client-dynamodb-streams).
 //
 //   node sdk_test.mjs ENDPOINT
 //
 // Prints one line per check and "http js: N passed, N failed".
-import { DynamoDBClient, CreateTableCommand, DescribeTableCommand } from "@aws-sdk/client-dynamodb";
+import {
+  DynamoDBClient, CreateTableCommand, DescribeTableCommand, UpdateTableCommand,
+} from "@aws-sdk/client-dynamodb";
+import {
+  DynamoDBStreamsClient, ListStreamsCommand, DescribeStreamCommand, GetShardIteratorCommand,
+  GetRecordsCommand,
+} from "@aws-sdk/client-dynamodb-streams";
 import {
   DynamoDBDocumentClient, PutCommand, GetCommand, QueryCommand, UpdateCommand,
-  TransactWriteCommand, BatchWriteCommand,
+  TransactWriteCommand, BatchWriteCommand, DeleteCommand,
 } from "@aws-sdk/lib-dynamodb";
 
 const endpoint = process.argv[2];
@@ -16,6 +24,10 @@ const base = new DynamoDBClient({
   credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "secret" },
 });
 const doc = DynamoDBDocumentClient.from(base);
+const streams = new DynamoDBStreamsClient({
+  endpoint, region: "us-east-1", maxAttempts: 1,
+  credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "secret" },
+});
 const T = "ECommerceJs";
 let passed = 0;
 let failed = 0;
@@ -43,8 +55,11 @@ async function main() {
       Projection: { ProjectionType: "ALL" },
     }],
     BillingMode: "PAY_PER_REQUEST",
+    StreamSpecification: { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" },
   }));
   check("CreateTable", created.TableDescription.TableStatus === "ACTIVE", created.TableDescription);
+  check("CreateTable with a stream: LatestStreamArn", typeof created.TableDescription.LatestStreamArn === "string" &&
+    created.TableDescription.StreamSpecification?.StreamViewType === "NEW_AND_OLD_IMAGES", created.TableDescription);
 
   await doc.send(new PutCommand({ TableName: T, Item: {
     PK: "CUST#123", SK: "CUST#123", entity_type: "Customer", name: "Jane Smith", email: "jane@example.com" } }));
@@ -126,6 +141,115 @@ async function main() {
   check("ResourceNotFoundException", missing === "ResourceNotFoundException", missing);
   const d = await base.send(new DescribeTableCommand({ TableName: T }));
   check("DescribeTable counts the items", d.Table.ItemCount === 8, d.Table.ItemCount);
+
+  // a delete, then every write read back through DynamoDB Streams
+  await doc.send(new DeleteCommand({ TableName: T, Key: { PK: "ORDER#002", SK: "ITEM#SKU-ABC" } }));
+  await streamTests(d.Table.LatestStreamArn);
+}
+
+// every record of a stream from TRIM_HORIZON, shard by shard, in pages of
+// `limit`; an open shard's last page is empty and still has a next iterator
+async function readStream(arn, limit) {
+  const desc = (await streams.send(new DescribeStreamCommand({ StreamArn: arn }))).StreamDescription;
+  const records = [];
+  let next = null;
+  for (const shard of desc.Shards) {
+    let it = (await streams.send(new GetShardIteratorCommand({
+      StreamArn: arn, ShardId: shard.ShardId, ShardIteratorType: "TRIM_HORIZON" }))).ShardIterator;
+    while (it) {
+      const page = await streams.send(new GetRecordsCommand({ ShardIterator: it, Limit: limit }));
+      records.push(...page.Records);
+      next = page.NextShardIterator;
+      if (page.Records.length === 0) break;
+      it = page.NextShardIterator;
+    }
+  }
+  return { desc, records, next };
+}
+
+const key = (r) => `${r.dynamodb.Keys.PK.S}|${r.dynamodb.Keys.SK.S}`;
+const seq = (r) => BigInt(r.dynamodb.SequenceNumber);
+
+async function streamTests(arn) {
+  const listed = await streams.send(new ListStreamsCommand({ TableName: T }));
+  check("streams: ListStreams names the table's stream", listed.Streams.length === 1 &&
+    listed.Streams[0].StreamArn === arn && listed.Streams[0].TableName === T, listed.Streams);
+  const { desc, records, next } = await readStream(arn, 3);
+  check("streams: DescribeStream", desc.StreamStatus === "ENABLED" && desc.StreamViewType === "NEW_AND_OLD_IMAGES" &&
+    desc.TableName === T && desc.Shards.length >= 1 &&
+    desc.KeySchema.map((k) => `${k.AttributeName}:${k.KeyType}`).join(",") === "PK:HASH,SK:RANGE", desc);
+  // the customer, the four orders of one BatchWriteItem (in any order), the
+  // three items, the update, the delete; the failed conditions and the
+  // cancelled transaction wrote nothing
+  const names = records.map((r) => r.eventName).join(",");
+  check("streams: GetRecords until no more: INSERT x8, MODIFY, REMOVE",
+    names === "INSERT,INSERT,INSERT,INSERT,INSERT,INSERT,INSERT,INSERT,MODIFY,REMOVE", names);
+  const keys = records.map(key);
+  check("streams: the Keys of every record", keys[0] === "CUST#123|CUST#123" &&
+    JSON.stringify(keys.slice(1, 5).sort()) === JSON.stringify([
+      "CUST#123|ORDER#2026-06-20#000", "CUST#123|ORDER#2026-07-06#001",
+      "CUST#123|ORDER#2026-07-28#002", "CUST#123|ORDER#2026-08-02#003"]) &&
+    keys.slice(5).join(",") === "ORDER#001|ITEM#SKU-ABC,ORDER#001|ITEM#SKU-XYZ,ORDER#002|ITEM#SKU-ABC," +
+      "CUST#123|ORDER#2026-07-06#001,ORDER#002|ITEM#SKU-ABC" &&
+    records.every((r) => Object.keys(r.dynamodb.Keys).sort().join(",") === "PK,SK"), keys);
+  check("streams: SequenceNumber grows", records.length > 0 && records.every((r, i) => i === 0 || seq(r) > seq(records[i - 1])),
+    records.map((r) => r.dynamodb.SequenceNumber));
+  check("streams: eventSource, StreamViewType, SizeBytes", records.every((r) => r.eventSource === "aws:dynamodb" &&
+    r.dynamodb.StreamViewType === "NEW_AND_OLD_IMAGES" && r.dynamodb.SizeBytes > 0 &&
+    r.dynamodb.ApproximateCreationDateTime instanceof Date), records[0]);
+  const ins = records[5].dynamodb;
+  check("streams: an INSERT has its NewImage and no OldImage", ins.OldImage === undefined &&
+    ins.NewImage.product_name?.S === "Wireless Headphones" && ins.NewImage.quantity?.N === "1" &&
+    JSON.stringify([...ins.NewImage.tags.SS].sort()) === JSON.stringify(["audio", "wireless"]) &&
+    ins.NewImage.dims?.M?.h?.L?.[1]?.N === "2", ins);
+  const mod = records[8].dynamodb;
+  check("streams: a MODIFY has both images", mod.OldImage?.status?.S === "pending" &&
+    mod.NewImage?.status?.S === "shipped" && mod.NewImage?.GSI1SK?.S === "STATUS#shipped" &&
+    mod.NewImage?.total?.N === "149.99", mod);
+  const rem = records[9].dynamodb;
+  check("streams: a REMOVE has its OldImage and no NewImage", rem.NewImage === undefined &&
+    rem.OldImage?.price?.N === "35.5", rem);
+
+  // AFTER_SEQUENCE_NUMBER continues after the given record; the open
+  // shard's next iterator sees a later write
+  const shardId = desc.Shards[desc.Shards.length - 1].ShardId;
+  const after = (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId,
+    ShardIteratorType: "AFTER_SEQUENCE_NUMBER", SequenceNumber: records[7].dynamodb.SequenceNumber }))).ShardIterator;
+  const rest = await streams.send(new GetRecordsCommand({ ShardIterator: after }));
+  check("streams: AFTER_SEQUENCE_NUMBER continues with the next records",
+    rest.Records.map(key).join(",") === keys.slice(8).join(","), rest.Records.map(key));
+  await doc.send(new PutCommand({ TableName: T, Item: { PK: "CUST#124", SK: "CUST#124", name: "John Doe" } }));
+  const later = await streams.send(new GetRecordsCommand({ ShardIterator: next }));
+  check("streams: the last page's NextShardIterator gives the next write",
+    later.Records.length === 1 && later.Records[0].eventName === "INSERT" && key(later.Records[0]) === "CUST#124|CUST#124" &&
+    seq(later.Records[0]) > seq(records[9]), later.Records);
+  const latest = (await streams.send(new GetShardIteratorCommand({ StreamArn: arn, ShardId: shardId,
+    ShardIteratorType: "LATEST" }))).ShardIterator;
+  const nothing = await streams.send(new GetRecordsCommand({ ShardIterator: latest }));
+  check("streams: LATEST: nothing yet", nothing.Records.length === 0 && nothing.NextShardIterator, nothing);
+
+  // the view type: disabled, then enabled again as KEYS_ONLY (a new stream)
+  await base.send(new UpdateTableCommand({ TableName: T, StreamSpecification: { StreamEnabled: false } }));
+  const up = await base.send(new UpdateTableCommand({ TableName: T,
+    StreamSpecification: { StreamEnabled: true, StreamViewType: "KEYS_ONLY" } }));
+  const arn2 = up.TableDescription.LatestStreamArn;
+  check("streams: enabled again: a new stream", typeof arn2 === "string" && arn2 !== arn, up.TableDescription);
+  await doc.send(new UpdateCommand({ TableName: T, Key: { PK: "CUST#124", SK: "CUST#124" },
+    UpdateExpression: "SET #n = :n", ExpressionAttributeNames: { "#n": "name" }, ExpressionAttributeValues: { ":n": "J. Doe" } }));
+  await doc.send(new DeleteCommand({ TableName: T, Key: { PK: "CUST#124", SK: "CUST#124" } }));
+  const ko = await readStream(arn2, 100);
+  check("streams: KEYS_ONLY records: Keys, no images", ko.desc.StreamViewType === "KEYS_ONLY" &&
+    ko.records.map((r) => r.eventName).join(",") === "MODIFY,REMOVE" &&
+    ko.records.every((r) => key(r) === "CUST#124|CUST#124" && r.dynamodb.NewImage === undefined &&
+      r.dynamodb.OldImage === undefined && r.dynamodb.StreamViewType === "KEYS_ONLY"), ko.records);
+  const old = await readStream(arn, 100);
+  check("streams: the disabled stream stays readable", old.desc.StreamStatus === "DISABLED" &&
+    old.records.length === 11, old.desc);
+  const both = await streams.send(new ListStreamsCommand({ TableName: T }));
+  check("streams: ListStreams gives both streams", both.Streams.length === 2 &&
+    both.Streams.map((s) => s.StreamArn).sort().join(" ") === [arn, arn2].sort().join(" "), both.Streams);
+  const bad = await errorName(streams.send(new DescribeStreamCommand({ StreamArn: `${arn.slice(0, arn.lastIndexOf("/") + 1)}2000-01-01T00:00:00.000` })));
+  check("streams: an unknown stream: ResourceNotFoundException", bad === "ResourceNotFoundException", bad);
 }
 
 main().catch((e) => { failed++; console.log(`FAILED  unexpected error ${e.name}: ${e.message}`); })

@@ -5,7 +5,8 @@
 #
 #   1. 503 until CREATE EXTENSION, then served without a restart
 #   2. aws-cli: create-table, wait table-exists, put/get/query/scan with
-#      paging, update with conditions, a cancelled transact-write-items
+#      paging, update with conditions, a cancelled transact-write-items;
+#      aws dynamodbstreams reading the records of put-item and delete-item
 #   3. boto3 and raw HTTP (test/http/test_http.py trust); serialization
 #      failures and deadlocks retried, the generic 500 (... conflict, failures);
 #      a pool of keep-alive connections still answered while one of them
@@ -14,7 +15,8 @@
 #      bodies without credentials cut at 64 kB, the bounds on buffered
 #      bytes and connections (... bounds)
 #   4. the JavaScript SDK (DocumentClient) running the seeds' e-commerce
-#      access patterns, and dynamodb-admin's table page (test/http/)
+#      access patterns, its writes read back through the SDK's DynamoDB
+#      Streams client, and dynamodb-admin's table page (test/http/)
 #   5. sigv4: access keys, bad/expired/missing signatures, presigned
 #      requests, session tokens, the region, a role without privileges, a
 #      request that tries to leave its role, the workers' key cache, the CPU
@@ -182,6 +184,47 @@ n=$(q -c "SELECT st_get('CUST#123', 'ORDER#2026-07-01', 'ECommerceTable')->>'sta
 check "aws-cli: the update is visible in SQL ($n)" $([ "$n" = shipped ]; echo $?)
 ddb delete-table --table-name NoSuchTable > "$work/out" 2>&1
 check "aws-cli: delete-table of a missing table: ResourceNotFoundException" $(grep -q ResourceNotFoundException "$work/out"; echo $?)
+
+# aws dynamodbstreams: the records of put-item / delete-item, NEW_IMAGE view
+dds() { "$aws" dynamodbstreams --endpoint-url "$endpoint" --output json "$@"; }
+ddb create-table --table-name CliStreamed --billing-mode PAY_PER_REQUEST \
+	--attribute-definitions AttributeName=PK,AttributeType=S AttributeName=SK,AttributeType=S \
+	--key-schema AttributeName=PK,KeyType=HASH AttributeName=SK,KeyType=RANGE \
+	--stream-specification StreamEnabled=true,StreamViewType=NEW_IMAGE > "$work/out" 2>&1
+check "aws-cli: create-table --stream-specification" $(grep -q '"LatestStreamArn"' "$work/out"; echo $?)
+ok=0
+ddb put-item --table-name CliStreamed --item '{"PK": {"S": "CUST#123"}, "SK": {"S": "CUST#123"}, "name": {"S": "Jane Smith"}}' || ok=1
+ddb put-item --table-name CliStreamed --item '{"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-06#001"}, "status": {"S": "pending"}}' || ok=1
+ddb put-item --table-name CliStreamed --item '{"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-06#001"}, "status": {"S": "shipped"}}' || ok=1
+ddb delete-item --table-name CliStreamed --key '{"PK": {"S": "CUST#123"}, "SK": {"S": "ORDER#2026-07-06#001"}}' || ok=1
+check "aws-cli: put-item / delete-item on a table with a stream" $ok
+dds list-streams --table-name CliStreamed > "$work/out" 2>&1
+arn=$(python3 -c 'import json,sys; s = json.load(open(sys.argv[1]))["Streams"]; print(s[0]["StreamArn"] if len(s) == 1 else "")' "$work/out" 2>/dev/null)
+check "aws dynamodbstreams list-streams ($arn)" $([[ "$arn" == *":table/CliStreamed/stream/"* ]]; echo $?)
+dds describe-stream --stream-arn "$arn" > "$work/out" 2>&1
+shard=$(python3 -c 'import json,sys; d = json.load(open(sys.argv[1]))["StreamDescription"]
+assert d["StreamStatus"] == "ENABLED" and d["StreamViewType"] == "NEW_IMAGE" and d["TableName"] == "CliStreamed"
+print(d["Shards"][0]["ShardId"])' "$work/out" 2>/dev/null)
+check "aws dynamodbstreams describe-stream ($shard)" $([[ "$shard" == shardId-* ]]; echo $?)
+it=$(dds get-shard-iterator --stream-arn "$arn" --shard-id "$shard" --shard-iterator-type TRIM_HORIZON \
+	--query ShardIterator --output text 2>"$work/err")
+check "aws dynamodbstreams get-shard-iterator TRIM_HORIZON" $([ -n "$it" ] && [ "$it" != None ]; echo $?)
+dds get-records --shard-iterator "$it" --limit 2 > "$work/recs1" 2>&1
+it2=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["NextShardIterator"])' "$work/recs1" 2>/dev/null)
+dds get-records --shard-iterator "$it2" > "$work/recs2" 2>&1
+check "aws dynamodbstreams get-records: INSERT, INSERT, MODIFY, REMOVE with NEW_IMAGE's images, in two pages" $(python3 -c '
+import json,sys
+a = json.load(open(sys.argv[1]))["Records"]; b = json.load(open(sys.argv[2]))["Records"]
+r = [x["dynamodb"] for x in a + b]
+assert len(a) == 2, a
+assert [x["eventName"] for x in a + b] == ["INSERT", "INSERT", "MODIFY", "REMOVE"], a + b
+assert [x["Keys"]["SK"]["S"] for x in r] == ["CUST#123", "ORDER#2026-07-06#001", "ORDER#2026-07-06#001", "ORDER#2026-07-06#001"], r
+assert all(x["Keys"]["PK"] == {"S": "CUST#123"} and "OldImage" not in x and x["StreamViewType"] == "NEW_IMAGE" for x in r), r
+assert r[0]["NewImage"]["name"] == {"S": "Jane Smith"} and r[2]["NewImage"]["status"] == {"S": "shipped"}, r
+assert "NewImage" not in r[3], r[3]
+s = [int(x["SequenceNumber"]) for x in r]
+assert s == sorted(s) and len(set(s)) == 4, s' "$work/recs1" "$work/recs2" 2>"$work/err"; echo $?)
+ddb delete-table --table-name CliStreamed > /dev/null
 
 # ---------- 3. boto3 and raw HTTP ----------
 
