@@ -477,6 +477,35 @@ key_term(Builder *b, const Av *conds, const int *ops, const char *key, int len,
 	return true;
 }
 
+/*
+ * The operator of each entry of KeyConditions, every entry checked before
+ * their number, as DynamoDB does; NULL (and *err) when one is refused.
+ */
+static int *
+key_condition_ops(Builder *b, const Av *conditions, StErr *err)
+{
+	int		   *ops;
+
+	if (conditions == NULL || conditions->type != AV_M)
+	{
+		st_fail(err, ST_ERR_SERIALIZATION, "KeyConditions must be an object");
+		return NULL;
+	}
+	if (conditions->n > 0 && !check_entries(conditions, "KeyConditions", err))
+		return NULL;
+	ops = palloc(sizeof(int) * Max(conditions->n, 1));
+	for (int i = 0; i < conditions->n; i++)
+	{
+		Entry		en = entry_at(conditions, i);
+		Av		   *const *vals;
+		int			nvals;
+
+		if (!read_condition(b, &en, &ops[i], &vals, &nvals))
+			return NULL;
+	}
+	return ops;
+}
+
 StExpr *
 expr_legacy_key_conditions(const Av *conditions, const char *pk, int pk_len,
 						   const char *sk, int sk_len, Av *values, StErr *err)
@@ -487,24 +516,8 @@ expr_legacy_key_conditions(const Av *conditions, const char *pk, int pk_len,
 	ExprNode   *sk_term = NULL;
 	StExpr	   *e;
 
-	if (conditions == NULL || conditions->type != AV_M)
-	{
-		st_fail(err, ST_ERR_SERIALIZATION, "KeyConditions must be an object");
+	if ((ops = key_condition_ops(&b, conditions, err)) == NULL)
 		return NULL;
-	}
-	/* every entry is checked before their number, as DynamoDB does */
-	if (conditions->n > 0 && !check_entries(conditions, "KeyConditions", err))
-		return NULL;
-	ops = palloc(sizeof(int) * Max(conditions->n, 1));
-	for (int i = 0; i < conditions->n; i++)
-	{
-		Entry		en = entry_at(conditions, i);
-		Av		   *const *vals;
-		int			nvals;
-
-		if (!read_condition(&b, &en, &ops[i], &vals, &nvals))
-			return NULL;
-	}
 	if (conditions->n < 1 || conditions->n > 2)
 	{
 		st_fail(err, ST_ERR_VALIDATION, "Conditions can be of length 1 or 2 only");
@@ -538,24 +551,9 @@ expr_legacy_key_conditions_multi(const Av *conditions, int nkeys, const char *co
 	ExprNode   *tree = NULL;
 	StExpr	   *e;
 
-	if (conditions == NULL || conditions->type != AV_M)
-	{
-		st_fail(err, ST_ERR_SERIALIZATION, "KeyConditions must be an object");
+	if ((ops = key_condition_ops(&b, conditions, err)) == NULL)
 		return NULL;
-	}
-	if (conditions->n > 0 && !check_entries(conditions, "KeyConditions", err))
-		return NULL;
-	ops = palloc(sizeof(int) * Max(conditions->n, 1));
 	used = palloc0(sizeof(bool) * Max(conditions->n, 1));
-	for (int i = 0; i < conditions->n; i++)
-	{
-		Entry		en = entry_at(conditions, i);
-		Av		   *const *vals;
-		int			nvals;
-
-		if (!read_condition(&b, &en, &ops[i], &vals, &nvals))
-			return NULL;
-	}
 	if (conditions->n < 1)
 	{
 		st_fail(err, ST_ERR_VALIDATION, "Conditions can be of length 1 or 2 only");
