@@ -136,26 +136,6 @@ st_api(PG_FUNCTION_ARGS)
 }
 
 /*
- * Does JSON text hold the escape \u0000?  Backslashes occur only in JSON
- * strings, each starting one escape, so skipping the escaped character
- * keeps "\\u0000" (a backslash, then "u0000") apart from the real one.
- */
-static bool
-has_nul_escape(const char *text)
-{
-	for (const char *c = text; *c; c++)
-	{
-		if (*c != '\\')
-			continue;
-		if (c[1] == 'u' && strncmp(c + 2, "0000", 4) == 0)
-			return true;
-		if (c[1] != '\0')
-			c++;
-	}
-	return false;
-}
-
-/*
  * st_api(operation, request text): the request as JSON text, the way an
  * HTTP endpoint receives it (a string literal argument picks this form).
  * jsonb cannot hold U+0000, which DynamoDB accepts in strings and names:
@@ -169,7 +149,7 @@ st_api_text(PG_FUNCTION_ARGS)
 	char	   *text = api_arg_text(fcinfo, 1);
 	LOCAL_FCINFO(call, 2);
 
-	if (text && has_nul_escape(text))
+	if (text && st_json_has_nul_escape(text, strlen(text)))
 		st_error(ST_ERR_VALIDATION,
 				 "One or more parameter values were invalid: the request holds the character U+0000 (\\u0000), which stdesign cannot store");
 	InitFunctionCallInfoData(*call, fcinfo->flinfo, 2, InvalidOid, NULL, NULL);

@@ -91,6 +91,14 @@ typedef struct StErr
  */
 extern void st_make_valid_utf8(char *s);
 
+/*
+ * Does JSON text (len bytes) hold the escape \u0000, which jsonb cannot
+ * store?  Backslashes occur only in JSON strings, each starting one
+ * escape, so skipping the escaped character keeps "\\u0000" (a backslash,
+ * then "u0000") apart from the real one.
+ */
+extern bool st_json_has_nul_escape(const char *text, size_t len);
+
 /* Fill *err (printf-style message) and return false, for "return st_fail(...)". */
 extern bool st_fail(StErr *err, StErrCode code, const char *fmt,...) pg_attribute_printf(3, 4);
 

@@ -82,6 +82,20 @@ st_make_valid_utf8(char *s)
 	}
 }
 
+bool
+st_json_has_nul_escape(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+	{
+		if (text[i] != '\\')
+			continue;
+		if (len - i >= 6 && text[i + 1] == 'u' && memcmp(text + i + 2, "0000", 4) == 0)
+			return true;
+		i++;
+	}
+	return false;
+}
+
 static pg_attribute_printf(3, 0) void
 fill(StErr *err, StErrCode code, const char *fmt, va_list args)
 {

@@ -56,24 +56,6 @@
 /* ---------- the document ---------- */
 
 /*
- * Does JSON text hold the escape \u0000?  jsonb cannot hold it; such a
- * document is refused as not JSON stdesign can keep (docs/differences.md).
- */
-static bool
-has_nul_escape(const char *text, int len)
-{
-	for (int i = 0; i < len; i++)
-	{
-		if (text[i] != '\\')
-			continue;
-		if (i + 5 < len && text[i + 1] == 'u' && strncmp(text + i + 2, "0000", 4) == 0)
-			return true;
-		i++;
-	}
-	return false;
-}
-
-/*
  * The document as jsonb, or NULL when it is not JSON.  jsonb_in raises on
  * bad input: it runs in a subtransaction, and only its syntax errors are
  * taken as "not JSON" (anything else, a cancel included, goes on up).
@@ -86,7 +68,7 @@ parse_document(const char *policy, int len)
 	char	   *text = pnstrdup(policy, len);
 	Jsonb	   *volatile result = NULL;
 
-	if (len == 0 || strlen(text) != (size_t) len || has_nul_escape(text, len))
+	if (len == 0 || strlen(text) != (size_t) len || st_json_has_nul_escape(text, len))
 		return NULL;
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(cxt);
