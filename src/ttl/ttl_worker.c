@@ -138,6 +138,19 @@ end_transaction(StWork *work)
 	pgstat_report_activity(STATE_IDLE, NULL);
 }
 
+/* After a unit of work failed (in its PG_CATCH): the error logged, the transaction aborted. */
+static void
+abort_transaction(StWork *work)
+{
+	HOLD_INTERRUPTS();
+	disable_timeout(STATEMENT_TIMEOUT, false);
+	EmitErrorReport();
+	st_work_abort(work);
+	FlushErrorState();
+	pgstat_report_activity(STATE_IDLE, NULL);
+	RESUME_INTERRUPTS();
+}
+
 /* The tables with time to live enabled, in cxt; NIL without the extension. */
 static List *
 tables_to_serve(MemoryContext cxt)
@@ -224,13 +237,7 @@ expire_batch(const char *name, bool *more)
 	PG_CATCH();
 	{
 		/* the abort restores the user; the next table gets its turn */
-		HOLD_INTERRUPTS();
-		disable_timeout(STATEMENT_TIMEOUT, false);
-		EmitErrorReport();
-		st_work_abort(&work);
-		FlushErrorState();
-		pgstat_report_activity(STATE_IDLE, NULL);
-		RESUME_INTERRUPTS();
+		abort_transaction(&work);
 		*more = false;
 		deleted = 0;
 	}
@@ -311,13 +318,7 @@ stream_trim_batch(bool drop)
 	}
 	PG_CATCH();
 	{
-		HOLD_INTERRUPTS();
-		disable_timeout(STATEMENT_TIMEOUT, false);
-		EmitErrorReport();
-		st_work_abort(&work);
-		FlushErrorState();
-		pgstat_report_activity(STATE_IDLE, NULL);
-		RESUME_INTERRUPTS();
+		abort_transaction(&work);
 		done = -1;
 	}
 	PG_END_TRY();
