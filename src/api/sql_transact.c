@@ -13,11 +13,9 @@
 
 #include "access/htup_details.h"
 #include "catalog/namespace.h"
-#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "utils/lsyscache.h"
-#include "utils/syscache.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
 #include "utils/builtins.h"
@@ -280,17 +278,10 @@ static Oid
 token_table_owner(void)
 {
 	Oid			relid = get_relname_relid("transact_tokens", get_namespace_oid("stdesign", false));
-	HeapTuple	tup;
-	Oid			owner;
 
 	if (!OidIsValid(relid))
 		st_internal_error("table stdesign.transact_tokens is missing");
-	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	if (!HeapTupleIsValid(tup))
-		st_internal_error("cache lookup failed for relation %u", relid);
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
+	return catalog_relation_owner(relid);
 }
 
 bool

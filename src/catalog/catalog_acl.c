@@ -42,9 +42,8 @@
 
 #include "st_catalog.h"
 
-/* The owner of relation relid. */
-static Oid
-relation_owner(Oid relid)
+Oid
+catalog_relation_owner(Oid relid)
 {
 	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
 	Oid			owner;
@@ -65,7 +64,7 @@ catalog_owner(void)
 
 	if (!OidIsValid(relid))
 		st_internal_error("table stdesign.tables is missing");
-	return relation_owner(relid);
+	return catalog_relation_owner(relid);
 }
 
 void

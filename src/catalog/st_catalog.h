@@ -250,6 +250,7 @@ extern bool catalog_publish_pending(const char *table_name);
  * catalog_keys_readable: the same question, answered without an error.
  *
  * catalog_owner: the catalog's owner (stdesign.tables's, the extension's).
+ * catalog_relation_owner: the owner of relation relid now (its pg_class row).
  * catalog_write: run one statement on the catalog as its owner (after one
  * of the checks above); returns SPI_processed.  catalog_as_owner_begin and
  * _end: the same switch around several statements of the caller's own; a
@@ -262,6 +263,7 @@ extern void catalog_check_create(void);
 extern void catalog_check_keys_readable(StTable *t, const char *function);
 extern bool catalog_keys_readable(StTable *t);
 extern Oid	catalog_owner(void);
+extern Oid	catalog_relation_owner(Oid relid);
 extern uint64 catalog_write(const char *sql, int nargs, Oid *types, Datum *args, const char *nulls);
 extern void catalog_check_triggers(void);
 

@@ -19,7 +19,6 @@
 
 #include "access/table.h"
 #include "catalog/namespace.h"
-#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -27,7 +26,6 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
-#include "utils/syscache.h"
 #include "utils/timestamp.h"
 
 #include "catalog/st_catalog.h"
@@ -1390,20 +1388,6 @@ deleting_description(const Av *described)
 	return d;
 }
 
-/* The owner of relation relid now. */
-static Oid
-relation_owner_now(Oid relid)
-{
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			owner;
-
-	if (!HeapTupleIsValid(tup))
-		st_internal_error("cache lookup failed for relation %u", relid);
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
-}
-
 Av *
 ops_table_drop(const char *name)
 {
@@ -1431,7 +1415,7 @@ ops_table_drop(const char *name)
 	/* a distributed table: its description's count over one connection per worker (see storage.h) */
 	nest = distributed ? storage_citus_sequential_begin() : -1;
 	d = deleting_description(ops_table_describe(name));
-	owner = relation_owner_now(t->relid);
+	owner = catalog_relation_owner(t->relid);
 
 	if (distributed)
 	{

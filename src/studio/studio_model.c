@@ -27,7 +27,6 @@
 
 #include "access/xact.h"
 #include "catalog/namespace.h"
-#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
@@ -37,7 +36,6 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/syscache.h"
 
 #include "item/av_jsonb.h"
 #include "studio.h"
@@ -717,15 +715,7 @@ flush_cache(void)
 static Oid
 models_owner(void)
 {
-	HeapTuple	tup;
-	Oid			owner;
-
-	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(models_relid));
-	if (!HeapTupleIsValid(tup))
-		st_internal_error("cache lookup failed for relation %u", models_relid);
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
+	return catalog_relation_owner(models_relid);
 }
 
 static void

@@ -43,7 +43,6 @@
 #include "access/htup_details.h"
 #include "access/xact.h"
 #include "catalog/namespace.h"
-#include "catalog/pg_class.h"
 #include "commands/extension.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -57,7 +56,6 @@
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
-#include "utils/syscache.h"
 #include "utils/timeout.h"
 
 #include "catalog/st_catalog.h"
@@ -170,20 +168,6 @@ tables_to_serve(MemoryContext cxt)
 	return tables;
 }
 
-/* The owner of a relation. */
-static Oid
-relation_owner(Oid relid)
-{
-	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
-	Oid			owner;
-
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for relation %u", relid);
-	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
-	ReleaseSysCache(tup);
-	return owner;
-}
-
 /*
  * Bound the batch's lock waits (local to its transaction, within the
  * unit's nest level; a shorter lock_timeout of the server's is kept) and
@@ -226,7 +210,7 @@ expire_batch(const char *name, bool *more)
 		attribute = t ? ops_ttl_attribute(t->name) : NULL;
 		if (attribute)
 		{
-			st_work_as_role(&work, relation_owner(t->relid));
+			st_work_as_role(&work, catalog_relation_owner(t->relid));
 			deleted = ops_expire_batch(t, attribute, ttl_batch_size, more);
 		}
 		/* a cancel that arrived meanwhile is raised here, in the batch */
