@@ -45,6 +45,7 @@
 #include "st_catalog.h"
 #include "common/st_common.h"
 #include "st_layout.h"
+#include "common/st_inval.h"
 
 char	   *st_default_table_guc = NULL;
 
@@ -260,7 +261,7 @@ catalog_init(void)
 	ctl.hcxt = CacheMemoryContext;
 	table_cache = hash_create("stdesign table cache", 16, &ctl,
 							  HASH_ELEM | HASH_STRINGS | HASH_CONTEXT);
-	CacheRegisterRelcacheCallback(relcache_callback, (Datum) 0);
+	st_relcache_callback(relcache_callback, (Datum) 0);
 	RegisterXactCallback(catalog_xact_callback, NULL);
 }
 

@@ -35,6 +35,7 @@
 #include "utils/syscache.h"
 
 #include "http_server.h"
+#include "common/st_inval.h"
 
 #define KEY_ID_ALPHABET "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 #define SECRET_ALPHABET "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -133,7 +134,7 @@ key_cache_reset(void)
 	{
 		key_cache_context = AllocSetContextCreate(TopMemoryContext, "stdesign access keys",
 												  ALLOCSET_SMALL_SIZES);
-		CacheRegisterRelcacheCallback(key_cache_invalidate, (Datum) 0);
+		st_relcache_callback(key_cache_invalidate, (Datum) 0);
 		CacheRegisterSyscacheCallback(AUTHOID, key_cache_role_changed, (Datum) 0);
 	}
 	if (key_cache != NULL)

@@ -36,6 +36,7 @@
 #include "utils/syscache.h"
 
 #include "index_cache.h"
+#include "common/st_inval.h"
 
 typedef struct IndexCacheEntry
 {
@@ -73,7 +74,7 @@ cache_table(void)
 	ctl.hcxt = CacheMemoryContext;
 	index_cache = hash_create("stdesign index infos", 64, &ctl,
 							  HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-	CacheRegisterRelcacheCallback(index_cache_invalidate, (Datum) 0);
+	st_relcache_callback(index_cache_invalidate, (Datum) 0);
 	return index_cache;
 }
 

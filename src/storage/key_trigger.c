@@ -60,6 +60,7 @@
 #include "key_trigger.h"
 #include "catalog/st_layout.h"
 #include "st_storage.h"
+#include "common/st_inval.h"
 
 /*
  * Relations (by OID) this backend found to be tables' relations, or shards
@@ -284,7 +285,7 @@ verify_relation(Relation rel, const Trigger *trigger)
 		ctl.hcxt = CacheMemoryContext;
 		verified_relations = hash_create("stdesign set_keys relations", 16, &ctl,
 										 HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
-		CacheRegisterRelcacheCallback(verified_invalidate, (Datum) 0);
+		st_relcache_callback(verified_invalidate, (Datum) 0);
 	}
 	entry = hash_search(verified_relations, &relid, HASH_ENTER, NULL);
 	entry->shard = shard;

@@ -79,6 +79,7 @@
 
 #include "common/st_common.h"
 #include "tableam.h"
+#include "common/st_inval.h"
 
 /* heap's routine, and ours: a copy of it with a few callbacks replaced. */
 static const TableAmRoutine *heap_routine = NULL;
@@ -757,7 +758,7 @@ st_tableam_handler(PG_FUNCTION_ARGS)
 		st_routine.index_build_range_scan = st_index_build_range_scan;
 		st_routine.index_validate_scan = st_index_validate_scan;
 		st_routine.relation_toast_am = st_relation_toast_am;
-		CacheRegisterRelcacheCallback(lend_again_after_rebuild, (Datum) 0);
+		st_relcache_callback(lend_again_after_rebuild, (Datum) 0);
 		heap_routine = heap;
 	}
 	PG_RETURN_POINTER(&st_routine);

@@ -39,6 +39,7 @@
 
 #include "item/av_jsonb.h"
 #include "studio.h"
+#include "common/st_inval.h"
 
 /* ---------- reading the document ---------- */
 
@@ -730,7 +731,7 @@ find_relids(void)
 		st_internal_error("table stdesign.models is missing: run ALTER EXTENSION stdesign UPDATE");
 	if (!registered)
 	{
-		CacheRegisterRelcacheCallback(model_inval, (Datum) 0);
+		st_relcache_callback(model_inval, (Datum) 0);
 		registered = true;
 	}
 }
