@@ -1,13 +1,20 @@
 // The seeds' e-commerce access patterns through the AWS SDK for JavaScript
 // v3 (DynamoDBDocumentClient) against stdesign's HTTP endpoint, and the
 // same writes read back through DynamoDB Streams' client
-// (@aws-sdk/client-dynamodb-streams).
+// (@aws-sdk/client-dynamodb-streams); then, with the low-level client, a
+// multi-attribute GSI, on-demand backups and resource policies, errors
+// caught by the SDK's own exception classes.
 //
 //   node sdk_test.mjs ENDPOINT
 //
 // Prints one line per check and "http js: N passed, N failed".
 import {
-  DynamoDBClient, CreateTableCommand, DescribeTableCommand, UpdateTableCommand,
+  DynamoDBClient, CreateTableCommand, DescribeTableCommand, UpdateTableCommand, DeleteTableCommand,
+  PutItemCommand, QueryCommand as RawQueryCommand, ScanCommand as RawScanCommand,
+  CreateBackupCommand, DescribeBackupCommand, ListBackupsCommand, RestoreTableFromBackupCommand, DeleteBackupCommand,
+  PutResourcePolicyCommand, GetResourcePolicyCommand, DeleteResourcePolicyCommand,
+  BackupNotFoundException, PolicyNotFoundException, TableAlreadyExistsException, TableNotFoundException,
+  DynamoDBServiceException,
 } from "@aws-sdk/client-dynamodb";
 import {
   DynamoDBStreamsClient, ListStreamsCommand, DescribeStreamCommand, GetShardIteratorCommand,
@@ -39,6 +46,11 @@ function check(name, ok, info) {
 
 async function errorName(p) {
   try { await p; return null; } catch (e) { return e.name; }
+}
+
+// the error a call threw (null when it did not)
+async function thrown(p) {
+  try { await p; return null; } catch (e) { return e; }
 }
 
 async function main() {
@@ -145,6 +157,204 @@ async function main() {
   // a delete, then every write read back through DynamoDB Streams
   await doc.send(new DeleteCommand({ TableName: T, Key: { PK: "ORDER#002", SK: "ITEM#SKU-ABC" } }));
   await streamTests(d.Table.LatestStreamArn);
+  await multiAttributeTests();
+  await backupTests();
+  await policyTests();
+}
+
+const S = (s) => ({ S: s });
+const N = (n) => ({ N: String(n) });
+
+// A GSI keyed by several attributes (two partition, two sort), DynamoDB's
+// multi-attribute keys: no synthetic concatenated key.
+async function multiAttributeTests() {
+  const M = "OrdersJs";
+  const created = await base.send(new CreateTableCommand({
+    TableName: M, BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [
+      { AttributeName: "PK", AttributeType: "S" }, { AttributeName: "SK", AttributeType: "S" },
+      { AttributeName: "status", AttributeType: "S" }, { AttributeName: "region", AttributeType: "S" },
+      { AttributeName: "day", AttributeType: "N" }, { AttributeName: "order_id", AttributeType: "S" },
+    ],
+    KeySchema: [{ AttributeName: "PK", KeyType: "HASH" }, { AttributeName: "SK", KeyType: "RANGE" }],
+    GlobalSecondaryIndexes: [{
+      IndexName: "ByStatusRegion", Projection: { ProjectionType: "ALL" },
+      KeySchema: [
+        { AttributeName: "status", KeyType: "HASH" }, { AttributeName: "region", KeyType: "HASH" },
+        { AttributeName: "day", KeyType: "RANGE" }, { AttributeName: "order_id", KeyType: "RANGE" },
+      ],
+    }],
+  }));
+  const gsi = created.TableDescription.GlobalSecondaryIndexes?.[0];
+  check("multi-attribute GSI: CreateTable describes its four key attributes in order",
+    gsi?.IndexName === "ByStatusRegion" && gsi.IndexStatus === "ACTIVE" &&
+    gsi.KeySchema.map((k) => `${k.AttributeName}:${k.KeyType}`).join(",") ===
+      "status:HASH,region:HASH,day:RANGE,order_id:RANGE", gsi);
+  // C#1..C#3, O#1..O#4: shipped when the order's number is even, eu for C#2
+  for (let c = 1; c <= 3; c++) {
+    for (let o = 1; o <= 4; o++) {
+      await base.send(new PutItemCommand({ TableName: M, Item: {
+        PK: S(`C#${c}`), SK: S(`O#${o}`), status: S(o % 2 ? "placed" : "shipped"), region: S(c === 2 ? "eu" : "us"),
+        day: N(20260700 + o), order_id: S(`${c}${o}`), total: N(c * 10 + o) } }));
+    }
+  }
+  // without the sort attributes: in the table, not in the index (sparse)
+  await base.send(new PutItemCommand({ TableName: M, Item: {
+    PK: S("C#1"), SK: S("O#draft"), status: S("shipped"), region: S("us") } }));
+  const bad = await thrown(base.send(new PutItemCommand({ TableName: M, Item: {
+    PK: S("C#1"), SK: S("O#bad"), status: S("shipped"), region: S("us"), day: S("soon") } })));
+  check("multi-attribute GSI: a key attribute of the wrong type: ValidationException",
+    bad instanceof DynamoDBServiceException && bad.name === "ValidationException" &&
+    bad.$metadata.httpStatusCode === 400 &&
+    bad.message === "One or more parameter values were invalid: Type mismatch for Index Key day Expected: N Actual: S IndexName: ByStatusRegion",
+    bad && bad.message);
+  const q = {
+    TableName: M, IndexName: "ByStatusRegion", ScanIndexForward: false,
+    KeyConditionExpression: "#s = :s AND #r = :r AND #d BETWEEN :a AND :b",
+    ExpressionAttributeNames: { "#s": "status", "#r": "region", "#d": "day" },
+    ExpressionAttributeValues: { ":s": S("shipped"), ":r": S("us"), ":a": N(20260701), ":b": N(20260704) },
+  };
+  const all = await base.send(new RawQueryCommand(q));
+  check("multi-attribute GSI: Query by both partition attributes and a range of the first sort attribute, newest first",
+    all.Items.map((i) => `${i.PK.S}/${i.SK.S}`).join(",") === "C#3/O#4,C#1/O#4,C#3/O#2,C#1/O#2", all.Items);
+  // paging: one item a page, each LastEvaluatedKey naming every key attribute
+  const pages = [];
+  const keys = [];
+  let start;
+  do {
+    const page = await base.send(new RawQueryCommand({ ...q, Limit: 1, ExclusiveStartKey: start }));
+    pages.push(...page.Items.map((i) => `${i.PK.S}/${i.SK.S}`));
+    start = page.LastEvaluatedKey;
+    if (start) keys.push(Object.keys(start).sort().join(","));
+  } while (start && pages.length < 10);
+  check("multi-attribute GSI: paged one by one, the same items",
+    pages.join(",") === "C#3/O#4,C#1/O#4,C#3/O#2,C#1/O#2", pages);
+  check("multi-attribute GSI: every LastEvaluatedKey holds the table's and the index's key attributes",
+    keys.length >= 4 && keys.every((k) => k === "PK,SK,day,order_id,region,status"), keys);
+  const eq = await base.send(new RawQueryCommand({
+    TableName: M, IndexName: "ByStatusRegion",
+    KeyConditionExpression: "#s = :s AND #r = :r AND #d = :d AND order_id >= :o",
+    ExpressionAttributeNames: { "#s": "status", "#r": "region", "#d": "day" },
+    ExpressionAttributeValues: { ":s": S("placed"), ":r": S("us"), ":d": N(20260703), ":o": S("2") },
+  }));
+  check("multi-attribute GSI: equality on the first sort attribute, a range on the second",
+    eq.Items.map((i) => i.order_id.S).join(",") === "33", eq.Items);
+  const skip = await thrown(base.send(new RawQueryCommand({
+    TableName: M, IndexName: "ByStatusRegion", KeyConditionExpression: "#s = :s AND #r = :r AND order_id = :o",
+    ExpressionAttributeNames: { "#s": "status", "#r": "region" },
+    ExpressionAttributeValues: { ":s": S("shipped"), ":r": S("us"), ":o": S("12") },
+  })));
+  check("multi-attribute GSI: a condition skipping a sort attribute: ValidationException",
+    skip?.name === "ValidationException" && skip.$metadata.httpStatusCode === 400, skip && skip.message);
+  const scan = await base.send(new RawScanCommand({ TableName: M, IndexName: "ByStatusRegion", Select: "COUNT" }));
+  check("multi-attribute GSI: Scan of the index leaves out the sparse item", scan.Count === 12, scan);
+  const badSchema = await thrown(base.send(new CreateTableCommand({
+    TableName: "BadSchemaJs", BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [{ AttributeName: "PK", AttributeType: "S" }, { AttributeName: "a", AttributeType: "S" },
+      { AttributeName: "b", AttributeType: "S" }],
+    KeySchema: [{ AttributeName: "PK", KeyType: "HASH" }],
+    GlobalSecondaryIndexes: [{ IndexName: "Bad", Projection: { ProjectionType: "ALL" },
+      KeySchema: [{ AttributeName: "a", KeyType: "RANGE" }, { AttributeName: "b", KeyType: "HASH" }] }],
+  })));
+  check("multi-attribute GSI: a KeySchema not starting with HASH: ValidationException",
+    badSchema?.name === "ValidationException" &&
+    badSchema.message === "Invalid KeySchema: The first KeySchemaElement is not a HASH key type", badSchema && badSchema.message);
+  await base.send(new DeleteTableCommand({ TableName: M }));
+}
+
+// On-demand backups, their errors as the SDK's classes.
+async function backupTests() {
+  const B = "BackupJs";
+  await base.send(new CreateTableCommand({
+    TableName: B, BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [{ AttributeName: "PK", AttributeType: "S" }, { AttributeName: "SK", AttributeType: "S" }],
+    KeySchema: [{ AttributeName: "PK", KeyType: "HASH" }, { AttributeName: "SK", KeyType: "RANGE" }],
+  }));
+  for (let i = 1; i <= 5; i++) {
+    await base.send(new PutItemCommand({ TableName: B, Item: { PK: S("P"), SK: S(`S${i}`), n: N(i) } }));
+  }
+  const made = (await base.send(new CreateBackupCommand({ TableName: B, BackupName: "js-backup" }))).BackupDetails;
+  check("CreateBackup: AVAILABLE, USER, the backup's ARN, a Date",
+    made.BackupStatus === "AVAILABLE" && made.BackupType === "USER" && made.BackupName === "js-backup" &&
+    /^arn:aws:dynamodb:[^:]+:[0-9]+:table\/BackupJs\/backup\/[0-9]{14}-[0-9a-f]{8}$/.test(made.BackupArn) &&
+    made.BackupCreationDateTime instanceof Date && made.BackupSizeBytes > 0, made);
+  // a write after the backup: not in what it restores
+  await base.send(new PutItemCommand({ TableName: B, Item: { PK: S("P"), SK: S("S6"), n: N(6) } }));
+  const desc = (await base.send(new DescribeBackupCommand({ BackupArn: made.BackupArn }))).BackupDescription;
+  check("DescribeBackup: the backup and its source table",
+    desc.BackupDetails.BackupArn === made.BackupArn && desc.SourceTableDetails.TableName === B &&
+    desc.SourceTableDetails.ItemCount === 5 &&
+    desc.SourceTableDetails.KeySchema.map((k) => k.AttributeName).join(",") === "PK,SK", desc);
+  const listed = (await base.send(new ListBackupsCommand({ TableName: B }))).BackupSummaries;
+  check("ListBackups: the table's backup", listed.length === 1 && listed[0].BackupArn === made.BackupArn &&
+    listed[0].TableName === B && listed[0].BackupName === "js-backup", listed);
+  const restored = (await base.send(new RestoreTableFromBackupCommand({
+    TargetTableName: "BackupJsRestored", BackupArn: made.BackupArn }))).TableDescription;
+  check("RestoreTableFromBackup: the new table, its RestoreSummary",
+    restored.TableName === "BackupJsRestored" && restored.RestoreSummary?.SourceBackupArn === made.BackupArn &&
+    restored.RestoreSummary.RestoreInProgress === false && restored.RestoreSummary.RestoreDateTime instanceof Date,
+    restored);
+  const items = (await base.send(new RawScanCommand({ TableName: "BackupJsRestored" }))).Items;
+  check("RestoreTableFromBackup: the items as they were at the backup",
+    items.map((i) => `${i.SK.S}=${i.n.N}`).sort().join(",") === "S1=1,S2=2,S3=3,S4=4,S5=5", items);
+  const again = await thrown(base.send(new RestoreTableFromBackupCommand({
+    TargetTableName: B, BackupArn: made.BackupArn })));
+  check("RestoreTableFromBackup onto an existing table: TableAlreadyExistsException",
+    again instanceof TableAlreadyExistsException && again.$metadata.httpStatusCode === 400, again && again.name);
+  const noTable = await thrown(base.send(new CreateBackupCommand({ TableName: "NoSuchTableJs", BackupName: "nope" })));
+  check("CreateBackup of a missing table: TableNotFoundException", noTable instanceof TableNotFoundException,
+    noTable && noTable.name);
+  const deleted = (await base.send(new DeleteBackupCommand({ BackupArn: made.BackupArn }))).BackupDescription;
+  check("DeleteBackup: DELETED", deleted.BackupDetails.BackupStatus === "DELETED" &&
+    deleted.BackupDetails.BackupArn === made.BackupArn, deleted);
+  const gone = await thrown(base.send(new DescribeBackupCommand({ BackupArn: made.BackupArn })));
+  check("DescribeBackup of a deleted backup: BackupNotFoundException",
+    gone instanceof BackupNotFoundException && gone.$metadata.httpStatusCode === 400, gone && gone.name);
+  const goneDelete = await thrown(base.send(new DeleteBackupCommand({ BackupArn: made.BackupArn })));
+  check("DeleteBackup again: BackupNotFoundException", goneDelete instanceof BackupNotFoundException,
+    goneDelete && goneDelete.name);
+  const goneRestore = await thrown(base.send(new RestoreTableFromBackupCommand({
+    TargetTableName: "BackupJsRestored2", BackupArn: made.BackupArn })));
+  check("RestoreTableFromBackup of a deleted backup: BackupNotFoundException",
+    goneRestore instanceof BackupNotFoundException, goneRestore && goneRestore.name);
+  const none = (await base.send(new ListBackupsCommand({ TableName: B }))).BackupSummaries;
+  check("ListBackups: none left", none.length === 0, none);
+  await base.send(new DeleteTableCommand({ TableName: "BackupJsRestored" }));
+  await base.send(new DeleteTableCommand({ TableName: B }));
+}
+
+// Resource-based policies: put, read, replaced by revision, deleted.
+async function policyTests() {
+  const P = "PolicyJs";
+  const arn = (await base.send(new CreateTableCommand({
+    TableName: P, BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [{ AttributeName: "PK", AttributeType: "S" }],
+    KeySchema: [{ AttributeName: "PK", KeyType: "HASH" }],
+  }))).TableDescription.TableArn;
+  const missing = await thrown(base.send(new GetResourcePolicyCommand({ ResourceArn: arn })));
+  check("GetResourcePolicy without a policy: PolicyNotFoundException",
+    missing instanceof PolicyNotFoundException && missing.$metadata.httpStatusCode === 400 &&
+    missing.message === `Resource-based policy not found for the provided ResourceArn: ${arn}`, missing && missing.message);
+  const policy = JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow",
+    Principal: { AWS: "arn:aws:iam::111122223333:root" }, Action: ["dynamodb:GetItem", "dynamodb:Query"], Resource: arn }] });
+  const put = await base.send(new PutResourcePolicyCommand({ ResourceArn: arn, Policy: policy }));
+  check("PutResourcePolicy: a RevisionId", /^[0-9]+$/.test(put.RevisionId), put);
+  const got = await base.send(new GetResourcePolicyCommand({ ResourceArn: arn }));
+  check("GetResourcePolicy: the policy as put and its revision", got.Policy === policy &&
+    got.RevisionId === put.RevisionId, got);
+  const stale = await thrown(base.send(new PutResourcePolicyCommand({ ResourceArn: arn, Policy: policy,
+    ExpectedRevisionId: "1" })));
+  check("PutResourcePolicy with another ExpectedRevisionId: PolicyNotFoundException",
+    stale instanceof PolicyNotFoundException, stale && stale.name);
+  const del = await base.send(new DeleteResourcePolicyCommand({ ResourceArn: arn, ExpectedRevisionId: got.RevisionId }));
+  check("DeleteResourcePolicy: a RevisionId", typeof del.RevisionId === "string" && del.RevisionId.length > 0, del);
+  const after = await thrown(base.send(new GetResourcePolicyCommand({ ResourceArn: arn })));
+  check("GetResourcePolicy after the delete: PolicyNotFoundException", after instanceof PolicyNotFoundException,
+    after && after.name);
+  const table = await thrown(base.send(new GetResourcePolicyCommand({ ResourceArn: arn.replace(P, "NoSuchTableJs") })));
+  check("GetResourcePolicy of a missing table: ResourceNotFoundException", table?.name === "ResourceNotFoundException",
+    table && table.name);
+  await base.send(new DeleteTableCommand({ TableName: P }));
 }
 
 // every record of a stream from TRIM_HORIZON, shard by shard, in pages of
