@@ -488,6 +488,20 @@ map_error(HttpCall *call, ErrorData *edata, bool parsing, const char *role)
 		case ERRCODE_CHARACTER_NOT_IN_REPERTOIRE:
 		case ERRCODE_PROGRAM_LIMIT_EXCEEDED:
 			return error_result(400, NS_VALIDATE "ValidationException", edata->message);
+		case ERRCODE_READ_ONLY_SQL_TRANSACTION:
+
+			/*
+			 * A write on a standby, or under default_transaction_read_only:
+			 * the request is valid and nothing is broken, the server cannot
+			 * write now.  DynamoDB's answer to a server that cannot serve a
+			 * request for the moment is ServiceUnavailable, 503 (API
+			 * reference, Common Errors), which the SDKs retry with backoff
+			 * (a standby may be promoted meanwhile): not a 500, which says
+			 * something failed (docs/errors.md).
+			 */
+			return error_result(503, NS_DYNAMODB "ServiceUnavailableException",
+								psprintf("The server accepts no writes now (a standby, or default_transaction_read_only): %s",
+										 edata->message ? edata->message : "read-only transaction"));
 		default:
 			break;
 	}

@@ -1200,6 +1200,37 @@ def failure_tests():
         "DROP SEQUENCE public.fail_attempts" % rel)
     check("the table serves again", error_code(lambda: c.put_item(**item))[0] is None)
 
+    # a server that cannot write now (a standby, default_transaction_read_only):
+    # a write is DynamoDB's 503 ServiceUnavailable with the cause, not a 500;
+    # reads are served as before (docs/errors.md)
+    set_and_reload("SET default_transaction_read_only = on")
+    ro = {"TableName": "BotoTable", "Item": {"PK": {"S": "fail"}, "SK": {"S": "ro"}}}
+    r, data = raw("PutItem", json.dumps(ro))
+    body = json.loads(data) if data else {}
+    check("read-only: PutItem: 503 ServiceUnavailableException saying why", r.status == 503 and
+          body.get("__type") == "com.amazonaws.dynamodb.v20120810#ServiceUnavailableException" and
+          body.get("message") == "The server accepts no writes now (a standby, or default_transaction_read_only): "
+          "cannot execute INSERT in a read-only transaction", data)
+    code, resp = error_code(lambda: c.update_item(TableName="BotoTable", Key=item["Item"],
+                                                  UpdateExpression="SET n = :n",
+                                                  ExpressionAttributeValues={":n": {"N": "1"}}))
+    check("read-only: boto3 UpdateItem: ServiceUnavailableException, HTTP 503",
+          code == "ServiceUnavailableException" and resp["ResponseMetadata"]["HTTPStatusCode"] == 503, resp)
+    code, resp = error_code(lambda: c.create_table(
+        TableName="ReadOnlyTable", BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}]))
+    check("read-only: CreateTable: ServiceUnavailableException", code == "ServiceUnavailableException", resp)
+    got = c.get_item(TableName="BotoTable", Key=item["Item"]).get("Item")
+    check("read-only: GetItem and Query served", got == item["Item"] and
+          c.query(TableName="BotoTable", KeyConditionExpression="PK = :p",
+                  ExpressionAttributeValues={":p": {"S": "fail"}})["Count"] == 1, got)
+    set_and_reload("RESET default_transaction_read_only")
+    check("read-only: nothing written", sql("SELECT st_get('fail', 'ro', 'BotoTable') IS NULL") == "t" and
+          sql("SELECT count(*) FROM st_list_tables() t WHERE t = 'ReadOnlyTable'") == "0")
+    check("read-only: writes served again once reset", error_code(lambda: c.put_item(**ro))[0] is None)
+    c.delete_item(TableName="BotoTable", Key=ro["Item"])
+
     # a real deadlock: a SQL session holds item b; the request locks a, then
     # waits for b; the session asks for a.  The request's deadlock_timeout
     # (1 s) is the shorter: it is the one chosen, and is retried.
