@@ -18,6 +18,18 @@
  * the sum of the items' sizes by DynamoDB's rules (stdesign.item_size),
  * the size DescribeTable gives.
  *
+ * A Citus distributed table (docs/citus.md) has no snapshot of the whole
+ * cluster: Citus reads each shard under its own.  Its copy first takes a
+ * SHARE lock on the table's relation on the coordinator, through which
+ * every write goes: the lock waits for the writes in flight, whose
+ * commit (Citus's COMMIT PREPARED on every worker) completes before they
+ * release their locks, and holds back new ones until the backup's
+ * transaction ends, so that every shard is read in the same state.  A
+ * restore into a distributed table (stdesign.citus_shard_count, as for
+ * CreateTable) writes the items into the new table before distributing
+ * it, by st_distribute_table's path: the shards' rows need their key
+ * columns given, which the coordinator's relation computes itself.
+ *
  * What a restore restores (RestoreTableFromBackup, API reference): the key
  * schema, attribute definitions, billing mode and throughput, the local
  * and global secondary indexes (or the overrides), the items.  Not
@@ -47,6 +59,7 @@
 #include "storage/lmgr.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
@@ -54,6 +67,7 @@
 #include "backup_ops.h"
 #include "catalog/st_catalog.h"
 #include "item/av_jsonb.h"
+#include "storage/st_storage.h"
 #include "table_admin.h"
 #include "ttl_ops.h"
 
@@ -290,6 +304,9 @@ ops_backup_create(const char *table_name, const char *backup_name)
 					 t->distributed ? "" : "ONLY ", t->qualified);
 	/* a write of the catalog, as catalog_write's: no trigger of someone else's may run as its owner */
 	catalog_check_triggers();
+	/* a distributed table: one state of every shard (see the banner) */
+	if (t->distributed)
+		LockRelationOid(t->relid, ShareLock);
 	catalog_as_owner_begin(&save);
 	SPI_connect();
 	{
@@ -757,6 +774,8 @@ ops_backup_restore(const char *backup_arn, const char *target_table, const Av *o
 	StringInfoData sql;
 	Oid			type = INT8OID;
 	Datum		arg = Int64GetDatum(row->id);
+	int			shard_count;
+	int			nest;
 
 	lock_backup(row, false);
 	check_backup_kept(row);
@@ -764,8 +783,16 @@ ops_backup_restore(const char *backup_arn, const char *target_table, const Av *o
 	if (catalog_lookup(target_table, true) != NULL)
 		st_error(ST_ERR_TABLE_ALREADY_EXISTS, "Table already exists: %s", target_table);
 	request = restore_request(row, target_table, overrides);
-	/* CreateTable's path: its checks (CREATE on stdesign_data), relation, indexes */
+	/*
+	 * CreateTable's path: its checks (CREATE on stdesign_data), relation,
+	 * indexes; not yet distributed by stdesign.citus_shard_count (below).
+	 */
+	shard_count = st_citus_shard_count_guc;
+	nest = NewGUCNestLevel();
+	(void) set_config_option("stdesign.citus_shard_count", "0", PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
 	(void) ops_table_create(request);
+	AtEOXact_GUC(true, nest);
 
 	/* RestoreSummary, kept with the table for DescribeTable (API reference, RestoreSummary) */
 	summary = av_new(AV_M);
@@ -783,6 +810,12 @@ ops_backup_restore(const char *backup_arn, const char *target_table, const Av *o
 					 " WHERE backup_id OPERATOR(pg_catalog.=) $1", t->qualified);
 	(void) catalog_write(sql.data, 1, &type, &arg, NULL);
 	CommandCounterIncrement();
+	/* distributed as CreateTable distributes, with its items (docs/citus.md) */
+	if (shard_count > 0 && catalog_citus_present())
+	{
+		(void) storage_distribute(t, shard_count);
+		CommandCounterIncrement();
+	}
 	description = ops_table_describe(target_table);
 	return description;
 }

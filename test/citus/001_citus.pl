@@ -25,6 +25,16 @@
 #      created and distributed, items, queries with paging, a GSI,
 #      transactions, scans, PartiQL; the same answers as the single node's.
 #      Time to live on a distributed table: st_expire and the worker.
+#      On-demand backups through the endpoint: a distributed table backed
+#      up and restored.
+#   7. A multi-attribute GSI on a distributed table: writes (a sparse item,
+#      a key of the wrong type refused), Query by its partition attributes
+#      and a prefix of its sort attributes, both orders, paged, Scan: the
+#      single node's answers.  CreateBackup of the distributed Bank table
+#      while transfers run: every backup holds one state of the cluster
+#      (the total conserved, no half transfer); RestoreTableFromBackup
+#      distributed (stdesign.citus_shard_count) or not; ListBackups and
+#      DeleteBackup.
 #
 #   CITUS_TEST_PORT  first of six consecutive ports to use (default: free ones)
 
@@ -768,6 +778,138 @@ is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_shard WHERE logi
 is($coord->safe_psql('postgres', q{SELECT st_stream_disable('Streamed')->'StreamSpecification';
 	SELECT st_distribute_table('Streamed', 4)}), qq{{"StreamEnabled": false}\n4},
 	'Streams: with its stream disabled, the table is distributed');
+
+# ---------- 7. a multi-attribute GSI; backups of a distributed table ----------
+
+# The same statements on the single node and on the coordinator (where the
+# table is distributed): the same answers.
+my $mgsi_setup = q{SET stdesign.citus_shard_count = 4;
+SELECT st_api('CreateTable', '{"TableName": "Orders", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"},
+    {"AttributeName": "status", "AttributeType": "S"}, {"AttributeName": "region", "AttributeType": "S"},
+    {"AttributeName": "day", "AttributeType": "N"}, {"AttributeName": "oid", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "ByStatus", "Projection": {"ProjectionType": "ALL"},
+    "KeySchema": [{"AttributeName": "status", "KeyType": "HASH"}, {"AttributeName": "region", "KeyType": "HASH"},
+                  {"AttributeName": "day", "KeyType": "RANGE"}, {"AttributeName": "oid", "KeyType": "RANGE"}]}]}')
+  #>> '{TableDescription,GlobalSecondaryIndexes,0,KeySchema}';
+RESET stdesign.citus_shard_count;
+SELECT count(st_api('PutItem', jsonb_build_object('TableName', 'Orders', 'Item', jsonb_build_object(
+    'PK', jsonb_build_object('S', 'C#' || c), 'SK', jsonb_build_object('S', 'O#' || o),
+    'status', jsonb_build_object('S', CASE WHEN o % 2 = 0 THEN 'shipped' ELSE 'placed' END),
+    'region', jsonb_build_object('S', CASE WHEN c % 3 = 0 THEN 'eu' ELSE 'us' END),
+    'day', jsonb_build_object('N', (20260700 + o % 4)::text), 'oid', jsonb_build_object('S', lpad((c * 10 + o)::text, 4, '0'))))))
+  FROM generate_series(1, 12) AS c, generate_series(1, 6) AS o;
+SELECT st_api('PutItem', '{"TableName": "Orders", "Item": {"PK": {"S": "C#1"}, "SK": {"S": "O#draft"}, "status": {"S": "shipped"}, "region": {"S": "us"}}}');};
+my $mgsi_q = q{
+\set VERBOSITY terse
+SELECT st_api('PutItem', '{"TableName": "Orders", "Item": {"PK": {"S": "C#1"}, "SK": {"S": "O#bad"}, "status": {"S": "shipped"}, "region": {"S": "us"}, "day": {"S": "soon"}}}');
+SELECT st_get('C#1', 'O#bad', 'Orders') IS NULL AS bad_not_written;
+SELECT jsonb_path_query_array(st_api('Query', '{"TableName": "Orders", "IndexName": "ByStatus",
+  "KeyConditionExpression": "#s = :s AND #r = :r AND #d = :d", "ExpressionAttributeNames": {"#s": "status", "#r": "region", "#d": "day"},
+  "ExpressionAttributeValues": {":s": {"S": "shipped"}, ":r": {"S": "us"}, ":d": {"N": "20260702"}}}'), '$.Items[*].oid.S');
+SELECT jsonb_path_query_array(st_api('Query', '{"TableName": "Orders", "IndexName": "ByStatus", "ScanIndexForward": false,
+  "KeyConditionExpression": "#s = :s AND #r = :r AND #d BETWEEN :a AND :b", "ExpressionAttributeNames": {"#s": "status", "#r": "region", "#d": "day"},
+  "ExpressionAttributeValues": {":s": {"S": "placed"}, ":r": {"S": "eu"}, ":a": {"N": "20260701"}, ":b": {"N": "20260703"}}}'), '$.Items[*].oid.S');
+SELECT st_api('Query', '{"TableName": "Orders", "IndexName": "ByStatus", "Limit": 3,
+  "KeyConditionExpression": "#s = :s AND #r = :r AND #d = :d AND oid > :o", "ExpressionAttributeNames": {"#s": "status", "#r": "region", "#d": "day"},
+  "ExpressionAttributeValues": {":s": {"S": "shipped"}, ":r": {"S": "us"}, ":d": {"N": "20260702"}, ":o": {"S": "0030"}}}');
+SELECT st_api('Query', '{"TableName": "Orders", "IndexName": "ByStatus", "Limit": 3,
+  "KeyConditionExpression": "#s = :s AND #r = :r AND #d = :d AND oid > :o", "ExpressionAttributeNames": {"#s": "status", "#r": "region", "#d": "day"},
+  "ExpressionAttributeValues": {":s": {"S": "shipped"}, ":r": {"S": "us"}, ":d": {"N": "20260702"}, ":o": {"S": "0030"}},
+  "ExclusiveStartKey": {"PK": {"S": "C#5"}, "SK": {"S": "O#2"}, "status": {"S": "shipped"}, "region": {"S": "us"}, "day": {"N": "20260702"}, "oid": {"S": "0052"}}}');
+SELECT st_api('Query', '{"TableName": "Orders", "IndexName": "ByStatus",
+  "KeyConditionExpression": "#s = :s AND oid = :o", "ExpressionAttributeNames": {"#s": "status"},
+  "ExpressionAttributeValues": {":s": {"S": "shipped"}, ":o": {"S": "0012"}}}');
+SELECT st_api('Scan', '{"TableName": "Orders", "IndexName": "ByStatus", "Select": "COUNT"}');
+SELECT st_api('Scan', '{"TableName": "Orders", "Select": "COUNT"}');
+};
+$coord->safe_psql('postgres', $mgsi_setup);
+$single->safe_psql('postgres', $mgsi_setup);
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'stdesign_data."Orders"'::regclass}),
+	4, 'multi-attribute GSI: the table is distributed');
+my ($m_ret, $m_one, $m_err1) = $single->psql('postgres', $mgsi_q, on_error_stop => 0);
+my ($m_ret2, $m_dist, $m_err2) = $coord->psql('postgres', $mgsi_q, on_error_stop => 0);
+like($m_err1, qr/ValidationException: One or more parameter values were invalid: Type mismatch for Index Key day Expected: N Actual: S IndexName: ByStatus/,
+	'multi-attribute GSI: a key attribute of the wrong type is refused');
+is($m_err2, $m_err1, 'multi-attribute GSI: the same error on the coordinator');
+like($m_one, qr/^t\n\["0012", "0016", "0022", "0026", "0042", "0046", "0052", "0056", "0072", "0076", "0082", "0086", "0102", "0106", "0112", "0116"\]\n\["0123", "0093", "0063", "0033", "0125", "0121", "0095", "0091", "0065", "0061", "0035", "0031"\]\n/,
+	'multi-attribute GSI: Query by both partition attributes and a sort prefix, in both orders (single node)');
+like($m_one, qr/"oid": \{"S": "0052"\}, "region": \{"S": "us"\}, "status": \{"S": "shipped"\}\}\], "ScannedCount": 3, "LastEvaluatedKey": \{"PK": \{"S": "C#5"\}, "SK": \{"S": "O#2"\}, "day": \{"N": "20260702"\}, "oid": \{"S": "0052"\}, "region": \{"S": "us"\}, "status": \{"S": "shipped"\}\}\}\n\{"Count": 3, "Items": \[\{"PK": \{"S": "C#5"\}, "SK": \{"S": "O#6"\}/,
+	'multi-attribute GSI: pages of a sort-attribute range, LastEvaluatedKey holding every key attribute');
+like($m_err1, qr/Query condition missed key schema element: region/, 'multi-attribute GSI: a Query without a partition attribute is refused');
+like($m_one, qr/\{"Count": 72, "ScannedCount": 72\}\n\{"Count": 73, "ScannedCount": 73\}$/,
+	'multi-attribute GSI: Scan of the index leaves the sparse item out');
+is($m_dist, $m_one, 'multi-attribute GSI: every answer on the coordinator is the single node\'s');
+
+# Backups of the distributed Bank table while transfers between its
+# accounts (on both workers) run: each backup, taken at any moment, holds
+# one state of the cluster.
+my @backups;
+my ($bk_out, $bk_err);
+my $load = IPC::Run::start([ 'pgbench', '-n', '-c', '4', '-j', '2', '-T', '8',
+	'-h', $coord->host, '-p', $coord->port, '-D', 'n=5000000', '-D', "naccounts=$accounts",
+	'-f', "$dir/transfer.sql", 'postgres' ], '>', \$bk_out, '2>', \$bk_err);
+usleep(1_500_000);
+for my $i (1 .. 5)
+{
+	push @backups, $coord->safe_psql('postgres', qq{SELECT st_api('CreateBackup', '{"TableName": "Bank", "BackupName": "bank-$i"}')
+		->'BackupDetails'->>'BackupArn'});
+	usleep(700_000);
+}
+$load->finish;
+like($bk_out, qr/number of failed transactions: 0 /, 'backups: the transfers ran beside them') or diag("$bk_out\n$bk_err");
+my $backup_state = q{
+WITH b AS (SELECT item FROM stdesign.backup_items i JOIN stdesign.backups k USING (backup_id) WHERE k.backup_arn = '%s'),
+     t AS (SELECT (item->'src'->>'N')::int AS src, (item->'dst'->>'N')::int AS dst, (item->'amount'->>'N')::numeric AS amount
+             FROM b WHERE item->'PK'->>'S' LIKE 'TRANSFER#%%'),
+     flow AS (SELECT src AS acct, -amount AS delta FROM t UNION ALL SELECT dst, amount FROM t)
+SELECT (SELECT count(*) FROM t) || ' ' || (SELECT sum((item->'balance'->>'N')::numeric) FROM b WHERE item->'PK'->>'S' LIKE 'ACCT#%%') || ' ' ||
+       (SELECT count(*) FROM b a WHERE a.item->'PK'->>'S' LIKE 'ACCT#%%'
+           AND (a.item->'balance'->>'N')::numeric <> %d + coalesce((SELECT sum(delta) FROM flow WHERE 'ACCT#' || flow.acct = a.item->'PK'->>'S'), 0))};
+my @transfers;
+for my $arn (@backups)
+{
+	my ($n, $total, $half) = split / /, $coord->safe_psql('postgres', sprintf($backup_state, $arn, $opening));
+	push @transfers, $n;
+	is("$total $half", ($accounts * $opening) . ' 0',
+		"backups: $arn holds one state ($n transfers): the total conserved, every balance its transfers'");
+}
+cmp_ok($transfers[-1], '>', $transfers[0], "backups: taken while the transfers ran (@transfers)");
+is($coord->safe_psql('postgres', q{SELECT string_agg(b->>'BackupName', ',' ORDER BY b->>'BackupName')
+	FROM jsonb_array_elements(st_api('ListBackups', '{"TableName": "Bank"}')->'BackupSummaries') AS b}),
+	'bank-1,bank-2,bank-3,bank-4,bank-5', 'backups: ListBackups lists them');
+
+# Restored with stdesign.citus_shard_count: a distributed table (as
+# CreateTable makes one), holding the backup's items; without it, a table
+# on the coordinator (docs/citus.md).
+my $restore = q{SELECT st_api('RestoreTableFromBackup', jsonb_build_object('TargetTableName', '%s', 'BackupArn', '%s'))
+	#>> '{TableDescription,RestoreSummary,SourceBackupArn}'};
+is($coord->safe_psql('postgres', 'SET stdesign.citus_shard_count = 4;' . sprintf($restore, 'BankRestored', $backups[2])),
+	$backups[2], 'restore: RestoreTableFromBackup of a distributed table');
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM pg_dist_shard WHERE logicalrelid = 'stdesign_data."BankRestored"'::regclass;
+	SELECT pg_relation_size('stdesign_data."BankRestored"')}), "4\n0",
+	'restore: with stdesign.citus_shard_count, the restored table is distributed, its items in the shards');
+my $restored_state = q{SELECT count(*) FILTER (WHERE pk LIKE 'TRANSFER#%%') || ' ' || sum((item->'balance'->>'N')::numeric) FILTER (WHERE pk LIKE 'ACCT#%%')
+	FROM stdesign_data."%s"};
+is($coord->safe_psql('postgres', sprintf($restored_state, 'BankRestored')), "$transfers[2] " . ($accounts * $opening),
+	'restore: the restored table holds the backup\'s state');
+is($coord->safe_psql('postgres', q{SELECT (st_get('ACCT#7', 'ACCT', 'BankRestored')->>'balance')::numeric = (SELECT (i.item->'balance'->>'N')::numeric
+	FROM stdesign.backup_items i JOIN stdesign.backups k USING (backup_id) WHERE k.backup_name = 'bank-3' AND i.item->'PK'->>'S' = 'ACCT#7');
+	SELECT (st_api('Query', '{"TableName": "BankRestored", "KeyConditionExpression": "PK = :p", "ExpressionAttributeValues": {":p": {"S": "ACCT#7"}}}')->'Count')::int}),
+	"t\n1", 'restore: GetItem and Query of the restored distributed table');
+is($coord->safe_psql('postgres', sprintf($restore, 'BankLocal', $backups[4]) . q{;
+	SELECT count(*) FROM pg_dist_partition WHERE logicalrelid = 'stdesign_data."BankLocal"'::regclass}), "$backups[4]\n0",
+	'restore: without stdesign.citus_shard_count, the restored table stays on the coordinator');
+is($coord->safe_psql('postgres', sprintf($restored_state, 'BankLocal')), "$transfers[4] " . ($accounts * $opening),
+	'restore: ... holding the backup\'s state');
+is($coord->safe_psql('postgres', join(';', map { qq{SELECT st_api('DeleteBackup', '{"BackupArn": "$_"}')#>>'{BackupDescription,BackupDetails,BackupStatus}'} } @backups)
+	. q{; SELECT jsonb_array_length(st_api('ListBackups', '{"TableName": "Bank"}')->'BackupSummaries')}),
+	"DELETED\nDELETED\nDELETED\nDELETED\nDELETED\n0", 'backups: DeleteBackup of each; ListBackups then lists none');
+my (undef, undef, $bnf) = $coord->psql('postgres', qq{SELECT st_api('DescribeBackup', '{"BackupArn": "$backups[0]"}')});
+like($bnf, qr/BackupNotFoundException: Backup not found/, 'backups: DescribeBackup of a deleted backup: BackupNotFoundException');
+$coord->safe_psql('postgres', q{SELECT st_drop_table('BankRestored')});
+$coord->safe_psql('postgres', q{SELECT st_drop_table('BankLocal')});
 
 $_->stop for ($single, @all);
 done_testing();

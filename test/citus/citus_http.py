@@ -153,3 +153,37 @@ show("partiql batch", ddb.batch_execute_statement, Statements=[
     {"Statement": "SELECT * FROM Shop WHERE PK = 'C#30' AND SK = 'PROFILE'"}])
 show("describe", lambda: {k: v for k, v in ddb.describe_table(TableName="Shop")["Table"].items()
                           if k in ("ItemCount", "KeySchema", "TableStatus")})
+
+# on-demand backups of the (distributed) table, restored by the endpoint:
+# the stable fields only (ARNs and times differ between the servers)
+bk = ddb.create_backup(TableName="Shop", BackupName="shop-backup")["BackupDetails"]
+print("backup", json.dumps({k: bk[k] for k in ("BackupName", "BackupStatus", "BackupType", "BackupSizeBytes")},
+                           sort_keys=True))
+ddb.put_item(TableName="Shop", Item={"PK": s("C#40"), "SK": s("PROFILE")})
+show("list backups", lambda: {"names": [b["BackupName"] for b in ddb.list_backups(TableName="Shop")["BackupSummaries"]]})
+show("restore", lambda: {k: v for k, v in ddb.restore_table_from_backup(
+    TargetTableName="ShopRestored", BackupArn=bk["BackupArn"])["TableDescription"].items()
+    if k in ("ItemCount", "KeySchema", "TableStatus", "TableName")})
+items = []
+start = None
+while True:
+    kw = {"TableName": "ShopRestored", "Limit": 25}
+    if start:
+        kw["ExclusiveStartKey"] = start
+    r = ddb.scan(**kw)
+    items += r["Items"]
+    start = r.get("LastEvaluatedKey")
+    if not start:
+        break
+print("restored scan", json.dumps(sorted(items, key=lambda i: (i["PK"]["S"], i["SK"]["S"])), sort_keys=True))
+show("restored GSI", ddb.query, TableName="ShopRestored", IndexName="GSI1", KeyConditionExpression="GPK = :g",
+     ExpressionAttributeValues={":g": s("ST#2")})
+show("restored no later put", ddb.get_item, TableName="ShopRestored", Key={"PK": s("C#40"), "SK": s("PROFILE")})
+show("delete backup", lambda: {"status": ddb.delete_backup(BackupArn=bk["BackupArn"])
+                                ["BackupDescription"]["BackupDetails"]["BackupStatus"]})
+try:
+    ddb.describe_backup(BackupArn=bk["BackupArn"])
+    print("describe deleted backup: found")
+except botocore.exceptions.ClientError as e:
+    print("describe deleted backup:", e.response["Error"]["Code"])
+show("delete restored", lambda: {"status": ddb.delete_table(TableName="ShopRestored")["TableDescription"]["TableStatus"]})
