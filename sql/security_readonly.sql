@@ -139,6 +139,37 @@ SELECT count(*) AS tags FROM stdesign.tags WHERE table_name LIKE 'Ro%';
 SELECT count(*) AS keys FROM stdesign.access_keys;
 SELECT * FROM ro_items();
 
+-- On-demand backups and resource policies in a read-only transaction:
+-- CreateBackup, RestoreTableFromBackup, DeleteBackup, PutResourcePolicy
+-- and DeleteResourcePolicy refused with SQLSTATE 25006 (the HTTP endpoint
+-- answers them 503 ServiceUnavailableException: docs/errors.md);
+-- DescribeBackup, ListBackups and GetResourcePolicy served.  (The policy
+-- put again is another document: the same one again is no change, and no
+-- write.)
+SELECT st_api('CreateBackup', '{"TableName": "RoItems", "BackupName": "ro-backup"}')->'BackupDetails'->>'BackupArn' AS ro_arn \gset
+SELECT jsonb_build_object('ResourceArn', 'arn:aws:dynamodb:local:000000000000:table/RoItems',
+  'Policy', '{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": "*"}, "Action": "dynamodb:GetItem", "Resource": "*"}]}') AS ro_policy \gset
+SELECT st_api('PutResourcePolicy', :'ro_policy') ? 'RevisionId' AS policy_put;
+CREATE TABLE ro_backups (n serial, stmt text);
+INSERT INTO ro_backups (stmt) VALUES
+  ($$SELECT st_api('CreateBackup', '{"TableName": "RoItems", "BackupName": "ro-backup-2"}')$$),
+  (format($$SELECT st_api('RestoreTableFromBackup', '{"TargetTableName": "RoRestored", "BackupArn": "%s"}')$$, :'ro_arn')),
+  (format($$SELECT st_api('DeleteBackup', '{"BackupArn": "%s"}')$$, :'ro_arn')),
+  (format($$SELECT st_api('PutResourcePolicy', %L)$$, replace(:'ro_policy', 'GetItem', 'Query'))),
+  ($$SELECT st_api('DeleteResourcePolicy', '{"ResourceArn": "arn:aws:dynamodb:local:000000000000:table/RoItems"}')$$),
+  (format($$SELECT st_api('DescribeBackup', '{"BackupArn": "%s"}')->'BackupDescription'->'BackupDetails'->>'BackupName'$$, :'ro_arn')),
+  ($$SELECT jsonb_array_length(st_api('ListBackups', '{"TableName": "RoItems"}')->'BackupSummaries')::text$$),
+  ($$SELECT st_api('GetResourcePolicy', '{"ResourceArn": "arn:aws:dynamodb:local:000000000000:table/RoItems"}')->>'Policy' LIKE '%dynamodb:GetItem%'$$);
+BEGIN TRANSACTION READ ONLY;
+SELECT n, ro_try(stmt) FROM ro_backups ORDER BY n;
+COMMIT;
+SELECT backup_name FROM stdesign.backups WHERE table_name = 'RoItems' ORDER BY 1;
+SELECT count(*) AS restored FROM st_list_tables() AS t WHERE t = 'RoRestored';
+SELECT st_api('GetResourcePolicy', '{"ResourceArn": "arn:aws:dynamodb:local:000000000000:table/RoItems"}')->>'Policy' LIKE '%dynamodb:GetItem%' AS policy_kept;
+SELECT st_api('DeleteBackup', format('{"BackupArn": "%s"}', :'ro_arn')::jsonb)->'BackupDescription'->'BackupDetails'->>'BackupStatus' AS deleted;
+SELECT st_api('DeleteResourcePolicy', '{"ResourceArn": "arn:aws:dynamodb:local:000000000000:table/RoItems"}') ? 'RevisionId' AS policy_deleted;
+DROP TABLE ro_backups;
+
 -- Out of the read-only transaction, the same role writes as usual.
 SET ROLE regress_ro_app;
 SELECT st_put('{"PK": "a", "SK": "9", "v": 9}', 'RoItems');
