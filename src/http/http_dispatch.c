@@ -205,6 +205,14 @@ static int	io_ep = -1;			/* the I/O thread's epoll set */
 static int	io_daemon_fds[HTTP_MAX_LISTENERS];	/* the daemons' epoll fds */
 
 /*
+ * An epoll set of the daemons' epoll sets, in io_ep as one entry: the
+ * I/O thread's watch of every daemon is turned off and on with one system
+ * call (twice per request on the fast path), whatever the number of
+ * addresses listened on.
+ */
+static int	io_daemons_ep = -1;
+
+/*
  * The daemons and the I/O thread's state (io_daemons, io_due, the
  * uploads, io_slot_upload, the wait list, io_nconnections, io_counted)
  * belong to whichever thread holds this; the main thread holds it only in
@@ -223,6 +231,15 @@ static uint64 io_counted = 0;	/* this process's share of the queue's
 /* The main thread's wait sets: without and with the daemons. */
 static WaitEventSet *plain_set = NULL;
 static WaitEventSet *drive_set = NULL;
+
+/*
+ * This worker's io_work_fds entry may hold wake-ups: not known to be empty
+ * since a wait last returned other than for a daemon.  While it is false,
+ * http_dispatch_next skips reading it (a system call per request on the
+ * fast path); a wake-up that arrives meanwhile is seen by the next wait
+ * (level triggered), which sets it again.
+ */
+static bool work_maybe = true;
 
 /*
  * Eventfds made by the postmaster (http_dispatch_preload), inherited: a
@@ -1392,14 +1409,11 @@ io_watch(bool on)
 {
 	struct epoll_event ev;
 
-	for (int i = 0; i < io_ndaemons; i++)
-	{
-		ev.events = on ? EPOLLIN : 0;
-		ev.data.u64 = 0;
-		ev.data.u32 = 2 + i;
-		if (epoll_ctl(io_ep, EPOLL_CTL_MOD, io_daemon_fds[i], &ev) != 0)
-			io_failed = true;
-	}
+	ev.events = on ? EPOLLIN : 0;
+	ev.data.u64 = 0;
+	ev.data.u32 = 2;
+	if (epoll_ctl(io_ep, EPOLL_CTL_MOD, io_daemons_ep, &ev) != 0)
+		io_failed = true;
 }
 
 static void *
@@ -1439,8 +1453,12 @@ io_main(void *arg)
 			}
 			else if (tag == 1)
 				io_drain_fd(wake_fd);
-			else if (tag - 2 < (uint32) io_ndaemons)
-				io_due[tag - 2] = true;
+			else
+			{
+				/* a daemon has events (io_daemons_ep does not say which) */
+				for (int d = 0; d < io_ndaemons; d++)
+					io_due[d] = true;
+			}
 		}
 		/* on a timeout too, for safety's sake */
 		if (notified || n == 0)
@@ -1725,11 +1743,12 @@ http_dispatch_start(int index)
 
 	/*
 	 * The I/O thread's epoll set (data.u32: 0 responses to send, 1 wake_fd,
-	 * 2 + i daemon i), made here so that the main thread can turn the
-	 * daemons' entries off and on while it drives them.
+	 * 2 the daemons, through io_daemons_ep), made here so that the main
+	 * thread can turn the daemons' entry off and on while it drives them.
 	 */
 	io_ep = epoll_create1(EPOLL_CLOEXEC);
-	if (io_ep < 0)
+	io_daemons_ep = epoll_create1(EPOLL_CLOEXEC);
+	if (io_ep < 0 || io_daemons_ep < 0)
 		ereport(ERROR, (errmsg("stdesign: could not create an epoll set: %m")));
 	{
 		struct epoll_event ev;
@@ -1747,10 +1766,13 @@ http_dispatch_start(int index)
 			const union MHD_DaemonInfo *info = MHD_get_daemon_info(io_daemons[i], MHD_DAEMON_INFO_EPOLL_FD);
 
 			ev.data.u32 = 2 + i;
-			if (info == NULL || epoll_ctl(io_ep, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
+			if (info == NULL || epoll_ctl(io_daemons_ep, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
 				ereport(ERROR, (errmsg("stdesign: could not watch the HTTP daemon: %m")));
 			io_daemon_fds[i] = info->epoll_fd;
 		}
+		ev.data.u32 = 2;
+		if (epoll_ctl(io_ep, EPOLL_CTL_ADD, io_daemons_ep, &ev) != 0)
+			ereport(ERROR, (errmsg("stdesign: could not watch the HTTP daemons: %m")));
 	}
 
 	/* what the main thread waits on: idle and driving, or busy */
@@ -1907,7 +1929,9 @@ http_dispatch_next(HttpRequest *req)
 	int			bound = role_bound();
 
 	/* a wake-up is taken: the queue is looked at now */
-	io_drain_fd(io_work_fds[my_index]);
+	if (work_maybe)
+		io_drain_fd(io_work_fds[my_index]);
+	work_maybe = false;
 	queue_lock();
 	for (int i = 0; i < http_queue->nworkers * HTTP_SLOTS_PER_WORKER; i++)
 	{
@@ -2000,12 +2024,14 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 {
 	WaitEvent	events[HTTP_MAX_LISTENERS + 3];
 	TimestampTz start;
+	bool		due[HTTP_MAX_LISTENERS];
 
 	if (!fast_path_applies() || io_ndaemons == 0)
 	{
 		/* no fast path: the I/O thread drives, the queue brings work */
 		drive_end();
 		(void) WaitEventSetWait(plain_set, timeout, events, 1, PG_WAIT_EXTENSION);
+		work_maybe = true;
 		return false;
 	}
 
@@ -2015,6 +2041,14 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 	 * out one after another): it checks its I/O thread there.
 	 */
 	start = GetCurrentTimestamp();
+	/*
+	 * A daemon runs when its descriptor has events (the wait set is level
+	 * triggered: what arrived while a request ran is reported at once) or
+	 * it has work of its own (libmicrohttpd's timeout is 0, or the I/O
+	 * thread marked it due); the others are not run.
+	 */
+	for (int i = 0; i < io_ndaemons; i++)
+		due[i] = false;
 	for (;;)
 	{
 		HttpUpload *up;
@@ -2032,7 +2066,15 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 		drive_begin();
 		main_in_run = true;
 		for (int i = 0; i < io_ndaemons; i++)
+		{
+			MHD_UNSIGNED_LONG_LONG mt;
+
+			/* libmicrohttpd's run is a system call at least: not for nothing */
+			if (!due[i] && !io_due[i] &&
+				!(MHD_get_timeout(io_daemons[i], &mt) == MHD_YES && mt == 0))
+				continue;
 			io_run_daemon(i);
+		}
 		main_in_run = false;
 		up = direct_taken;
 		direct_taken = NULL;
@@ -2089,9 +2131,16 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 		}
 
 		n = WaitEventSetWait(drive_set, t, events, lengthof(events), PG_WAIT_EXTENSION);
+		/* a wait that timed out: every daemon's timeouts are run */
+		for (int i = 0; i < io_ndaemons; i++)
+			due[i] = (n == 0);
 		for (int i = 0; i < n; i++)
+		{
 			if (events[i].user_data == NULL)
-				other = true;
+				other = work_maybe = true;
+			else
+				due[(int *) events[i].user_data - io_daemon_fds] = true;
+		}
 		/* the latch, a queued request, or the caller's time is up */
 		if (other || left <= 0 || (n == 0 && t >= left))
 			return false;

@@ -25,6 +25,9 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -609,6 +612,30 @@ reload_if_pending(void)
 	}
 }
 
+/*
+ * The C library's heap keeps what requests free, up to a bound.  glibc
+ * gives the top of its heap back to the system once more than its trim
+ * threshold is free there, and serves allocations past its mmap threshold
+ * with mmap; both thresholds adapt to what the process frees, and after a
+ * mix of operations a worker was found (bench/RESULTS.md) to give back and
+ * fault in again the memory of every large request: a 100-key BatchGetItem
+ * cost 3.5x its CPU time, 15% of it in page faults, until the worker
+ * restarted.  Fixed thresholds keep up to HTTP_HEAP_KEEP of freed memory in
+ * the worker for the next request (what a request's memory contexts and
+ * libmicrohttpd's buffers take again), and still give back what a rare huge
+ * request leaves past it.
+ */
+#define HTTP_HEAP_KEEP	(32 * 1024 * 1024)
+
+static void
+keep_heap(void)
+{
+#ifdef __GLIBC__
+	(void) mallopt(M_MMAP_THRESHOLD, HTTP_HEAP_KEEP);
+	(void) mallopt(M_TRIM_THRESHOLD, HTTP_HEAP_KEEP);
+#endif
+}
+
 void
 http_worker_main(Datum arg)
 {
@@ -629,6 +656,7 @@ http_worker_main(Datum arg)
 		on_shmem_exit(http_worker_exit, (Datum) 0);
 	}
 
+	keep_heap();
 	BackgroundWorkerInitializeConnection(http_database, NULL, 0);
 	pgstat_report_appname("stdesign http");
 	http_bound_lock_wait();
