@@ -14,7 +14,8 @@
 #   new       PutItem of a new item carrying "exp";
 #   put       PutItem over an existing item, "exp" moved (an item whose
 #             time to live is renewed on every write);
-#   put_same  PutItem over an existing item, "exp" as it was, "n" changed;
+#   put_same  PutItem over an existing item, "exp" as it was, "n" changed
+#             (items of their own: put's are the other half);
 #   update    UpdateItem SET n = n + 1 (the expiry untouched);
 #   noexp     PutItem of a new item without "exp".
 # Prints instructions per write, off and on, and on/off as a throughput
@@ -76,7 +77,11 @@ statements() {
 	local op=$1 n=$2 t=$3 i k pad
 	pad=$(printf 'x%.0s' $(seq 1 360))
 	for i in $(seq 1 "$n"); do
-		k=$(( (i * 7919) % 10000 + 1 ))
+		# put's keys in the first half, put_same's in the second, so that
+		# put_same's items keep the expiry they were loaded with whatever
+		# ran before (put moves the expiry of its items)
+		k=$(( (i * 7919) % 5000 + 1 ))
+		[ "$op" = put_same ] && k=$((k + 5000))
 		case "$op" in
 			new) echo "SELECT st_api('PutItem', '{\"TableName\": \"$t\", \"Item\": {\"PK\": {\"S\": \"N$n-$i\"}, \"SK\": {\"S\": \"x\"}, \"exp\": {\"N\": \"$((1900000000 + i))\"}, \"n\": {\"N\": \"0\"}, \"pad\": {\"S\": \"$pad\"}}}');" ;;
 			noexp) echo "SELECT st_api('PutItem', '{\"TableName\": \"$t\", \"Item\": {\"PK\": {\"S\": \"M$n-$i\"}, \"SK\": {\"S\": \"x\"}, \"n\": {\"N\": \"0\"}, \"pad\": {\"S\": \"$pad\"}}}');" ;;
