@@ -106,6 +106,7 @@
 #include "common/st_common.h"
 #include "item/av.h"
 #include "item/av_jsonb.h"
+#include "item/jsonb_raw.h"
 #include "stream_capture.h"
 
 /* The columns of a buffered record. */
@@ -371,33 +372,64 @@ mark_record(StreamBuffer *b, int64 stream_id)
 	}
 }
 
-/* The key attributes of item as a map ({pk: {...}[, sk: {...}]}). */
+/*
+ * The key attributes of item as a map ({pk: {...}[, sk: {...}]}).  Their
+ * values are copied as stored (st_jsonb_raw_from_value), not unpacked and
+ * serialised again as pushJsonbValue and JsonbValueToJsonb would: the map
+ * is made for every record.
+ */
 static Jsonb *
 keys_of(const StStreamTarget *target, Jsonb *item)
 {
-	JsonbParseState *state = NULL;
 	const char *names[2] = {target->pk, target->sk};
+	JsonbPair	pairs[2];
+	JsonbValue	map;
+	int			n = 0;
 
 	/* set_keys refuses a row whose item is no map; never read one as a map */
 	if (!JB_ROOT_IS_OBJECT(item))
 		st_internal_error("an item of a table with a stream is not a map");
-	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	for (int k = 0; k < 2 && names[k]; k++)
 	{
-		JsonbValue	vbuf;
-		JsonbValue *v = getKeyJsonValueFromContainer(&item->root, names[k], strlen(names[k]), &vbuf);
-		JsonbValue	key;
+		JsonbValue *v = getKeyJsonValueFromContainer(&item->root, names[k], strlen(names[k]),
+													 &pairs[n].value);
 
 		/* every row has its key attributes (set_keys refuses one without) */
 		if (v == NULL)
 			st_internal_error("an item of a table with a stream lacks its key attribute %s", names[k]);
-		key.type = jbvString;
-		key.val.string.val = (char *) names[k];
-		key.val.string.len = strlen(names[k]);
-		pushJsonbValue(&state, WJB_KEY, &key);
-		pushJsonbValue(&state, WJB_VALUE, v);
+		pairs[n].key.type = jbvString;
+		pairs[n].key.val.string.val = (char *) names[k];
+		pairs[n].key.val.string.len = strlen(names[k]);
+		pairs[n].order = n;
+		n++;
 	}
-	return JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_OBJECT, NULL));
+
+	/*
+	 * An object's keys in jsonb's order: shorter first, then by bytes.  The
+	 * two names differ (a table's key attributes do); the same name twice
+	 * would be one key.
+	 */
+	if (n == 2)
+	{
+		int			la = pairs[0].key.val.string.len;
+		int			lb = pairs[1].key.val.string.len;
+		int			cmp = la != lb ? (la > lb ? 1 : -1) :
+			memcmp(pairs[0].key.val.string.val, pairs[1].key.val.string.val, la);
+
+		if (cmp == 0)
+			n = 1;
+		else if (cmp > 0)
+		{
+			JsonbPair	swap = pairs[0];
+
+			pairs[0] = pairs[1];
+			pairs[1] = swap;
+		}
+	}
+	map.type = jbvObject;
+	map.val.object.nPairs = n;
+	map.val.object.pairs = pairs;
+	return st_jsonb_raw_from_value(&map);
 }
 
 /*
@@ -857,9 +889,10 @@ insert_batch(Relation records, TupleTableSlot **batch, int n, CatalogIndexState 
  * open shard's lifetime closes it and opens its child, here, under the
  * stream's lock: no record of the stream is numbered meanwhile, so the
  * closed shard's last number is final, and every later number is in the
- * child.  The check reads the shard's row (an index lookup per stream
- * per commit); the rollover itself, rare, is one statement run as the
- * catalog's owner.  Returns the shard to write to.
+ * child.  The check reads the shard's created_at once per backend (see
+ * ShardCache) and its row again only when it looks due; the rollover
+ * itself, rare, is one statement run as the catalog's owner.  Returns the
+ * shard to write to.
  */
 int			storage_stream_shard_lifetime = 4 * 60 * 60;
 
