@@ -85,6 +85,7 @@
 #include "nodes/makefuncs.h"
 #include "parser/parse_func.h"
 #include "pgstat.h"
+#include "storage/bufmgr.h"
 #include "storage/condition_variable.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
@@ -92,10 +93,12 @@
 #include "storage/shmem.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 #include "utils/snapmgr.h"
+#include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
 
@@ -103,6 +106,7 @@
 #include "common/st_common.h"
 #include "item/av.h"
 #include "item/av_jsonb.h"
+#include "item/jsonb_raw.h"
 #include "stream_capture.h"
 
 /* The columns of a buffered record. */
@@ -277,6 +281,30 @@ storage_stream_ttl_deletions(bool on)
 
 /* ---------- the transaction's buffer ---------- */
 
+/* The buffered records' columns: the same for every transaction, made once per backend. */
+static TupleDesc
+buffer_desc(void)
+{
+	static TupleDesc desc = NULL;
+	MemoryContext old;
+	TupleDesc	d;
+
+	if (desc)
+		return desc;
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	d = CreateTemplateTupleDesc(BUF_NCOLS);
+	TupleDescInitEntry(d, BUF_STREAM + 1, "stream", INT8OID, -1, 0);
+	TupleDescInitEntry(d, BUF_EVENT + 1, "event", INT4OID, -1, 0);
+	TupleDescInitEntry(d, BUF_KEYS + 1, "keys", JSONBOID, -1, 0);
+	TupleDescInitEntry(d, BUF_NEW + 1, "new", JSONBOID, -1, 0);
+	TupleDescInitEntry(d, BUF_OLD + 1, "old", JSONBOID, -1, 0);
+	TupleDescInitEntry(d, BUF_SIZE + 1, "size", INT4OID, -1, 0);
+	TupleDescInitEntry(d, BUF_TTL + 1, "ttl", BOOLOID, -1, 0);
+	MemoryContextSwitchTo(old);
+	desc = d;
+	return desc;
+}
+
 static StreamBuffer *
 buffer_get(void)
 {
@@ -295,14 +323,7 @@ buffer_get(void)
 	b = palloc0(sizeof(StreamBuffer));
 	b->cxt = cxt;
 	b->scratch = AllocSetContextCreate(cxt, "stdesign stream record", ALLOCSET_DEFAULT_SIZES);
-	b->desc = CreateTemplateTupleDesc(BUF_NCOLS);
-	TupleDescInitEntry(b->desc, BUF_STREAM + 1, "stream", INT8OID, -1, 0);
-	TupleDescInitEntry(b->desc, BUF_EVENT + 1, "event", INT4OID, -1, 0);
-	TupleDescInitEntry(b->desc, BUF_KEYS + 1, "keys", JSONBOID, -1, 0);
-	TupleDescInitEntry(b->desc, BUF_NEW + 1, "new", JSONBOID, -1, 0);
-	TupleDescInitEntry(b->desc, BUF_OLD + 1, "old", JSONBOID, -1, 0);
-	TupleDescInitEntry(b->desc, BUF_SIZE + 1, "size", INT4OID, -1, 0);
-	TupleDescInitEntry(b->desc, BUF_TTL + 1, "ttl", BOOLOID, -1, 0);
+	b->desc = buffer_desc();
 	/* its temporary file, past work_mem, lives as long as the transaction */
 	CurrentResourceOwner = TopTransactionResourceOwner;
 	b->store = tuplestore_begin_heap(false, false, work_mem);
@@ -351,33 +372,95 @@ mark_record(StreamBuffer *b, int64 stream_id)
 	}
 }
 
-/* The key attributes of item as a map ({pk: {...}[, sk: {...}]}). */
+/*
+ * The key attributes of item as a map ({pk: {...}[, sk: {...}]}).  Their
+ * values are copied as stored (st_jsonb_raw_from_value), not unpacked and
+ * serialised again as pushJsonbValue and JsonbValueToJsonb would: the map
+ * is made for every record.
+ */
 static Jsonb *
 keys_of(const StStreamTarget *target, Jsonb *item)
 {
-	JsonbParseState *state = NULL;
 	const char *names[2] = {target->pk, target->sk};
+	JsonbPair	pairs[2];
+	JsonbValue	map;
+	int			n = 0;
 
 	/* set_keys refuses a row whose item is no map; never read one as a map */
 	if (!JB_ROOT_IS_OBJECT(item))
 		st_internal_error("an item of a table with a stream is not a map");
-	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
 	for (int k = 0; k < 2 && names[k]; k++)
 	{
-		JsonbValue	vbuf;
-		JsonbValue *v = getKeyJsonValueFromContainer(&item->root, names[k], strlen(names[k]), &vbuf);
-		JsonbValue	key;
+		JsonbValue *v = getKeyJsonValueFromContainer(&item->root, names[k], strlen(names[k]),
+													 &pairs[n].value);
 
 		/* every row has its key attributes (set_keys refuses one without) */
 		if (v == NULL)
 			st_internal_error("an item of a table with a stream lacks its key attribute %s", names[k]);
-		key.type = jbvString;
-		key.val.string.val = (char *) names[k];
-		key.val.string.len = strlen(names[k]);
-		pushJsonbValue(&state, WJB_KEY, &key);
-		pushJsonbValue(&state, WJB_VALUE, v);
+		pairs[n].key.type = jbvString;
+		pairs[n].key.val.string.val = (char *) names[k];
+		pairs[n].key.val.string.len = strlen(names[k]);
+		pairs[n].order = n;
+		n++;
 	}
-	return JsonbValueToJsonb(pushJsonbValue(&state, WJB_END_OBJECT, NULL));
+
+	/*
+	 * An object's keys in jsonb's order: shorter first, then by bytes.  The
+	 * two names differ (a table's key attributes do); the same name twice
+	 * would be one key.
+	 */
+	if (n == 2)
+	{
+		int			la = pairs[0].key.val.string.len;
+		int			lb = pairs[1].key.val.string.len;
+		int			cmp = la != lb ? (la > lb ? 1 : -1) :
+			memcmp(pairs[0].key.val.string.val, pairs[1].key.val.string.val, la);
+
+		if (cmp == 0)
+			n = 1;
+		else if (cmp > 0)
+		{
+			JsonbPair	swap = pairs[0];
+
+			pairs[0] = pairs[1];
+			pairs[1] = swap;
+		}
+	}
+	map.type = jbvObject;
+	map.val.object.nPairs = n;
+	map.val.object.pairs = pairs;
+	return st_jsonb_raw_from_value(&map);
+}
+
+/*
+ * Do the items have equal key attributes, as their maps from keys_of
+ * would compare?  Read in place: an update, the common change, keeps its
+ * key, and making the old item's map only to compare it costs as much
+ * again as the new one's.
+ */
+static bool
+same_keys(const StStreamTarget *target, Jsonb *a, Jsonb *b)
+{
+	const char *names[2] = {target->pk, target->sk};
+
+	if (!JB_ROOT_IS_OBJECT(a) || !JB_ROOT_IS_OBJECT(b))
+		st_internal_error("an item of a table with a stream is not a map");
+	for (int k = 0; k < 2 && names[k]; k++)
+	{
+		JsonbValue	abuf;
+		JsonbValue	bbuf;
+		JsonbValue *av = getKeyJsonValueFromContainer(&a->root, names[k], strlen(names[k]), &abuf);
+		JsonbValue *bv = getKeyJsonValueFromContainer(&b->root, names[k], strlen(names[k]), &bbuf);
+
+		if (av == NULL || bv == NULL)
+			st_internal_error("an item of a table with a stream lacks its key attribute %s", names[k]);
+		/* an attribute value is a map ({"S": ...}); anything else is compared as before, whole */
+		if (av->type != jbvBinary || bv->type != jbvBinary)
+			return compareJsonbContainers(&keys_of(target, a)->root, &keys_of(target, b)->root) == 0;
+		if (compareJsonbContainers(av->val.binary.data, bv->val.binary.data) != 0)
+			return false;
+	}
+	return true;
 }
 
 static int64
@@ -492,15 +575,13 @@ storage_stream_capture(const StStreamTarget *target, Jsonb *old_item, Jsonb *new
 		append_record(b, target, EV_REMOVE, keys, old_item, NULL);
 	else
 	{
-		Jsonb	   *old_keys = keys_of(target, old_item);
-
 		/*
 		 * A plain SQL UPDATE may give a row another key (set_keys follows
 		 * the item): to DynamoDB that is one item removed and another put.
 		 */
-		if (compareJsonbContainers(&old_keys->root, &keys->root) != 0)
+		if (!same_keys(target, old_item, new_item))
 		{
-			append_record(b, target, EV_REMOVE, old_keys, old_item, NULL);
+			append_record(b, target, EV_REMOVE, keys_of(target, old_item), old_item, NULL);
 			append_record(b, target, EV_INSERT, keys, NULL, new_item);
 		}
 		else
@@ -551,42 +632,207 @@ cmp_int64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The shard stream_id's records go to now, or NULL when the stream is gone. */
+/*
+ * What the commit step reads of the catalog, kept between transactions:
+ * each commit that writes records otherwise looked up six relations by
+ * name, its streams' rows by their index and their shards' rows again to
+ * see whether one is due to roll over, some 30,000 instructions
+ * (bench/RESULTS.md).
+ *
+ * The relations' oids: forgotten on any change of pg_class (a dropped or
+ * recreated extension included), looked up again on the next use.
+ */
+typedef struct CatalogOids
+{
+	bool		valid;
+	Oid			streams;
+	Oid			streams_pkey;
+	Oid			records;
+	Oid			seq;
+	Oid			shards;
+	Oid			shards_pkey;
+} CatalogOids;
+
+static CatalogOids oids;
+static uint64 catalog_changes = 0;
+
+/*
+ * Per stream: where its streams row was last read, and that row's shard
+ * with the shard's created_at.  Nothing here is trusted without a check
+ * that keeps the order by construction:
+ * - the row is fetched again at its tid with the latest snapshot, taken
+ *   under the stream's lock: a rollover (which updates the row) or a
+ *   deletion committed before the lock was granted makes that version
+ *   invisible, and the row is then found by its index as before;
+ * - a shard's created_at never changes (a rollover makes a new shard with
+ *   a new id), so the cache can only answer "not due yet" for the very
+ *   shard it read; whether a due shard is still open is read from its row.
+ * Forgotten with the oids; bounded by the streams a backend writes to.
+ */
+#define SHARD_ID_CACHED_MAX 63
+#define SHARD_CACHE_MAX 256
+
+typedef struct ShardCache
+{
+	int64		stream_id;		/* the hash key */
+	ItemPointerData tid;		/* its streams row, last read */
+	char		shard[SHARD_ID_CACHED_MAX + 1]; /* that row's shard_id, "" unknown */
+	bool		created_known;
+	TimestampTz created;		/* that shard's created_at */
+} ShardCache;
+
+static HTAB *shard_cache = NULL;
+
+static void
+catalog_changed(Datum arg, int cacheid, uint32 hashvalue)
+{
+	/* only flags: the hash is remade on its next use, outside the callback */
+	oids.valid = false;
+	catalog_changes++;
+}
+
+static Oid
+stdesign_relid(Oid nsp, const char *name)
+{
+	Oid			relid = get_relname_relid(name, nsp);
+
+	if (!OidIsValid(relid))
+		st_internal_error("the catalog relation stdesign.%s is missing", name);
+	return relid;
+}
+
+static const CatalogOids *
+catalog_oids(void)
+{
+	static bool registered = false;
+	CatalogOids fresh;
+	uint64		changes;
+	Oid			nsp;
+	HASHCTL		ctl;
+
+	if (oids.valid)
+		return &oids;
+	if (!registered)
+	{
+		CacheRegisterSyscacheCallback(RELOID, catalog_changed, (Datum) 0);
+		registered = true;
+	}
+	/* kept only when no change came in while they were looked up */
+	changes = catalog_changes;
+	nsp = get_namespace_oid("stdesign", false);
+	fresh.streams = stdesign_relid(nsp, "streams");
+	fresh.streams_pkey = stdesign_relid(nsp, "streams_pkey");
+	fresh.records = stdesign_relid(nsp, "stream_records");
+	fresh.seq = stdesign_relid(nsp, "stream_sequence_numbers");
+	fresh.shards = stdesign_relid(nsp, "stream_shards");
+	fresh.shards_pkey = stdesign_relid(nsp, "stream_shards_pkey");
+	fresh.valid = changes == catalog_changes;
+	oids = fresh;
+	if (shard_cache)
+		hash_destroy(shard_cache);
+	memset(&ctl, 0, sizeof(ctl));
+	ctl.keysize = sizeof(int64);
+	ctl.entrysize = sizeof(ShardCache);
+	ctl.hcxt = TopMemoryContext;
+	shard_cache = hash_create("stdesign stream shards", 16, &ctl, HASH_ELEM | HASH_BLOBS | HASH_CONTEXT);
+	return &oids;
+}
+
+/*
+ * The entries of a commit's streams, made before any is used: a backend
+ * that wrote to many streams starts over, so nothing grows without bound,
+ * and never while the caller holds an entry.
+ */
+static ShardCache **
+shard_cache_entries(const int64 *streams, int n)
+{
+	ShardCache **entries = palloc(sizeof(ShardCache *) * n);
+
+	if (hash_get_num_entries(shard_cache) + n > SHARD_CACHE_MAX)
+	{
+		HASH_SEQ_STATUS status;
+		ShardCache *e;
+
+		hash_seq_init(&status, shard_cache);
+		while ((e = hash_seq_search(&status)) != NULL)
+			hash_search(shard_cache, &e->stream_id, HASH_REMOVE, NULL);
+	}
+	for (int i = 0; i < n; i++)
+	{
+		bool		found;
+		ShardCache *e = hash_search(shard_cache, &streams[i], HASH_ENTER, &found);
+
+		if (!found)
+		{
+			ItemPointerSetInvalid(&e->tid);
+			e->shard[0] = '\0';
+			e->created_known = false;
+		}
+		entries[i] = e;
+	}
+	return entries;
+}
+
+/* The shard_id of a streams row (NULL when null), and that row's stream_id. */
 static char *
-current_shard(Relation streams, Oid streams_pkey, int64 stream_id)
+shard_of_row(Relation streams, HeapTuple tup, int64 *stream_id)
+{
+	bool		isnull;
+	/* stream_id, table_name, label, view_type, shard_id, ... */
+	Datum		id = heap_getattr(tup, 1, RelationGetDescr(streams), &isnull);
+	Datum		d;
+
+	*stream_id = isnull ? 0 : DatumGetInt64(id);
+	d = heap_getattr(tup, 5, RelationGetDescr(streams), &isnull);
+	return isnull ? NULL : TextDatumGetCString(d);
+}
+
+/*
+ * The shard stream_id's records go to now, or NULL when the stream is
+ * gone; read with the latest snapshot (the caller holds the stream's lock).
+ */
+static char *
+current_shard(Relation streams, Oid streams_pkey, ShardCache *e)
 {
 	ScanKeyData key;
 	SysScanDesc scan;
 	HeapTuple	tup;
 	Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
 	char	   *shard = NULL;
+	int64		id;
 
-	ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_INT8EQ, Int64GetDatum(stream_id));
+	/* where the row was: still the visible version unless it changed */
+	if (ItemPointerIsValid(&e->tid) &&
+		ItemPointerGetBlockNumber(&e->tid) < RelationGetNumberOfBlocks(streams))
+	{
+		HeapTupleData tuple;
+		Buffer		buf;
+
+		tuple.t_self = e->tid;
+		if (heap_fetch(streams, snap, &tuple, &buf, false))
+		{
+			shard = shard_of_row(streams, &tuple, &id);
+			ReleaseBuffer(buf);
+			if (id == e->stream_id)
+			{
+				UnregisterSnapshot(snap);
+				return shard;
+			}
+			shard = NULL;
+		}
+	}
+	ItemPointerSetInvalid(&e->tid);
+	ScanKeyInit(&key, 1, BTEqualStrategyNumber, F_INT8EQ, Int64GetDatum(e->stream_id));
 	scan = systable_beginscan(streams, streams_pkey, true, snap, 1, &key);
 	tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup))
 	{
-		bool		isnull;
-		/* stream_id, table_name, label, view_type, shard_id, ... */
-		Datum		d = heap_getattr(tup, 5, RelationGetDescr(streams), &isnull);
-
-		if (!isnull)
-			shard = TextDatumGetCString(d);
+		shard = shard_of_row(streams, tup, &id);
+		e->tid = tup->t_self;
 	}
 	systable_endscan(scan);
 	UnregisterSnapshot(snap);
 	return shard;
-}
-
-static Oid
-stdesign_relid(const char *name)
-{
-	Oid			nsp = get_namespace_oid("stdesign", false);
-	Oid			relid = get_relname_relid(name, nsp);
-
-	if (!OidIsValid(relid))
-		st_internal_error("the catalog relation stdesign.%s is missing", name);
-	return relid;
 }
 
 /* A batch of records (RECORD_BATCH_ROWS at most), and their index entries. */
@@ -643,26 +889,35 @@ insert_batch(Relation records, TupleTableSlot **batch, int n, CatalogIndexState 
  * open shard's lifetime closes it and opens its child, here, under the
  * stream's lock: no record of the stream is numbered meanwhile, so the
  * closed shard's last number is final, and every later number is in the
- * child.  The check reads the shard's row (an index lookup per stream
- * per commit); the rollover itself, rare, is one statement run as the
- * catalog's owner.  Returns the shard to write to.
+ * child.  The check reads the shard's created_at once per backend (see
+ * ShardCache) and its row again only when it looks due; the rollover
+ * itself, rare, is one statement run as the catalog's owner.  Returns the
+ * shard to write to.
  */
 int			storage_stream_shard_lifetime = 4 * 60 * 60;
 
 static char *
-roll_shard_if_due(int64 stream_id, char *shard, TimestampTz now)
+roll_shard_if_due(const CatalogOids *cat, ShardCache *e, char *shard, TimestampTz now)
 {
-	Relation	rel = table_open(stdesign_relid("stream_shards"), AccessShareLock);
-	Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
+	int64		stream_id = e->stream_id;
+	TimestampTz lifetime = (TimestampTz) storage_stream_shard_lifetime * USECS_PER_SEC;
+	Relation	rel;
+	Snapshot	snap;
 	ScanKeyData keys[2];
 	SysScanDesc scan;
 	HeapTuple	tup;
 	bool		due = false;
 	char	   *child = NULL;
 
+	/* the shard read before, not due yet: its created_at never changes */
+	if (e->created_known && strcmp(e->shard, shard) == 0 && now - e->created < lifetime)
+		return shard;
+	e->created_known = false;
+	rel = table_open(cat->shards, AccessShareLock);
+	snap = RegisterSnapshot(GetLatestSnapshot());
 	ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_INT8EQ, Int64GetDatum(stream_id));
 	ScanKeyInit(&keys[1], 2, BTEqualStrategyNumber, F_TEXTEQ, CStringGetTextDatum(shard));
-	scan = systable_beginscan(rel, stdesign_relid("stream_shards_pkey"), true, snap, 2, keys);
+	scan = systable_beginscan(rel, cat->shards_pkey, true, snap, 2, keys);
 	tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup))
 	{
@@ -673,8 +928,13 @@ roll_shard_if_due(int64 stream_id, char *shard, TimestampTz now)
 
 		/* a closed shard is never the stream's current one; read as open when its closed_at is null */
 		(void) heap_getattr(tup, 7, RelationGetDescr(rel), &open);
-		due = !isnull && open &&
-			now - DatumGetTimestampTz(created) >= (TimestampTz) storage_stream_shard_lifetime * USECS_PER_SEC;
+		due = !isnull && open && now - DatumGetTimestampTz(created) >= lifetime;
+		if (!isnull && strlen(shard) <= SHARD_ID_CACHED_MAX)
+		{
+			strlcpy(e->shard, shard, sizeof(e->shard));
+			e->created = DatumGetTimestampTz(created);
+			e->created_known = true;
+		}
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
@@ -690,6 +950,9 @@ roll_shard_if_due(int64 stream_id, char *shard, TimestampTz now)
 		child = psprintf("shardId-%020lld-%08x",
 						 (long long) ((now / 1000) + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY * 1000),
 						 (unsigned int) pg_prng_uint32(&pg_global_prng_state));
+		/* the streams row and the shard change: read both again next time */
+		e->created_known = false;
+		ItemPointerSetInvalid(&e->tid);
 		args[0] = Int64GetDatum(stream_id);
 		args[1] = CStringGetTextDatum(shard);
 		args[2] = CStringGetTextDatum(child);
@@ -723,9 +986,11 @@ static void
 write_records(void)
 {
 	StreamBuffer *b = buffer;
-	Oid			streams_relid = stdesign_relid("streams");
-	Oid			records_relid = stdesign_relid("stream_records");
-	Oid			seq = stdesign_relid("stream_sequence_numbers");
+	const CatalogOids *cat = catalog_oids();
+	Oid			streams_relid = cat->streams;
+	Oid			records_relid = cat->records;
+	Oid			seq = cat->seq;
+	ShardCache **cached;
 	Relation	streams;
 	Relation	records;
 	CatalogIndexState indstate;
@@ -749,14 +1014,20 @@ write_records(void)
 		LockDatabaseObject(streams_relid, (Oid) b->streams[i], 0, ExclusiveLock);
 	}
 
+	/*
+	 * The entries after the locks: cat's oids stay as read (a callback
+	 * while locking only flags them), and the hash is remade only by the
+	 * next commit's catalog_oids.
+	 */
+	cached = shard_cache_entries(b->streams, b->nstreams);
 	streams = table_open(streams_relid, AccessShareLock);
 	shards = palloc(sizeof(char *) * b->nstreams);
 	for (int i = 0; i < b->nstreams; i++)
-		shards[i] = current_shard(streams, stdesign_relid("streams_pkey"), b->streams[i]);
+		shards[i] = current_shard(streams, cat->streams_pkey, cached[i]);
 	table_close(streams, AccessShareLock);
 	for (int i = 0; i < b->nstreams; i++)
 		if (shards[i])
-			shards[i] = roll_shard_if_due(b->streams[i], shards[i], now);
+			shards[i] = roll_shard_if_due(cat, cached[i], shards[i], now);
 
 	records = table_open(records_relid, RowExclusiveLock);
 	indstate = CatalogOpenIndexes(records);
