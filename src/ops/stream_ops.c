@@ -221,12 +221,15 @@ ops_stream_enable(const char *table_name, const char *view_type)
 							  " sh AS (INSERT INTO stdesign.stream_shards (stream_id, shard_id, created_at, starting_sequence)"
 							  "  SELECT n.id, n.shard, pg_catalog.now(), pg_catalog.nextval('stdesign.stream_sequence_numbers'::pg_catalog.regclass) FROM n)"
 							  " INSERT INTO stdesign.streams"
-							  " (stream_id, table_name, label, view_type, shard_id, enabled_at, key_schema, table_owner)"
+							  " (stream_id, table_name, label, view_type, shard_id, enabled_at, key_schema, table_owner,"
+							  "  table_owner_name)"
 							  " SELECT n.id, $1,"
 							  " pg_catalog.to_char(pg_catalog.now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS'),"
 							  " $2, n.shard, pg_catalog.now(), $3,"
-							  " (SELECT c.relowner::pg_catalog.regrole FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $4)"
-							  " FROM n RETURNING stream_id, label",
+							  " o.oid::pg_catalog.regrole, o.rolname"
+							  " FROM n LEFT JOIN (pg_catalog.pg_class c JOIN pg_catalog.pg_roles o"
+							  "  ON o.oid OPERATOR(pg_catalog.=) c.relowner) ON c.oid OPERATOR(pg_catalog.=) $4"
+							  " RETURNING stream_id, label",
 							  4, types, args, NULL, false, 0) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		st_internal_error("could not record the stream of table %s", name);

@@ -77,7 +77,9 @@ typedef struct StreamRow
 	bool		disabled;
 	bool		deleted;		/* its table was deleted */
 	char	   *key_schema;		/* JSON text, or NULL */
-	Oid			owner;			/* the relation's owner when enabled, or InvalidOid */
+	Oid			owner;			/* the relation's owner when enabled (or at the
+								 * table's deletion) while that role keeps its
+								 * name, else InvalidOid */
 	char	   *arn;
 } StreamRow;
 
@@ -97,7 +99,9 @@ typedef struct ShardRow
 	"stream_id, table_name, label, view_type," \
 	" pg_catalog.round(pg_catalog.date_part('epoch', enabled_at)::pg_catalog.numeric, 3)::pg_catalog.text," \
 	" disabled_at IS NOT NULL, table_deleted_at IS NOT NULL, key_schema::pg_catalog.text," \
-	" table_owner::pg_catalog.oid"
+	" CASE WHEN EXISTS (SELECT 1 FROM pg_catalog.pg_roles r" \
+	"  WHERE r.oid OPERATOR(pg_catalog.=) table_owner AND r.rolname OPERATOR(pg_catalog.=) table_owner_name)" \
+	" THEN table_owner::pg_catalog.oid END"
 
 static char *
 seq_text(int64 seq)
