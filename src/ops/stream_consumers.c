@@ -102,30 +102,18 @@ start_is_latest(const char *start)
 /*
  * The table's latest stream not left by a deleted table (enabled, or
  * disabled and still readable) and the position a consumer starting there
- * takes: 0 (TRIM_HORIZON) or its last record's (LATEST).  Run as the
- * catalog's owner, inside SPI.
+ * takes: 0 (TRIM_HORIZON) or its last record's (LATEST).
  */
 static void
 stream_start(const char *table_name, bool latest, int64 *stream_id, int64 *position)
 {
-	Oid			types[1] = {TEXTOID};
-	Datum		args[1];
-	bool		isnull;
-	Datum		d;
+	OpsStreamLatest s;
 
-	args[0] = CStringGetTextDatum(table_name);
-	if (SPI_execute_with_args("SELECT s.stream_id, (SELECT pg_catalog.max(r.sequence_number)"
-							  "  FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) s.stream_id)"
-							  " FROM stdesign.streams s WHERE s.table_name OPERATOR(pg_catalog.=) $1"
-							  " AND s.table_deleted_at IS NULL ORDER BY s.stream_id DESC LIMIT 1",
-							  1, types, args, NULL, false, 1) != SPI_OK_SELECT)
-		st_internal_error("could not read stdesign.streams");
-	if (SPI_processed == 0)
+	if (!ops_stream_latest(table_name, latest, &s))
 		st_error(ST_ERR_RESOURCE_NOT_FOUND,
 				 "Requested resource not found: Table: %s has no stream", table_name);
-	*stream_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
-	*position = latest && !isnull ? DatumGetInt64(d) : 0;
+	*stream_id = s.stream_id;
+	*position = latest && s.has_last ? s.last : 0;
 }
 
 /* {"ConsumerName", "TableName", "StreamArn", "Position"} */
