@@ -1408,7 +1408,12 @@ CREATE TABLE stdesign.streams (
 	-- what DescribeStream answers and who reads the stream once the table
 	-- is deleted (its relation's owner then): kept from the enabling
 	key_schema jsonb,
-	table_owner regrole
+	table_owner regrole,
+	-- table_owner's name when it was recorded: the owner is table_owner
+	-- only while that role still has this name (a dropped role's OID given
+	-- to a new role, or a restore where OIDs differ, hands the stream to
+	-- nobody but superusers), as stdesign.backups' owner_name
+	table_owner_name name
 );
 -- At most one enabled stream per table.
 CREATE UNIQUE INDEX streams_enabled ON stdesign.streams (table_name)
@@ -1517,6 +1522,9 @@ CREATE TABLE stdesign.stream_consumers (
 	stream_id bigint NOT NULL,			-- the stream it reads
 	position bigint NOT NULL,			-- the sequence number of the last record read
 	created_at timestamptz NOT NULL,
+	-- role's name at the creation: a consumer is role's while that role
+	-- still has this name (not a new role's that got a dropped one's OID)
+	role_name name NOT NULL,
 	PRIMARY KEY (role, consumer_name)
 );
 REVOKE ALL ON stdesign.stream_consumers FROM PUBLIC;

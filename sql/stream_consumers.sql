@@ -128,6 +128,24 @@ SELECT st_stream_consumer_create('agg', 'Feed') ->> 'ConsumerName' AS own_agg;
 SELECT count(*) AS reader_reads FROM st_stream_read('agg', 'Feed', 1000);
 SELECT table_name, stream_status, records > 0 AS has_records FROM st_stream_stats();
 RESET ROLE;
+-- a consumer is its role's OID while the role keeps the name it had: a
+-- dropped role's OID given to a new role (or a restore where OIDs differ)
+-- hands it to nobody; simulated by renaming the row's role_name
+SELECT role_name FROM stdesign.stream_consumers WHERE role = 'regress_st_consumer_reader'::regrole;
+UPDATE stdesign.stream_consumers SET role_name = 'regress_st_consumer_gone'
+ WHERE role = 'regress_st_consumer_reader'::regrole;
+SET ROLE regress_st_consumer_reader;
+SELECT * FROM st_stream_read('agg', 'Feed');
+SELECT st_stream_wait('agg', 0);
+SELECT st_stream_consumer_reset('agg');
+SELECT st_stream_consumer_drop('agg') AS dropped_stale;
+-- a new consumer of the name takes the stale row's place
+SELECT st_stream_consumer_create('agg', 'Feed', 'LATEST') ->> 'ConsumerName' AS replaces_stale;
+SELECT count(*) AS after_latest FROM st_stream_read('agg', 'Feed', 1000);
+SELECT st_stream_consumer_create('agg', 'Feed');
+RESET ROLE;
+SELECT role_name, count(*) FROM stdesign.stream_consumers
+ WHERE role = 'regress_st_consumer_reader'::regrole GROUP BY role_name;
 -- the superuser's 'agg' did not move with the reader's
 SELECT count(*) AS own_position_kept FROM st_stream_read('agg', 'Feed', 1000);
 -- SELECT revoked: the next call is refused

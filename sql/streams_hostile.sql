@@ -16,6 +16,7 @@ ALTER TABLE :rel OWNER TO regress_st_hostile_giver;
 SET ROLE regress_st_hostile_giver;
 SELECT st_stream_enable('Given') ->> 'LatestStreamArn' AS arn \gset
 RESET ROLE;
+SELECT table_owner, table_owner_name FROM stdesign.streams WHERE table_name = 'Given';
 ALTER TABLE :rel OWNER TO regress_st_hostile_taker;
 SELECT st_put('{"PK": "secret", "SK": "1", "pw": "hunter2"}', 'Given') IS NULL AS put;
 SELECT st_api('DescribeStream', jsonb_build_object('StreamArn', :'arn'))
@@ -36,6 +37,20 @@ SELECT st_api('GetShardIterator', jsonb_build_object('StreamArn', :'arn', 'Shard
 SELECT st_api('DescribeStream', jsonb_build_object('StreamArn', :'arn'));
 SELECT count(*) AS listed FROM jsonb_array_elements(st_api('ListStreams', '{"TableName": "Given"}'::jsonb)->'Streams');
 RESET ROLE;
+
+-- The owner is checked by its OID and the name it had (as backups'): a
+-- dropped role's OID given to a new role, or a restore where OIDs differ,
+-- hands the stream to nobody but superusers.  Simulated by changing the
+-- recorded name.
+SELECT table_owner, table_owner_name FROM stdesign.streams WHERE table_name = 'Given';
+UPDATE stdesign.streams SET table_owner_name = 'regress_st_hostile_gone' WHERE table_name = 'Given';
+SET ROLE regress_st_hostile_taker;
+SELECT st_api('GetShardIterator', jsonb_build_object('StreamArn', :'arn', 'ShardId', :'shard',
+			  'ShardIteratorType', 'TRIM_HORIZON'));
+SELECT count(*) AS listed FROM jsonb_array_elements(st_api('ListStreams', '{"TableName": "Given"}'::jsonb)->'Streams');
+RESET ROLE;
+SELECT st_api('DescribeStream', jsonb_build_object('StreamArn', :'arn'))
+	->'StreamDescription'->>'StreamStatus' AS superuser_describes;
 
 DROP OWNED BY regress_st_hostile_giver, regress_st_hostile_taker;
 DROP ROLE regress_st_hostile_giver;

@@ -56,6 +56,17 @@
 /* st_stream_wait's timeout: at most a day, in seconds. */
 #define WAIT_MAX_SECONDS 86400.0
 
+/*
+ * The consumer rows of the role $1: its OID, and the name it had when it
+ * made them (role_name), as stdesign.backups checks its owner: a dropped
+ * role's OID given to a new role (or a restore where OIDs differ) must
+ * not hand the old role's consumers to the new one.
+ */
+#define CONSUMER_OF_ROLE \
+	" role OPERATOR(pg_catalog.=) $1::pg_catalog.regrole" \
+	" AND role_name OPERATOR(pg_catalog.=) (SELECT r.rolname FROM pg_catalog.pg_roles r" \
+	"  WHERE r.oid OPERATOR(pg_catalog.=) $1)"
+
 typedef struct Consumer
 {
 	char	   *table_name;
@@ -91,30 +102,18 @@ start_is_latest(const char *start)
 /*
  * The table's latest stream not left by a deleted table (enabled, or
  * disabled and still readable) and the position a consumer starting there
- * takes: 0 (TRIM_HORIZON) or its last record's (LATEST).  Run as the
- * catalog's owner, inside SPI.
+ * takes: 0 (TRIM_HORIZON) or its last record's (LATEST).
  */
 static void
 stream_start(const char *table_name, bool latest, int64 *stream_id, int64 *position)
 {
-	Oid			types[1] = {TEXTOID};
-	Datum		args[1];
-	bool		isnull;
-	Datum		d;
+	OpsStreamLatest s;
 
-	args[0] = CStringGetTextDatum(table_name);
-	if (SPI_execute_with_args("SELECT s.stream_id, (SELECT pg_catalog.max(r.sequence_number)"
-							  "  FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) s.stream_id)"
-							  " FROM stdesign.streams s WHERE s.table_name OPERATOR(pg_catalog.=) $1"
-							  " AND s.table_deleted_at IS NULL ORDER BY s.stream_id DESC LIMIT 1",
-							  1, types, args, NULL, false, 1) != SPI_OK_SELECT)
-		st_internal_error("could not read stdesign.streams");
-	if (SPI_processed == 0)
+	if (!ops_stream_latest(table_name, latest, &s))
 		st_error(ST_ERR_RESOURCE_NOT_FOUND,
 				 "Requested resource not found: Table: %s has no stream", table_name);
-	*stream_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
-	*position = latest && !isnull ? DatumGetInt64(d) : 0;
+	*stream_id = s.stream_id;
+	*position = latest && s.has_last ? s.last : 0;
 }
 
 /* {"ConsumerName", "TableName", "StreamArn", "Position"} */
@@ -173,10 +172,10 @@ consumer_get(const char *name, bool lock)
 	SPI_connect();
 	if (SPI_execute_with_args(lock
 							  ? "SELECT table_name, stream_id, position FROM stdesign.stream_consumers"
-							  " WHERE role OPERATOR(pg_catalog.=) $1::pg_catalog.regrole"
+							  " WHERE" CONSUMER_OF_ROLE
 							  " AND consumer_name OPERATOR(pg_catalog.=) $2 FOR UPDATE"
 							  : "SELECT table_name, stream_id, position FROM stdesign.stream_consumers"
-							  " WHERE role OPERATOR(pg_catalog.=) $1::pg_catalog.regrole"
+							  " WHERE" CONSUMER_OF_ROLE
 							  " AND consumer_name OPERATOR(pg_catalog.=) $2",
 							  2, types, args, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.stream_consumers");
@@ -253,10 +252,20 @@ ops_stream_consumer_create(const char *name, const char *table_name, const char 
 	args[2] = CStringGetTextDatum(tname);
 	args[3] = Int64GetDatum(stream_id);
 	args[4] = Int64GetDatum(position);
-	if (SPI_execute_with_args("INSERT INTO stdesign.stream_consumers"
-							  " (role, consumer_name, table_name, stream_id, position, created_at)"
-							  " VALUES ($1::pg_catalog.regrole, $2, $3, $4, $5, pg_catalog.now())"
-							  " ON CONFLICT DO NOTHING",
+	/*
+	 * A row of the same key whose role_name is not the role's is not its
+	 * consumer (see CONSUMER_OF_ROLE): a dropped role's, whose OID the
+	 * role now has, or its own from before a rename, which it no longer
+	 * reads; the new consumer takes its place.
+	 */
+	if (SPI_execute_with_args("INSERT INTO stdesign.stream_consumers AS c"
+							  " (role, consumer_name, table_name, stream_id, position, created_at, role_name)"
+							  " SELECT $1::pg_catalog.regrole, $2, $3, $4, $5, pg_catalog.now(), r.rolname"
+							  " FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) $1"
+							  " ON CONFLICT (role, consumer_name) DO UPDATE SET table_name = excluded.table_name,"
+							  " stream_id = excluded.stream_id, position = excluded.position,"
+							  " created_at = excluded.created_at, role_name = excluded.role_name"
+							  " WHERE c.role_name OPERATOR(pg_catalog.<>) excluded.role_name",
 							  5, types, args, NULL, false, 0) != SPI_OK_INSERT)
 		st_internal_error("could not write stdesign.stream_consumers");
 	if (SPI_processed == 0)
@@ -277,7 +286,7 @@ ops_stream_consumer_drop(const char *name)
 	args[1] = CStringGetTextDatum(name);
 	catalog_check_triggers();
 	return catalog_write("DELETE FROM stdesign.stream_consumers"
-						 " WHERE role OPERATOR(pg_catalog.=) $1::pg_catalog.regrole"
+						 " WHERE" CONSUMER_OF_ROLE
 						 " AND consumer_name OPERATOR(pg_catalog.=) $2",
 						 2, types, args, NULL) > 0;
 }
@@ -310,7 +319,7 @@ ops_stream_consumer_reset(const char *name, const char *start)
 	args[2] = Int64GetDatum(stream_id);
 	args[3] = Int64GetDatum(position);
 	if (SPI_execute_with_args("UPDATE stdesign.stream_consumers SET stream_id = $3, position = $4"
-							  " WHERE role OPERATOR(pg_catalog.=) $1::pg_catalog.regrole"
+							  " WHERE" CONSUMER_OF_ROLE
 							  " AND consumer_name OPERATOR(pg_catalog.=) $2",
 							  4, types, args, NULL, false, 0) != SPI_OK_UPDATE)
 		st_internal_error("could not write stdesign.stream_consumers");
@@ -346,7 +355,7 @@ ops_stream_consumer_read(const char *name, const char *table_name, int max, int 
 		args[2] = Int64GetDatum(last);
 		catalog_check_triggers();
 		if (catalog_write("UPDATE stdesign.stream_consumers SET position = $3"
-						  " WHERE role OPERATOR(pg_catalog.=) $1::pg_catalog.regrole"
+						  " WHERE" CONSUMER_OF_ROLE
 						  " AND consumer_name OPERATOR(pg_catalog.=) $2",
 						  3, types, args, NULL) != 1)
 			st_internal_error("could not move consumer %s", name);

@@ -221,12 +221,15 @@ ops_stream_enable(const char *table_name, const char *view_type)
 							  " sh AS (INSERT INTO stdesign.stream_shards (stream_id, shard_id, created_at, starting_sequence)"
 							  "  SELECT n.id, n.shard, pg_catalog.now(), pg_catalog.nextval('stdesign.stream_sequence_numbers'::pg_catalog.regclass) FROM n)"
 							  " INSERT INTO stdesign.streams"
-							  " (stream_id, table_name, label, view_type, shard_id, enabled_at, key_schema, table_owner)"
+							  " (stream_id, table_name, label, view_type, shard_id, enabled_at, key_schema, table_owner,"
+							  "  table_owner_name)"
 							  " SELECT n.id, $1,"
 							  " pg_catalog.to_char(pg_catalog.now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS'),"
 							  " $2, n.shard, pg_catalog.now(), $3,"
-							  " (SELECT c.relowner::pg_catalog.regrole FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) $4)"
-							  " FROM n RETURNING stream_id, label",
+							  " o.oid::pg_catalog.regrole, o.rolname"
+							  " FROM n LEFT JOIN (pg_catalog.pg_class c JOIN pg_catalog.pg_roles o"
+							  "  ON o.oid OPERATOR(pg_catalog.=) c.relowner) ON c.oid OPERATOR(pg_catalog.=) $4"
+							  " RETURNING stream_id, label",
 							  4, types, args, NULL, false, 0) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		st_internal_error("could not record the stream of table %s", name);
@@ -393,53 +396,85 @@ ops_stream_records_of(int64 stream_id, int64 after, int max, int *n, int64 *last
 	return records;
 }
 
-void
-ops_stream_describe_table(const char *table_name, Av *description)
+bool
+ops_stream_latest(const char *table_name, bool with_last, OpsStreamLatest *latest)
 {
 	CatalogAsOwner save;
 	Oid			type = TEXTOID;
 	Datum		arg = CStringGetTextDatum(table_name);
+	bool		found;
 	MemoryContext caller = CurrentMemoryContext;
 
-	if (!streams_catalog_present())
-		return;
+	memset(latest, 0, sizeof(OpsStreamLatest));
 	catalog_as_owner_begin(&save);
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT label, view_type, disabled_at IS NULL FROM stdesign.streams"
-							  " WHERE table_name OPERATOR(pg_catalog.=) $1 AND table_deleted_at IS NULL"
-							  " ORDER BY stream_id DESC LIMIT 1",
+
+	/*
+	 * Not read-only: each call sees what committed before it, and what its
+	 * own transaction did (a stream enabled earlier in the same statement).
+	 */
+	if (SPI_execute_with_args(with_last
+							  ? "SELECT s.stream_id, s.label, s.view_type, s.disabled_at IS NULL,"
+							  " (SELECT pg_catalog.max(r.sequence_number) FROM stdesign.stream_records r"
+							  "  WHERE r.stream_id OPERATOR(pg_catalog.=) s.stream_id)"
+							  " FROM stdesign.streams s WHERE s.table_name OPERATOR(pg_catalog.=) $1"
+							  " AND s.table_deleted_at IS NULL ORDER BY s.stream_id DESC LIMIT 1"
+							  : "SELECT s.stream_id, s.label, s.view_type, s.disabled_at IS NULL"
+							  " FROM stdesign.streams s WHERE s.table_name OPERATOR(pg_catalog.=) $1"
+							  " AND s.table_deleted_at IS NULL ORDER BY s.stream_id DESC LIMIT 1",
 							  1, &type, &arg, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.streams");
-	if (SPI_processed == 1)
+	found = SPI_processed == 1;
+	if (found)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[0];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
-		char	   *label = SPI_getvalue(tup, desc, 1);
-		char	   *view = SPI_getvalue(tup, desc, 2);
 		bool		isnull;
-		bool		enabled = DatumGetBool(SPI_getbinval(tup, desc, 3, &isnull));
-		MemoryContext spi = MemoryContextSwitchTo(caller);
 
-		/*
-		 * An enabled stream: StreamSpecification, as CreateTable and
-		 * UpdateTable answer it; a disabled one still has its ARN and label
-		 * (readable until its records age out).
-		 */
-		if (enabled)
+		latest->stream_id = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
+		latest->label = MemoryContextStrdup(caller, SPI_getvalue(tup, desc, 2));
+		latest->view_type = MemoryContextStrdup(caller, SPI_getvalue(tup, desc, 3));
+		latest->enabled = DatumGetBool(SPI_getbinval(tup, desc, 4, &isnull));
+		if (with_last)
 		{
-			Av		   *spec = av_new(AV_M);
+			Datum		d = SPI_getbinval(tup, desc, 5, &isnull);
 
-			av_map_put_nocheck(spec, "StreamEnabled", 13, av_new_bool(true));
-			av_map_put_nocheck(spec, "StreamViewType", 14, av_new_str(AV_S, view, strlen(view)));
-			av_map_set(description, "StreamSpecification", 19, spec);
+			latest->has_last = !isnull;
+			latest->last = isnull ? 0 : DatumGetInt64(d);
 		}
-		av_map_set(description, "LatestStreamLabel", 17, av_new_str(AV_S, label, strlen(label)));
-		label = ops_stream_arn(table_name, label);
-		av_map_set(description, "LatestStreamArn", 15, av_new_str(AV_S, label, strlen(label)));
-		MemoryContextSwitchTo(spi);
 	}
 	SPI_finish();
 	catalog_as_owner_end(&save);
+	return found;
+}
+
+void
+ops_stream_describe_table(const char *table_name, Av *description)
+{
+	OpsStreamLatest latest;
+	char	   *arn;
+
+	if (!streams_catalog_present() || !ops_stream_latest(table_name, false, &latest))
+		return;
+
+	/*
+	 * An enabled stream: StreamSpecification, as CreateTable and UpdateTable
+	 * answer it; a disabled one still has its ARN and label (readable until
+	 * its records age out).
+	 */
+	if (latest.enabled)
+	{
+		Av		   *spec = av_new(AV_M);
+
+		av_map_put_nocheck(spec, "StreamEnabled", 13, av_new_bool(true));
+		av_map_put_nocheck(spec, "StreamViewType", 14,
+						   av_new_str(AV_S, latest.view_type, strlen(latest.view_type)));
+		av_map_set(description, "StreamSpecification", 19, spec);
+	}
+	av_map_set(description, "LatestStreamLabel", 17,
+			   av_new_str(AV_S, latest.label, strlen(latest.label)));
+	arn = ops_stream_arn(table_name, latest.label);
+	av_map_set(description, "LatestStreamArn", 15, av_new_str(AV_S, arn, strlen(arn)));
 }
 
 int64
@@ -467,11 +502,8 @@ Jsonb **
 ops_stream_records(const char *table_name, Numeric after, int max, int *n)
 {
 	StTable    *t;
-	CatalogAsOwner save;
-	Oid			types[1] = {TEXTOID};
-	Datum		args[1];
+	OpsStreamLatest latest;
 	bool		beyond;
-	bool		isnull;
 	int64		after_seq;
 	int64		stream_id;
 	int64		last;
@@ -483,20 +515,10 @@ ops_stream_records(const char *table_name, Numeric after, int max, int *n)
 	after_seq = sequence_arg(after, &beyond);
 	t = catalog_lookup(table_name, false);
 	ops_stream_check_read(t);
-	args[0] = CStringGetTextDatum(t->name);
-
-	catalog_as_owner_begin(&save);
-	SPI_connect();
-	if (SPI_execute_with_args("SELECT stream_id FROM stdesign.streams WHERE table_name OPERATOR(pg_catalog.=) $1"
-							  " AND table_deleted_at IS NULL ORDER BY stream_id DESC LIMIT 1",
-							  1, types, args, NULL, true, 1) != SPI_OK_SELECT)
-		st_internal_error("could not read stdesign.streams");
-	if (SPI_processed == 0)
+	if (!ops_stream_latest(t->name, false, &latest))
 		st_error(ST_ERR_RESOURCE_NOT_FOUND,
 				 "Requested resource not found: Table: %s has no stream", t->name);
-	stream_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-	SPI_finish();
-	catalog_as_owner_end(&save);
+	stream_id = latest.stream_id;
 	if (beyond)
 		return palloc(sizeof(Jsonb *));
 	return ops_stream_records_of(stream_id, after_seq, max, n, &last);

@@ -61,6 +61,25 @@ extern char *ops_stream_arn(const char *table_name, const char *label);
 extern void ops_stream_describe_table(const char *table_name, Av *description);
 
 /*
+ * The table's latest stream that its deletion did not leave behind (the
+ * enabled one, or the last disabled one while it is kept): false when it
+ * has none.  with_last also reads the stream's latest record's sequence
+ * number (has_last false when it has none).  Read as the catalog's owner,
+ * in a snapshot of now; the caller has checked the reader's right.
+ */
+typedef struct OpsStreamLatest
+{
+	int64		stream_id;
+	char	   *label;
+	char	   *view_type;
+	bool		enabled;
+	bool		has_last;
+	int64		last;
+} OpsStreamLatest;
+
+extern bool ops_stream_latest(const char *table_name, bool with_last, OpsStreamLatest *latest);
+
+/*
  * The table was deleted (its streams marked table_deleted_at): their open
  * shards are closed, their records stay readable by the table's owner.
  */

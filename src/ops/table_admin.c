@@ -1433,7 +1433,8 @@ ops_table_drop(const char *name)
 	args[0] = arg;
 	args[1] = ObjectIdGetDatum(owner);
 	(void) catalog_write("UPDATE stdesign.streams SET table_deleted_at = pg_catalog.now(),"
-						 " table_owner = $2::pg_catalog.regrole"
+						 " table_owner = $2::pg_catalog.regrole, table_owner_name ="
+						 " (SELECT r.rolname FROM pg_catalog.pg_roles r WHERE r.oid OPERATOR(pg_catalog.=) $2)"
 						 " WHERE table_name OPERATOR(pg_catalog.=) $1 AND table_deleted_at IS NULL",
 						 2, types, args, NULL);
 	ops_stream_table_deleted(name);
