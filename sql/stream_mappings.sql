@@ -75,11 +75,11 @@ CREATE ROLE regress_st_mapper;
 CREATE ROLE regress_st_mapping_stranger;
 GRANT USAGE ON SCHEMA stdesign, stdesign_data TO regress_st_mapper, regress_st_mapping_stranger;
 GRANT SELECT ON stdesign.tables, stdesign.indexes TO regress_st_mapper, regress_st_mapping_stranger;
-REVOKE EXECUTE ON FUNCTION order_sink(jsonb) FROM PUBLIC;
 SET ROLE regress_st_mapper;
 -- no SELECT on the table
 SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)');
 RESET ROLE;
+REVOKE EXECUTE ON FUNCTION order_sink(jsonb) FROM PUBLIC;
 GRANT SELECT ON :rel TO regress_st_mapper;
 SET ROLE regress_st_mapper;
 -- no EXECUTE on the function

@@ -348,8 +348,7 @@ mapping_get(const char *uuid, char **table_name, int64 *stream_id, Oid *function
 							  2, types, args, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.stream_mappings");
 	if (SPI_processed == 0)
-		st_error(ST_ERR_RESOURCE_NOT_FOUND,
-				 "Requested resource not found: Stream mapping: %s not found", uuid);
+		st_error(ST_ERR_RESOURCE_NOT_FOUND, "The resource you requested does not exist.");
 	*table_name = MemoryContextStrdup(caller, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
 	*stream_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	*function = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
