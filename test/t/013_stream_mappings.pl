@@ -161,7 +161,7 @@ SELECT string_agg(m.function::text || ': ' || d.error, E'\n' ORDER BY m.function
  WHERE m.function::text <> 'flaky(jsonb)'}),
 	qq{role_clause(jsonb): cannot set parameter "role" within security-definer function
 set_role(jsonb): cannot set parameter "role" within security-definer function
-set_session(jsonb): cannot set parameter "session_authorization" within security-restricted operation},
+set_session(jsonb): cannot set parameter "session_authorization" within security-definer function},
 	'SET ROLE, SET SESSION AUTHORIZATION and a SET role clause are refused');
 
 # 4. rights revoked, a role dropped: disabled, the reason kept
