@@ -2,9 +2,9 @@
 -- its checks, and who sees, changes and drops a mapping.  The stream
 -- worker that runs them needs the library preloaded: test/t/013_stream_mappings.pl.
 
-SELECT st_create_table('Orders') IS NOT NULL AS created;
-SELECT st_stream_enable('Orders', 'NEW_AND_OLD_IMAGES') ->> 'StreamSpecification' AS enabled;
-SELECT st_put('{"PK": "o", "SK": "1", "n": 1}', 'Orders') IS NULL AS put;
+SELECT st_create_table('Shipments') IS NOT NULL AS created;
+SELECT st_stream_enable('Shipments', 'NEW_AND_OLD_IMAGES') ->> 'StreamSpecification' AS enabled;
+SELECT st_put('{"PK": "o", "SK": "1", "n": 1}', 'Shipments') IS NULL AS put;
 SELECT st_create_table('NoStream') IS NOT NULL AS created;
 
 CREATE TABLE order_log (sk text, n numeric);
@@ -18,10 +18,10 @@ CREATE PROCEDURE a_procedure(a jsonb) LANGUAGE sql AS 'SELECT';
 
 -- Created: the answer as CreateEventSourceMapping gives it
 SELECT m - 'UUID' - 'EventSourceArn' - 'LastModified' AS mapping,
-	   m ->> 'EventSourceArn' LIKE 'arn:aws:dynamodb:%:table/Orders/stream/%' AS arn,
+	   m ->> 'EventSourceArn' LIKE 'arn:aws:dynamodb:%:table/Shipments/stream/%' AS arn,
 	   (m ->> 'UUID')::uuid IS NOT NULL AS has_uuid
-  FROM st_stream_mapping_create('Orders', 'order_sink(jsonb)', 10, 'TRIM_HORIZON', 3) m;
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)') ->> 'UUID' AS latest \gset
+  FROM st_stream_mapping_create('Shipments', 'order_sink(jsonb)', 10, 'TRIM_HORIZON', 3) m;
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)') ->> 'UUID' AS latest \gset
 SELECT table_name, function, batch_size, starting_position, maximum_retry_attempts, dead_letter,
 	   state, state_transition_reason, sequence_number > 0 AS at_latest, retries, last_error, last_run
   FROM st_stream_mappings() ORDER BY created_at, starting_position;
@@ -29,28 +29,28 @@ SELECT table_name, function, batch_size, starting_position, maximum_retry_attemp
 SELECT count(*) AS dead_letters FROM st_stream_dead_letters();
 
 -- Bad arguments: clear errors, nothing registered
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', 0);
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', 1001);
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', -5);
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', NULL);
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', 10, 'AT_TIMESTAMP');
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', 10, NULL);
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', 10, repeat('L', 100000));
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', 10, 'LATEST', -2);
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', 10, 'LATEST', 10001);
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', 10, 'LATEST', NULL);
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', 0);
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', 1001);
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', -5);
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', NULL);
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', 10, 'AT_TIMESTAMP');
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', 10, NULL);
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', 10, repeat('L', 100000));
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', 10, 'LATEST', -2);
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', 10, 'LATEST', 10001);
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', 10, 'LATEST', NULL);
 SELECT st_stream_mapping_create(NULL, 'order_sink(jsonb)');
-SELECT st_stream_mapping_create('Orders', NULL);
+SELECT st_stream_mapping_create('Shipments', NULL);
 SELECT st_stream_mapping_create('Nowhere', 'order_sink(jsonb)');
 SELECT st_stream_mapping_create(repeat('T', 300), 'order_sink(jsonb)');
 SELECT st_stream_mapping_create('NoStream', 'order_sink(jsonb)');
 -- a function of another signature, a set, a procedure, none at all
-SELECT st_stream_mapping_create('Orders', 'two_args(jsonb, jsonb)');
-SELECT st_stream_mapping_create('Orders', 'text_arg(text)');
-SELECT st_stream_mapping_create('Orders', 'set_returning(jsonb)');
-SELECT st_stream_mapping_create('Orders', 'a_procedure(jsonb)');
-SELECT st_stream_mapping_create('Orders', 0::regprocedure);
-SELECT st_stream_mapping_create('Orders', 4242424::oid::regprocedure);
+SELECT st_stream_mapping_create('Shipments', 'two_args(jsonb, jsonb)');
+SELECT st_stream_mapping_create('Shipments', 'text_arg(text)');
+SELECT st_stream_mapping_create('Shipments', 'set_returning(jsonb)');
+SELECT st_stream_mapping_create('Shipments', 'a_procedure(jsonb)');
+SELECT st_stream_mapping_create('Shipments', 0::regprocedure);
+SELECT st_stream_mapping_create('Shipments', 4242424::oid::regprocedure);
 SELECT count(*) AS still_two FROM st_stream_mappings();
 
 -- Update: disable, enable, change the batch size and the retries
@@ -70,24 +70,24 @@ SELECT batch_size, maximum_retry_attempts, dead_letter, state FROM st_stream_map
 
 -- Roles: a mapping is its role's; EXECUTE on the function and SELECT on
 -- the table, checked at creation (and by the worker at every batch)
-SELECT format('%I.%I', 'stdesign_data', relation_name) AS rel FROM stdesign.tables WHERE table_name = 'Orders' \gset
+SELECT format('%I.%I', 'stdesign_data', relation_name) AS rel FROM stdesign.tables WHERE table_name = 'Shipments' \gset
 CREATE ROLE regress_st_mapper;
 CREATE ROLE regress_st_mapping_stranger;
 GRANT USAGE ON SCHEMA stdesign, stdesign_data TO regress_st_mapper, regress_st_mapping_stranger;
 GRANT SELECT ON stdesign.tables, stdesign.indexes TO regress_st_mapper, regress_st_mapping_stranger;
 SET ROLE regress_st_mapper;
 -- no SELECT on the table
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)');
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)');
 RESET ROLE;
 REVOKE EXECUTE ON FUNCTION order_sink(jsonb) FROM PUBLIC;
 GRANT SELECT ON :rel TO regress_st_mapper;
 SET ROLE regress_st_mapper;
 -- no EXECUTE on the function
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)');
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)');
 RESET ROLE;
 GRANT EXECUTE ON FUNCTION order_sink(jsonb) TO regress_st_mapper;
 SET ROLE regress_st_mapper;
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)', 5) ->> 'UUID' AS mine \gset
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)', 5) ->> 'UUID' AS mine \gset
 SELECT table_name, function, batch_size, state FROM st_stream_mappings();
 -- the superuser's mapping: not seen, not changed, not dropped
 SELECT st_stream_mapping_update(:'latest', enabled => false);
@@ -100,7 +100,7 @@ RESET ROLE;
 -- row-level security applying to the role on the relation: refused
 ALTER TABLE :rel ENABLE ROW LEVEL SECURITY;
 SET ROLE regress_st_mapper;
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)');
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)');
 SELECT st_stream_mapping_update(:'mine', enabled => true);
 RESET ROLE;
 ALTER TABLE :rel DISABLE ROW LEVEL SECURITY;
@@ -121,8 +121,8 @@ RESET ROLE;
 -- a bound on each role's mappings
 GRANT EXECUTE ON FUNCTION order_sink(jsonb) TO regress_st_mapper;
 SET ROLE regress_st_mapper;
-SELECT count(st_stream_mapping_create('Orders', 'order_sink(jsonb)')) AS made FROM generate_series(1, 100);
-SELECT st_stream_mapping_create('Orders', 'order_sink(jsonb)');
+SELECT count(st_stream_mapping_create('Shipments', 'order_sink(jsonb)')) AS made FROM generate_series(1, 100);
+SELECT st_stream_mapping_create('Shipments', 'order_sink(jsonb)');
 SELECT count(st_stream_mapping_drop(mapping)) AS dropped FROM st_stream_mappings();
 RESET ROLE;
 REVOKE ALL ON :rel FROM regress_st_mapper;
@@ -136,7 +136,7 @@ DROP ROLE regress_st_mapping_stranger;
 SELECT count(st_stream_mapping_drop(mapping)) AS dropped FROM st_stream_mappings();
 SELECT count(*) AS left_over FROM st_stream_mappings();
 SELECT st_stream_mapping_drop(NULL);
-SELECT st_drop_table('Orders');
+SELECT st_drop_table('Shipments');
 SELECT st_drop_table('NoStream');
 DROP TABLE order_log;
 DROP FUNCTION order_sink(jsonb), two_args(jsonb, jsonb), text_arg(text), set_returning(jsonb);
