@@ -1721,3 +1721,90 @@ CREATE FUNCTION stdesign.stream_trim() RETURNS bigint
 REVOKE EXECUTE ON FUNCTION stdesign.stream_trim() FROM PUBLIC;
 COMMENT ON FUNCTION stdesign.stream_trim() IS
 	'delete the stream records past stdesign.stream_retention and remove the streams aged out';
+-- Event source mappings (issue 30): a SQL function of a role called by the
+-- stream worker with each batch of a table's stream records, the batch and
+-- the mapping's checkpoint committed together (src/ops/stream_mappings.c,
+-- src/ttl/stream_worker.c).  Granted to nobody, as the consumers: read
+-- and written as the catalog's owner for the role that calls, and by the
+-- worker.  role_name is checked against role at every run, so that a role
+-- dropped and another given its OID never runs the mapping.
+CREATE TABLE stdesign.stream_mappings (
+	uuid uuid PRIMARY KEY,
+	role regrole NOT NULL,				-- the registering role, run as (regrole: dumped by name)
+	role_name name NOT NULL,			-- its name then
+	table_name text COLLATE "C" NOT NULL,
+	stream_id bigint NOT NULL,			-- the stream it reads
+	function regprocedure NOT NULL,		-- called with one jsonb: {"Records": [...]}
+	batch_size integer NOT NULL,
+	starting_position text NOT NULL,
+	maximum_retry_attempts integer NOT NULL,	-- -1: retried until it succeeds
+	dead_letter boolean NOT NULL,		-- a batch out of retries goes to stdesign.stream_dead_letters
+	state text NOT NULL,				-- Enabled or Disabled
+	state_transition_reason text NOT NULL,
+	position bigint NOT NULL,			-- the sequence number of the last record processed
+	retries integer NOT NULL,			-- failed attempts of the batch after position
+	last_error text,
+	last_error_at timestamptz,
+	last_run timestamptz,
+	last_processing_result text,
+	created_at timestamptz NOT NULL,
+	last_modified timestamptz NOT NULL
+);
+-- The batches a mapping's function failed on more than its retries allow
+-- (its on-failure destination), readable by the mapping's role through
+-- st_stream_dead_letters; removed with the mapping.
+CREATE TABLE stdesign.stream_dead_letters (
+	mapping uuid NOT NULL,
+	role regrole NOT NULL,
+	table_name text COLLATE "C" NOT NULL,
+	first_sequence bigint NOT NULL,
+	last_sequence bigint NOT NULL,
+	records jsonb NOT NULL,				-- the batch as the function was given it
+	error text NOT NULL,				-- the last attempt's error
+	attempts integer NOT NULL,
+	failed_at timestamptz NOT NULL
+);
+CREATE INDEX ON stdesign.stream_dead_letters (mapping, first_sequence);
+REVOKE ALL ON stdesign.stream_mappings, stdesign.stream_dead_letters FROM PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_mappings', '');
+SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_dead_letters', '');
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.stream_mappings
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.stream_dead_letters
+	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+
+CREATE FUNCTION st_stream_mapping_create(table_name text, function regprocedure,
+										 batch_size integer DEFAULT 100,
+										 starting_position text DEFAULT 'LATEST',
+										 maximum_retry_attempts integer DEFAULT -1,
+										 dead_letter boolean DEFAULT true,
+										 enabled boolean DEFAULT true) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_stream_mapping_create' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_mapping_create(text, regprocedure, integer, text, integer, boolean, boolean) IS
+	'call your function(jsonb) with each batch of the table''s stream, as you, in the background';
+CREATE FUNCTION st_stream_mapping_update(mapping uuid, enabled boolean DEFAULT NULL,
+										 batch_size integer DEFAULT NULL,
+										 maximum_retry_attempts integer DEFAULT NULL,
+										 dead_letter boolean DEFAULT NULL) RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'st_stream_mapping_update' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_mapping_update(uuid, boolean, integer, integer, boolean) IS
+	'enable or disable your stream mapping, or change its batch size, retries or dead letters';
+CREATE FUNCTION st_stream_mapping_drop(mapping uuid) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'st_stream_mapping_drop' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_mapping_drop(uuid) IS
+	'drop your stream mapping and its dead letters; false when you had none of the id';
+CREATE FUNCTION st_stream_mappings()
+	RETURNS TABLE (mapping uuid, table_name text, function regprocedure, batch_size integer,
+				   starting_position text, maximum_retry_attempts integer, dead_letter boolean,
+				   state text, state_transition_reason text, sequence_number bigint, retries integer,
+				   last_error text, last_error_at timestamptz, last_run timestamptz,
+				   last_processing_result text, created_at timestamptz, last_modified timestamptz)
+	AS 'MODULE_PATHNAME', 'st_stream_mappings' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_mappings() IS
+	'your stream mappings: their settings, state, position, retries and last error';
+CREATE FUNCTION st_stream_dead_letters(mapping uuid DEFAULT NULL)
+	RETURNS TABLE (mapping uuid, table_name text, first_sequence bigint, last_sequence bigint,
+				   records jsonb, error text, attempts integer, failed_at timestamptz)
+	AS 'MODULE_PATHNAME', 'st_stream_dead_letters' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_dead_letters(uuid) IS
+	'the batches your stream mappings (or one) failed on past their retries';

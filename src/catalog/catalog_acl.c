@@ -140,7 +140,8 @@ void
 catalog_check_triggers(void)
 {
 	static const char *const names[] = {"tables", "indexes", "tags", "models", "backups", "backup_items",
-	"streams", "stream_records", "stream_shards", "stream_iterator_key", "stream_consumers"};
+	"streams", "stream_records", "stream_shards", "stream_iterator_key", "stream_consumers",
+	"stream_mappings", "stream_dead_letters"};
 	Oid			nsp = get_namespace_oid("stdesign", false);
 
 	/*

@@ -99,17 +99,20 @@ extern void st_init_range_table(struct EState *estate, struct RangeTblEntry *rte
 /*
  * PostgreSQL 16: object_ownercheck and object_aclcheck take the catalog of
  * the object, in place of one function per catalog (pg_class_ownercheck,
- * pg_namespace_aclcheck).  The caller includes catalog/pg_class.h and
- * catalog/pg_namespace.h.
+ * pg_namespace_aclcheck).  The caller includes catalog/pg_class.h,
+ * catalog/pg_namespace.h or catalog/pg_proc.h.
  */
 #if PG_VERSION_NUM >= 160000
 #define st_class_ownercheck(relid, roleid) \
 	object_ownercheck(RelationRelationId, relid, roleid)
 #define st_namespace_aclcheck(nspid, roleid, mode) \
 	object_aclcheck(NamespaceRelationId, nspid, roleid, mode)
+#define st_proc_aclcheck(procid, roleid, mode) \
+	object_aclcheck(ProcedureRelationId, procid, roleid, mode)
 #else
 #define st_class_ownercheck(relid, roleid) pg_class_ownercheck(relid, roleid)
 #define st_namespace_aclcheck(nspid, roleid, mode) pg_namespace_aclcheck(nspid, roleid, mode)
+#define st_proc_aclcheck(procid, roleid, mode) pg_proc_aclcheck(procid, roleid, mode)
 #endif
 
 /* PostgreSQL 16: relfilenodes are relfilenumbers (the same call, renamed). */

@@ -148,6 +148,7 @@ _PG_init(void)
 							NULL, NULL, NULL);
 	http_init();
 	ttl_init();
+	ttl_stream_worker_init();
 	/* before the prefix is reserved: a setting of postgresql.conf would be dropped */
 	ops_stream_retention_init();
 	MarkGUCPrefixReserved("stdesign");

@@ -430,3 +430,16 @@ ops_stream_consumer_wait(const char *name, double timeout)
 	storage_stream_wait_end();
 	return found;
 }
+
+void
+ops_stream_start_position(const char *table_name, const char *start, int64 *stream_id, int64 *position)
+{
+	bool		latest = start_is_latest(start);
+	CatalogAsOwner save;
+
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	stream_start(table_name, latest, stream_id, position);
+	SPI_finish();
+	catalog_as_owner_end(&save);
+}

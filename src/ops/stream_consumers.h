@@ -43,6 +43,14 @@ extern Jsonb **ops_stream_consumer_read(const char *name, const char *table_name
  */
 extern bool ops_stream_consumer_wait(const char *name, double timeout);
 
+/*
+ * The table's latest stream (raises when it has none) and the position
+ * of start in it (TRIM_HORIZON: 0, LATEST: its last record's), for a new
+ * reader of it (the stream mappings').
+ */
+extern void ops_stream_start_position(const char *table_name, const char *start,
+									  int64 *stream_id, int64 *position);
+
 /* ---------- retention (stream_retention.c) ---------- */
 
 /* stdesign.stream_retention: seconds a record is kept (a day by default). */

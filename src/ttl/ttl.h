@@ -26,4 +26,21 @@ extern void ttl_init(void);
 /* The worker's entry point (bgw_function_name). */
 extern PGDLLEXPORT void ttl_worker_main(Datum arg);
 
+/*
+ * The database the workers serve: stdesign.ttl_database, else the HTTP
+ * endpoint's (stdesign.http_database, "postgres" by default).
+ */
+extern const char *ttl_served_database(void);
+
+/* ---------- the stream worker (stream_worker.c) ---------- */
+
+/* stdesign.stream_mapping_retry_delay: ms before a failed batch's first retry. */
+extern int	ttl_stream_retry_delay;
+
+/* Define its setting and, when preloading, register the worker (from _PG_init). */
+extern void ttl_stream_worker_init(void);
+
+/* The stream worker's entry point. */
+extern PGDLLEXPORT void ttl_stream_worker_main(Datum arg);
+
 #endif							/* ST_TTL_H */

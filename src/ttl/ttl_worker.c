@@ -109,9 +109,8 @@ ttl_init(void)
 	RegisterBackgroundWorker(&worker);
 }
 
-/* The database served: stdesign.ttl_database, else the HTTP endpoint's. */
-static const char *
-served_database(void)
+const char *
+ttl_served_database(void)
 {
 	const char *http;
 
@@ -339,11 +338,11 @@ ttl_worker_main(Datum arg)
 	pqsignal(SIGTERM, die);
 	BackgroundWorkerUnblockSignals();
 
-	BackgroundWorkerInitializeConnection(served_database(), NULL, 0);
+	BackgroundWorkerInitializeConnection(ttl_served_database(), NULL, 0);
 	pgstat_report_appname("stdesign ttl");
 	ereport(LOG,
 			(errmsg("stdesign: time-to-live worker serving database \"%s\" every %d s",
-					served_database(), ttl_interval)));
+					ttl_served_database(), ttl_interval)));
 	cxt = AllocSetContextCreate(TopMemoryContext, "stdesign ttl round", ALLOCSET_DEFAULT_SIZES);
 
 	for (;;)

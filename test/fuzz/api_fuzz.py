@@ -645,6 +645,25 @@ def stream_sql_calls():
         calls.append('st_stream_consumer_drop(%s)' % lit(n))
     for t in tables:
         calls.append('st_stream_stats(%s)' % lit(t))
+    # stream mappings: odd tables, functions, sizes, positions, retries, ids
+    funcs = [None, "'fz_sink(jsonb)'", "'pg_catalog.jsonb_typeof(jsonb)'", "'pg_catalog.now()'",
+             '0', '4294967295', "'pg_catalog.pg_terminate_backend(integer, bigint)'"]
+    ids = [None, '00000000-0000-0000-0000-000000000000', 'x', '']
+    for t in tables:
+        for f in funcs:
+            for m in maxes:
+                calls.append('st_stream_mapping_create(%s, %s::regprocedure, %s)' % (lit(t), f or 'NULL', m))
+    for st in starts:
+        for r in maxes:
+            calls.append("st_stream_mapping_create(%s, 'fz_sink(jsonb)', 10, %s, %s)" % (lit(TABLE), lit(st), r))
+    for i in ids:
+        for m in maxes:
+            calls.append('st_stream_mapping_update(%s::uuid, true, %s, %s, false)' % (lit(i), m, m))
+        calls.append('st_stream_mapping_drop(%s::uuid)' % lit(i))
+        calls.append('st_stream_dead_letters(%s::uuid)' % lit(i))
+    calls.append('st_stream_mappings()')
+    # the mappings made here, dropped (a later case may not be one of a function)
+    calls.append('(SELECT count(st_stream_mapping_drop(mapping)) FROM st_stream_mappings()) d')
     # the consumer the set-up made, back for the next cases
     calls.append("st_stream_consumer_create('fz', %s)" % lit(TABLE))
     return calls
@@ -896,6 +915,7 @@ def setup(arn_holder):
     # a stream and a consumer of the fuzz table, for the stream SQL functions (stream_sql_calls)
     script += "SELECT st_stream_enable('%s', 'NEW_AND_OLD_IMAGES') IS NOT NULL;\n" % TABLE
     script += "SELECT st_stream_consumer_create('fz', '%s') IS NOT NULL;\n" % TABLE
+    script += "CREATE OR REPLACE FUNCTION fz_sink(b jsonb) RETURNS void LANGUAGE sql AS 'SELECT';\n"
     # a backup of the fuzz table, for DescribeBackup, ListBackups, RestoreTableFromBackup
     script += "SELECT st_create_backup('%s', 'fuzz-base') ->> 'BackupArn';\n" % TABLE
     script += "SELECT st_api('DescribeTable', '{\"TableName\": \"%s\"}') #>> '{Table,TableArn}';\n" % TABLE
