@@ -422,10 +422,19 @@ CREATE FUNCTION stdesign.studio_partitions(table_name text, ix text, pk_name tex
 	RETURNS TABLE (pk text, items bigint, bytes bigint, sampled boolean)
 	LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
 	WITH s AS (SELECT x FROM stdesign.studio_scan(table_name, ix, max_items + 1, true) AS x),
-		 n AS (SELECT count(*) > max_items AS sampled FROM s)
-	SELECT coalesce(x -> pk_name ->> 'S', x -> pk_name ->> 'N', x -> pk_name ->> 'B'), count(*),
+		 n AS (SELECT count(*) > max_items AS sampled FROM s),
+		 -- a GSI with several HASH attributes: its partition is all of them,
+		 -- named as st_partitions names it (a JSON array of their texts)
+		 h AS (SELECT array_agg(k ->> 'AttributeName' ORDER BY o) AS names
+				 FROM stdesign.indexes AS i, jsonb_array_elements(i.key_schema) WITH ORDINALITY AS e(k, o)
+				WHERE i.table_name = studio_partitions.table_name AND i.index_name = studio_partitions.ix
+				  AND k ->> 'KeyType' = 'HASH')
+	SELECT CASE WHEN cardinality(h.names) > 1
+				THEN (SELECT jsonb_agg(coalesce(x -> a ->> 'S', x -> a ->> 'N', x -> a ->> 'B') ORDER BY o)::text
+						FROM unnest(h.names) WITH ORDINALITY AS u(a, o))
+				ELSE coalesce(x -> pk_name ->> 'S', x -> pk_name ->> 'N', x -> pk_name ->> 'B') END, count(*),
 		   sum(@extschema@.st_item_size(x, typed => true))::bigint, (SELECT sampled FROM n)
-	  FROM (SELECT x FROM s LIMIT max_items) AS s
+	  FROM (SELECT x FROM s LIMIT max_items) AS s, h
 	 GROUP BY 1
 	 ORDER BY 2 DESC, 3 DESC, 1
 $$;
