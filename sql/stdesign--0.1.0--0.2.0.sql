@@ -331,22 +331,39 @@ DECLARE
 	cls text;
 	first_keys text[];
 	ix_keys text[];
+	space_keys text[];
+	hash_keys text[];
+	npk integer;
 BEGIN
+	-- a GSI with a multi-attribute key: all of its key attributes, and its
+	-- partition is all of its HASH attributes (as st_partitions names it)
+	SELECT array_agg(k ->> 'AttributeName' ORDER BY o),
+		   array_agg(k ->> 'AttributeName' ORDER BY o) FILTER (WHERE k ->> 'KeyType' = 'HASH')
+	  INTO space_keys, hash_keys
+	  FROM stdesign.indexes AS i, jsonb_array_elements(i.key_schema) WITH ORDINALITY AS e(k, o)
+	 WHERE i.table_name = studio_view_html.table_name AND i.index_name = studio_view_html.ix;
+	npk := GREATEST(COALESCE(cardinality(hash_keys), 1), 1);
 	-- the key space's keys first, then (in an index's view) the table's
 	first_keys := ARRAY(SELECT k FROM stdesign.tables AS t,
-							   unnest(ARRAY[studio_view_html.pk_name, studio_view_html.sk_name, t.pk_name, t.sk_name]) WITH ORDINALITY AS u(k, o)
+							   unnest(COALESCE(space_keys, ARRAY[studio_view_html.pk_name, studio_view_html.sk_name])
+									  || ARRAY[t.pk_name, t.sk_name]) WITH ORDINALITY AS u(k, o)
 						 WHERE t.table_name = studio_view_html.table_name AND k IS NOT NULL
 						 GROUP BY k ORDER BY min(o));
 	-- the indexes' key attributes, marked and shown first among the others
-	ix_keys := ARRAY(SELECT DISTINCT x.k FROM stdesign.indexes AS i, unnest(ARRAY[i.pk_name, i.sk_name]) AS x(k)
+	ix_keys := ARRAY(SELECT DISTINCT x.k FROM stdesign.indexes AS i,
+						 unnest(ARRAY[i.pk_name, i.sk_name]
+								|| ARRAY(SELECT e ->> 'AttributeName' FROM jsonb_array_elements(i.key_schema) AS e)) AS x(k)
 					  WHERE i.table_name = studio_view_html.table_name AND x.k IS NOT NULL);
 	out := '<table class="agg"><thead><tr>'
 		|| (SELECT string_agg('<th>' || stdesign.html_escape(k) || '</th>', '' ORDER BY o) FROM unnest(first_keys) WITH ORDINALITY AS u(k, o))
 		|| '<th>entity</th><th>attributes</th></tr></thead>';
-	FOR r IN SELECT s.ord, s.item, s.entity,
-					stdesign.studio_value(s.item -> pk_name) AS pk,
-					count(*) OVER (PARTITION BY s.item -> pk_name) AS nitems
-			   FROM stdesign.studio_sample(table_name, ix, max_items + 1) AS s
+	FOR r IN SELECT s.ord, s.item, s.entity, s.pk, count(*) OVER (PARTITION BY s.pk) AS nitems
+			   FROM (SELECT s.*,
+							CASE WHEN npk > 1
+								 THEN (SELECT jsonb_agg(s.item ->> a ORDER BY o)::text
+										 FROM unnest(hash_keys) WITH ORDINALITY AS u(a, o))
+								 ELSE stdesign.studio_value(s.item -> pk_name) END AS pk
+					   FROM stdesign.studio_sample(table_name, ix, max_items + 1) AS s) AS s
 			  ORDER BY s.ord
 	LOOP
 		n := n + 1;
@@ -385,8 +402,8 @@ BEGIN
 			prev_sig := COALESCE(r.entity, '') || '|' || array_to_string(attrs, '|');
 		END IF;
 		out := out || '<tr class="item ' || cls || '" data-entity="' || stdesign.html_escape(COALESCE(r.entity, '')) || '">'
-			|| (SELECT string_agg(CASE WHEN o = 1 AND r.nitems > 1 THEN '<td></td>'
-									   ELSE '<td class="' || CASE WHEN o = 1 THEN 'pk' ELSE 'sk' END || '">'
+			|| (SELECT string_agg(CASE WHEN o <= npk AND r.nitems > 1 THEN '<td></td>'
+									   ELSE '<td class="' || CASE WHEN o <= npk THEN 'pk' ELSE 'sk' END || '">'
 											|| stdesign.html_escape(stdesign.studio_value(r.item -> k)) || '</td>' END, '' ORDER BY o)
 				  FROM unnest(first_keys) WITH ORDINALITY AS u(k, o))
 			|| '<td><span class="badge ' || cls || '">' || stdesign.html_escape(COALESCE(r.entity, '?')) || '</span></td>'

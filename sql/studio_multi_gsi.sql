@@ -56,6 +56,15 @@ SELECT name, operation, ok, findings FROM st_check_model('StMulti');
 SELECT * FROM stdesign.studio_partitions('StMulti', 'ByTenant', 'tenant', 100);
 SELECT * FROM stdesign.studio_partitions('StMulti', NULL, 'PK', 100);
 
+-- The static page's view of the index: its key attributes first (both
+-- HASH attributes, then both RANGE ones), one partition of two items
+-- named by both HASH attributes
+SELECT substring(h FROM '<thead><tr>(.*?)</tr>') AS header,
+       substring(h FROM '<tr class="pkrow"><td class="pk" colspan="99">([^<]*<span class="count">[^<]*)</span>') AS partition,
+       substring(h FROM '<tr class="item e[0-9]+" data-entity="Order">(<td></td><td></td><td class="sk">[0-9]+</td>)') AS first_item_keys
+  FROM stdesign.studio_view_html('StMulti', 'ByTenant', 'tenant', 'day', st_get_model('StMulti'), 100) AS h;
+SELECT st_studio_html('StMulti') LIKE '%<h2>Index ByTenant (GSI, KEYS_ONLY)</h2><table class="agg"><thead><tr><th>tenant</th><th>tier</th><th>day</th><th>ref</th>%' AS in_page;
+
 -- Invalid models.
 -- a template for a multi-attribute key attribute, typed N: a single placeholder
 SELECT st_set_model('StMulti', '{"entities": {"X": {"keys": {"PK": "X#{a}", "SK": "X", "tier": "T{a}"},
