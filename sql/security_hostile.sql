@@ -144,6 +144,8 @@ BEGIN
     PERFORM st_query('p', 'a', tbl);
     PERFORM st_query('p', "table" => tbl, sk_from => 'a', sk_to => 'b', forward => false, "limit" => 2);
     PERFORM st_query('G', "table" => tbl, index => CASE WHEN tbl OPERATOR(pg_catalog.=) 'HostileT' THEN 'ByG' END);
+    PERFORM st_query_index(tbl, CASE WHEN tbl OPERATOR(pg_catalog.=) 'HostileT' THEN 'ByG' END, '["G"]',
+                           sk_from => '"a"', forward => false, "limit" => 2);
     PERFORM st_scan(tbl, filter => 'n > :z', "values" => '{":z": 0}');
     PERFORM st_put_all(item, tbl) FROM pg_catalog.jsonb_array_elements(
       '[{"PK": "bulk", "SK": "1"}, {"PK": "bulk", "SK": "2"}, {"PK": "bulk", "SK": "2", "v": 1}]') AS item;

@@ -189,6 +189,16 @@ CREATE AGGREGATE st_put_all(item jsonb, "table" text, typed boolean) (
 COMMENT ON AGGREGATE st_put_all(jsonb, text, boolean) IS
 	'Bulk PutItem: every item of a query, validated as st_put does, written 1000 per statement; returns how many';
 
+-- st_query for a key of several attributes (docs/sql.md, "Multi-attribute GSI keys").
+CREATE FUNCTION st_query_index("table" text, index text, pk_values jsonb, sk_values jsonb DEFAULT NULL,
+							   sk_prefix jsonb DEFAULT NULL, sk_from jsonb DEFAULT NULL, sk_to jsonb DEFAULT NULL,
+							   forward boolean DEFAULT true, "limit" integer DEFAULT NULL,
+							   filter text DEFAULT NULL, names jsonb DEFAULT NULL, "values" jsonb DEFAULT NULL,
+							   projection text DEFAULT NULL, typed boolean DEFAULT false) RETURNS SETOF jsonb
+	AS 'MODULE_PATHNAME', 'st_query_index' LANGUAGE C STABLE;
+COMMENT ON FUNCTION st_query_index(text, text, jsonb, jsonb, jsonb, jsonb, jsonb, boolean, integer, text, jsonb, jsonb, text, boolean) IS
+	'Query by a key of several attributes (a multi-attribute GSI key; any index, or the table with index NULL): every partition-key value, sort-key values from the first, optionally a prefix or range on the next';
+
 -- Transactions -------------------------------------------------------------
 
 CREATE FUNCTION st_transact(transact_items jsonb, client_request_token text DEFAULT NULL,
@@ -555,22 +565,39 @@ DECLARE
 	cls text;
 	first_keys text[];
 	ix_keys text[];
+	space_keys text[];
+	hash_keys text[];
+	npk integer;
 BEGIN
+	-- a GSI with a multi-attribute key: all of its key attributes, and its
+	-- partition is all of its HASH attributes (as st_partitions names it)
+	SELECT array_agg(k ->> 'AttributeName' ORDER BY o),
+		   array_agg(k ->> 'AttributeName' ORDER BY o) FILTER (WHERE k ->> 'KeyType' = 'HASH')
+	  INTO space_keys, hash_keys
+	  FROM stdesign.indexes AS i, jsonb_array_elements(i.key_schema) WITH ORDINALITY AS e(k, o)
+	 WHERE i.table_name = studio_view_html.table_name AND i.index_name = studio_view_html.ix;
+	npk := GREATEST(COALESCE(cardinality(hash_keys), 1), 1);
 	-- the key space's keys first, then (in an index's view) the table's
 	first_keys := ARRAY(SELECT k FROM stdesign.tables AS t,
-							   unnest(ARRAY[studio_view_html.pk_name, studio_view_html.sk_name, t.pk_name, t.sk_name]) WITH ORDINALITY AS u(k, o)
+							   unnest(COALESCE(space_keys, ARRAY[studio_view_html.pk_name, studio_view_html.sk_name])
+									  || ARRAY[t.pk_name, t.sk_name]) WITH ORDINALITY AS u(k, o)
 						 WHERE t.table_name = studio_view_html.table_name AND k IS NOT NULL
 						 GROUP BY k ORDER BY min(o));
 	-- the indexes' key attributes, marked and shown first among the others
-	ix_keys := ARRAY(SELECT DISTINCT x.k FROM stdesign.indexes AS i, unnest(ARRAY[i.pk_name, i.sk_name]) AS x(k)
+	ix_keys := ARRAY(SELECT DISTINCT x.k FROM stdesign.indexes AS i,
+						 unnest(ARRAY[i.pk_name, i.sk_name]
+								|| ARRAY(SELECT e ->> 'AttributeName' FROM jsonb_array_elements(i.key_schema) AS e)) AS x(k)
 					  WHERE i.table_name = studio_view_html.table_name AND x.k IS NOT NULL);
 	out := '<table class="agg"><thead><tr>'
 		|| (SELECT string_agg('<th>' || stdesign.html_escape(k) || '</th>', '' ORDER BY o) FROM unnest(first_keys) WITH ORDINALITY AS u(k, o))
 		|| '<th>entity</th><th>attributes</th></tr></thead>';
-	FOR r IN SELECT s.ord, s.item, s.entity,
-					stdesign.studio_value(s.item -> pk_name) AS pk,
-					count(*) OVER (PARTITION BY s.item -> pk_name) AS nitems
-			   FROM stdesign.studio_sample(table_name, ix, max_items + 1) AS s
+	FOR r IN SELECT s.ord, s.item, s.entity, s.pk, count(*) OVER (PARTITION BY s.pk) AS nitems
+			   FROM (SELECT s.*,
+							CASE WHEN npk > 1
+								 THEN (SELECT jsonb_agg(s.item ->> a ORDER BY o)::text
+										 FROM unnest(hash_keys) WITH ORDINALITY AS u(a, o))
+								 ELSE stdesign.studio_value(s.item -> pk_name) END AS pk
+					   FROM stdesign.studio_sample(table_name, ix, max_items + 1) AS s) AS s
 			  ORDER BY s.ord
 	LOOP
 		n := n + 1;
@@ -609,8 +636,8 @@ BEGIN
 			prev_sig := COALESCE(r.entity, '') || '|' || array_to_string(attrs, '|');
 		END IF;
 		out := out || '<tr class="item ' || cls || '" data-entity="' || stdesign.html_escape(COALESCE(r.entity, '')) || '">'
-			|| (SELECT string_agg(CASE WHEN o = 1 AND r.nitems > 1 THEN '<td></td>'
-									   ELSE '<td class="' || CASE WHEN o = 1 THEN 'pk' ELSE 'sk' END || '">'
+			|| (SELECT string_agg(CASE WHEN o <= npk AND r.nitems > 1 THEN '<td></td>'
+									   ELSE '<td class="' || CASE WHEN o <= npk THEN 'pk' ELSE 'sk' END || '">'
 											|| stdesign.html_escape(stdesign.studio_value(r.item -> k)) || '</td>' END, '' ORDER BY o)
 				  FROM unnest(first_keys) WITH ORDINALITY AS u(k, o))
 			|| '<td><span class="badge ' || cls || '">' || stdesign.html_escape(COALESCE(r.entity, '?')) || '</span></td>'
@@ -646,10 +673,19 @@ CREATE FUNCTION stdesign.studio_partitions(table_name text, ix text, pk_name tex
 	RETURNS TABLE (pk text, items bigint, bytes bigint, sampled boolean)
 	LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
 	WITH s AS (SELECT x FROM stdesign.studio_scan(table_name, ix, max_items + 1, true) AS x),
-		 n AS (SELECT count(*) > max_items AS sampled FROM s)
-	SELECT coalesce(x -> pk_name ->> 'S', x -> pk_name ->> 'N', x -> pk_name ->> 'B'), count(*),
+		 n AS (SELECT count(*) > max_items AS sampled FROM s),
+		 -- a GSI with several HASH attributes: its partition is all of them,
+		 -- named as st_partitions names it (a JSON array of their texts)
+		 h AS (SELECT array_agg(k ->> 'AttributeName' ORDER BY o) AS names
+				 FROM stdesign.indexes AS i, jsonb_array_elements(i.key_schema) WITH ORDINALITY AS e(k, o)
+				WHERE i.table_name = studio_partitions.table_name AND i.index_name = studio_partitions.ix
+				  AND k ->> 'KeyType' = 'HASH')
+	SELECT CASE WHEN cardinality(h.names) > 1
+				THEN (SELECT jsonb_agg(coalesce(x -> a ->> 'S', x -> a ->> 'N', x -> a ->> 'B') ORDER BY o)::text
+						FROM unnest(h.names) WITH ORDINALITY AS u(a, o))
+				ELSE coalesce(x -> pk_name ->> 'S', x -> pk_name ->> 'N', x -> pk_name ->> 'B') END, count(*),
 		   sum(@extschema@.st_item_size(x, typed => true))::bigint, (SELECT sampled FROM n)
-	  FROM (SELECT x FROM s LIMIT max_items) AS s
+	  FROM (SELECT x FROM s LIMIT max_items) AS s, h
 	 GROUP BY 1
 	 ORDER BY 2 DESC, 3 DESC, 1
 $$;
@@ -1142,6 +1178,7 @@ DECLARE
 	n bigint;
 	tables jsonb := '[]';
 	total bigint := 0;
+	multi text;
 BEGIN
 	IF model IS NULL OR jsonb_typeof(model) IS DISTINCT FROM 'object'
 	   OR jsonb_typeof(model->'DataModel') IS DISTINCT FROM 'array' THEN
@@ -1164,6 +1201,19 @@ BEGIN
 		END IF;
 		gsis := '[]';
 		IF jsonb_typeof(m->'GlobalSecondaryIndexes') = 'array' THEN
+			-- Workbench's KeyAttributes hold one PartitionKey and one SortKey
+			-- object: a key of several attributes (an array there) is no part
+			-- of its format (docs/studio.md, "NoSQL Workbench")
+			SELECT COALESCE(g->>'IndexName', '#' || (o - 1)) INTO multi
+			  FROM jsonb_array_elements(m->'GlobalSecondaryIndexes') WITH ORDINALITY AS x(g, o)
+			 WHERE jsonb_typeof(g #> '{KeyAttributes,PartitionKey}') = 'array'
+				OR jsonb_typeof(g #> '{KeyAttributes,SortKey}') = 'array'
+			 ORDER BY o LIMIT 1;
+			IF multi IS NOT NULL THEN
+				RAISE EXCEPTION 'ValidationException: DataModel[%] (table %): the "KeyAttributes" of GSI % is not of NoSQL Workbench''s format, one "PartitionKey" and one "SortKey" object; create a GSI with a key of several attributes with CreateTable or UpdateTable',
+					i - 1, tname, multi
+					USING ERRCODE = 'SD001';
+			END IF;
 			SELECT COALESCE(jsonb_agg(jsonb_build_object(
 					   'IndexName', g->'IndexName',
 					   'KeySchema', jsonb_build_array(jsonb_build_object('AttributeName', g #> '{KeyAttributes,PartitionKey,AttributeName}', 'KeyType', 'HASH'))
@@ -1298,10 +1348,22 @@ DECLARE
 	items jsonb;
 	model jsonb := '[]';
 	stamp text := to_char(now(), 'Mon DD, YYYY, HH12:MI AM');
+	multi text;
 BEGIN
 	FOR name IN SELECT DISTINCT n FROM unnest(COALESCE(table_names, ARRAY(SELECT @extschema@.st_list_tables()))) AS u(n)
 				 ORDER BY n LOOP
 		d := @extschema@.st_describe_table(name);
+		-- a GSI with a key of several attributes: Workbench's KeyAttributes
+		-- hold one PartitionKey and one SortKey, so it is left out, said in a
+		-- WARNING (docs/studio.md, "NoSQL Workbench")
+		FOR multi IN SELECT g->>'IndexName'
+					   FROM jsonb_array_elements(COALESCE(d->'GlobalSecondaryIndexes', '[]')) WITH ORDINALITY AS x(g, o)
+					  WHERE jsonb_array_length(g->'KeySchema') > 2
+						 OR (g #>> '{KeySchema,1,KeyType}') = 'HASH'
+					  ORDER BY o LOOP
+			RAISE WARNING 'GSI % of table % is left out of the NoSQL Workbench model: its key has several partition-key or sort-key attributes, which the model''s KeyAttributes (one PartitionKey, one SortKey) cannot hold',
+				multi, name;
+		END LOOP;
 		SELECT COALESCE(jsonb_agg(s.item ORDER BY s.o), '[]') INTO items
 		  FROM stdesign.studio_scan(name, NULL, max_items, true) WITH ORDINALITY AS s(item, o);
 		model := model || jsonb_build_object(
@@ -1342,7 +1404,9 @@ BEGIN
 																							 WHERE a->'AttributeName' = k->'AttributeName')))
 								 FROM jsonb_array_elements(g->'KeySchema') AS k),
 						   'Projection', g->'Projection') ORDER BY o)
-				  FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') WITH ORDINALITY AS x(g, o)), '[]'),
+				  FROM jsonb_array_elements(d->'GlobalSecondaryIndexes') WITH ORDINALITY AS x(g, o)
+				 WHERE jsonb_array_length(g->'KeySchema') <= 2
+				   AND (g #>> '{KeySchema,1,KeyType}') IS DISTINCT FROM 'HASH'), '[]'),
 			'TableData', items,
 			-- the model's entities as facets: the table's key templates as
 			-- aliases ({x} as <x>), the attributes (and the type attribute)

@@ -249,6 +249,18 @@ extern void ops_query(const StQuerySpec *q, StRowCallback callback, void *arg);
 extern Av  *ops_item_key(StTable *t, StIndex *ix, const Av *item);
 
 /*
+ * The partition of index ix that values[0 .. npk-1] (its HASH attributes'
+ * values, in key order) name, as the traffic counters and the studio show
+ * it: the value itself for one HASH attribute; for several, an S holding
+ * the JSON array of their texts (S as is, N its text, B base64), as
+ * '["eu", "2"]'.  NULL when a value is missing or not a scalar.
+ */
+extern const Av *ops_index_partition(const StIndex *ix, const Av *const *values);
+
+/* The same from an item's attributes (NULL: not in the index's partitions). */
+extern const Av *ops_index_partition_of(const StIndex *ix, const Av *item);
+
+/*
  * Scan a table (ix NULL) or an index, reading at most limit items (-1: all),
  * counted per partition in the traffic counters (traffic.h), as
  * ops_scan_range is; ops_scan_uncounted for the extension's own reads (an

@@ -14,6 +14,8 @@
  */
 #include "postgres.h"
 
+#include "utils/jsonb.h"
+
 #include "expr/expr.h"
 #include "item/av_jsonb.h"
 #include "item_ops.h"
@@ -266,13 +268,13 @@ ops_query(const StQuerySpec *q, StRowCallback callback, void *arg)
 		r.start = q->start;
 		if (q->limit == 0)
 			return;
-		/* traffic is counted per partition key value: the first HASH attribute's */
+		/* traffic is counted per partition: every HASH attribute's value */
 		if (ops_traffic_on() && !q->uncounted)
 		{
 			CountedRows cr = {callback, arg, 0};
 
 			storage_query(q->table, q->index, &r, counted_row, &cr);
-			ops_traffic_read(q->table, q->index, q->multi_values[0], cr.bytes);
+			ops_traffic_read(q->table, q->index, ops_index_partition(q->index, q->multi_values), cr.bytes);
 			return;
 		}
 		storage_query(q->table, q->index, &r, callback, arg);
@@ -365,7 +367,9 @@ scan_count_flush(ScanCount *sc)
 
 	if (!sc->have)
 		return;
-	if (sc->pkdef->type == AV_B)
+	if (sc->ix && sc->ix->npk > 1)
+		pk = av_new_str(AV_S, sc->cur, sc->curlen);	/* ops_index_partition's text */
+	else if (sc->pkdef->type == AV_B)
 	{
 		char	   *bytes;
 		int			n;
@@ -389,15 +393,34 @@ scan_counted_row(Jsonb *item, void *arg)
 	JsonbValue	sbuf;
 	JsonbValue *attr;
 	JsonbValue *key = NULL;
+	const char *keytext = NULL;
+	int			len = 0;
 
-	attr = getKeyJsonValueFromContainer(&item->root, sc->pkdef->name, strlen(sc->pkdef->name), &vbuf);
-	if (attr && attr->type == jbvBinary && JsonContainerIsObject(attr->val.binary.data))
-		key = getKeyJsonValueFromContainer(attr->val.binary.data, sc->type, 1, &sbuf);
-	if (key && key->type == jbvString)
+	if (sc->ix && sc->ix->npk > 1)
 	{
-		int			len = key->val.string.len;
+		/* a partition of several HASH attributes: named as the counters name it */
+		const Av   *part = ops_index_partition_of(sc->ix, av_item_from_stored(item));
 
-		if (!sc->have || len != sc->curlen || memcmp(sc->cur, key->val.string.val, len) != 0)
+		if (part)
+		{
+			keytext = part->str;
+			len = part->len;
+		}
+	}
+	else
+	{
+		attr = getKeyJsonValueFromContainer(&item->root, sc->pkdef->name, strlen(sc->pkdef->name), &vbuf);
+		if (attr && attr->type == jbvBinary && JsonContainerIsObject(attr->val.binary.data))
+			key = getKeyJsonValueFromContainer(attr->val.binary.data, sc->type, 1, &sbuf);
+		if (key && key->type == jbvString)
+		{
+			keytext = key->val.string.val;
+			len = key->val.string.len;
+		}
+	}
+	if (keytext)
+	{
+		if (!sc->have || len != sc->curlen || memcmp(sc->cur, keytext, len) != 0)
 		{
 			scan_count_flush(sc);
 			if (len > sc->cap)
@@ -405,7 +428,7 @@ scan_counted_row(Jsonb *item, void *arg)
 				sc->cap = Max(len, 2 * sc->cap);
 				sc->cur = sc->cur ? repalloc(sc->cur, sc->cap) : MemoryContextAlloc(sc->cxt, sc->cap);
 			}
-			memcpy(sc->cur, key->val.string.val, len);
+			memcpy(sc->cur, keytext, len);
 			sc->curlen = len;
 			sc->have = true;
 		}
@@ -509,4 +532,50 @@ ops_item_key(StTable *t, StIndex *ix, const Av *item)
 	for (int i = 0; ix && i < ix->npk + ix->nsk; i++)
 		copy_key_attr(key, item, &ix->keys[i]);
 	return key;
+}
+
+/* ---------- the partition of an index ---------- */
+
+const Av *
+ops_index_partition(const StIndex *ix, const Av *const *values)
+{
+	Av		   *list;
+	Jsonb	   *jb;
+	char	   *text;
+
+	for (int i = 0; i < ix->npk; i++)
+		if (values[i] == NULL || !av_type_is_scalar(values[i]->type))
+			return NULL;
+	if (ix->npk == 1)
+		return values[0];
+	list = av_new(AV_L);
+	for (int i = 0; i < ix->npk; i++)
+	{
+		const Av   *v = values[i];
+
+		if (v->type == AV_B)
+		{
+			int			len;
+			char	   *s = av_base64_encode(v->str, v->len, &len);
+
+			av_append(list, av_new_str(AV_S, s, len));
+		}
+		else
+			av_append(list, av_new_str(AV_S, v->str, v->len));
+	}
+	jb = av_value_to_jsonb(list, false);
+	text = JsonbToCString(NULL, &jb->root, VARSIZE(jb));
+	return av_new_str(AV_S, text, strlen(text));
+}
+
+const Av *
+ops_index_partition_of(const StIndex *ix, const Av *item)
+{
+	const Av   *values[ST_MAX_INDEX_HASH_KEYS];
+
+	if (item == NULL)
+		return NULL;
+	for (int i = 0; i < ix->npk; i++)
+		values[i] = av_map_get(item, ix->keys[i].name, strlen(ix->keys[i].name));
+	return ops_index_partition(ix, values);
 }

@@ -59,6 +59,7 @@
 
 #include "capacity.h"
 #include "item/av_jsonb.h"
+#include "item_ops.h"
 #include "storage/st_storage.h"
 #include "traffic.h"
 
@@ -567,9 +568,10 @@ ops_traffic_write_slow(StTable *t, const Av *old_item, const Av *new_item, bool 
 			c.write_units += ic.write_units;
 			continue;
 		}
-		ipk = attr(new_item, ix->pk.name);
+		/* the index's partition: all of its HASH attributes */
+		ipk = ops_index_partition_of(ix, new_item);
 		if (ipk == NULL)
-			ipk = attr(old_item, ix->pk.name);
+			ipk = ops_index_partition_of(ix, old_item);
 		count(t, ix->index_oid, ipk, &ic);
 	}
 	count(t, InvalidOid, attr(item, t->pk.name), &c);

@@ -141,6 +141,8 @@ extern StudioPattern *studio_find_pattern(StudioModel *m, const char *name);
 /* The key attribute names of the table (ix NULL) or an index. */
 extern const StKeyDef *studio_pk_def(StTable *t, StIndex *ix);
 extern const StKeyDef *studio_sk_def(StTable *t, StIndex *ix);
+/* The key definition of a key attribute of the table or of an index, or NULL. */
+extern const StKeyDef *studio_key_attribute(StTable *t, const char *name);
 /* The key template an entity has for attribute name, or NULL. */
 extern StudioTemplate *studio_entity_key(StudioEntity *e, const char *attr);
 /* Raise SELECT (or ownership) errors as Postgres does for the table's relation. */

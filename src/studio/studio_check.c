@@ -100,8 +100,11 @@ missing_from_index(StudioModel *m, StTable *t, StIndex *ix, StudioPattern *p, bo
 	foreach(lc, names)
 	{
 		char	   *a = lfirst(lc);
-		bool		held = strcmp(a, t->pk.name) == 0 || (t->sk.name && strcmp(a, t->sk.name) == 0) ||
-			strcmp(a, ix->pk.name) == 0 || (ix->sk.name && strcmp(a, ix->sk.name) == 0);
+		bool		held = strcmp(a, t->pk.name) == 0 || (t->sk.name && strcmp(a, t->sk.name) == 0);
+
+		/* every key attribute of the index (all of a multi-attribute key) */
+		for (int i = 0; !held && i < ix->npk + ix->nsk; i++)
+			held = strcmp(a, ix->keys[i].name) == 0;
 
 		for (int i = 0; !held && ix->projection == ST_PROJECT_INCLUDE && i < ix->n_non_key; i++)
 			held = strcmp(a, ix->non_key_attributes[i]) == 0;

@@ -133,17 +133,10 @@ studio_entity_of(StudioModel *m, StTable *t, const Av *item)
 static const StKeyDef *
 key_def(StTable *t, const char *attr)
 {
-	if (strcmp(t->pk.name, attr) == 0)
-		return &t->pk;
-	if (t->sk.name && strcmp(t->sk.name, attr) == 0)
-		return &t->sk;
-	for (int i = 0; i < t->nindexes; i++)
-	{
-		if (strcmp(t->indexes[i].pk.name, attr) == 0)
-			return &t->indexes[i].pk;
-		if (t->indexes[i].sk.name && strcmp(t->indexes[i].sk.name, attr) == 0)
-			return &t->indexes[i].sk;
-	}
+	const StKeyDef *kd = studio_key_attribute(t, attr);
+
+	if (kd)
+		return kd;
 	st_error(ST_ERR_VALIDATION, "Invalid model: %s is no longer a key attribute of table %s",
 			 attr, t->name);
 }
@@ -176,6 +169,26 @@ index_left_out(StTable *t, StudioEntity *e, const char *attr, const Av *attrs)
 		StudioTemplate *pk;
 		StudioTemplate *sk;
 
+		if (ix->multi)
+		{
+			/* a multi-attribute key: the templates of all of its attributes together */
+			bool		mine = false;
+			bool		some = false;
+
+			for (int k = 0; k < ix->npk + ix->nsk; k++)
+				mine |= strcmp(ix->keys[k].name, attr) == 0;
+			if (!mine)
+				continue;
+			for (int k = 0; k < ix->npk + ix->nsk; k++)
+			{
+				StudioTemplate *tpl = studio_entity_key(e, ix->keys[k].name);
+
+				if (tpl && tpl->nparams == 0)
+					return false;
+				some |= any_param(tpl, attrs);
+			}
+			return !some;
+		}
 		if (strcmp(ix->pk.name, attr) != 0 && (ix->sk.name == NULL || strcmp(ix->sk.name, attr) != 0))
 			continue;
 		pk = studio_entity_key(e, ix->pk.name);

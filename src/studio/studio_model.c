@@ -170,22 +170,45 @@ studio_sk_def(StTable *t, StIndex *ix)
 	return ix ? &ix->sk : &t->sk;
 }
 
-/* The key definition of attribute name in the table or an index, or NULL. */
-static const StKeyDef *
-key_attribute(StTable *t, const char *name)
+/*
+ * The key definition of attribute name in the table or an index (any key
+ * attribute of a multi-attribute GSI key included), or NULL.
+ */
+const StKeyDef *
+studio_key_attribute(StTable *t, const char *name)
 {
 	if (strcmp(t->pk.name, name) == 0)
 		return &t->pk;
 	if (t->sk.name && strcmp(t->sk.name, name) == 0)
 		return &t->sk;
 	for (int i = 0; i < t->nindexes; i++)
-	{
-		if (strcmp(t->indexes[i].pk.name, name) == 0)
-			return &t->indexes[i].pk;
-		if (t->indexes[i].sk.name && strcmp(t->indexes[i].sk.name, name) == 0)
-			return &t->indexes[i].sk;
-	}
+		for (int k = 0; k < t->indexes[i].npk + t->indexes[i].nsk; k++)
+			if (strcmp(t->indexes[i].keys[k].name, name) == 0)
+				return &t->indexes[i].keys[k];
 	return NULL;
+}
+
+/*
+ * May a template's placeholder name attribute `name`?  Not a key attribute
+ * that templates form: the table's keys, a single-attribute index's, or one
+ * entity e forms.  A multi-attribute GSI's key attribute that e does not
+ * form is one of e's plain attributes (DynamoDB's multi-attribute keys are
+ * made of the items' natural attributes), which a template may use.
+ */
+static bool
+formed_key_attribute(StTable *t, StudioEntity *e, const char *name)
+{
+	if (strcmp(t->pk.name, name) == 0 || (t->sk.name && strcmp(t->sk.name, name) == 0))
+		return true;
+	for (int i = 0; i < t->nindexes; i++)
+	{
+		StIndex    *ix = &t->indexes[i];
+
+		for (int k = 0; k < ix->npk + ix->nsk; k++)
+			if (strcmp(ix->keys[k].name, name) == 0 && !ix->multi)
+				return true;
+	}
+	return studio_entity_key(e, name) != NULL;
 }
 
 StudioTemplate *
@@ -285,7 +308,7 @@ parse_entity(StTable *t, StudioEntity *e, const Av *def, const char *default_typ
 
 		k->attr = pnstrdup(keys->members[i].name, keys->members[i].name_len);
 		kwhere = psprintf("entity \"%s\", key %s", e->name, k->attr);
-		kd = key_attribute(t, k->attr);
+		kd = studio_key_attribute(t, k->attr);
 		if (kd == NULL)
 			st_error(ST_ERR_VALIDATION,
 					 "Invalid model: %s: no index can serve this template: %s is not a key attribute of table %s or of any of its indexes",
@@ -304,11 +327,18 @@ parse_entity(StTable *t, StudioEntity *e, const Av *def, const char *default_typ
 				st_error(ST_ERR_VALIDATION,
 						 "Invalid model: %s: placeholder {%s} of \"%s\" is not one of the entity's attributes",
 						 kwhere, p->text, k->tpl.source);
-			if (key_attribute(t, p->text) != NULL)
-				st_error(ST_ERR_VALIDATION,
-						 "Invalid model: %s: placeholder {%s} is itself a key attribute: templates are filled from the entity's other attributes",
-						 kwhere, p->text);
 		}
+	}
+	/* placeholders, once every template is known */
+	for (int i = 0; i < e->nkeys; i++)
+	{
+		StudioKey  *k = &e->keys[i];
+
+		for (int j = 0; j < k->tpl.nparts; j++)
+			if (k->tpl.parts[j].is_param && formed_key_attribute(t, e, k->tpl.parts[j].text))
+				st_error(ST_ERR_VALIDATION,
+						 "Invalid model: entity \"%s\", key %s: placeholder {%s} is itself a key attribute: templates are filled from the entity's other attributes",
+						 e->name, k->attr, k->tpl.parts[j].text);
 	}
 	if (studio_entity_key(e, t->pk.name) == NULL)
 		st_error(ST_ERR_VALIDATION, "Invalid model: %s: no template for the table's partition key %s",
@@ -322,6 +352,25 @@ parse_entity(StTable *t, StudioEntity *e, const Av *def, const char *default_typ
 		bool		has_pk = studio_entity_key(e, ix->pk.name) != NULL;
 		bool		has_sk = ix->sk.name && studio_entity_key(e, ix->sk.name) != NULL;
 
+		if (ix->multi)
+		{
+			/*
+			 * A multi-attribute key: each attribute a template or one of the
+			 * entity's plain attributes; an entity that forms some of them
+			 * must give the others too, or its items never enter the index.
+			 */
+			int			formed = -1;
+
+			for (int k = 0; k < ix->npk + ix->nsk && formed < 0; k++)
+				if (studio_entity_key(e, ix->keys[k].name))
+					formed = k;
+			for (int k = 0; formed >= 0 && e->nattrs >= 0 && k < ix->npk + ix->nsk; k++)
+				if (studio_entity_key(e, ix->keys[k].name) == NULL && entity_attr(e, ix->keys[k].name) < 0)
+					st_error(ST_ERR_VALIDATION,
+							 "Invalid model: %s: it forms %s but has neither a template nor an attribute for %s, so its items never enter index %s (give every key attribute of the index, or none)",
+							 where, ix->keys[formed].name, ix->keys[k].name, ix->name);
+			continue;
+		}
 		if (ix->sk.name && has_pk != has_sk && strcmp(ix->pk.name, t->pk.name) != 0)
 			st_error(ST_ERR_VALIDATION,
 					 "Invalid model: %s: it forms %s but not %s, so its items never enter index %s (form both or neither)",
@@ -482,6 +531,10 @@ parse_pattern(StTable *t, StudioModel *m, StudioPattern *p, const Av *def)
 	ix = studio_pattern_index(t, p);
 	if (p->index && (p->op == STUDIO_GET || p->op == STUDIO_PUT))
 		bad(where, "%s reads or writes the table itself: it takes no \"index\"", op);
+	if (ix && ix->multi && p->op == STUDIO_QUERY)
+		st_error(ST_ERR_VALIDATION,
+				 "Invalid model: %s: a Query pattern of index %s, whose key has several attributes, is not supported yet: query it with st_query_index, or a Scan pattern",
+				 where, ix->name);
 	(void) string_member(def, "description", where, false);
 
 	p->sk_op = ST_SORT_NONE;

@@ -133,12 +133,17 @@ entry_size(StTable *t, StIndex *ix, const Av *item, int64 item_size)
 	if (ix == NULL || ix->projection == ST_PROJECT_ALL)
 		return item_size;
 	size = attr_size(item, t->pk.name) + attr_size(item, t->sk.name);
-	if (strcmp(ix->pk.name, t->pk.name) != 0 && (t->sk.name == NULL || strcmp(ix->pk.name, t->sk.name) != 0))
-		size += attr_size(item, ix->pk.name);
-	if (ix->sk.name && strcmp(ix->sk.name, t->pk.name) != 0 &&
-		(t->sk.name == NULL || strcmp(ix->sk.name, t->sk.name) != 0) &&
-		strcmp(ix->sk.name, ix->pk.name) != 0)
-		size += attr_size(item, ix->sk.name);
+	/* each key attribute of the index (all of a multi-attribute key) once */
+	for (int i = 0; i < ix->npk + ix->nsk; i++)
+	{
+		const char *name = ix->keys[i].name;
+		bool		seen = strcmp(name, t->pk.name) == 0 || (t->sk.name && strcmp(name, t->sk.name) == 0);
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = strcmp(name, ix->keys[j].name) == 0;
+		if (!seen)
+			size += attr_size(item, name);
+	}
 	if (ix->projection == ST_PROJECT_INCLUDE)
 		for (int i = 0; i < ix->n_non_key; i++)
 			size += attr_size(item, ix->non_key_attributes[i]);
@@ -296,12 +301,16 @@ studio_partitions(StTable *t, int64 sample_items)
 			for (int s = 0; s < nspaces; s++)
 			{
 				StIndex    *ix = r->spaces[s].index;
-				const char *pkname = ix ? ix->pk.name : t->pk.name;
-				Av		   *pk = av_map_get(item, pkname, strlen(pkname));
+				const Av   *pk;
+				bool		in_index = true;
 
+				/* an index's partition: all of its HASH attributes */
+				pk = ix ? ops_index_partition_of(ix, item) : av_map_get(item, t->pk.name, strlen(t->pk.name));
 				if (pk == NULL || !av_type_is_scalar(pk->type))
 					continue;
-				if (ix && ix->sk.name && av_map_get(item, ix->sk.name, strlen(ix->sk.name)) == NULL)
+				for (int k = ix ? ix->npk : 0; ix && k < ix->npk + ix->nsk && in_index; k++)
+					in_index = av_map_get(item, ix->keys[k].name, strlen(ix->keys[k].name)) != NULL;
+				if (!in_index)
 					continue;	/* sparse: not in the index */
 				add_item(tabs[s], pk, entry_size(t, ix, item, size));
 			}

@@ -911,6 +911,24 @@ studio_pattern_reads(StTable *t, StudioPattern *p, StudioEntity *e)
 		return false;
 	}
 	ix = studio_pattern_index(t, p);
+	if (ix && ix->multi)
+	{
+		/*
+		 * A multi-attribute key (only Scan patterns read one): the entity's
+		 * items are in the index when it forms every key attribute or has
+		 * it as an attribute (declared, or any when it declares none).
+		 */
+		for (int k = 0; k < ix->npk + ix->nsk; k++)
+		{
+			bool		has = studio_entity_key(e, ix->keys[k].name) != NULL || e->nattrs < 0;
+
+			for (int a = 0; !has && a < e->nattrs; a++)
+				has = strcmp(e->attr_names[a], ix->keys[k].name) == 0;
+			if (!has)
+				return false;
+		}
+		return p->op == STUDIO_SCAN;
+	}
 	epk = studio_entity_key(e, studio_pk_def(t, ix)->name);
 	if (epk == NULL)
 		return false;			/* never in that index */

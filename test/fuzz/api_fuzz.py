@@ -605,6 +605,7 @@ def systematic_cases(model, base_map):
                 cases += [(op, dict(req, **{k: r})) for r in odd]
         per_op[op] = cases
     per_op['st_sql'] = [('st_sql', {'Call': c}) for c in stream_sql_calls()]
+    per_op['st_sql_query_index'] = [('st_sql', {'Call': c}) for c in query_index_sql_calls()]
     # operations of the model that stdesign does not serve: one generated request each, and null
     for op, shape in model.ops.items():
         if op not in per_op and shape:
@@ -666,6 +667,38 @@ def stream_sql_calls():
     calls.append('(SELECT count(st_stream_mapping_drop(mapping)) FROM st_stream_mappings()) d')
     # the consumer the set-up made, back for the next cases
     calls.append("st_stream_consumer_create('fz', %s)" % lit(TABLE))
+    return calls
+
+
+def query_index_sql_calls():
+    """Calls of st_query_index (no API model covers it) with hostile
+    arguments: NULLs, key values of every JSON type and of extreme sizes,
+    arrays and objects too long, odd index names, limits out of range, on
+    the fuzz table, its GSI and LSI, and tables that do not exist."""
+    def lit(v):
+        return 'NULL' if v is None else sql_literal(v)
+    tables = [None, TABLE, 'FuzzNone', '', 'y' * 300]
+    indexes = [None, 'GSI1', 'LSI1', 'Nope', '', 'x' * 300]
+    values = [None, '[]', '{}', '"p1"', '1', 'null', '["p1"]', '["g1"]', '[{"S": "p1"}]', '[1]', '[true]',
+              '[null]', '[[]]', '[{}]', '["p1", "s1"]', '["p1", "s1", "x", "y", "z", "w", "v", "u", "t"]',
+              '{"PK": "p1"}', '{"G": "g1"}', '{"SK": "s1"}', '{"nope": 1}', '{"PK": {"S": "p1"}}',
+              json.dumps(['x' * 70000]), json.dumps(['9' * 200]), json.dumps([{'B': '%%'}]), json.dumps([1e300])]
+    bounds = [None, '"s"', '1', 'null', '[]', '{}', '{"S": "s"}', '{"N": "1"}', json.dumps('x' * 70000)]
+    limits = ['NULL', '-1', '0', '1', '2147483647']
+    calls = []
+    for t in tables:
+        for ix in indexes:
+            for v in values:
+                calls.append('st_query_index(%s, %s, %s)' % (lit(t), lit(ix), lit(v)))
+    for ix in indexes[:3]:
+        for v in values:
+            for b in bounds:
+                calls.append("st_query_index(%s, %s, '[\"p1\"]', %s, sk_prefix => %s)" % (lit(TABLE), lit(ix), lit(v), lit(b)))
+                calls.append("st_query_index(%s, %s, %s, sk_from => %s, sk_to => %s, typed => true)"
+                             % (lit(TABLE), lit(ix), lit(v), lit(b), lit(b)))
+        for lm in limits:
+            calls.append("st_query_index(%s, %s, '[\"p1\"]', forward => false, \"limit\" => %s, filter => 'n > :z', "
+                         "\"values\" => '{\":z\": 0}', projection => 'PK, n')" % (lit(TABLE), lit(ix), lm))
     return calls
 
 

@@ -313,6 +313,31 @@ is( sql(q{SELECT string_agg(coalesce(index_name, '-') || ' ' || partition_key ||
 is(sql(q{SELECT count(*) FROM st_query('g1', "table" => 'Loaded', index => 'ByG')}), '1',
 	'the imported items are in the GSI');
 
+# A GSI whose key has several HASH attributes: its partitions are named by
+# all of them (a JSON array of their texts), for writes, Query (st_api's
+# and st_query_index) and Scan, not by the first attribute alone.
+sql(q{SELECT st_api('CreateTable', '{"TableName": "MTraffic", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "r", "AttributeType": "S"},
+    {"AttributeName": "t", "AttributeType": "N"}, {"AttributeName": "d", "AttributeType": "N"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "ByRT", "Projection": {"ProjectionType": "ALL"},
+    "KeySchema": [{"AttributeName": "r", "KeyType": "HASH"}, {"AttributeName": "t", "KeyType": "HASH"},
+      {"AttributeName": "d", "KeyType": "RANGE"}]}]}') IS NOT NULL;
+SELECT st_put('{"PK": "a", "r": "eu", "t": 2, "d": 1}', 'MTraffic');
+SELECT st_put('{"PK": "b", "r": "eu", "t": 2, "d": 2}', 'MTraffic');
+SELECT st_put('{"PK": "c", "r": "eu", "t": 3, "d": 1}', 'MTraffic');
+SELECT st_put('{"PK": "d", "r": "eu"}', 'MTraffic');});
+my $mtraffic = q{SELECT string_agg(partition_key || ' ' || reads || ' ' || writes, ', ' ORDER BY partition_key)
+                   FROM st_partition_traffic('MTraffic') WHERE index_name = 'ByRT'};
+is(sql($mtraffic), '["eu", "2"] 0 2, ["eu", "3"] 0 1',
+	'writes of a multi-attribute GSI: per partition of all its HASH attributes');
+sql(q{SELECT count(*) FROM st_query_index('MTraffic', 'ByRT', '["eu", 2]');
+      SELECT count(*) FROM st_query_index('MTraffic', 'ByRT', '["eu", 2]', sk_from => '2');
+      SELECT st_api('Query', '{"TableName": "MTraffic", "IndexName": "ByRT", "KeyConditionExpression": "r = :r AND t = :t",
+        "ExpressionAttributeValues": {":r": {"S": "eu"}, ":t": {"N": "3"}}}');
+      SELECT count(*) FROM st_scan('MTraffic', 'ByRT');});
+is(sql($mtraffic), '["eu", "2"] 3 2, ["eu", "3"] 2 1', 'and so are its Query and Scan reads');
+
 # Counts live in shared memory: a restart starts afresh.
 $node->restart;
 is(sql("SELECT count(*) FROM st_partition_traffic('Traffic')"), '0', 'a restart starts counting afresh');
