@@ -649,7 +649,9 @@ def stream_sql_calls():
     # stream mappings: odd tables, functions, sizes, positions, retries, ids
     funcs = [None, "'fz_sink(jsonb)'", "'pg_catalog.jsonb_typeof(jsonb)'", "'pg_catalog.now()'",
              '0', '4294967295', "'pg_catalog.pg_terminate_backend(integer, bigint)'"]
-    ids = [None, '00000000-0000-0000-0000-000000000000', 'x', '']
+    # ids are uuids: a malformed one is refused by the ::uuid cast in the
+    # call itself, before stdesign runs
+    ids = [None, '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-4fff-bfff-ffffffffffff']
     for t in tables:
         for f in funcs:
             for m in maxes:
