@@ -1798,7 +1798,12 @@ CREATE TABLE stdesign.stream_mappings (
 	role_name name NOT NULL,			-- its name then
 	table_name text COLLATE "C" NOT NULL,
 	stream_id bigint NOT NULL,			-- the stream it reads
-	function regprocedure NOT NULL,		-- called with one jsonb: {"Records": [...]}
+	-- the function, called with one jsonb ({"Records": [...]}): its OID,
+	-- its qualified name and its owner, which find it again after pg_upgrade
+	-- or a restore (a regprocedure column would stop pg_upgrade)
+	function oid NOT NULL,
+	function_name text NOT NULL,
+	function_owner regrole NOT NULL,
 	batch_size integer NOT NULL,
 	starting_position text NOT NULL,
 	maximum_retry_attempts integer NOT NULL,	-- -1: retried until it succeeds

@@ -111,6 +111,32 @@ SELECT count(*) AS strangers_letters FROM st_stream_dead_letters(:'mine');
 SELECT st_stream_mapping_update(:'mine', enabled => false);
 SELECT st_stream_mapping_drop(:'mine') AS dropped_others;
 RESET ROLE;
+-- The function is kept by its OID, qualified name and owner (no
+-- regprocedure: pg_upgrade refuses one, and functions get new OIDs through
+-- it and through restores): made again by its owner, it is found again; made
+-- by another role under the same name, it never is
+CREATE FUNCTION resink(batch jsonb) RETURNS void LANGUAGE sql AS 'SELECT';
+SELECT st_stream_mapping_create('Shipments', 'resink(jsonb)', 7, enabled => false) ->> 'UUID' AS refound \gset
+SELECT function_name, function_owner = current_user::regrole AS owner_kept
+  FROM stdesign.stream_mappings WHERE uuid = :'refound';
+DROP FUNCTION resink(jsonb);
+SELECT function IS NULL AS gone FROM st_stream_mappings() WHERE mapping = :'refound';
+SELECT st_stream_mapping_update(:'refound', enabled => true);
+CREATE FUNCTION resink(batch jsonb) RETURNS void LANGUAGE sql AS 'SELECT';
+SELECT function FROM st_stream_mappings() WHERE mapping = :'refound';
+SELECT m ->> 'State' AS state, m ->> 'FunctionName' AS function
+  FROM st_stream_mapping_update(:'refound', enabled => true) m;
+SELECT st_stream_mapping_update(:'refound', enabled => false) ->> 'State' AS state;
+DROP FUNCTION resink(jsonb);
+GRANT CREATE ON SCHEMA public TO regress_st_mapping_stranger;
+SET ROLE regress_st_mapping_stranger;
+CREATE FUNCTION resink(batch jsonb) RETURNS void LANGUAGE sql AS 'SELECT';
+RESET ROLE;
+SELECT function IS NULL AS not_the_strangers FROM st_stream_mappings() WHERE mapping = :'refound';
+SELECT st_stream_mapping_update(:'refound', enabled => true);
+DROP FUNCTION resink(jsonb);
+REVOKE CREATE ON SCHEMA public FROM regress_st_mapping_stranger;
+SELECT st_stream_mapping_drop(:'refound') AS dropped;
 -- EXECUTE revoked: enabling again is refused (the worker disables it)
 REVOKE EXECUTE ON FUNCTION order_sink(jsonb) FROM regress_st_mapper;
 SET ROLE regress_st_mapper;

@@ -71,6 +71,24 @@
 /* The dead letters' place, as a DestinationConfig's OnFailure names it. */
 #define DEAD_LETTERS "stdesign.stream_dead_letters"
 
+/*
+ * The mapping's function (alias m of stdesign.stream_mappings), or NULL.
+ * A mapping keeps its function's OID, its qualified name and its owner, not
+ * a regprocedure: pg_upgrade refuses a table with a regprocedure column
+ * (functions' OIDs are not kept across it, nor across pg_dump), while roles'
+ * OIDs are kept by pg_upgrade and regrole is dumped by name.  The function
+ * is found by its name; it is the mapping's when it is still the OID
+ * stored (an owner changed since is the owner's doing) or, after an upgrade
+ * or a restore gave it another OID, when its owner is the one stored: a
+ * function of the same name created again by another role is never called
+ * as the mapping's role.
+ */
+#define MAPPING_FUNCTION \
+	"(SELECT p.oid FROM pg_catalog.pg_proc p" \
+	" WHERE p.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(m.function_name)::pg_catalog.oid" \
+	" AND (p.oid OPERATOR(pg_catalog.=) m.function" \
+	"      OR p.proowner OPERATOR(pg_catalog.=) m.function_owner::pg_catalog.oid))"
+
 /* ---------- checks ---------- */
 
 static void
@@ -94,15 +112,21 @@ check_retries(int max_retries)
 /*
  * Why fn cannot be a mapping's function, or NULL: it must exist, be a
  * function (not a procedure, an aggregate or a window function), take one
- * argument of type jsonb and return no set.
+ * argument of type jsonb and return no set.  name: the function's name as
+ * the mapping stored it, for the message when it is no longer found, or
+ * NULL.
  */
 static char *
-function_problem(Oid fn)
+function_problem(Oid fn, const char *name)
 {
-	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
+	HeapTuple	tup;
 	Form_pg_proc proc;
 	char	   *problem = NULL;
 
+	if (!OidIsValid(fn) && name != NULL)
+		return psprintf("the function %s of the stream mapping no longer exists (dropped, renamed, or created again by another role)",
+						name);
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
 	if (!HeapTupleIsValid(tup))
 		return psprintf("function %u does not exist", fn);
 	proc = (Form_pg_proc) GETSTRUCT(tup);
@@ -112,6 +136,20 @@ function_problem(Oid fn)
 						   format_procedure(fn));
 	ReleaseSysCache(tup);
 	return problem;
+}
+
+/* The owner of fn, which exists (checked) */
+static Oid
+function_owner(Oid fn)
+{
+	HeapTuple	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
+	Oid			owner;
+
+	if (!HeapTupleIsValid(tup))
+		st_internal_error("cache lookup failed for function %u", fn);
+	owner = ((Form_pg_proc) GETSTRUCT(tup))->proowner;
+	ReleaseSysCache(tup);
+	return owner;
 }
 
 /* May the current user EXECUTE fn?  Raises otherwise. */
@@ -147,14 +185,14 @@ stream_live(int64 stream_id)
 }
 
 /*
- * May the current user run a mapping of fn on the table's stream
- * stream_id?  Raises otherwise.
+ * May the current user run a mapping of fn (fn_name: its stored name, or
+ * NULL) on the table's stream stream_id?  Raises otherwise.
  */
 static void
-check_rights(Oid fn, const char *table_name, int64 stream_id)
+check_rights(Oid fn, const char *fn_name, const char *table_name, int64 stream_id)
 {
 	StTable    *t;
-	char	   *problem = function_problem(fn);
+	char	   *problem = function_problem(fn, fn_name);
 
 	if (problem)
 		st_error(ST_ERR_VALIDATION, "%s", problem);
@@ -219,7 +257,8 @@ mapping_answer(const char *uuid, Oid role)
 			anulls[2] = 'n';
 		if (SPI_execute_with_args("SELECT pg_catalog.jsonb_build_object("
 								  " 'UUID', uuid, 'EventSourceArn', $3, 'TableName', table_name,"
-								  " 'FunctionName', function::pg_catalog.text, 'BatchSize', batch_size,"
+								  " 'FunctionName', COALESCE(" MAPPING_FUNCTION "::pg_catalog.regprocedure::pg_catalog.text, function_name),"
+								  " 'BatchSize', batch_size,"
 								  " 'StartingPosition', starting_position,"
 								  " 'MaximumRetryAttempts', maximum_retry_attempts,"
 								  " 'DestinationConfig', CASE WHEN dead_letter"
@@ -229,7 +268,7 @@ mapping_answer(const char *uuid, Oid role)
 								  " 'SequenceNumber', position::pg_catalog.text,"
 								  " 'LastProcessingResult', COALESCE(last_processing_result, 'No records processed'),"
 								  " 'LastModified', pg_catalog.floor(pg_catalog.date_part('epoch', last_modified))::pg_catalog.int8)"
-								  " FROM stdesign.stream_mappings"
+								  " FROM stdesign.stream_mappings m"
 								  " WHERE uuid OPERATOR(pg_catalog.=) $1::pg_catalog.uuid"
 								  " AND role OPERATOR(pg_catalog.=) $2::pg_catalog.regrole",
 								  3, atypes, aargs, anulls, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
@@ -269,9 +308,9 @@ ops_stream_mapping_create(const char *table_name, Oid function, int batch_size, 
 	char	   *uuid;
 	Oid			role = GetUserId();
 	CatalogAsOwner save;
-	Oid			types[12] = {TEXTOID, OIDOID, TEXTOID, TEXTOID, INT8OID, OIDOID, INT4OID, TEXTOID,
-	INT4OID, BOOLOID, TEXTOID, INT8OID};
-	Datum		args[12];
+	Oid			types[14] = {TEXTOID, OIDOID, TEXTOID, TEXTOID, INT8OID, OIDOID, INT4OID, TEXTOID,
+	INT4OID, BOOLOID, TEXTOID, INT8OID, TEXTOID, OIDOID};
+	Datum		args[14];
 	uint64		count;
 
 	if (table_name == NULL)
@@ -282,7 +321,7 @@ ops_stream_mapping_create(const char *table_name, Oid function, int batch_size, 
 	tname = pstrdup(t->name);
 	/* the starting position is checked here, the stream found */
 	ops_stream_start_position(tname, start, &stream_id, &position);
-	check_rights(function, tname, stream_id);
+	check_rights(function, NULL, tname, stream_id);
 
 	/* a bound on each role's mappings (see above) */
 	args[0] = ObjectIdGetDatum(role);
@@ -317,20 +356,26 @@ ops_stream_mapping_create(const char *table_name, Oid function, int batch_size, 
 	args[9] = BoolGetDatum(dead_letter);
 	args[10] = CStringGetTextDatum(enabled ? "Enabled" : "Disabled");
 	args[11] = Int64GetDatum(position);
+	args[12] = CStringGetTextDatum(format_procedure_qualified(function));
+	args[13] = ObjectIdGetDatum(function_owner(function));
 	catalog_check_triggers();
 	if (catalog_write("INSERT INTO stdesign.stream_mappings (uuid, role, role_name, table_name, stream_id,"
-					  " function, batch_size, starting_position, maximum_retry_attempts, dead_letter, state,"
+					  " function, function_name, function_owner, batch_size, starting_position,"
+					  " maximum_retry_attempts, dead_letter, state,"
 					  " state_transition_reason, position, retries, created_at, last_modified)"
-					  " VALUES ($1::pg_catalog.uuid, $2::pg_catalog.regrole, $3, $4, $5, $6::pg_catalog.regprocedure,"
+					  " VALUES ($1::pg_catalog.uuid, $2::pg_catalog.regrole, $3, $4, $5, $6, $13, $14::pg_catalog.regrole,"
 					  " $7, $8, $9, $10, $11, 'USER_INITIATED', $12, 0, pg_catalog.now(), pg_catalog.now())",
-					  12, types, args, NULL) != 1)
+					  14, types, args, NULL) != 1)
 		st_internal_error("could not write stdesign.stream_mappings");
 	return mapping_answer(uuid, role);
 }
 
-/* The current user's mapping uuid locked, its table, stream and function; raises when none. */
+/*
+ * The current user's mapping uuid locked, its table, stream and function
+ * (InvalidOid when no longer found) with its stored name; raises when none.
+ */
 static void
-mapping_get(const char *uuid, char **table_name, int64 *stream_id, Oid *function)
+mapping_get(const char *uuid, char **table_name, int64 *stream_id, Oid *function, char **function_name)
 {
 	CatalogAsOwner save;
 	Oid			types[2] = {TEXTOID, OIDOID};
@@ -342,9 +387,10 @@ mapping_get(const char *uuid, char **table_name, int64 *stream_id, Oid *function
 	args[1] = ObjectIdGetDatum(GetUserId());
 	catalog_as_owner_begin(&save);
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT table_name, stream_id, function::pg_catalog.oid FROM stdesign.stream_mappings"
+	if (SPI_execute_with_args("SELECT table_name, stream_id, COALESCE(" MAPPING_FUNCTION ", 0), function_name"
+							  " FROM stdesign.stream_mappings m"
 							  " WHERE uuid OPERATOR(pg_catalog.=) $1::pg_catalog.uuid"
-							  " AND role OPERATOR(pg_catalog.=) $2::pg_catalog.regrole FOR UPDATE",
+							  " AND role OPERATOR(pg_catalog.=) $2::pg_catalog.regrole FOR UPDATE OF m",
 							  2, types, args, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.stream_mappings");
 	if (SPI_processed == 0)
@@ -352,6 +398,7 @@ mapping_get(const char *uuid, char **table_name, int64 *stream_id, Oid *function
 	*table_name = MemoryContextStrdup(caller, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
 	*stream_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	*function = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	*function_name = MemoryContextStrdup(caller, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 4));
 	SPI_finish();
 	catalog_as_owner_end(&save);
 }
@@ -362,6 +409,7 @@ ops_stream_mapping_update(const char *uuid, int enabled, int batch_size, int max
 	char	   *table_name;
 	int64		stream_id;
 	Oid			function;
+	char	   *function_name;
 	Oid			types[5] = {TEXTOID, BOOLOID, INT4OID, INT4OID, BOOLOID};
 	Datum		args[5];
 	char		nulls[5] = {' ', ' ', ' ', ' ', ' '};
@@ -371,10 +419,10 @@ ops_stream_mapping_update(const char *uuid, int enabled, int batch_size, int max
 		check_batch_size(batch_size);
 	if (max_retries != INT_MIN)
 		check_retries(max_retries);
-	mapping_get(uuid, &table_name, &stream_id, &function);
+	mapping_get(uuid, &table_name, &stream_id, &function, &function_name);
 	/* enabled again: may the role still run it? */
 	if (enabled > 0)
-		check_rights(function, table_name, stream_id);
+		check_rights(function, function_name, table_name, stream_id);
 
 	args[0] = CStringGetTextDatum(uuid);
 	args[1] = BoolGetDatum(enabled > 0);
@@ -451,10 +499,11 @@ list_rows(const char *query, const char *arg, Tuplestorestate *tupstore, TupleDe
 void
 ops_stream_mappings_list(Tuplestorestate *tupstore, TupleDesc desc)
 {
-	list_rows("SELECT uuid, table_name::pg_catalog.text, function, batch_size, starting_position,"
+	list_rows("SELECT uuid, table_name::pg_catalog.text, " MAPPING_FUNCTION "::pg_catalog.regprocedure,"
+			  " batch_size, starting_position,"
 			  " maximum_retry_attempts, dead_letter, state, state_transition_reason, position, retries,"
 			  " last_error, last_error_at, last_run, last_processing_result, created_at, last_modified"
-			  " FROM stdesign.stream_mappings WHERE role OPERATOR(pg_catalog.=) $1::pg_catalog.regrole"
+			  " FROM stdesign.stream_mappings m WHERE role OPERATOR(pg_catalog.=) $1::pg_catalog.regrole"
 			  " AND $2 IS NULL ORDER BY created_at, uuid",
 			  NULL, tupstore, desc);
 }
@@ -532,10 +581,10 @@ ops_stream_mapping_lock(const char *uuid)
 	catalog_as_owner_begin(&save);
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT role::pg_catalog.oid, role_name::pg_catalog.text, table_name, stream_id,"
-							  " function::pg_catalog.oid, batch_size, maximum_retry_attempts, dead_letter,"
-							  " position, retries FROM stdesign.stream_mappings"
+							  " COALESCE(" MAPPING_FUNCTION ", 0), batch_size, maximum_retry_attempts, dead_letter,"
+							  " position, retries, function_name FROM stdesign.stream_mappings m"
 							  " WHERE uuid OPERATOR(pg_catalog.=) $1::pg_catalog.uuid"
-							  " AND state OPERATOR(pg_catalog.=) 'Enabled' FOR UPDATE SKIP LOCKED",
+							  " AND state OPERATOR(pg_catalog.=) 'Enabled' FOR UPDATE OF m SKIP LOCKED",
 							  1, types, args, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.stream_mappings");
 	if (SPI_processed == 1)
@@ -556,6 +605,7 @@ ops_stream_mapping_lock(const char *uuid)
 		m->dead_letter = DatumGetBool(SPI_getbinval(tup, desc, 8, &isnull));
 		m->position = DatumGetInt64(SPI_getbinval(tup, desc, 9, &isnull));
 		m->retries = DatumGetInt32(SPI_getbinval(tup, desc, 10, &isnull));
+		m->function_name = MemoryContextStrdup(caller, SPI_getvalue(tup, desc, 11));
 	}
 	SPI_finish();
 	catalog_as_owner_end(&save);
@@ -569,7 +619,7 @@ ops_stream_mapping_problem(const OpsStreamMapping *m)
 
 	if (name == NULL || strcmp(name, m->role_name) != 0)
 		return psprintf("the role %s that created the mapping no longer exists", m->role_name);
-	return function_problem(m->function);
+	return function_problem(m->function, m->function_name);
 }
 
 void
@@ -578,7 +628,7 @@ ops_stream_mapping_check(const OpsStreamMapping *m)
 	/* the worker switched to the role: these are its rights */
 	if (GetUserId() != m->role)
 		st_internal_error("a stream mapping's checks run as its role");
-	check_rights(m->function, m->table_name, m->stream_id);
+	check_rights(m->function, m->function_name, m->table_name, m->stream_id);
 }
 
 /* {"Records": [records...]} */

@@ -30,7 +30,8 @@ typedef struct OpsStreamMapping
 	char	   *role_name;
 	char	   *table_name;
 	int64		stream_id;
-	Oid			function;
+	Oid			function;		/* InvalidOid: no longer found */
+	char	   *function_name;	/* as stored: schema.name(types) */
 	int			batch_size;
 	int			max_retries;	/* -1: no bound */
 	bool		dead_letter;

@@ -237,6 +237,16 @@ SELECT count(st_put(jsonb_build_object(
   FROM generate_series(1, 60) AS i;
 GRANT SELECT, INSERT, UPDATE, DELETE ON stdesign_data."Devices" TO shop_app;
 });
+# Its stream, and a stream mapping to a function of the role (disabled: the
+# stream worker is not running here); the function gets a new OID in each
+# move, and the mapping must find it again.
+$old->safe_psql('shop', q{
+CREATE FUNCTION public.device_feed(batch jsonb) RETURNS void LANGUAGE sql AS 'SELECT';
+ALTER FUNCTION public.device_feed(jsonb) OWNER TO shop_owner;
+SET ROLE shop_owner;
+SELECT st_stream_enable('Devices', 'NEW_AND_OLD_IMAGES') IS NOT NULL;
+SELECT st_stream_mapping_create('Devices', 'device_feed(jsonb)', 10, 'TRIM_HORIZON', enabled => false) IS NOT NULL;
+});
 $old->safe_psql('shop', q{GRANT SELECT, INSERT, UPDATE, DELETE ON stdesign_data."Shop" TO shop_app});
 
 my ($app_key, $app_secret) = split /\|/, $old->safe_psql('shop',
@@ -334,6 +344,10 @@ my @recorded = (
 	# the keys (their role OIDs are compared apart)
 	'key rows' => q{SELECT string_agg((to_jsonb(k) - 'role_oid')::text, E'\n' ORDER BY k.key_id) FROM stdesign.access_keys k},
 	'keys listed' => q{SELECT string_agg(k::text, E'\n' ORDER BY k::text) FROM st_list_access_keys() AS k},
+	# the stream mapping, as its role lists it
+	'stream mappings' => q{SET ROLE shop_owner;
+		SELECT string_agg(concat_ws(' ', table_name, function, batch_size, starting_position, state, sequence_number, created_at),
+		                  E'\n' ORDER BY created_at) FROM st_stream_mappings()},
 );
 
 # record <node>: name => answer, for every query above
@@ -362,6 +376,7 @@ like($before->{'model check'}, qr/order_by_id/, 'the model is checked');
 like($before->{'relations'}, qr/^Devices r am stdesign owner shop_owner /m, 'the ordinary role owns its table, of access method stdesign');
 like($before->{'keys listed'}, qr/,shop_app,t,/, 'a key of shop_app');
 like($before->{'keys listed'}, qr/,shop_owner,f,/, 'a disabled key of shop_owner');
+like($before->{'stream mappings'}, qr/^Devices device_feed\(jsonb\) 10 TRIM_HORIZON Disabled /, 'a stream mapping of shop_owner');
 my $old_oids = $old->safe_psql('shop',
 	q{SELECT string_agg(k.role_name || '=' || k.role_oid, ',' ORDER BY k.role_name) FROM stdesign.access_keys k});
 
@@ -530,6 +545,10 @@ SELECT st_create_gsi('Devices', 'ByFirmware', 'model', sk => NULL, projection =>
 	is($node->safe_psql('shop', q{SELECT st_api('Query', '{"TableName": "Devices", "IndexName": "ByFirmware", "Select": "COUNT",
 		"KeyConditionExpression": "model = :m", "ExpressionAttributeValues": {":m": {"S": "M2"}}}') -> 'Count'}),
 		'12', "$label: a GSI made after the move is filled from the moved items");
+	is($node->safe_psql('shop', q{SET ROLE shop_owner;
+		SELECT m ->> 'State', m ->> 'FunctionName'
+		  FROM st_stream_mapping_update((SELECT mapping FROM st_stream_mappings()), enabled => true) AS m}),
+		'Enabled|device_feed(jsonb)', "$label: the stream mapping finds its function (a new OID) and is enabled again");
 	is($node->safe_psql('shop', q{SELECT st_expire('Sessions')}), '3', "$label: expiry deletes the three expired sessions");
 	is($node->safe_psql('shop', q{SELECT count(*) FROM st_scan('Sessions')}), '20', "$label: and keeps the others");
 	amcheck($node, "$label, after the writes");
