@@ -530,6 +530,7 @@ holds_numeric(const JsonbContainer *jc)
 	int			n = JsonContainerSize(jc);
 	int			count = JsonContainerIsObject(jc) ? 2 * n : n;
 	const char *base = (const char *) &jc->children[count];
+	uint32		offset = 0;
 
 	check_stack_depth();
 	for (int i = 0; i < count; i++)
@@ -539,8 +540,9 @@ holds_numeric(const JsonbContainer *jc)
 		if (JBE_ISNUMERIC(je))
 			return true;
 		if (JBE_ISCONTAINER(je) &&
-			holds_numeric((const JsonbContainer *) (base + INTALIGN(getJsonbOffset(jc, i)))))
+			holds_numeric((const JsonbContainer *) (base + INTALIGN(offset))))
 			return true;
+		JBE_ADVANCE_OFFSET(offset, je);
 	}
 	return false;
 }
@@ -549,17 +551,18 @@ holds_numeric(const JsonbContainer *jc)
  * Are the items equal, as compareJsonbContainers says?  jsonb's layout is
  * canonical (keys sorted and unique, offsets at a fixed stride, zeroed
  * padding; strings, booleans and nulls compared by their bytes), so the
- * same bytes are the same item, and other bytes another item, unless one
- * holds a JSON number (1.0 and 1 are equal numbers written differently).
- * stdesign stores numbers as N strings, so the comparison, some 2,000
- * instructions for a small item, is left to plain SQL writes of numbers.
+ * same bytes are the same item, and other bytes another item, unless they
+ * hold JSON numbers (1.0 and 1 are equal numbers written differently):
+ * when a holds none, b equals it only with the same bytes.  stdesign
+ * stores numbers as N strings, so the comparison, some 2,000 instructions
+ * for a small item, is left to plain SQL writes of numbers.
  */
 static bool
 same_item(Jsonb *a, Jsonb *b)
 {
 	if (VARSIZE(a) == VARSIZE(b) && memcmp(VARDATA(a), VARDATA(b), VARSIZE(a) - VARHDRSZ) == 0)
 		return true;
-	if (!holds_numeric(&a->root) && !holds_numeric(&b->root))
+	if (!holds_numeric(&a->root))
 		return false;
 	return compareJsonbContainers(&a->root, &b->root) == 0;
 }
@@ -1063,7 +1066,17 @@ insert_batch(Relation records, TupleTableSlot **batch, int n, const RecordIndexe
 	if (n == 0)
 		return;
 	old = MemoryContextSwitchTo(tuples);
-	heap_multi_insert(records, batch, n, GetCurrentCommandId(true), 0, NULL);
+	if (n == 1)
+	{
+		/* one record, the usual commit: heap_insert, the lighter of the two */
+		HeapTuple	tup = ExecFetchSlotHeapTuple(batch[0], false, NULL);
+
+		heap_insert(records, tup, GetCurrentCommandId(true), 0, NULL);
+		/* where it went, toasted or not (heap_insert sets the caller's t_self) */
+		batch[0]->tts_tid = tup->t_self;
+	}
+	else
+		heap_multi_insert(records, batch, n, GetCurrentCommandId(true), 0, NULL);
 
 	/*
 	 * The index entries, one by one as CatalogTuplesMultiInsertWithInfo
