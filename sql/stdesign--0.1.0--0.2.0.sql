@@ -1475,7 +1475,9 @@ CREATE UNIQUE INDEX streams_enabled ON stdesign.streams (table_name)
 CREATE SEQUENCE stdesign.stream_ids;
 -- Sequence numbers of every stream's records: taken at commit, under the
 -- stream's lock, so that they grow in commit order (src/storage/stream_capture.c).
-CREATE SEQUENCE stdesign.stream_sequence_numbers;
+-- By blocks: a commit numbers up to 1000 records from each number it takes
+-- (n, n + 1, ...), so numbers grow but are not consecutive, as DynamoDB's.
+CREATE SEQUENCE stdesign.stream_sequence_numbers INCREMENT BY 1000;
 -- The records: written at commit, one per change of an item.
 CREATE TABLE stdesign.stream_records (
 	stream_id bigint NOT NULL,

@@ -238,6 +238,24 @@ writer_capture(RowWriter *w, TupleTableSlot *old, TupleTableSlot *new)
  * are opened as ExecOpenIndices(rri, true) opens them (the unique index
  * with what a look for conflicts needs), their IndexInfos kept per backend.
  */
+/*
+ * InitResultRelInfo, less its copy of the relation's triggers: direct
+ * writes fire none (they stand in for set_keys and a stream's capture
+ * themselves), and the copy of a streamed table's three, with their
+ * arguments, cost a write some 1,000 instructions.  Without triggers
+ * InitResultRelInfo allocates nothing and cannot fail, so the relcache
+ * entry's trigdesc, hidden only for the call, is always put back.
+ */
+static void
+writer_init_result_rel(ResultRelInfo *rri, Relation rel)
+{
+	TriggerDesc *triggers = rel->trigdesc;
+
+	rel->trigdesc = NULL;
+	InitResultRelInfo(rri, rel, 1, NULL, 0);
+	rel->trigdesc = triggers;
+}
+
 static void
 writer_open_indexes(RowWriter *w)
 {
@@ -251,7 +269,7 @@ writer_open_indexes(RowWriter *w)
 	rte->rellockmode = RowExclusiveLock;
 	st_init_range_table(w->estate, rte,
 						bms_make_singleton(w->item_attnum - FirstLowInvalidHeapAttributeNumber));
-	InitResultRelInfo(w->rri, w->rel, 1, NULL, 0);
+	writer_init_result_rel(w->rri, w->rel);
 	storage_index_cache_open(w->rri);
 	w->estate->es_snapshot = ActiveSnapshotSet() ? GetActiveSnapshot() : GetTransactionSnapshot();
 	w->estate->es_output_cid = w->cid;

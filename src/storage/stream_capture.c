@@ -32,8 +32,9 @@
  * Order by construction.  Numbering records when they are written would
  * let a transaction that took number 5 commit after one that took 6: a
  * reader that has read 6 would never see 5.  So nothing is numbered while
- * the transaction runs.  Records are kept in this backend (a tuplestore in
- * the transaction's memory, spilling to a temporary file past work_mem);
+ * the transaction runs.  Records are kept in this backend (the first in
+ * the transaction's memory, up to half of work_mem, the rest in a
+ * tuplestore that spills to a temporary file past the other half);
  * a subtransaction that rolls back drops its records (SubXactCallback).
  * At XACT_EVENT_PRE_COMMIT the transaction takes each of its streams' lock
  * (a heavyweight lock on the stream's object id, in stream order, held
@@ -76,6 +77,7 @@
 #include "catalog/index.h"
 #include "catalog/indexing.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_sequence.h"
 #include "catalog/pg_trigger.h"
 #include "commands/sequence.h"
 #include "commands/trigger.h"
@@ -92,6 +94,7 @@
 #include "storage/lmgr.h"
 #include "storage/shmem.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/fmgroids.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
@@ -147,6 +150,26 @@ typedef struct DroppedRange
 } DroppedRange;
 
 /*
+ * A record kept in memory: its images copied into the buffer's context.
+ * The first records of a transaction are kept so, up to half of work_mem,
+ * and the rest in a tuplestore, which can spill to a temporary file past
+ * the other half: most transactions write
+ * a few records, and a tuplestore's start, its copies in and out of
+ * minimal tuples and its end cost a put some 3,000 instructions
+ * (bench/RESULTS.md).
+ */
+typedef struct MemRecord
+{
+	int64		stream_id;
+	StStreamEvent event;
+	bool		ttl;
+	int32		size;
+	Jsonb	   *keys;
+	Jsonb	   *new_image;		/* NULL: not kept */
+	Jsonb	   *old_image;
+} MemRecord;
+
+/*
  * This transaction's records, in the order they were made.  Records are
  * appended only: a subtransaction's records are always a suffix of the
  * records made since it started (a subtransaction started later, while it
@@ -159,6 +182,13 @@ typedef struct StreamBuffer
 	MemoryContext cxt;
 	MemoryContext scratch;		/* reset after each record */
 	TupleDesc	desc;
+	/* records 0 .. nmem - 1, while their bytes stay below mem_budget */
+	MemRecord  *mem;
+	int			nmem;
+	int			maxmem;
+	Size		mem_bytes;
+	Size		mem_budget;
+	/* the records after them, once one did not fit (NULL before) */
 	Tuplestorestate *store;
 	int64		count;
 	int64		live;			/* count less those dropped */
@@ -310,7 +340,6 @@ buffer_get(void)
 {
 	MemoryContext cxt;
 	MemoryContext old;
-	ResourceOwner owner = CurrentResourceOwner;
 
 	StreamBuffer *b;
 
@@ -324,10 +353,10 @@ buffer_get(void)
 	b->cxt = cxt;
 	b->scratch = AllocSetContextCreate(cxt, "stdesign stream record", ALLOCSET_DEFAULT_SIZES);
 	b->desc = buffer_desc();
-	/* its temporary file, past work_mem, lives as long as the transaction */
-	CurrentResourceOwner = TopTransactionResourceOwner;
-	b->store = tuplestore_begin_heap(false, false, work_mem);
-	CurrentResourceOwner = owner;
+	/* half of work_mem in memory, the tuplestore's the other half */
+	b->mem_budget = (Size) Max(work_mem / 2, 64) * 1024;
+	b->maxmem = 4;
+	b->mem = palloc(sizeof(MemRecord) * b->maxmem);
 	b->maxmarks = 4;
 	b->marks = palloc(sizeof(SubMark) * b->maxmarks);
 	b->maxstreams = 2;
@@ -335,6 +364,20 @@ buffer_get(void)
 	MemoryContextSwitchTo(old);
 	buffer = b;
 	return buffer;
+}
+
+/* The records from now on go to a tuplestore (see MemRecord). */
+static void
+buffer_spill(StreamBuffer *b)
+{
+	ResourceOwner owner = CurrentResourceOwner;
+	MemoryContext old = MemoryContextSwitchTo(b->cxt);
+
+	/* its temporary file, past work_mem, lives as long as the transaction */
+	CurrentResourceOwner = TopTransactionResourceOwner;
+	b->store = tuplestore_begin_heap(false, false, Max(work_mem / 2, 64));
+	CurrentResourceOwner = owner;
+	MemoryContextSwitchTo(old);
 }
 
 /* Note the record about to be appended at buffer->count, made in the current subtransaction. */
@@ -378,12 +421,11 @@ mark_record(StreamBuffer *b, int64 stream_id)
  * serialised again as pushJsonbValue and JsonbValueToJsonb would: the map
  * is made for every record.
  */
-static Jsonb *
-keys_of(const StStreamTarget *target, Jsonb *item)
+/* The values of item's key attributes (vals[0] the partition key's); their count. */
+static int
+key_values(const StStreamTarget *target, Jsonb *item, JsonbValue *vals)
 {
 	const char *names[2] = {target->pk, target->sk};
-	JsonbPair	pairs[2];
-	JsonbValue	map;
 	int			n = 0;
 
 	/* set_keys refuses a row whose item is no map; never read one as a map */
@@ -391,12 +433,26 @@ keys_of(const StStreamTarget *target, Jsonb *item)
 		st_internal_error("an item of a table with a stream is not a map");
 	for (int k = 0; k < 2 && names[k]; k++)
 	{
-		JsonbValue *v = getKeyJsonValueFromContainer(&item->root, names[k], strlen(names[k]),
-													 &pairs[n].value);
-
 		/* every row has its key attributes (set_keys refuses one without) */
-		if (v == NULL)
+		if (getKeyJsonValueFromContainer(&item->root, names[k], strlen(names[k]), &vals[n]) == NULL)
 			st_internal_error("an item of a table with a stream lacks its key attribute %s", names[k]);
+		n++;
+	}
+	return n;
+}
+
+/* The map of the key attributes' values vals (key_values'). */
+static Jsonb *
+keys_map(const StStreamTarget *target, const JsonbValue *vals)
+{
+	const char *names[2] = {target->pk, target->sk};
+	JsonbPair	pairs[2];
+	JsonbValue	map;
+	int			n = 0;
+
+	for (int k = 0; k < 2 && names[k]; k++)
+	{
+		pairs[n].value = vals[n];
 		pairs[n].key.type = jbvString;
 		pairs[n].key.val.string.val = (char *) names[k];
 		pairs[n].key.val.string.len = strlen(names[k]);
@@ -432,35 +488,84 @@ keys_of(const StStreamTarget *target, Jsonb *item)
 	return st_jsonb_raw_from_value(&map);
 }
 
+static Jsonb *
+keys_of(const StStreamTarget *target, Jsonb *item)
+{
+	JsonbValue	vals[2];
+
+	(void) key_values(target, item, vals);
+	return keys_map(target, vals);
+}
+
 /*
- * Do the items have equal key attributes, as their maps from keys_of
- * would compare?  Read in place: an update, the common change, keeps its
- * key, and making the old item's map only to compare it costs as much
- * again as the new one's.
+ * Do the items have equal key attributes (their values avals and bvals,
+ * key_values'), as their maps from keys_map would compare?  Read in
+ * place: an update, the common change, keeps its key, and making the old
+ * item's map only to compare it costs as much again as the new one's.
  */
 static bool
-same_keys(const StStreamTarget *target, Jsonb *a, Jsonb *b)
+same_keys(const StStreamTarget *target, const JsonbValue *avals, const JsonbValue *bvals, int n)
 {
-	const char *names[2] = {target->pk, target->sk};
-
-	if (!JB_ROOT_IS_OBJECT(a) || !JB_ROOT_IS_OBJECT(b))
-		st_internal_error("an item of a table with a stream is not a map");
-	for (int k = 0; k < 2 && names[k]; k++)
+	for (int k = 0; k < n; k++)
 	{
-		JsonbValue	abuf;
-		JsonbValue	bbuf;
-		JsonbValue *av = getKeyJsonValueFromContainer(&a->root, names[k], strlen(names[k]), &abuf);
-		JsonbValue *bv = getKeyJsonValueFromContainer(&b->root, names[k], strlen(names[k]), &bbuf);
+		const JsonbValue *av = &avals[k];
+		const JsonbValue *bv = &bvals[k];
 
-		if (av == NULL || bv == NULL)
-			st_internal_error("an item of a table with a stream lacks its key attribute %s", names[k]);
 		/* an attribute value is a map ({"S": ...}); anything else is compared as before, whole */
 		if (av->type != jbvBinary || bv->type != jbvBinary)
-			return compareJsonbContainers(&keys_of(target, a)->root, &keys_of(target, b)->root) == 0;
+			return compareJsonbContainers(&keys_map(target, avals)->root, &keys_map(target, bvals)->root) == 0;
+		/* the same bytes are the same value (the usual case: a key kept) */
+		if (av->val.binary.len == bv->val.binary.len &&
+			memcmp(av->val.binary.data, bv->val.binary.data, av->val.binary.len) == 0)
+			continue;
 		if (compareJsonbContainers(av->val.binary.data, bv->val.binary.data) != 0)
 			return false;
 	}
 	return true;
+}
+
+/* Does the container hold a number anywhere (a JSON number, not an N)? */
+static bool
+holds_numeric(const JsonbContainer *jc)
+{
+	int			n = JsonContainerSize(jc);
+	int			count = JsonContainerIsObject(jc) ? 2 * n : n;
+	const char *base = (const char *) &jc->children[count];
+	uint32		offset = 0;
+
+	check_stack_depth();
+	for (int i = 0; i < count; i++)
+	{
+		JEntry		je = jc->children[i];
+
+		if (JBE_ISNUMERIC(je))
+			return true;
+		if (JBE_ISCONTAINER(je) &&
+			holds_numeric((const JsonbContainer *) (base + INTALIGN(offset))))
+			return true;
+		JBE_ADVANCE_OFFSET(offset, je);
+	}
+	return false;
+}
+
+/*
+ * Are the items equal, as compareJsonbContainers says?  jsonb's layout is
+ * canonical (keys sorted and unique, offsets at a fixed stride, zeroed
+ * padding; strings, booleans and nulls compared by their bytes), so the
+ * same bytes are the same item, and other bytes another item, unless they
+ * hold JSON numbers (1.0 and 1 are equal numbers written differently):
+ * when a holds none, b equals it only with the same bytes.  stdesign
+ * stores numbers as N strings, so the comparison, some 2,000 instructions
+ * for a small item, is left to plain SQL writes of numbers.
+ */
+static bool
+same_item(Jsonb *a, Jsonb *b)
+{
+	if (VARSIZE(a) == VARSIZE(b) && memcmp(VARDATA(a), VARDATA(b), VARSIZE(a) - VARHDRSZ) == 0)
+		return true;
+	if (!holds_numeric(&a->root))
+		return false;
+	return compareJsonbContainers(&a->root, &b->root) == 0;
 }
 
 static int64
@@ -502,6 +607,45 @@ append_record(StreamBuffer *b, const StStreamTarget *target, StStreamEvent event
 					  "A table with a stream keeps items of at most 400 KB; disable its stream to change this one.",
 					  "Item size has exceeded the maximum allowed size");
 	size = stored_size(keys) + new_size + old_size;
+	size = Min(size, PG_INT32_MAX);
+
+	/*
+	 * In memory while the records fit: copied into the buffer's context,
+	 * whole before they count (an error on the way, out of memory, leaves
+	 * a record that was never appended).
+	 */
+	if (b->store == NULL)
+	{
+		Size		bytes = VARSIZE(keys) + (keep_new ? VARSIZE(new_item) : 0) +
+			(keep_old ? VARSIZE(old_item) : 0);
+
+		if (b->mem_bytes + bytes <= b->mem_budget)
+		{
+			MemoryContext old = MemoryContextSwitchTo(b->cxt);
+			MemRecord	r;
+
+			r.stream_id = target->stream_id;
+			r.event = event;
+			r.ttl = event == EV_REMOVE && ttl_deletions;
+			r.size = (int32) size;
+			r.keys = (Jsonb *) datumCopy(JsonbPGetDatum(keys), false, -1);
+			r.new_image = keep_new ? (Jsonb *) datumCopy(JsonbPGetDatum(new_item), false, -1) : NULL;
+			r.old_image = keep_old ? (Jsonb *) datumCopy(JsonbPGetDatum(old_item), false, -1) : NULL;
+			if (b->nmem == b->maxmem)
+			{
+				b->mem = repalloc(b->mem, sizeof(MemRecord) * b->maxmem * 2);
+				b->maxmem *= 2;
+			}
+			MemoryContextSwitchTo(old);
+			mark_record(b, target->stream_id);
+			b->mem[b->nmem++] = r;
+			b->mem_bytes += bytes;
+			b->count++;
+			b->live++;
+			return;
+		}
+		buffer_spill(b);
+	}
 	values[BUF_STREAM] = Int64GetDatum(target->stream_id);
 	values[BUF_EVENT] = Int32GetDatum((int32) event);
 	values[BUF_KEYS] = JsonbPGetDatum(keys);
@@ -509,7 +653,7 @@ append_record(StreamBuffer *b, const StStreamTarget *target, StStreamEvent event
 	nulls[BUF_NEW] = !keep_new;
 	values[BUF_OLD] = keep_old ? JsonbPGetDatum(old_item) : (Datum) 0;
 	nulls[BUF_OLD] = !keep_old;
-	values[BUF_SIZE] = Int32GetDatum((int32) Min(size, PG_INT32_MAX));
+	values[BUF_SIZE] = Int32GetDatum((int32) size);
 	values[BUF_TTL] = BoolGetDatum(event == EV_REMOVE && ttl_deletions);
 
 	mark_record(b, target->stream_id);
@@ -542,12 +686,11 @@ storage_stream_capture(const StStreamTarget *target, Jsonb *old_item, Jsonb *new
 {
 	StreamBuffer *b;
 	MemoryContext old;
-	Jsonb	   *keys;
 
 	if (old_item == NULL && new_item == NULL)
 		return;
 	/* no change, no record */
-	if (old_item && new_item && compareJsonbContainers(&old_item->root, &new_item->root) == 0)
+	if (old_item && new_item && same_item(old_item, new_item))
 		return;
 
 	/*
@@ -568,24 +711,29 @@ storage_stream_capture(const StStreamTarget *target, Jsonb *old_item, Jsonb *new
 				 errmsg("a stream record of this transaction could not be kept"),
 				 errdetail("An earlier error while keeping one left the transaction's records incomplete; roll it back.")));
 	old = MemoryContextSwitchTo(b->scratch);
-	keys = keys_of(target, new_item ? new_item : old_item);
 	if (old_item == NULL)
-		append_record(b, target, EV_INSERT, keys, NULL, new_item);
+		append_record(b, target, EV_INSERT, keys_of(target, new_item), NULL, new_item);
 	else if (new_item == NULL)
-		append_record(b, target, EV_REMOVE, keys, old_item, NULL);
+		append_record(b, target, EV_REMOVE, keys_of(target, old_item), old_item, NULL);
 	else
 	{
+		JsonbValue	old_keys[2];
+		JsonbValue	new_keys[2];
+		int			n = key_values(target, old_item, old_keys);
+
+		(void) key_values(target, new_item, new_keys);
+
 		/*
 		 * A plain SQL UPDATE may give a row another key (set_keys follows
 		 * the item): to DynamoDB that is one item removed and another put.
 		 */
-		if (!same_keys(target, old_item, new_item))
+		if (!same_keys(target, old_keys, new_keys, n))
 		{
-			append_record(b, target, EV_REMOVE, keys_of(target, old_item), old_item, NULL);
-			append_record(b, target, EV_INSERT, keys, NULL, new_item);
+			append_record(b, target, EV_REMOVE, keys_map(target, old_keys), old_item, NULL);
+			append_record(b, target, EV_INSERT, keys_map(target, new_keys), NULL, new_item);
 		}
 		else
-			append_record(b, target, EV_MODIFY, keys, old_item, new_item);
+			append_record(b, target, EV_MODIFY, keys_map(target, new_keys), old_item, new_item);
 	}
 	MemoryContextSwitchTo(old);
 	MemoryContextReset(b->scratch);
@@ -648,6 +796,7 @@ typedef struct CatalogOids
 	Oid			streams;
 	Oid			streams_pkey;
 	Oid			records;
+	Oid			records_pkey;
 	Oid			seq;
 	Oid			shards;
 	Oid			shards_pkey;
@@ -682,6 +831,24 @@ typedef struct ShardCache
 } ShardCache;
 
 static HTAB *shard_cache = NULL;
+
+/*
+ * The IndexInfo of stream_records' primary key, made once (as row_write.c
+ * keeps its tables'): made per commit with the indexes' list, it cost a
+ * put some 2,000 instructions.  Forgotten with the oids.
+ */
+static MemoryContext records_index_cxt = NULL;
+static IndexInfo *records_index_info = NULL;
+
+/* The indexes records are inserted into: open them, with their IndexInfos. */
+typedef struct RecordIndexes
+{
+	int			n;
+	Relation   *rels;
+	IndexInfo **infos;
+	Relation	pkey;			/* the usual case: the primary key only */
+	CatalogIndexState indstate; /* otherwise */
+} RecordIndexes;
 
 static void
 catalog_changed(Datum arg, int cacheid, uint32 hashvalue)
@@ -723,11 +890,15 @@ catalog_oids(void)
 	fresh.streams = stdesign_relid(nsp, "streams");
 	fresh.streams_pkey = stdesign_relid(nsp, "streams_pkey");
 	fresh.records = stdesign_relid(nsp, "stream_records");
+	fresh.records_pkey = stdesign_relid(nsp, "stream_records_pkey");
 	fresh.seq = stdesign_relid(nsp, "stream_sequence_numbers");
 	fresh.shards = stdesign_relid(nsp, "stream_shards");
 	fresh.shards_pkey = stdesign_relid(nsp, "stream_shards_pkey");
 	fresh.valid = changes == catalog_changes;
 	oids = fresh;
+	if (records_index_cxt)
+		MemoryContextReset(records_index_cxt);
+	records_index_info = NULL;
 	if (shard_cache)
 		hash_destroy(shard_cache);
 	memset(&ctl, 0, sizeof(ctl));
@@ -835,12 +1006,60 @@ current_shard(Relation streams, Oid streams_pkey, ShardCache *e)
 	return shard;
 }
 
+/*
+ * The primary key alone, as the catalog makes it, with its IndexInfo kept;
+ * any other set of indexes (an index an administrator added) opened as
+ * CatalogOpenIndexes opens them, so that each gets its entries.
+ */
+static void
+record_indexes_open(Relation records, const CatalogOids *cat, RecordIndexes *ix)
+{
+	List	   *list = RelationGetIndexList(records);
+
+	memset(ix, 0, sizeof(*ix));
+	if (list_length(list) == 1 && linitial_oid(list) == cat->records_pkey)
+	{
+		ix->pkey = index_open(cat->records_pkey, RowExclusiveLock);
+		if (records_index_info == NULL)
+		{
+			MemoryContext old;
+
+			if (records_index_cxt == NULL)
+				records_index_cxt = AllocSetContextCreate(TopMemoryContext, "stdesign stream records index",
+														  ALLOCSET_SMALL_SIZES);
+			old = MemoryContextSwitchTo(records_index_cxt);
+			records_index_info = BuildIndexInfo(ix->pkey);
+			MemoryContextSwitchTo(old);
+		}
+		ix->n = 1;
+		ix->rels = &ix->pkey;
+		ix->infos = &records_index_info;
+	}
+	else
+	{
+		ix->indstate = CatalogOpenIndexes(records);
+		ix->n = ix->indstate->ri_NumIndices;
+		ix->rels = ix->indstate->ri_IndexRelationDescs;
+		ix->infos = ix->indstate->ri_IndexRelationInfo;
+	}
+	list_free(list);
+}
+
+static void
+record_indexes_close(RecordIndexes *ix)
+{
+	if (ix->indstate)
+		CatalogCloseIndexes(ix->indstate);
+	else
+		index_close(ix->pkey, NoLock);
+}
+
 /* A batch of records (RECORD_BATCH_ROWS at most), and their index entries. */
 #define RECORD_BATCH_ROWS 64
 #define RECORD_BATCH_BYTES (256 * 1024)
 
 static void
-insert_batch(Relation records, TupleTableSlot **batch, int n, CatalogIndexState indstate,
+insert_batch(Relation records, TupleTableSlot **batch, int n, const RecordIndexes *ix,
 			 MemoryContext tuples)
 {
 	MemoryContext old;
@@ -848,7 +1067,17 @@ insert_batch(Relation records, TupleTableSlot **batch, int n, CatalogIndexState 
 	if (n == 0)
 		return;
 	old = MemoryContextSwitchTo(tuples);
-	heap_multi_insert(records, batch, n, GetCurrentCommandId(true), 0, NULL);
+	if (n == 1)
+	{
+		/* one record, the usual commit: heap_insert, the lighter of the two */
+		HeapTuple	tup = ExecFetchSlotHeapTuple(batch[0], false, NULL);
+
+		heap_insert(records, tup, GetCurrentCommandId(true), 0, NULL);
+		/* where it went, toasted or not (heap_insert sets the caller's t_self) */
+		batch[0]->tts_tid = tup->t_self;
+	}
+	else
+		heap_multi_insert(records, batch, n, GetCurrentCommandId(true), 0, NULL);
 
 	/*
 	 * The index entries, one by one as CatalogTuplesMultiInsertWithInfo
@@ -859,10 +1088,10 @@ insert_batch(Relation records, TupleTableSlot **batch, int n, CatalogIndexState 
 	 */
 	for (int i = 0; i < n; i++)
 	{
-		for (int k = 0; k < indstate->ri_NumIndices; k++)
+		for (int k = 0; k < ix->n; k++)
 		{
-			Relation	index = indstate->ri_IndexRelationDescs[k];
-			IndexInfo  *info = indstate->ri_IndexRelationInfo[k];
+			Relation	index = ix->rels[k];
+			IndexInfo  *info = ix->infos[k];
 			Datum		values[INDEX_MAX_KEYS];
 			bool		isnull[INDEX_MAX_KEYS];
 
@@ -982,6 +1211,30 @@ roll_shard_if_due(const CatalogOids *cat, ShardCache *e, char *shard, TimestampT
 	return child ? child : shard;
 }
 
+/*
+ * How many records a commit numbers from each number it takes: the
+ * sequence's increment (1000, sql/stdesign.sql), so that a commit of many
+ * records takes one number per 1000 of them, not one each (nextval costs
+ * some 2,500 instructions).  The numbers a commit gives are below the next
+ * number taken, which the next commit of the stream takes after this one
+ * has committed: in each stream they still grow in commit order.  Read
+ * from the sequence's definition, not assumed: an increment of 1 (or
+ * less) numbers one record per number taken, as before.
+ */
+static int64
+number_block(Oid seq)
+{
+	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seq));
+	int64		block = 1;
+
+	if (HeapTupleIsValid(tup))
+	{
+		block = Max(((Form_pg_sequence) GETSTRUCT(tup))->seqincrement, 1);
+		ReleaseSysCache(tup);
+	}
+	return block;
+}
+
 static void
 write_records(void)
 {
@@ -993,17 +1246,20 @@ write_records(void)
 	ShardCache **cached;
 	Relation	streams;
 	Relation	records;
-	CatalogIndexState indstate;
+	RecordIndexes ix;
 	char	  **shards;
-	TupleTableSlot *slot;
+	TupleTableSlot *slot = NULL;
 	TupleTableSlot **batch;
 	int			nbatch = 0;
 	Size		batch_bytes = 0;
 	Datum	   *shard_texts;
-	Datum		event_texts[lengthof(event_names)];
+	static Datum event_texts[lengthof(event_names)];
 	TimestampTz now = GetCurrentTimestamp();
 	int			next_dropped = 0;
 	ResourceOwner owner = CurrentResourceOwner;
+	int64		next_number = 0;
+	int64		numbers_end = 0;
+	int64		block = b->live > 1 ? number_block(seq) : 1;
 
 	/* in one order, so that two transactions writing two streams never deadlock */
 	qsort(b->streams, b->nstreams, sizeof(int64), cmp_int64);
@@ -1030,24 +1286,34 @@ write_records(void)
 			shards[i] = roll_shard_if_due(cat, cached[i], shards[i], now);
 
 	records = table_open(records_relid, RowExclusiveLock);
-	indstate = CatalogOpenIndexes(records);
-	slot = MakeSingleTupleTableSlot(b->desc, &TTSOpsMinimalTuple);
+	record_indexes_open(records, cat, &ix);
 	/* the datums every record shares, made once */
 	shard_texts = palloc(sizeof(Datum) * b->nstreams);
 	for (int i = 0; i < b->nstreams; i++)
 		shard_texts[i] = shards[i] ? CStringGetTextDatum(shards[i]) : (Datum) 0;
-	for (int i = 0; i < lengthof(event_texts); i++)
-		event_texts[i] = CStringGetTextDatum(event_names[i]);
+	/* the event names' texts, made once per backend */
+	if (event_texts[0] == (Datum) 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		for (int i = lengthof(event_texts) - 1; i >= 0; i--)
+			event_texts[i] = CStringGetTextDatum(event_names[i]);
+		MemoryContextSwitchTo(old);
+	}
 	batch = palloc0(sizeof(TupleTableSlot *) * RECORD_BATCH_ROWS);
 
-	CurrentResourceOwner = TopTransactionResourceOwner;
-	tuplestore_rescan(b->store);
-	CurrentResourceOwner = owner;
+	if (b->store)
+	{
+		slot = MakeSingleTupleTableSlot(b->desc, &TTSOpsMinimalTuple);
+		CurrentResourceOwner = TopTransactionResourceOwner;
+		tuplestore_rescan(b->store);
+		CurrentResourceOwner = owner;
+	}
 	for (int64 pos = 0; pos < b->count; pos++)
 	{
 		MemoryContext old;
-		bool		got;
 		int64		stream_id;
+		int32		event;
 		Datum		shard = (Datum) 0;
 		Datum		values[REC_NCOLS];
 		bool		nulls[REC_NCOLS] = {false};
@@ -1059,33 +1325,63 @@ write_records(void)
 		 * record), which releases the streams' locks: nothing is half done.
 		 */
 		CHECK_FOR_INTERRUPTS();
-		ExecClearTuple(slot);
-		CurrentResourceOwner = TopTransactionResourceOwner;
-		got = tuplestore_gettupleslot(b->store, true, false, slot);
-		CurrentResourceOwner = owner;
-		if (!got)
-			st_internal_error("a stream record of this transaction is missing");
+		if (pos < b->nmem)
+		{
+			MemRecord  *r = &b->mem[pos];
+
+			stream_id = r->stream_id;
+			event = (int32) r->event;
+			values[5] = JsonbPGetDatum(r->keys);
+			values[6] = r->new_image ? JsonbPGetDatum(r->new_image) : (Datum) 0;
+			nulls[6] = r->new_image == NULL;
+			values[7] = r->old_image ? JsonbPGetDatum(r->old_image) : (Datum) 0;
+			nulls[7] = r->old_image == NULL;
+			values[8] = Int32GetDatum(r->size);
+			values[9] = BoolGetDatum(r->ttl);
+		}
+		else
+		{
+			bool		got = false;
+
+			if (slot)
+			{
+				ExecClearTuple(slot);
+				CurrentResourceOwner = TopTransactionResourceOwner;
+				got = tuplestore_gettupleslot(b->store, true, false, slot);
+				CurrentResourceOwner = owner;
+			}
+			if (!got)
+				st_internal_error("a stream record of this transaction is missing");
+			stream_id = DatumGetInt64(slot_getattr(slot, BUF_STREAM + 1, &isnull));
+			event = DatumGetInt32(slot_getattr(slot, BUF_EVENT + 1, &isnull));
+			values[5] = slot_getattr(slot, BUF_KEYS + 1, &isnull);
+			values[6] = slot_getattr(slot, BUF_NEW + 1, &nulls[6]);
+			values[7] = slot_getattr(slot, BUF_OLD + 1, &nulls[7]);
+			values[8] = slot_getattr(slot, BUF_SIZE + 1, &isnull);
+			values[9] = slot_getattr(slot, BUF_TTL + 1, &isnull);
+		}
 		while (next_dropped < b->ndropped && b->dropped[next_dropped].end <= pos)
 			next_dropped++;
 		if (next_dropped < b->ndropped && b->dropped[next_dropped].start <= pos)
 			continue;
-		stream_id = DatumGetInt64(slot_getattr(slot, BUF_STREAM + 1, &isnull));
 		for (int i = 0; i < b->nstreams; i++)
 			if (b->streams[i] == stream_id)
 				shard = shard_texts[i];
 		/* a stream removed meanwhile (its catalog row deleted) takes no records */
 		if (shard == (Datum) 0)
 			continue;
+		if (event < 0 || event >= lengthof(event_texts))
+			st_internal_error("a stream record of this transaction has no event");
 		values[0] = Int64GetDatum(stream_id);
 		values[1] = shard;
-		values[2] = Int64GetDatum(nextval_internal(seq, false));
+		if (next_number == numbers_end)
+		{
+			next_number = nextval_internal(seq, false);
+			numbers_end = next_number + (next_number <= PG_INT64_MAX - block ? block : 1);
+		}
+		values[2] = Int64GetDatum(next_number++);
 		values[3] = TimestampTzGetDatum(now);
-		values[4] = event_texts[DatumGetInt32(slot_getattr(slot, BUF_EVENT + 1, &isnull))];
-		values[5] = slot_getattr(slot, BUF_KEYS + 1, &isnull);
-		values[6] = slot_getattr(slot, BUF_NEW + 1, &nulls[6]);
-		values[7] = slot_getattr(slot, BUF_OLD + 1, &nulls[7]);
-		values[8] = slot_getattr(slot, BUF_SIZE + 1, &isnull);
-		values[9] = slot_getattr(slot, BUF_TTL + 1, &isnull);
+		values[4] = event_texts[event];
 
 		/*
 		 * The records go in by batches (heap_multi_insert: one WAL record
@@ -1102,16 +1398,17 @@ write_records(void)
 		batch_bytes += tup->t_len;
 		if (nbatch == RECORD_BATCH_ROWS || batch_bytes >= RECORD_BATCH_BYTES)
 		{
-			insert_batch(records, batch, nbatch, indstate, b->scratch);
+			insert_batch(records, batch, nbatch, &ix, b->scratch);
 			nbatch = 0;
 			batch_bytes = 0;
 		}
 	}
-	insert_batch(records, batch, nbatch, indstate, b->scratch);
-	ExecDropSingleTupleTableSlot(slot);
+	insert_batch(records, batch, nbatch, &ix, b->scratch);
+	if (slot)
+		ExecDropSingleTupleTableSlot(slot);
 	for (int i = 0; i < RECORD_BATCH_ROWS && batch[i]; i++)
 		ExecDropSingleTupleTableSlot(batch[i]);
-	CatalogCloseIndexes(indstate);
+	record_indexes_close(&ix);
 	table_close(records, NoLock);
 }
 
@@ -1135,7 +1432,7 @@ xact_callback(XactEvent event, void *arg)
 				wrote_records = true;
 				MemoryContextSwitchTo(old);
 			}
-			if (buffer)
+			if (buffer && buffer->store)
 			{
 				ResourceOwner owner = CurrentResourceOwner;
 
