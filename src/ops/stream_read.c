@@ -109,6 +109,27 @@ seq_text(int64 seq)
 	return psprintf("%021lld", (long long) seq);
 }
 
+/*
+ * A statement of this file, planned once per backend (*plan keeps it):
+ * every GetRecords runs the same few, and planning them each time was a
+ * good part of a call.  The plans run as the catalog's owner (who alone
+ * reads the streams' tables), checked at each execution; the plan cache
+ * replans them when those tables change.  Called within SPI.
+ */
+static SPIPlanPtr
+kept_plan(SPIPlanPtr *plan, const char *sql, int nargs, Oid *types)
+{
+	SPIPlanPtr	p;
+
+	if (*plan != NULL)
+		return *plan;
+	p = SPI_prepare(sql, nargs, types);
+	if (p == NULL || SPI_keepplan(p) != 0)
+		st_internal_error("could not plan a read of the streams' tables");
+	*plan = p;
+	return p;
+}
+
 /* Row i of the SPI result as a StreamRow, in the current context. */
 static void
 stream_row(uint64 i, StreamRow *s)
@@ -210,6 +231,7 @@ stream_by_arn(const char *arn, bool raise)
 	Oid			types[2] = {TEXTOID, TEXTOID};
 	Datum		args[2];
 	MemoryContext caller = CurrentMemoryContext;
+	static SPIPlanPtr plan = NULL;
 
 	if (!arn_parts(arn, &table, &label, &ours))
 		st_error(ST_ERR_VALIDATION, "Invalid StreamArn: %s",
@@ -220,10 +242,10 @@ stream_by_arn(const char *arn, bool raise)
 		args[1] = CStringGetTextDatum(label);
 		catalog_as_owner_begin(&save);
 		SPI_connect();
-		if (SPI_execute_with_args("SELECT " STREAM_COLUMNS " FROM stdesign.streams"
-								  " WHERE table_name OPERATOR(pg_catalog.=) $1 AND label OPERATOR(pg_catalog.=) $2"
-								  " ORDER BY stream_id DESC LIMIT 1",
-								  2, types, args, NULL, true, 1) != SPI_OK_SELECT)
+		if (SPI_execute_plan(kept_plan(&plan, "SELECT " STREAM_COLUMNS " FROM stdesign.streams"
+									   " WHERE table_name OPERATOR(pg_catalog.=) $1 AND label OPERATOR(pg_catalog.=) $2"
+									   " ORDER BY stream_id DESC LIMIT 1", 2, types),
+							 args, NULL, true, 1) != SPI_OK_SELECT)
 			st_internal_error("could not read stdesign.streams");
 		if (SPI_processed == 1)
 		{
@@ -259,19 +281,21 @@ shard_row(const StreamRow *s, const char *shard_id, ShardRow *sh)
 	Oid			types[2] = {INT8OID, TEXTOID};
 	Datum		args[2];
 	bool		found;
+	static SPIPlanPtr plan = NULL;
 
 	args[0] = Int64GetDatum(s->id);
 	args[1] = CStringGetTextDatum(shard_id);
 	memset(sh, 0, sizeof(ShardRow));
 	catalog_as_owner_begin(&save);
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT sh.starting_sequence, sh.ending_sequence, sh.trimmed_sequence,"
-							  " (SELECT pg_catalog.max(r.sequence_number) FROM stdesign.stream_records r"
-							  "  WHERE r.stream_id OPERATOR(pg_catalog.=) sh.stream_id"
-							  "  AND r.shard_id OPERATOR(pg_catalog.=) sh.shard_id)"
-							  " FROM stdesign.stream_shards sh"
-							  " WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2",
-							  2, types, args, NULL, true, 1) != SPI_OK_SELECT)
+	if (SPI_execute_plan(kept_plan(&plan, "SELECT sh.starting_sequence, sh.ending_sequence, sh.trimmed_sequence,"
+								   " (SELECT pg_catalog.max(r.sequence_number) FROM stdesign.stream_records r"
+								   "  WHERE r.stream_id OPERATOR(pg_catalog.=) sh.stream_id"
+								   "  AND r.shard_id OPERATOR(pg_catalog.=) sh.shard_id)"
+								   " FROM stdesign.stream_shards sh"
+								   " WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2",
+								   2, types),
+						 args, NULL, true, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.stream_shards");
 	found = SPI_processed == 1;
 	if (found)
@@ -697,41 +721,19 @@ java_date(int64 ms)
 
 /* ---------- GetRecords ---------- */
 
-/*
- * The records are read with one statement, planned once per backend: the
- * stream's records after a position, at most limit, and no more than about
- * 1 MB of them (those that start within the first MB of their SizeBytes;
- * the answer's bytes are bounded again on its text).  The plan runs as the
- * catalog's owner (who alone may read stream_records), checked at each
- * execution; the plan cache replans it when the tables change.
- */
+/* The records after a position in a shard, in order, at most $4. */
 static SPIPlanPtr records_plan = NULL;
+static Oid	records_types[4] = {INT8OID, TEXTOID, INT8OID, INT4OID};
 
-static SPIPlanPtr
-get_records_plan(void)
-{
-	Oid			types[4] = {INT8OID, TEXTOID, INT8OID, INT4OID};
-	SPIPlanPtr	plan;
-
-	if (records_plan != NULL)
-		return records_plan;
-	plan = SPI_prepare("SELECT x.sequence_number,"
-					   " pg_catalog.md5(x.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'"
-					   "  OPERATOR(pg_catalog.||) x.sequence_number::pg_catalog.text),"
-					   " x.event_name, x.created_at, x.keys, x.new_image, x.old_image,"
-					   " x.size_bytes, x.ttl_deletion"
-					   " FROM (SELECT r.*, pg_catalog.sum(r.size_bytes) OVER (ORDER BY r.sequence_number) AS upto"
-					   "  FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1"
-					   "  AND r.shard_id OPERATOR(pg_catalog.=) $2 AND r.sequence_number OPERATOR(pg_catalog.>) $3"
-					   "  ORDER BY r.sequence_number LIMIT $4) x"
-					   " WHERE x.upto OPERATOR(pg_catalog.-) x.size_bytes OPERATOR(pg_catalog.<) " CppAsString2(RECORDS_MAX_BYTES)
-					   " ORDER BY x.sequence_number",
-					   4, types);
-	if (plan == NULL || SPI_keepplan(plan) != 0)
-		st_internal_error("could not plan the read of stream records");
-	records_plan = plan;
-	return plan;
-}
+#define RECORDS_SQL \
+	"SELECT r.sequence_number," \
+	" pg_catalog.md5(r.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'" \
+	"  OPERATOR(pg_catalog.||) r.sequence_number::pg_catalog.text)," \
+	" r.event_name, r.created_at, r.keys, r.new_image, r.old_image," \
+	" r.size_bytes, r.ttl_deletion" \
+	" FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1" \
+	" AND r.shard_id OPERATOR(pg_catalog.=) $2 AND r.sequence_number OPERATOR(pg_catalog.>) $3" \
+	" ORDER BY r.sequence_number LIMIT $4"
 
 /* out += the string s as a JSON string, after the member name key */
 static void
@@ -784,6 +786,7 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 	int64		next = it.after;
 	bool		end;
 	size_t		bytes = 0;
+	int64		size = 0;
 	char	   *view;
 	char	   *region;
 
@@ -825,7 +828,8 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 	args[3] = Int32GetDatum(limit);
 	catalog_as_owner_begin(&save);
 	SPI_connect();
-	if (SPI_execute_plan(get_records_plan(), args, NULL, true, 0) != SPI_OK_SELECT)
+	if (SPI_execute_plan(kept_plan(&records_plan, RECORDS_SQL, 4, records_types),
+						 args, NULL, true, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read the records of stream %s", s->arn);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
@@ -837,6 +841,14 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 		Datum		d;
 		size_t		len;
 
+		/*
+		 * No more than about 1 MB of records: those that start within the
+		 * first MB of their SizeBytes (the answer's bytes are bounded again
+		 * below, on its text)
+		 */
+		if (size >= RECORDS_MAX_BYTES)
+			break;
+		size += DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
 		if (i > 0)
 			appendStringInfoString(out, ", ");
 		/* a record's members in jsonb's order, as its Jsonb printed */
