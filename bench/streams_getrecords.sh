@@ -12,8 +12,9 @@
 # the npm package amplify-dynamodb-simulator ships, fetched with npm pack
 # into a temporary directory; needs java), both on 127.0.0.1; then
 # streams_getrecords.js loads the changes into each and drains the two
-# streams in alternation, R rounds (default 3), with the AWS SDK's client
-# and with a raw JSON client, the best of each counting.
+# streams in alternation, R rounds (default 3), with the AWS SDK's client,
+# a raw JSON client and a raw client that does not parse GetRecords' answers,
+# the best of each counting.
 # It fails when either system drains other than exactly the changes
 # written.  A benchmark, not a test: nothing fails on a slow number.
 set -euo pipefail

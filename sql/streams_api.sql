@@ -220,6 +220,23 @@ SELECT st_api('DescribeStream', jsonb_build_object('StreamArn', :'carts_arn'));
 RESET ROLE;
 SELECT jsonb_array_length(st_api('ListStreams', '{"TableName": "Carts"}'::jsonb)->'Streams') AS after_delete;
 
+-- GetRecords gives up to 1 MB of records: four records of 300 kB come as
+-- three, then the fourth after the next iterator
+SELECT st_api('CreateTable', '{"TableName": "BigRecords", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_IMAGE"}}'::jsonb) IS NOT NULL AS big_created;
+SELECT count(st_put(jsonb_build_object('PK', 'b#' || i, 'blob', repeat('x', 300000)), 'BigRecords') IS NULL) AS big_puts
+  FROM generate_series(1, 4) i;
+WITH first AS (SELECT st_api('GetRecords', jsonb_build_object('ShardIterator', iter('BigRecords', 0, 'TRIM_HORIZON'))) a),
+	 second AS (SELECT st_api('GetRecords', jsonb_build_object('ShardIterator', a->>'NextShardIterator')) a FROM first)
+SELECT (SELECT array_agg(r->'dynamodb'->'Keys'->'PK'->>'S') FROM first, jsonb_array_elements(a->'Records') r) AS first_page,
+	   (SELECT sum(length(r::text)) BETWEEN 900000 AND 1048576 FROM first, jsonb_array_elements(a->'Records') r) AS first_within_1mb,
+	   (SELECT array_agg(r->'dynamodb'->'Keys'->'PK'->>'S') FROM second, jsonb_array_elements(a->'Records') r) AS second_page,
+	   (SELECT (r->'dynamodb'->>'SizeBytes')::int > 300000 FROM second, jsonb_array_elements(a->'Records') r) AS size_bytes,
+	   (SELECT a ? 'NextShardIterator' FROM second) AS has_next;
+SELECT st_api('DeleteTable', '{"TableName": "BigRecords"}'::jsonb) IS NOT NULL AS big_dropped;
+
 SELECT st_api('DeleteTable', '{"TableName": "Unstreamed"}'::jsonb) IS NOT NULL AS dropped;
 DROP OWNED BY stream_reader, stream_nobody;
 DROP ROLE stream_reader;

@@ -21,6 +21,7 @@ typedef struct ApiOperation
 	const char *name;
 	ApiHandler	handler;
 	bool		streams;		/* of DynamoDB Streams (DynamoDBStreams_20120810) */
+	ApiTextHandler text_handler;	/* its answer as JSON text, or NULL */
 } ApiOperation;
 
 static const ApiOperation operations[] = {
@@ -74,7 +75,7 @@ static const ApiOperation operations[] = {
 	{"ListStreams", api_list_streams, true},
 	{"DescribeStream", api_describe_stream, true},
 	{"GetShardIterator", api_get_shard_iterator, true},
-	{"GetRecords", api_get_records, true},
+	{"GetRecords", api_get_records, true, api_get_records_text},
 };
 
 /*
@@ -110,6 +111,14 @@ api_find_operation(const char *op)
 	const ApiOperation *operation = find_operation(op);
 
 	return operation ? operation->handler : NULL;
+}
+
+ApiTextHandler
+api_find_text_operation(const char *op)
+{
+	const ApiOperation *operation = find_operation(op);
+
+	return operation ? operation->text_handler : NULL;
 }
 
 Jsonb *

@@ -15,6 +15,7 @@
 
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
 #include "catalog/st_catalog.h"
@@ -23,6 +24,13 @@
 
 /* A handler: request in, response out (a jsonb object). */
 typedef Jsonb *(*ApiHandler) (Jsonb *request);
+
+/*
+ * A handler that writes its response as JSON text, appended to out: the
+ * text the operation's ApiHandler's answer prints, made without building
+ * that Jsonb (GetRecords: a large answer the HTTP endpoint sends as is).
+ */
+typedef void (*ApiTextHandler) (Jsonb *request, StringInfo out);
 
 /*
  * One DynamoDB call, as st_api makes it: the operation by name (bare or
@@ -40,6 +48,13 @@ extern Jsonb *api_call(const char *operation, Jsonb *request);
  * after api_check_request and api_validate_request).
  */
 extern ApiHandler api_find_operation(const char *op);
+
+/*
+ * The operation's text handler, or NULL when it has none (then its
+ * ApiHandler's answer is printed).  Called as api_find_operation's
+ * handler is, after the same checks.
+ */
+extern ApiTextHandler api_find_text_operation(const char *op);
 
 /* The handlers (api_items.c, api_query.c, api_batch.c, api_tables.c, api_transact.c, api_partiql.c). */
 extern Jsonb *api_put_item(Jsonb *request);
@@ -63,6 +78,7 @@ extern Jsonb *api_list_streams(Jsonb *request);
 extern Jsonb *api_describe_stream(Jsonb *request);
 extern Jsonb *api_get_shard_iterator(Jsonb *request);
 extern Jsonb *api_get_records(Jsonb *request);
+extern void api_get_records_text(Jsonb *request, StringInfo out);
 extern Jsonb *api_describe_time_to_live(Jsonb *request);
 /* Contributor Insights (api_insights.c) */
 extern Jsonb *api_update_contributor_insights(Jsonb *request);

@@ -144,3 +144,13 @@ api_get_records(Jsonb *request)
 
 	return ops_stream_get_records(iterator, limit);
 }
+
+/* GetRecords' answer as JSON text (the HTTP endpoint's) */
+void
+api_get_records_text(Jsonb *request, StringInfo out)
+{
+	char	   *iterator = string_member(request, "ShardIterator", "shardIterator", 1, 2048, true);
+	int			limit = limit_member(request, OPS_STREAM_RECORDS_MAX, OPS_STREAM_RECORDS_MAX);
+
+	ops_stream_get_records_text(iterator, limit, out);
+}

@@ -109,6 +109,27 @@ seq_text(int64 seq)
 	return psprintf("%021lld", (long long) seq);
 }
 
+/*
+ * A statement of this file, planned once per backend (*plan keeps it):
+ * every GetRecords runs the same few, and planning them each time was a
+ * good part of a call.  The plans run as the catalog's owner (who alone
+ * reads the streams' tables), checked at each execution; the plan cache
+ * replans them when those tables change.  Called within SPI.
+ */
+static SPIPlanPtr
+kept_plan(SPIPlanPtr *plan, const char *sql, int nargs, Oid *types)
+{
+	SPIPlanPtr	p;
+
+	if (*plan != NULL)
+		return *plan;
+	p = SPI_prepare(sql, nargs, types);
+	if (p == NULL || SPI_keepplan(p) != 0)
+		st_internal_error("could not plan a read of the streams' tables");
+	*plan = p;
+	return p;
+}
+
 /* Row i of the SPI result as a StreamRow, in the current context. */
 static void
 stream_row(uint64 i, StreamRow *s)
@@ -210,6 +231,7 @@ stream_by_arn(const char *arn, bool raise)
 	Oid			types[2] = {TEXTOID, TEXTOID};
 	Datum		args[2];
 	MemoryContext caller = CurrentMemoryContext;
+	static SPIPlanPtr plan = NULL;
 
 	if (!arn_parts(arn, &table, &label, &ours))
 		st_error(ST_ERR_VALIDATION, "Invalid StreamArn: %s",
@@ -220,10 +242,10 @@ stream_by_arn(const char *arn, bool raise)
 		args[1] = CStringGetTextDatum(label);
 		catalog_as_owner_begin(&save);
 		SPI_connect();
-		if (SPI_execute_with_args("SELECT " STREAM_COLUMNS " FROM stdesign.streams"
-								  " WHERE table_name OPERATOR(pg_catalog.=) $1 AND label OPERATOR(pg_catalog.=) $2"
-								  " ORDER BY stream_id DESC LIMIT 1",
-								  2, types, args, NULL, true, 1) != SPI_OK_SELECT)
+		if (SPI_execute_plan(kept_plan(&plan, "SELECT " STREAM_COLUMNS " FROM stdesign.streams"
+									   " WHERE table_name OPERATOR(pg_catalog.=) $1 AND label OPERATOR(pg_catalog.=) $2"
+									   " ORDER BY stream_id DESC LIMIT 1", 2, types),
+							 args, NULL, true, 1) != SPI_OK_SELECT)
 			st_internal_error("could not read stdesign.streams");
 		if (SPI_processed == 1)
 		{
@@ -259,19 +281,21 @@ shard_row(const StreamRow *s, const char *shard_id, ShardRow *sh)
 	Oid			types[2] = {INT8OID, TEXTOID};
 	Datum		args[2];
 	bool		found;
+	static SPIPlanPtr plan = NULL;
 
 	args[0] = Int64GetDatum(s->id);
 	args[1] = CStringGetTextDatum(shard_id);
 	memset(sh, 0, sizeof(ShardRow));
 	catalog_as_owner_begin(&save);
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT sh.starting_sequence, sh.ending_sequence, sh.trimmed_sequence,"
-							  " (SELECT pg_catalog.max(r.sequence_number) FROM stdesign.stream_records r"
-							  "  WHERE r.stream_id OPERATOR(pg_catalog.=) sh.stream_id"
-							  "  AND r.shard_id OPERATOR(pg_catalog.=) sh.shard_id)"
-							  " FROM stdesign.stream_shards sh"
-							  " WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2",
-							  2, types, args, NULL, true, 1) != SPI_OK_SELECT)
+	if (SPI_execute_plan(kept_plan(&plan, "SELECT sh.starting_sequence, sh.ending_sequence, sh.trimmed_sequence,"
+								   " (SELECT pg_catalog.max(r.sequence_number) FROM stdesign.stream_records r"
+								   "  WHERE r.stream_id OPERATOR(pg_catalog.=) sh.stream_id"
+								   "  AND r.shard_id OPERATOR(pg_catalog.=) sh.shard_id)"
+								   " FROM stdesign.stream_shards sh"
+								   " WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2",
+								   2, types),
+						 args, NULL, true, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.stream_shards");
 	found = SPI_processed == 1;
 	if (found)
@@ -697,34 +721,74 @@ java_date(int64 ms)
 
 /* ---------- GetRecords ---------- */
 
-/* v: the string s (not copied) */
+/* The records after a position in a shard, in order, at most $4. */
+static SPIPlanPtr records_plan = NULL;
+static Oid	records_types[4] = {INT8OID, TEXTOID, INT8OID, INT4OID};
+
+#define RECORDS_SQL \
+	"SELECT r.sequence_number," \
+	" pg_catalog.md5(r.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'" \
+	"  OPERATOR(pg_catalog.||) r.sequence_number::pg_catalog.text)," \
+	" r.event_name, r.created_at, r.keys, r.new_image, r.old_image," \
+	" r.size_bytes, r.ttl_deletion" \
+	" FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1" \
+	" AND r.shard_id OPERATOR(pg_catalog.=) $2 AND r.sequence_number OPERATOR(pg_catalog.>) $3" \
+	" ORDER BY r.sequence_number LIMIT $4"
+
+/* out += the string s as a JSON string, after the member name key */
 static void
-key_value(JsonbValue *v, const char *s)
+member_string(StringInfo out, const char *key, const char *s)
 {
-	v->type = jbvString;
-	v->val.string.val = (char *) s;
-	v->val.string.len = strlen(s);
+	appendStringInfoString(out, key);
+	escape_json(out, s);
 }
 
-Jsonb *
-ops_stream_get_records(const char *iterator, int limit)
+/* out += the jsonb image, after the member name key */
+static void
+member_jsonb(StringInfo out, const char *key, Datum d)
+{
+	Jsonb	   *j = DatumGetJsonbP(d);
+
+	appendStringInfoString(out, key);
+	JsonbToCString(out, &j->root, VARSIZE(j));
+}
+
+/* ApproximateCreationDateTime: whole seconds since the epoch, floored */
+static int64
+epoch_seconds(TimestampTz ts)
+{
+	int64		secs = ts / USECS_PER_SEC;
+
+	if (ts % USECS_PER_SEC < 0)
+		secs--;
+	return secs + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
+}
+
+/*
+ * GetRecords' answer, as JSON text appended to out.  The text is written
+ * here directly from the stored columns, each image printed once into it,
+ * exactly as the Jsonb of the answer prints (jsonb's order of keys:
+ * shorter first, then bytewise; its ", " and ": "): building the records
+ * as Jsonb in SQL, bounding them on their printed text, then printing the
+ * whole answer again was most of the call (bench/streams_getrecords.sh).
+ * The HTTP endpoint sends this text as it is; st_api parses it
+ * (ops_stream_get_records).
+ */
+void
+ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 {
 	Iterator	it = iterator_parse(iterator);
 	int64		now = now_ms();
 	StreamRow  *s;
 	ShardRow	sh;
 	CatalogAsOwner save;
-	Oid			types[4] = {INT8OID, TEXTOID, INT8OID, INT4OID};
 	Datum		args[4];
-	JsonbParseState *state = NULL;
-	JsonbValue	v;
-	JsonbValue *res;
-	Jsonb	   *answer;
-	MemoryContext caller = CurrentMemoryContext;
-	MemoryContext spi;
 	int64		next = it.after;
 	bool		end;
 	size_t		bytes = 0;
+	int64		size = 0;
+	char	   *view;
+	char	   *region;
 
 	/* an iterator is its role's: another's may not use it */
 	if (it.role != GetUserId())
@@ -745,93 +809,98 @@ ops_stream_get_records(const char *iterator, int limit)
 	if (sh.trimmed && it.after < sh.trimmed_to)
 		trimmed();
 
-	/*
-	 * The answer is built as a Jsonb from the records' own Jsonb values, not
-	 * printed and parsed again: at 1000 records that parse was a third of
-	 * the call (bench/streams_getrecords.sh).
-	 */
-	pushJsonbValue(&state, WJB_BEGIN_OBJECT, NULL);
-	key_value(&v, "Records");
-	pushJsonbValue(&state, WJB_KEY, &v);
-	pushJsonbValue(&state, WJB_BEGIN_ARRAY, NULL);
+	/* the members every record shares, as JSON strings */
+	{
+		StringInfoData t;
+
+		initStringInfo(&t);
+		escape_json(&t, s->view);
+		view = t.data;
+		initStringInfo(&t);
+		escape_json(&t, ST_ARN_REGION);
+		region = t.data;
+	}
+
+	appendStringInfoString(out, "{\"Records\": [");
 	args[0] = Int64GetDatum(s->id);
 	args[1] = CStringGetTextDatum(it.shard_id);
 	args[2] = Int64GetDatum(it.after);
 	args[3] = Int32GetDatum(limit);
 	catalog_as_owner_begin(&save);
 	SPI_connect();
-
-	/*
-	 * At most limit records, and no more than about 1 MB of them: those
-	 * that start within the first MB of their SizeBytes (the answer's
-	 * bytes are bounded again below, on its text).
-	 */
-	if (SPI_execute_with_args("SELECT x.sequence_number, pg_catalog.jsonb_build_object("
-							  "  'eventID', pg_catalog.md5(x.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'"
-							  "    OPERATOR(pg_catalog.||) x.sequence_number::pg_catalog.text),"
-							  "  'eventName', x.event_name, 'eventVersion', '1.1', 'eventSource', 'aws:dynamodb',"
-							  "  'awsRegion', '" ST_ARN_REGION "',"
-							  "  'dynamodb', pg_catalog.jsonb_build_object("
-							  "    'ApproximateCreationDateTime',"
-							  "      pg_catalog.floor(pg_catalog.date_part('epoch', x.created_at))::pg_catalog.int8,"
-							  "    'Keys', x.keys,"
-							  "    'SequenceNumber', pg_catalog.lpad(x.sequence_number::pg_catalog.text, 21, '0'),"
-							  "    'SizeBytes', x.size_bytes,"
-							  "    'StreamViewType', s.view_type)"
-							  "  OPERATOR(pg_catalog.||) CASE WHEN x.new_image IS NULL THEN '{}'::pg_catalog.jsonb"
-							  "    ELSE pg_catalog.jsonb_build_object('NewImage', x.new_image) END"
-							  "  OPERATOR(pg_catalog.||) CASE WHEN x.old_image IS NULL THEN '{}'::pg_catalog.jsonb"
-							  "    ELSE pg_catalog.jsonb_build_object('OldImage', x.old_image) END)"
-							  " OPERATOR(pg_catalog.||) CASE WHEN x.ttl_deletion THEN"
-							  "   '{\"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}}'::pg_catalog.jsonb"
-							  "   ELSE '{}'::pg_catalog.jsonb END"
-							  " FROM (SELECT r.*, pg_catalog.sum(r.size_bytes) OVER (ORDER BY r.sequence_number) AS upto"
-							  "  FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1"
-							  "  AND r.shard_id OPERATOR(pg_catalog.=) $2 AND r.sequence_number OPERATOR(pg_catalog.>) $3"
-							  "  ORDER BY r.sequence_number LIMIT $4) x"
-							  " JOIN stdesign.streams s ON s.stream_id OPERATOR(pg_catalog.=) x.stream_id"
-							  " WHERE x.upto OPERATOR(pg_catalog.-) x.size_bytes OPERATOR(pg_catalog.<) " CppAsString2(RECORDS_MAX_BYTES)
-							  " ORDER BY x.sequence_number",
-							  4, types, args, NULL, true, 0) != SPI_OK_SELECT)
+	if (SPI_execute_plan(kept_plan(&records_plan, RECORDS_SQL, 4, records_types),
+						 args, NULL, true, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read the records of stream %s", s->arn);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
 		bool		isnull;
-		Jsonb	   *record = DatumGetJsonbP(SPI_getbinval(tup, desc, 2, &isnull));
-		char	   *text = JsonbToCString(NULL, &record->root, VARSIZE(record));
-		size_t		len = strlen(text);
+		int			start = out->len;
+		int64		seq = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
+		Datum		d;
+		size_t		len;
+
+		/*
+		 * No more than about 1 MB of records: those that start within the
+		 * first MB of their SizeBytes (the answer's bytes are bounded again
+		 * below, on its text)
+		 */
+		if (size >= RECORDS_MAX_BYTES)
+			break;
+		size += DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
+		if (i > 0)
+			appendStringInfoString(out, ", ");
+		/* a record's members in jsonb's order, as its Jsonb printed */
+		appendStringInfoString(out, "{\"eventID\": ");
+		escape_json(out, TextDatumGetCString(SPI_getbinval(tup, desc, 2, &isnull)));
+		appendStringInfoString(out, ", \"dynamodb\": {");
+		member_jsonb(out, "\"Keys\": ", SPI_getbinval(tup, desc, 5, &isnull));
+		d = SPI_getbinval(tup, desc, 6, &isnull);
+		if (!isnull)
+			member_jsonb(out, ", \"NewImage\": ", d);
+		d = SPI_getbinval(tup, desc, 7, &isnull);
+		if (!isnull)
+			member_jsonb(out, ", \"OldImage\": ", d);
+		appendStringInfo(out, ", \"SizeBytes\": %d, \"SequenceNumber\": \"%021lld\", \"StreamViewType\": %s"
+						 ", \"ApproximateCreationDateTime\": " INT64_FORMAT "}, \"awsRegion\": %s",
+						 DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull)), (long long) seq, view,
+						 epoch_seconds(DatumGetTimestampTz(SPI_getbinval(tup, desc, 4, &isnull))),
+						 region);
+		member_string(out, ", \"eventName\": ", TextDatumGetCString(SPI_getbinval(tup, desc, 3, &isnull)));
+		appendStringInfoString(out, ", \"eventSource\": \"aws:dynamodb\", \"eventVersion\": \"1.1\"");
+		if (DatumGetBool(SPI_getbinval(tup, desc, 9, &isnull)))
+			appendStringInfoString(out, ", \"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}");
+		appendStringInfoChar(out, '}');
+		len = out->len - start - (i > 0 ? 2 : 0);
 
 		/* the answer stays within 1 MB, unless one record alone is more */
 		if (i > 0 && bytes + len > RECORDS_MAX_BYTES)
+		{
+			out->len = start;
+			out->data[start] = '\0';
 			break;
-		pfree(text);
-		/* the record's containers go into the answer as they are (copied there) */
-		v.type = jbvBinary;
-		v.val.binary.data = &record->root;
-		v.val.binary.len = VARSIZE(record) - VARHDRSZ;
-		pushJsonbValue(&state, WJB_ELEM, &v);
+		}
 		bytes += len;
-		next = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
+		next = seq;
 	}
-	pushJsonbValue(&state, WJB_END_ARRAY, NULL);
+	appendStringInfoChar(out, ']');
+	SPI_finish();
 	/* the next iterator is made as the caller's, whose role it names */
 	catalog_as_owner_end(&save);
 	/* a closed shard read to its end has no next iterator (API reference, GetRecords) */
 	end = sh.closed && next >= sh.ending;
 	if (!end)
-	{
-		key_value(&v, "NextShardIterator");
-		pushJsonbValue(&state, WJB_KEY, &v);
-		key_value(&v, iterator_make(s, it.shard_id, next));
-		pushJsonbValue(&state, WJB_VALUE, &v);
-	}
-	res = pushJsonbValue(&state, WJB_END_OBJECT, NULL);
-	/* the records are SPI's: the answer is made before SPI_finish frees them */
-	spi = MemoryContextSwitchTo(caller);
-	answer = JsonbValueToJsonb(res);
-	MemoryContextSwitchTo(spi);
-	SPI_finish();
-	return answer;
+		member_string(out, ", \"NextShardIterator\": ", iterator_make(s, it.shard_id, next));
+	appendStringInfoChar(out, '}');
+}
+
+Jsonb *
+ops_stream_get_records(const char *iterator, int limit)
+{
+	StringInfoData out;
+
+	initStringInfo(&out);
+	ops_stream_get_records_text(iterator, limit, &out);
+	return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(out.data)));
 }

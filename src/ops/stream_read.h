@@ -12,6 +12,7 @@
 
 #include "postgres.h"
 
+#include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
 /* The Limits: ListStreams and DescribeStream 1 to 100, GetRecords 1 to 1000. */
@@ -46,5 +47,11 @@ extern Jsonb *ops_stream_shard_iterator(const char *arn, const char *shard_id, c
 
 /* GetRecords: at most limit records from the iterator's position. */
 extern Jsonb *ops_stream_get_records(const char *iterator, int limit);
+
+/*
+ * The same answer as JSON text, appended to out (the HTTP endpoint sends
+ * it as it is): the text that ops_stream_get_records' Jsonb prints.
+ */
+extern void ops_stream_get_records_text(const char *iterator, int limit, StringInfo out);
 
 #endif							/* ST_STREAM_READ_H */
