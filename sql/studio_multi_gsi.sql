@@ -147,6 +147,10 @@ SELECT name, operation, index_name, entities, read_per_call, returned_per_call, 
 SELECT name, measured_with FROM st_check_model('StMulti') WHERE name IN ('of_day', 'one_order') ORDER BY name;
 SELECT pattern, operation, index_name, calls_per_second, read_units, note
   FROM st_model_cost('StMulti') WHERE pattern IS NOT NULL ORDER BY pattern;
+-- the static page names every key attribute of their conditions
+SELECT substring(h FROM '<tr><td>' || p || '</td><td>Query</td><td>ByTenant</td><td><code>([^<]*)</code>') AS key_condition
+  FROM st_studio_html('StMulti') AS h,
+       unnest(ARRAY['of_tier', 'of_day', 'since_day', 'days_between', 'orders_of_day', 'one_order']) AS p;
 
 -- Invalid Query patterns of the multi-attribute index, each refused with
 -- the Query's own message (DynamoDB's) and what such a Query needs.
