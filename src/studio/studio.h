@@ -111,6 +111,7 @@ typedef struct StudioPattern
 	 * NULL for every other pattern.
 	 */
 	StudioKeyCond *mkeys;
+	int			nmkeys;			/* the index's key attributes when parsed */
 	char	   *filter;
 	char	   *projection;
 	Jsonb	   *names;

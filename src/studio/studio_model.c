@@ -439,6 +439,11 @@ studio_pattern_index(StTable *t, StudioPattern *p)
 	if (ix == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "Invalid model: pattern \"%s\": table %s has no index %s", p->name, t->name, p->index);
+	/* a multi-attribute key's conditions, one per key attribute of the index parsed against */
+	if (p->mkeys && p->nmkeys != ix->npk + ix->nsk)
+		st_error(ST_ERR_VALIDATION,
+				 "Invalid model: pattern \"%s\": the key of index %s changed since the model was set: set it again",
+				 p->name, ix->name);
 	return ix;
 }
 
@@ -671,8 +676,10 @@ studio_multi_condition(StIndex *ix, const StudioKeyCond *mkeys, const Av *params
  * A Query pattern of a multi-attribute GSI key: its values, then their
  * shape checked by the Query's own rules (ops_query_set_multi_condition:
  * every HASH attribute, RANGE attributes from the first, none skipped, a
- * condition other than = only on the last one used), its error raised
- * again as "Invalid model: <where>: " and DynamoDB's message.
+ * condition other than = only on the last one used; DynamoDB Developer
+ * Guide, "Multi-attribute keys pattern"), its error raised again as
+ * "Invalid model: <where>: " and DynamoDB's message, so that a model is
+ * refused when it is set rather than at its first call.
  */
 static void
 parse_multi_condition(StTable *t, StIndex *ix, StudioPattern *p, const Av *pk, const Av *sk,
@@ -683,6 +690,7 @@ parse_multi_condition(StTable *t, StIndex *ix, StudioPattern *p, const Av *pk, c
 	StQuerySpec q;
 
 	p->mkeys = palloc0(sizeof(StudioKeyCond) * (ix->npk + ix->nsk));
+	p->nmkeys = ix->npk + ix->nsk;
 	if (pk && pk->type != AV_NULL)
 		parse_multi_values(ix, p, pk, true, where);
 	if (sk && sk->type != AV_NULL)
