@@ -219,9 +219,17 @@ SELECT i ->> 'id' AS id FROM st_run_pattern('on_day', '{"group": "x", "day": 2}'
 SELECT i ->> 'id' AS id FROM st_run_pattern('before_day', '{"group": "x", "day": 2}', 'StMulti2') AS i;
 SELECT i ->> 'id' AS id FROM st_run_pattern('day_from_n', '{"group": "x", "day": 2, "n": 5}', 'StMulti2') AS i;
 SELECT name, entities, read_per_call, ok FROM st_check_model('StMulti2') WHERE kind = 'pattern' ORDER BY name;
--- a template of the HASH attribute that no entity can form: reads nothing
+-- a template of the HASH attribute that Event's cannot form: it reads Tag
+-- (whose g is a plain attribute, any value), and no stored item; a write of
+-- an entity whose plain attributes give the whole key of the index, none
+-- stored: the least it costs counts the index too (not for Bare, which
+-- gives no day or n)
 SELECT st_set_model('StMulti2', '{"type_attribute": null,
-  "entities": {"Event": {"keys": {"PK": "E#{id}", "g": "G#{group}"}, "attributes": {"id": "S", "group": "S", "day": "N", "n": "N"}}},
-  "patterns": {"other": {"op": "Query", "index": "ByDay", "pk": "H#{group}"}}}') IS NOT NULL AS stored;
-SELECT name, entities, ok, findings FROM st_check_model('StMulti2') WHERE kind = 'pattern';
+  "entities": {"Event": {"keys": {"PK": "E#{id}", "g": "G#{group}"}, "attributes": {"id": "S", "group": "S", "day": "N", "n": "N"}},
+               "Tag": {"keys": {"PK": "T#{id}"}, "attributes": {"id": "S", "g": "S", "day": "N", "n": "N"}},
+               "Bare": {"keys": {"PK": "B#{id}"}, "attributes": {"id": "S", "g": "S"}}},
+  "patterns": {"other": {"op": "Query", "index": "ByDay", "pk": "H#{group}"},
+               "new_tag": {"op": "PutItem", "entity": "Tag"}, "new_bare": {"op": "PutItem", "entity": "Bare"}}}') IS NOT NULL AS stored;
+SELECT name, entities, ok, findings FROM st_check_model('StMulti2') WHERE kind = 'pattern' ORDER BY name;
+SELECT pattern, write_units, note FROM st_model_cost('StMulti2') WHERE pattern LIKE 'new%' ORDER BY pattern;
 SELECT st_drop_table('StMulti2');

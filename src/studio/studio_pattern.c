@@ -43,6 +43,8 @@
 #define SCAN_SAMPLE 10000		/* items a Scan pattern is measured on */
 #define MEASURE_MAX_ITEMS 10000 /* items one measured call reads at most */
 
+static bool entity_in_multi_index(const StIndex *ix, StudioEntity *e);
+
 /* ---------- filling a pattern ---------- */
 
 /* A value of "values", its strings' templates filled from params. */
@@ -851,7 +853,8 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 			/* the least a write of a small item costs: the table, and each index it enters */
 			out->write_units = 1;
 			for (int i = 0; i < t->nindexes; i++)
-				if (studio_entity_key(ws.e, t->indexes[i].pk.name))
+				if (t->indexes[i].multi ? entity_in_multi_index(&t->indexes[i], ws.e)
+					: studio_entity_key(ws.e, t->indexes[i].pk.name) != NULL)
 					out->write_units += 1;
 			out->note = psprintf("no stored item of entity %s: the least a write costs", ws.e->name);
 		}
@@ -957,6 +960,26 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 
 /* ---------- what a pattern reads and returns ---------- */
 
+/*
+ * Are entity e's items in index ix, whose key has several attributes?  When
+ * it forms every key attribute or has it as an attribute (declared, or any
+ * when it declares none).
+ */
+static bool
+entity_in_multi_index(const StIndex *ix, StudioEntity *e)
+{
+	for (int k = 0; k < ix->npk + ix->nsk; k++)
+	{
+		bool		has = studio_entity_key(e, ix->keys[k].name) != NULL || e->nattrs < 0;
+
+		for (int a = 0; !has && a < e->nattrs; a++)
+			has = strcmp(e->attr_names[a], ix->keys[k].name) == 0;
+		if (!has)
+			return false;
+	}
+	return true;
+}
+
 /* Can a key value of template esk meet the condition op (t1, t2)? */
 static bool
 template_meets(StudioTemplate *esk, StSortOp op, StudioTemplate *t1, StudioTemplate *t2)
@@ -1009,18 +1032,14 @@ studio_pattern_reads(StTable *t, StudioPattern *p, StudioEntity *e)
 		 * attribute the entity forms can meet the pattern's condition on it
 		 * (a plain attribute can hold any value).
 		 */
-		for (int k = 0; k < ix->npk + ix->nsk; k++)
+		if (!entity_in_multi_index(ix, e))
+			return false;
+		for (int k = 0; p->mkeys && k < ix->npk + ix->nsk; k++)
 		{
 			StudioTemplate *ek = studio_entity_key(e, ix->keys[k].name);
-			bool		has = ek != NULL || e->nattrs < 0;
 
-			for (int a = 0; !has && a < e->nattrs; a++)
-				has = strcmp(e->attr_names[a], ix->keys[k].name) == 0;
-			if (!has)
-				return false;
-			if (p->mkeys == NULL || !p->mkeys[k].has || ek == NULL)
-				continue;
-			if (!template_meets(ek, p->mkeys[k].op, p->mkeys[k].t1, p->mkeys[k].t2))
+			if (p->mkeys[k].has && ek != NULL &&
+				!template_meets(ek, p->mkeys[k].op, p->mkeys[k].t1, p->mkeys[k].t2))
 				return false;
 		}
 		return true;
