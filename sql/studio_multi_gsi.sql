@@ -219,7 +219,7 @@ SELECT i ->> 'id' AS id FROM st_run_pattern('on_day', '{"group": "x", "day": 2}'
 SELECT i ->> 'id' AS id FROM st_run_pattern('before_day', '{"group": "x", "day": 2}', 'StMulti2') AS i;
 SELECT i ->> 'id' AS id FROM st_run_pattern('day_from_n', '{"group": "x", "day": 2, "n": 5}', 'StMulti2') AS i;
 SELECT name, entities, read_per_call, ok FROM st_check_model('StMulti2') WHERE kind = 'pattern' ORDER BY name;
--- a template of the HASH attribute that Event's cannot form: it reads Tag
+-- a template of the HASH attribute that Event's template cannot form: it reads Tag
 -- (whose g is a plain attribute, any value), and no stored item; a write of
 -- an entity whose plain attributes give the whole key of the index, none
 -- stored: the least it costs counts the index too (not for Bare, which
