@@ -521,6 +521,36 @@ CREATE FUNCTION stdesign.studio_key_condition(def jsonb, pk_name text, sk_name t
 		CASE WHEN def ? 'entity' THEN 'writes ' || (def ->> 'entity') END)
 $$;
 
+-- The same for a Query pattern of a GSI with a multi-attribute key
+-- (key_schema: stdesign.indexes.key_schema), each key attribute it gives in
+-- key order: "tenant = {tenant} and tier = {tier} and day >= {from}"; NULL
+-- for any other pattern.  "pk" and "sk" as the model takes them: an array
+-- in key order, an object by attribute name, or a lone value for the first.
+CREATE FUNCTION stdesign.studio_key_condition_multi(def jsonb, key_schema jsonb) RETURNS text
+	LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $$
+	SELECT concat_ws(' and ',
+		(SELECT string_agg(CASE WHEN jsonb_typeof(v) = 'string' THEN name || ' = ' || (v #>> '{}')
+								WHEN v ? 'begins_with' THEN 'begins_with(' || name || ', ' || (v ->> 'begins_with') || ')'
+								WHEN v ? 'between' THEN name || ' between ' || (v -> 'between' ->> 0) || ' and ' || (v -> 'between' ->> 1)
+								ELSE (SELECT name || ' ' || e.key || ' ' || (e.value #>> '{}') FROM jsonb_each(v) AS e LIMIT 1) END,
+						   ' and ' ORDER BY o)
+		   FROM (SELECT k.o, k.name,
+						CASE WHEN jsonb_typeof(k.side) = 'array' THEN k.side -> (k.pos - 1)::int
+							 WHEN jsonb_typeof(k.side) = 'object'
+								  AND NOT (k.side ?| ARRAY(SELECT e ->> 'AttributeName' FROM jsonb_array_elements(key_schema) AS e))
+								  AND k.side ?| ARRAY['=', '<', '<=', '>', '>=', 'between', 'begins_with']
+								THEN CASE WHEN k.pos = 1 THEN k.side END
+							 WHEN jsonb_typeof(k.side) = 'object' THEN k.side -> k.name
+							 WHEN k.pos = 1 THEN k.side END AS v
+				   FROM (SELECT x.o, x.e ->> 'AttributeName' AS name,
+								row_number() OVER (PARTITION BY x.e ->> 'KeyType' ORDER BY x.o) AS pos,
+								CASE x.e ->> 'KeyType' WHEN 'HASH' THEN def -> 'pk' ELSE def -> 'sk' END AS side
+						   FROM jsonb_array_elements(key_schema) WITH ORDINALITY AS x(e, o)) AS k) AS c
+		  WHERE jsonb_typeof(v) IN ('string', 'object')),
+		CASE WHEN def ? 'filter' THEN 'filter ' || (def ->> 'filter') END)
+	 WHERE key_schema IS NOT NULL AND def ->> 'op' = 'Query'
+$$;
+
 -- Design studio: the whole page, one self-contained HTML document.
 CREATE FUNCTION st_studio_html(table_name text, max_items integer DEFAULT 200)
 	RETURNS text LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
@@ -603,9 +633,11 @@ BEGIN
 		LOOP
 			out := out || '<tr><td>' || stdesign.html_escape(r.name) || '</td><td>' || r.operation || '</td><td>'
 				|| stdesign.html_escape(COALESCE(r.index_name, 'table')) || '</td><td><code>'
-				|| stdesign.html_escape(stdesign.studio_key_condition(r.def,
+				|| stdesign.html_escape(COALESCE(stdesign.studio_key_condition_multi(r.def,
+						(SELECT i.key_schema FROM stdesign.indexes AS i WHERE i.table_name = st_studio_html.table_name AND i.index_name = r.index_name)),
+					stdesign.studio_key_condition(r.def,
 						COALESCE((SELECT i.pk_name FROM stdesign.indexes AS i WHERE i.table_name = st_studio_html.table_name AND i.index_name = r.index_name), t.pk_name),
-						COALESCE((SELECT i.sk_name FROM stdesign.indexes AS i WHERE i.table_name = st_studio_html.table_name AND i.index_name = r.index_name), t.sk_name)))
+						COALESCE((SELECT i.sk_name FROM stdesign.indexes AS i WHERE i.table_name = st_studio_html.table_name AND i.index_name = r.index_name), t.sk_name))))
 				|| '</code></td><td>'
 				|| stdesign.html_escape(array_to_string(r.entities, ', ')) || '</td><td>'
 				|| CASE WHEN r.operation = 'PutItem' THEN '' ELSE round(r.read_per_call::numeric, 1) || ' / ' || round(r.returned_per_call::numeric, 1) END

@@ -83,6 +83,18 @@ typedef enum StudioOp
 	STUDIO_PUT
 } StudioOp;
 
+/*
+ * One key attribute's condition in a Query pattern of a multi-attribute GSI
+ * key: = a template, or (the last one used) a sort key condition.
+ */
+typedef struct StudioKeyCond
+{
+	bool		has;			/* given */
+	StSortOp	op;
+	StudioTemplate *t1;
+	StudioTemplate *t2;			/* between's upper bound */
+} StudioKeyCond;
+
 typedef struct StudioPattern
 {
 	char	   *name;
@@ -92,6 +104,14 @@ typedef struct StudioPattern
 	StSortOp	sk_op;
 	StudioTemplate *sk1;
 	StudioTemplate *sk2;		/* between's upper bound */
+
+	/*
+	 * A Query of a multi-attribute GSI key: one condition per key attribute
+	 * of the index (npk HASH, then nsk RANGE), and pk, sk1 and sk2 NULL;
+	 * NULL for every other pattern.
+	 */
+	StudioKeyCond *mkeys;
+	int			nmkeys;			/* the index's key attributes when parsed */
 	char	   *filter;
 	char	   *projection;
 	Jsonb	   *names;
@@ -143,6 +163,14 @@ extern const StKeyDef *studio_pk_def(StTable *t, StIndex *ix);
 extern const StKeyDef *studio_sk_def(StTable *t, StIndex *ix);
 /* The key definition of a key attribute of the table or of an index, or NULL. */
 extern const StKeyDef *studio_key_attribute(StTable *t, const char *name);
+/*
+ * A multi-attribute GSI Query pattern's key condition, its templates filled
+ * from params (NULL: the shape only, no values), for
+ * ops_query_set_multi_condition.
+ */
+struct ExprKeyConditionMulti;
+extern void studio_multi_condition(StIndex *ix, const StudioKeyCond *mkeys, const Av *params,
+								   struct ExprKeyConditionMulti *m, const char *where);
 /* The key template an entity has for attribute name, or NULL. */
 extern StudioTemplate *studio_entity_key(StudioEntity *e, const char *attr);
 /* Raise SELECT (or ownership) errors as Postgres does for the table's relation. */

@@ -37,6 +37,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
+#include "expr/expr.h"
 #include "item/av_jsonb.h"
 #include "studio.h"
 #include "common/st_inval.h"
@@ -438,6 +439,11 @@ studio_pattern_index(StTable *t, StudioPattern *p)
 	if (ix == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "Invalid model: pattern \"%s\": table %s has no index %s", p->name, t->name, p->index);
+	/* a multi-attribute key's conditions, one per key attribute of the index parsed against */
+	if (p->mkeys && p->nmkeys != ix->npk + ix->nsk)
+		st_error(ST_ERR_VALIDATION,
+				 "Invalid model: pattern \"%s\": the key of index %s changed since the model was set: set it again",
+				 p->name, ix->name);
 	return ix;
 }
 
@@ -458,47 +464,262 @@ static const char *const sort_ops[] = {"=", "<", "<=", ">", ">=", "between", "be
 static const StSortOp sort_codes[] = {ST_SORT_EQ, ST_SORT_LT, ST_SORT_LE, ST_SORT_GT, ST_SORT_GE,
 ST_SORT_BETWEEN, ST_SORT_BEGINS_WITH};
 
+/* The sort key condition named name (len bytes), or ST_SORT_NONE. */
+static StSortOp
+sort_code(const char *name, int len)
+{
+	for (int i = 0; i < lengthof(sort_ops); i++)
+		if (strlen(sort_ops[i]) == len && memcmp(sort_ops[i], name, len) == 0)
+			return sort_codes[i];
+	return ST_SORT_NONE;
+}
+
+/* The position of key attribute name (len bytes) among ix's keys [from, to), or -1. */
+static int
+key_position(const StIndex *ix, const char *name, int len, int from, int to)
+{
+	for (int k = from; k < to; k++)
+		if (strlen(ix->keys[k].name) == len && memcmp(ix->keys[k].name, name, len) == 0)
+			return k;
+	return -1;
+}
+
+/*
+ * One sort key condition on key attribute skd: a template (=), or an object
+ * of one condition.
+ */
+static void
+parse_condition(const Av *v, const StKeyDef *skd, StSortOp *op, StudioTemplate **t1,
+				StudioTemplate **t2, const char *where, const char *what)
+{
+	Av		   *arg;
+
+	*op = ST_SORT_NONE;
+	if (v->type == AV_S)
+	{
+		*op = ST_SORT_EQ;
+		*t1 = template_member(v, where, skd);
+		return;
+	}
+	if (v->type != AV_M || v->n != 1)
+		bad(where, "%s must be a key template, or an object of one condition: {\"begins_with\": \"ORDER#\"}, {\"between\": [\"A\", \"B\"]}, {\"=\": ...}, {\"<\": ...}, {\"<=\": ...}, {\">\": ...} or {\">=\": ...}",
+			what);
+	*op = sort_code(v->members[0].name, v->members[0].name_len);
+	if (*op == ST_SORT_NONE)
+		st_error(ST_ERR_VALIDATION,
+				 "Invalid model: %s: unknown sort key condition \"%.*s\" (=, <, <=, >, >=, between, begins_with)",
+				 where, v->members[0].name_len, v->members[0].name);
+	arg = v->members[0].value;
+	if (*op == ST_SORT_BETWEEN)
+	{
+		if (arg->type != AV_L || arg->n != 2)
+			bad(where, "%s takes an array of two key templates", "\"between\"");
+		*t1 = template_member(arg->items[0], where, skd);
+		*t2 = template_member(arg->items[1], where, skd);
+		return;
+	}
+	if (*op == ST_SORT_BEGINS_WITH && skd->type != AV_S)
+		st_error(ST_ERR_VALIDATION,
+				 "Invalid model: %s: begins_with needs a string sort key; %s is of type %s",
+				 where, skd->name, av_type_name(skd->type));
+	*t1 = template_member(arg, where, skd);
+}
+
 static void
 parse_sort_condition(StTable *t, StIndex *ix, StudioPattern *p, const Av *v, const char *where)
 {
 	const StKeyDef *skd = studio_sk_def(t, ix);
-	Av		   *arg;
 
 	if (skd->name == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "Invalid model: %s: no index can serve this pattern: it has a sort key condition, and %s has no sort key",
 				 where, ix ? ix->name : t->name);
-	if (v->type == AV_S)
+	parse_condition(v, skd, &p->sk_op, &p->sk1, &p->sk2, where, "\"sk\"");
+}
+
+/* The key attributes of ix a multi-attribute pattern may name, as a list for messages. */
+static char *
+key_names(const StIndex *ix, int from, int to)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	for (int k = from; k < to; k++)
+		appendStringInfo(&s, "%s%s", k > from ? ", " : "", ix->keys[k].name);
+	return s.data;
+}
+
+/*
+ * The values of "pk" (hash true: the HASH attributes) or "sk" (the RANGE
+ * ones) of a Query pattern of a multi-attribute key, into p->mkeys: a JSON
+ * array gives them in key order, an object names them (st_query_index's
+ * two forms); null leaves one out.  "pk" may be a lone template when the
+ * index has one HASH attribute, and "sk" a lone template or condition for
+ * the first RANGE attribute.  A HASH attribute takes a template, a RANGE
+ * one a template or one condition.
+ */
+static void
+parse_multi_values(StIndex *ix, StudioPattern *p, const Av *v, bool hash, const char *where)
+{
+	const char *what = hash ? "\"pk\"" : "\"sk\"";
+	const char *kind = hash ? "partition-key" : "sort-key";
+	int			first = hash ? 0 : ix->npk;
+	int			count = hash ? ix->npk : ix->nsk;
+	bool		by_name = v->type == AV_M;
+
+	/* {"begins_with": ...}: a condition on the first RANGE attribute, unless one is so named */
+	if (v->type == AV_M && !hash && v->n == 1 &&
+		key_position(ix, v->members[0].name, v->members[0].name_len, first, first + count) < 0 &&
+		sort_code(v->members[0].name, v->members[0].name_len) != ST_SORT_NONE)
+		by_name = false;
+	if (v->type == AV_S || (v->type == AV_M && !by_name))
 	{
-		p->sk_op = ST_SORT_EQ;
-		p->sk1 = template_member(v, where, skd);
+		if (hash && count > 1)
+			st_error(ST_ERR_VALIDATION,
+					 "Invalid model: %s: index %s has %d partition-key attributes (%s): \"pk\" must give each, as an array of templates in key order or an object of attribute name to template",
+					 where, ix->name, count, key_names(ix, first, first + count));
+		if (count == 0)
+			st_error(ST_ERR_VALIDATION,
+					 "Invalid model: %s: no index can serve this pattern: it has a sort key condition, and %s has no sort key",
+					 where, ix->name);
+		p->mkeys[first].has = true;
+		if (hash)
+		{
+			p->mkeys[first].op = ST_SORT_EQ;
+			p->mkeys[first].t1 = template_member(v, where, &ix->keys[first]);
+		}
+		else
+			parse_condition(v, &ix->keys[first], &p->mkeys[first].op, &p->mkeys[first].t1,
+							&p->mkeys[first].t2, where, what);
 		return;
 	}
-	if (v->type != AV_M || v->n != 1)
-		bad(where, "%s must be a key template, or an object of one condition: {\"begins_with\": \"ORDER#\"}, {\"between\": [\"A\", \"B\"]}, {\"=\": ...}, {\"<\": ...}, {\"<=\": ...}, {\">\": ...} or {\">=\": ...}",
-			"\"sk\"");
-	for (int i = 0; i < lengthof(sort_ops); i++)
-		if (strlen(sort_ops[i]) == v->members[0].name_len &&
-			memcmp(sort_ops[i], v->members[0].name, v->members[0].name_len) == 0)
-			p->sk_op = sort_codes[i];
-	if (p->sk_op == ST_SORT_NONE)
+	if (v->type != AV_L && v->type != AV_M)
 		st_error(ST_ERR_VALIDATION,
-				 "Invalid model: %s: unknown sort key condition \"%.*s\" (=, <, <=, >, >=, between, begins_with)",
-				 where, v->members[0].name_len, v->members[0].name);
-	arg = v->members[0].value;
-	if (p->sk_op == ST_SORT_BETWEEN)
+				 "Invalid model: %s: %s of a Query of index %s must be an array of the values of its %s attributes (%s) in key order, or an object of attribute name to value",
+				 where, what, ix->name, kind, key_names(ix, first, first + count));
+	if (v->type == AV_L && v->n > count)
+		st_error(ST_ERR_VALIDATION,
+				 "Invalid model: %s: %s has %d values, and index %s has %d %s attributes (%s)",
+				 where, what, v->n, ix->name, count, kind, key_names(ix, first, first + count));
+	for (int i = 0; i < v->n; i++)
 	{
-		if (arg->type != AV_L || arg->n != 2)
-			bad(where, "%s takes an array of two key templates", "\"between\"");
-		p->sk1 = template_member(arg->items[0], where, skd);
-		p->sk2 = template_member(arg->items[1], where, skd);
-		return;
+		const Av   *val = v->type == AV_L ? v->items[i] : v->members[i].value;
+		int			k = first + i;
+		StudioKeyCond *kc;
+
+		if (v->type == AV_M)
+		{
+			k = key_position(ix, v->members[i].name, v->members[i].name_len, first, first + count);
+			if (k < 0)
+				st_error(ST_ERR_VALIDATION,
+						 "Invalid model: %s: %s names %.*s, which is not a %s attribute of index %s (%s)",
+						 where, what, v->members[i].name_len, v->members[i].name, kind, ix->name,
+						 key_names(ix, first, first + count));
+		}
+		if (val->type == AV_NULL)
+			continue;
+		kc = &p->mkeys[k];
+		kc->has = true;
+		if (hash && val->type != AV_S)
+			st_error(ST_ERR_VALIDATION,
+					 "Invalid model: %s: the value of partition-key attribute %s must be a key template (a string): a partition key is only compared with =",
+					 where, ix->keys[k].name);
+		parse_condition(val, &ix->keys[k], &kc->op, &kc->t1, &kc->t2, where,
+						psprintf("the value of %s", ix->keys[k].name));
 	}
-	if (p->sk_op == ST_SORT_BEGINS_WITH && skd->type != AV_S)
-		st_error(ST_ERR_VALIDATION,
-				 "Invalid model: %s: begins_with needs a string sort key; %s is of type %s",
-				 where, skd->name, av_type_name(skd->type));
-	p->sk1 = template_member(arg, where, skd);
+}
+
+static ExprKeyOp
+expr_key_op(StSortOp op)
+{
+	switch (op)
+	{
+		case ST_SORT_LT:
+			return EXPR_KEY_LT;
+		case ST_SORT_LE:
+			return EXPR_KEY_LE;
+		case ST_SORT_GT:
+			return EXPR_KEY_GT;
+		case ST_SORT_GE:
+			return EXPR_KEY_GE;
+		case ST_SORT_BETWEEN:
+			return EXPR_KEY_BETWEEN;
+		case ST_SORT_BEGINS_WITH:
+			return EXPR_KEY_BEGINS_WITH;
+		default:
+			return EXPR_KEY_EQ;
+	}
+}
+
+void
+studio_multi_condition(StIndex *ix, const StudioKeyCond *mkeys, const Av *params,
+					   ExprKeyConditionMulti *m, const char *where)
+{
+	memset(m, 0, sizeof(*m));
+	for (int k = 0; k < ix->npk + ix->nsk; k++)
+	{
+		m->has[k] = mkeys[k].has;
+		if (!mkeys[k].has)
+			continue;
+		m->op[k] = expr_key_op(mkeys[k].op);
+		if (params == NULL)
+			continue;
+		m->value1[k] = ops_key_value_from_text(studio_template_format(mkeys[k].t1, params, where),
+											   ix->keys[k].type, ix->keys[k].name);
+		if (mkeys[k].t2)
+			m->value2[k] = ops_key_value_from_text(studio_template_format(mkeys[k].t2, params, where),
+												   ix->keys[k].type, ix->keys[k].name);
+	}
+}
+
+/*
+ * A Query pattern of a multi-attribute GSI key: its values, then their
+ * shape checked by the Query's own rules (ops_query_set_multi_condition:
+ * every HASH attribute, RANGE attributes from the first, none skipped, a
+ * condition other than = only on the last one used; DynamoDB Developer
+ * Guide, "Multi-attribute keys pattern"), its error raised again as
+ * "Invalid model: <where>: " and DynamoDB's message, so that a model is
+ * refused when it is set rather than at its first call.
+ */
+static void
+parse_multi_condition(StTable *t, StIndex *ix, StudioPattern *p, const Av *pk, const Av *sk,
+					  const char *where)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ExprKeyConditionMulti m;
+	StQuerySpec q;
+
+	p->mkeys = palloc0(sizeof(StudioKeyCond) * (ix->npk + ix->nsk));
+	p->nmkeys = ix->npk + ix->nsk;
+	if (pk && pk->type != AV_NULL)
+		parse_multi_values(ix, p, pk, true, where);
+	if (sk && sk->type != AV_NULL)
+		parse_multi_values(ix, p, sk, false, where);
+	studio_multi_condition(ix, p->mkeys, NULL, &m, where);
+	memset(&q, 0, sizeof(q));
+	q.table = t;
+	q.index = ix;
+	PG_TRY();
+	{
+		ops_query_set_multi_condition(&q, &m);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+		const char *prefix = "ValidationException: ";
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		if (edata->message && strncmp(edata->message, prefix, strlen(prefix)) == 0)
+			edata->message = psprintf("%sInvalid model: %s: %s", prefix, where,
+									  edata->message + strlen(prefix));
+		edata->hint = psprintf("A Query of index %s gives every partition-key attribute (%s) with =, then sort-key attributes (%s) from the first, none skipped, all with = but the last one used.",
+							   ix->name, key_names(ix, 0, ix->npk),
+							   ix->nsk ? key_names(ix, ix->npk, ix->npk + ix->nsk) : "none");
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
 }
 
 static void
@@ -531,15 +752,13 @@ parse_pattern(StTable *t, StudioModel *m, StudioPattern *p, const Av *def)
 	ix = studio_pattern_index(t, p);
 	if (p->index && (p->op == STUDIO_GET || p->op == STUDIO_PUT))
 		bad(where, "%s reads or writes the table itself: it takes no \"index\"", op);
-	if (ix && ix->multi && p->op == STUDIO_QUERY)
-		st_error(ST_ERR_VALIDATION,
-				 "Invalid model: %s: a Query pattern of index %s, whose key has several attributes, is not supported yet: query it with st_query_index, or a Scan pattern",
-				 where, ix->name);
 	(void) string_member(def, "description", where, false);
 
 	p->sk_op = ST_SORT_NONE;
 	v = member(def, "pk");
-	if (p->op == STUDIO_GET || p->op == STUDIO_QUERY)
+	if (ix && ix->multi && p->op == STUDIO_QUERY)
+		parse_multi_condition(t, ix, p, v, member(def, "sk"), where);
+	else if (p->op == STUDIO_GET || p->op == STUDIO_QUERY)
 	{
 		if (v == NULL || v->type == AV_NULL)
 			bad(where, "\"pk\" (the partition key's template) is missing for %s", op);

@@ -31,6 +31,7 @@
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
 
+#include "expr/expr.h"
 #include "item/av_jsonb.h"
 #include "ops/capacity.h"
 #include "ops/expr_ops.h"
@@ -41,6 +42,8 @@
 #define SAMPLE_CANDIDATES 60	/* sets found, of which those that read items are measured */
 #define SCAN_SAMPLE 10000		/* items a Scan pattern is measured on */
 #define MEASURE_MAX_ITEMS 10000 /* items one measured call reads at most */
+
+static bool entity_in_multi_index(const StIndex *ix, StudioEntity *e);
 
 /* ---------- filling a pattern ---------- */
 
@@ -127,6 +130,18 @@ prepare_call_filtered(StTable *t, StudioPattern *p, const Av *params, PatternCal
 		if (t->sk.name)
 			av_map_put_nocheck(c->keymap, t->sk.name, strlen(t->sk.name),
 							   key_value(p->sk1, &t->sk, params, where));
+	}
+	else if (p->op == STUDIO_QUERY && p->mkeys)
+	{
+		/* a multi-attribute GSI key: the Query's own rules and order */
+		ExprKeyConditionMulti m;
+
+		c->q.table = t;
+		c->q.index = c->ix;
+		c->q.forward = p->forward;
+		c->q.limit = p->limit;
+		studio_multi_condition(c->ix, p->mkeys, params, &m, where);
+		ops_query_set_multi_condition(&c->q, &m);
 	}
 	else if (p->op == STUDIO_QUERY)
 	{
@@ -309,9 +324,10 @@ studio_pattern_unknown_attrs(StudioModel *m, StTable *t, StudioPattern *p, bool 
 		bool		known = strcmp(a, t->pk.name) == 0 || (t->sk.name && strcmp(a, t->sk.name) == 0);
 		ListCell   *ec;
 
+		/* every key attribute of every index (all of a multi-attribute key) */
 		for (int i = 0; !known && i < t->nindexes; i++)
-			known = strcmp(a, t->indexes[i].pk.name) == 0 ||
-				(t->indexes[i].sk.name && strcmp(a, t->indexes[i].sk.name) == 0);
+			for (int k = 0; !known && k < t->indexes[i].npk + t->indexes[i].nsk; k++)
+				known = strcmp(a, t->indexes[i].keys[k].name) == 0;
 		foreach(ec, readers)
 		{
 			StudioEntity *e = lfirst(ec);
@@ -651,11 +667,26 @@ find_row(Jsonb *stored, void *arg)
 		if (e == NULL || !studio_pattern_reads(fp->t, fp->p, e))
 			return true;
 	}
-	if (!capture(fp->p->pk, pkv, params))
-		return true;
-	/* = and between's templates read back from the sort key; the rest from attributes */
-	if (fp->p->sk_op == ST_SORT_EQ && !capture(fp->p->sk1, skv, params))
-		return true;
+	if (fp->p->mkeys)
+	{
+		/* each = read back from its key attribute; the last condition's below */
+		for (int k = 0; k < fp->ix->npk + fp->ix->nsk; k++)
+		{
+			const char *kn = fp->ix->keys[k].name;
+
+			if (fp->p->mkeys[k].has && fp->p->mkeys[k].op == ST_SORT_EQ &&
+				!capture(fp->p->mkeys[k].t1, av_map_get(item, kn, strlen(kn)), params))
+				return true;
+		}
+	}
+	else
+	{
+		if (!capture(fp->p->pk, pkv, params))
+			return true;
+		/* = and between's templates read back from the sort key; the rest from attributes */
+		if (fp->p->sk_op == ST_SORT_EQ && !capture(fp->p->sk1, skv, params))
+			return true;
+	}
 	foreach(lc, fp->needed)
 	{
 		char	   *name = lfirst(lc);
@@ -669,7 +700,24 @@ find_row(Jsonb *stored, void *arg)
 		else
 			av_map_put_nocheck(params, name, strlen(name), v);
 	}
-	if (missing && fp->p->sk_op != ST_SORT_NONE)
+	if (missing && fp->p->mkeys)
+	{
+		/* the same from the attribute of the last condition, not an = */
+		for (int k = 0; k < fp->ix->npk + fp->ix->nsk; k++)
+		{
+			const char *kn = fp->ix->keys[k].name;
+			Av		   *kv = av_map_get(item, kn, strlen(kn));
+
+			if (!fp->p->mkeys[k].has || fp->p->mkeys[k].op == ST_SORT_EQ)
+				continue;
+			capture(fp->p->mkeys[k].t1, kv, params);
+			capture(fp->p->mkeys[k].t2, kv, params);
+		}
+		missing = false;
+		foreach(lc, fp->needed)
+			missing = missing || av_map_get(params, lfirst(lc), strlen(lfirst(lc))) == NULL;
+	}
+	else if (missing && fp->p->sk_op != ST_SORT_NONE)
 	{
 		/*
 		 * A sort key condition's placeholders no attribute holds: read them
@@ -684,7 +732,7 @@ find_row(Jsonb *stored, void *arg)
 	}
 	if (missing)
 		return true;
-	if (fp->p->pk == NULL)
+	if (fp->p->op == STUDIO_SCAN)
 	{
 		/* a Scan: one set of parameters is all it needs */
 		MemoryContext old = MemoryContextSwitchTo(fp->cxt);
@@ -694,7 +742,19 @@ find_row(Jsonb *stored, void *arg)
 		return false;
 	}
 	/* distinct calls: distinct key conditions */
-	key = studio_template_format(fp->p->pk, params, "pattern");
+	if (fp->p->mkeys)
+	{
+		key = "";
+		for (int k = 0; k < fp->ix->npk + fp->ix->nsk; k++)
+		{
+			if (fp->p->mkeys[k].t1)
+				key = psprintf("%s\x01%s", key, studio_template_format(fp->p->mkeys[k].t1, params, "pattern"));
+			if (fp->p->mkeys[k].t2)
+				key = psprintf("%s\x01%s", key, studio_template_format(fp->p->mkeys[k].t2, params, "pattern"));
+		}
+	}
+	else
+		key = studio_template_format(fp->p->pk, params, "pattern");
 	if (fp->p->sk1)
 		key = psprintf("%s\x01%s", key, studio_template_format(fp->p->sk1, params, "pattern"));
 	if (fp->p->sk2)
@@ -732,6 +792,11 @@ find_params(StudioModel *m, StTable *t, StudioPattern *p, bool *has_params)
 	fp.needed = add_params(NIL, p->pk);
 	fp.needed = add_params(fp.needed, p->sk1);
 	fp.needed = add_params(fp.needed, p->sk2);
+	for (int k = 0; p->mkeys && k < fp.ix->npk + fp.ix->nsk; k++)
+	{
+		fp.needed = add_params(fp.needed, p->mkeys[k].t1);
+		fp.needed = add_params(fp.needed, p->mkeys[k].t2);
+	}
 	fp.needed = value_params(fp.needed, p->values);
 	*has_params = fp.needed != NIL;
 	if (fp.needed == NIL)
@@ -788,7 +853,8 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 			/* the least a write of a small item costs: the table, and each index it enters */
 			out->write_units = 1;
 			for (int i = 0; i < t->nindexes; i++)
-				if (studio_entity_key(ws.e, t->indexes[i].pk.name))
+				if (t->indexes[i].multi ? entity_in_multi_index(&t->indexes[i], ws.e)
+					: studio_entity_key(ws.e, t->indexes[i].pk.name) != NULL)
 					out->write_units += 1;
 			out->note = psprintf("no stored item of entity %s: the least a write costs", ws.e->name);
 		}
@@ -894,6 +960,52 @@ studio_measure_pattern(StudioModel *m, StTable *t, StudioPattern *p, StudioMeasu
 
 /* ---------- what a pattern reads and returns ---------- */
 
+/*
+ * Are entity e's items in index ix, whose key has several attributes?  When
+ * it forms every key attribute or has it as an attribute (declared, or any
+ * when it declares none).
+ */
+static bool
+entity_in_multi_index(const StIndex *ix, StudioEntity *e)
+{
+	for (int k = 0; k < ix->npk + ix->nsk; k++)
+	{
+		bool		has = studio_entity_key(e, ix->keys[k].name) != NULL || e->nattrs < 0;
+
+		for (int a = 0; !has && a < e->nattrs; a++)
+			has = strcmp(e->attr_names[a], ix->keys[k].name) == 0;
+		if (!has)
+			return false;
+	}
+	return true;
+}
+
+/* Can a key value of template esk meet the condition op (t1, t2)? */
+static bool
+template_meets(StudioTemplate *esk, StSortOp op, StudioTemplate *t1, StudioTemplate *t2)
+{
+	if (op == ST_SORT_EQ)
+		return studio_templates_overlap(t1, esk);
+	if (op == ST_SORT_BEGINS_WITH)
+		return studio_template_may_begin(esk, t1);
+	if (op == ST_SORT_BETWEEN)
+	{
+		/* every value between two bounds begins with what the bounds share */
+		const char *a,
+				   *b,
+				   *e;
+		int			alen = studio_template_prefix(t1, &a);
+		int			blen = studio_template_prefix(t2, &b);
+		int			elen = studio_template_prefix(esk, &e);
+		int			common = 0;
+
+		while (common < alen && common < blen && a[common] == b[common])
+			common++;
+		return memcmp(a, e, Min(common, elen)) == 0;
+	}
+	return true;
+}
+
 bool
 studio_pattern_reads(StTable *t, StudioPattern *p, StudioEntity *e)
 {
@@ -914,20 +1026,23 @@ studio_pattern_reads(StTable *t, StudioPattern *p, StudioEntity *e)
 	if (ix && ix->multi)
 	{
 		/*
-		 * A multi-attribute key (only Scan patterns read one): the entity's
-		 * items are in the index when it forms every key attribute or has
-		 * it as an attribute (declared, or any when it declares none).
+		 * A multi-attribute key: the entity's items are in the index when it
+		 * forms every key attribute or has it as an attribute (declared, or
+		 * any when it declares none); a Query reads them when each key
+		 * attribute the entity forms can meet the pattern's condition on it
+		 * (a plain attribute can hold any value).
 		 */
-		for (int k = 0; k < ix->npk + ix->nsk; k++)
+		if (!entity_in_multi_index(ix, e))
+			return false;
+		for (int k = 0; p->mkeys && k < ix->npk + ix->nsk; k++)
 		{
-			bool		has = studio_entity_key(e, ix->keys[k].name) != NULL || e->nattrs < 0;
+			StudioTemplate *ek = studio_entity_key(e, ix->keys[k].name);
 
-			for (int a = 0; !has && a < e->nattrs; a++)
-				has = strcmp(e->attr_names[a], ix->keys[k].name) == 0;
-			if (!has)
+			if (p->mkeys[k].has && ek != NULL &&
+				!template_meets(ek, p->mkeys[k].op, p->mkeys[k].t1, p->mkeys[k].t2))
 				return false;
 		}
-		return p->op == STUDIO_SCAN;
+		return true;
 	}
 	epk = studio_entity_key(e, studio_pk_def(t, ix)->name);
 	if (epk == NULL)
@@ -941,26 +1056,7 @@ studio_pattern_reads(StTable *t, StudioPattern *p, StudioEntity *e)
 	esk = studio_entity_key(e, studio_sk_def(t, ix)->name);
 	if (esk == NULL)
 		return false;
-	if (p->sk_op == ST_SORT_EQ)
-		return studio_templates_overlap(p->sk1, esk);
-	if (p->sk_op == ST_SORT_BEGINS_WITH)
-		return studio_template_may_begin(esk, p->sk1);
-	if (p->sk_op == ST_SORT_BETWEEN)
-	{
-		/* every value between two bounds begins with what the bounds share */
-		const char *a,
-				   *b,
-				   *e;
-		int			alen = studio_template_prefix(p->sk1, &a);
-		int			blen = studio_template_prefix(p->sk2, &b);
-		int			elen = studio_template_prefix(esk, &e);
-		int			common = 0;
-
-		while (common < alen && common < blen && a[common] == b[common])
-			common++;
-		return memcmp(a, e, Min(common, elen)) == 0;
-	}
-	return true;
+	return template_meets(esk, p->sk_op, p->sk1, p->sk2);
 }
 
 /* The top-level attribute names of a ProjectionExpression, #names resolved. */

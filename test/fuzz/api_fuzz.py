@@ -44,6 +44,7 @@ TABLE = 'FuzzTable'         # the table requests read and write
 ADMIN = 'FuzzAdmin'         # the table UpdateTable, TTL and backups change
 NEW = 'FuzzNew'             # CreateTable's
 GONE = 'FuzzGone'           # DeleteTable's
+MULTI = 'FuzzMulti'         # a GSI with a multi-attribute key, and a model with a Query of it
 
 KEY = {'PK': {'S': 'p1'}, 'SK': {'S': 's1'}}
 
@@ -51,13 +52,23 @@ KEY = {'PK': {'S': 'p1'}, 'SK': {'S': 's1'}}
 STUDIO_MODEL = {'entities': {'E': {'keys': {'PK': 'E#{id}', 'SK': 'S#{n}'}}},
                 'patterns': {'get_e': {'op': 'GetItem', 'pk': 'E#{id}', 'sk': 'S#{n}'},
                              'scan_e': {'op': 'Scan', 'filter': '#n = :n', 'names': {'#n': 'n'}, 'values': {':n': '{n}'}}}}
+# A Query pattern of a GSI whose key has two HASH and two RANGE attributes
+# (st_set_model checks its key condition by the Query's rules).
+MULTI_MODEL = {'entities': {'E': {'keys': {'PK': 'E#{id}', 'SK': 'S#{n}', 'r': 'R#{n}'},
+                                  'attributes': {'id': 'S', 'n': 'S', 't': 'S', 'u': 'N', 'd': 'N'}}},
+               'patterns': {'q_multi': {'op': 'Query', 'index': 'ByTU', 'pk': ['{t}', '{u}'],
+                                        'sk': ['{d}', {'begins_with': 'R#'}]},
+                            'q_named': {'op': 'Query', 'index': 'ByTU', 'pk': {'t': '{t}', 'u': '{u}'},
+                                        'sk': {'d': {'between': ['{a}', '{b}']}}}}}
 STUDIO_BASES = {
     'StDesign_Studio.DescribeTableDefinition': [{'TableName': TABLE}],
     'StDesign_Studio.GetModel': [{'TableName': TABLE}],
-    'StDesign_Studio.SetModel': [{'TableName': TABLE, 'Model': STUDIO_MODEL}],
+    'StDesign_Studio.SetModel': [{'TableName': TABLE, 'Model': STUDIO_MODEL}, {'TableName': MULTI, 'Model': MULTI_MODEL}],
     'StDesign_Studio.CheckModel': [{'TableName': TABLE}],
     'StDesign_Studio.ModelCost': [{'TableName': TABLE, 'Rates': {'get_e': 2}, 'Prices': 'us-east-1'}],
-    'StDesign_Studio.RunPattern': [{'TableName': TABLE, 'Pattern': 'get_e', 'Parameters': {'id': {'S': '1'}, 'n': {'S': '2'}}}],
+    'StDesign_Studio.RunPattern': [{'TableName': TABLE, 'Pattern': 'get_e', 'Parameters': {'id': {'S': '1'}, 'n': {'S': '2'}}},
+                                   {'TableName': MULTI, 'Pattern': 'q_multi',
+                                    'Parameters': {'t': {'S': 'x'}, 'u': {'N': '1'}, 'd': {'N': '2'}}}],
     'StDesign_Studio.Partitions': [{'TableName': TABLE, 'Limit': 5, 'SampleItems': 100}],
     'StDesign_Studio.HotPartitions': [{'TableName': TABLE, 'Top': 5}],
 }
@@ -604,6 +615,19 @@ def systematic_cases(model, base_map):
                 cases.append((op, {m: v for m, v in req.items() if m != k}))
                 cases += [(op, dict(req, **{k: r})) for r in odd]
         per_op[op] = cases
+    # the key condition of the multi-attribute Query pattern, deep: its pk
+    # and sk, and each of their values, replaced by every odd value and by
+    # shapes DynamoDB's rules refuse (missing, skipped, too many, unknown)
+    for r in odd + [['{t}'], ['{t}', '{u}', '{x}'], {'t': '{t}'}, {'zz': '1'}, [None, '{u}'],
+                    ['{d}', None, 'R'], [{'>': '1'}, 'R'], {'r': 'R'}, {'between': ['1']}]:
+        for path in (('pk',), ('sk',), ('pk', 1), ('sk', 0), ('sk', 1)):
+            m = copy.deepcopy(MULTI_MODEL)
+            pat = m['patterns']['q_multi']
+            if len(path) == 1:
+                pat[path[0]] = r
+            else:
+                pat[path[0]][path[1]] = r
+            per_op['StDesign_Studio.SetModel'].append(('StDesign_Studio.SetModel', {'TableName': MULTI, 'Model': m}))
     per_op['st_sql'] = [('st_sql', {'Call': c}) for c in stream_sql_calls()]
     per_op['st_sql_query_index'] = [('st_sql', {'Call': c}) for c in query_index_sql_calls()]
     # operations of the model that stdesign does not serve: one generated request each, and null
@@ -937,9 +961,20 @@ def cleanup(before):
 
 def setup(arn_holder):
     defs = [table_definition(TABLE), table_definition(ADMIN, gsi=False), table_definition(GONE, gsi=False)]
+    multi = table_definition(MULTI, gsi=False)
+    multi['AttributeDefinitions'] += [{'AttributeName': a, 'AttributeType': ty}
+                                      for a, ty in (('t', 'S'), ('u', 'N'), ('d', 'N'), ('r', 'S'))]
+    multi['GlobalSecondaryIndexes'] = [{'IndexName': 'ByTU', 'Projection': {'ProjectionType': 'ALL'},
+                                        'KeySchema': [{'AttributeName': 't', 'KeyType': 'HASH'},
+                                                      {'AttributeName': 'u', 'KeyType': 'HASH'},
+                                                      {'AttributeName': 'd', 'KeyType': 'RANGE'},
+                                                      {'AttributeName': 'r', 'KeyType': 'RANGE'}]}]
+    defs.append(multi)
     script = "SET client_min_messages = warning;\n"
     for d in defs:
         script += "SELECT st_api('CreateTable', %s);\n" % sql_literal(json.dumps(d))
+    script += "SELECT st_set_model('%s', %s) IS NOT NULL;\n" % (MULTI, sql_literal(json.dumps(MULTI_MODEL)))
+    script += "SELECT st_put_entity('E', '{\"id\": \"1\", \"n\": \"2\", \"t\": \"x\", \"u\": 1, \"d\": 2}', '%s') IS NOT NULL;\n" % MULTI
     items = [ITEM, dict(ITEM, PK={'S': 'p2'}), dict(ITEM, SK={'S': 's0'}), dict(ITEM, PK={'S': 'p8'}, SK={'S': 's8'})]
     for it in items:
         script += "SELECT st_api('PutItem', %s);\n" % sql_literal(json.dumps({'TableName': TABLE, 'Item': it}))

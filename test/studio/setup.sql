@@ -51,4 +51,30 @@ SELECT count(st_put_entity('Order', o)) AS orders FROM jsonb_array_elements('[
 -- a very long value and a hostile attribute name
 SELECT st_put(jsonb_build_object('PK', 'CUST#999', 'SK', 'CUST#999', 'entity_type', 'Customer', 'name', repeat('long ', 4000),
 	'<script>alert(2)</script>', '"onmouseover="x'), 'ECommerceTable') IS NULL AS hostile_item_new;
+-- a GSI with a multi-attribute key (two HASH, two RANGE attributes) and a
+-- Query pattern of it
+SELECT st_api('CreateTable', '{"TableName": "Tenants", "BillingMode": "PAY_PER_REQUEST",
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"},
+    {"AttributeName": "tenant", "AttributeType": "S"}, {"AttributeName": "tier", "AttributeType": "N"},
+    {"AttributeName": "day", "AttributeType": "N"}, {"AttributeName": "ref", "AttributeType": "S"}],
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+  "GlobalSecondaryIndexes": [{"IndexName": "ByTenant", "Projection": {"ProjectionType": "ALL"},
+    "KeySchema": [{"AttributeName": "tenant", "KeyType": "HASH"}, {"AttributeName": "tier", "KeyType": "HASH"},
+      {"AttributeName": "day", "KeyType": "RANGE"}, {"AttributeName": "ref", "KeyType": "RANGE"}]}]}') IS NOT NULL AS tenants;
+SELECT st_set_model('Tenants', '{
+  "entities": {
+    "Order": {"keys": {"PK": "TENANT#{tenant}", "SK": "ORDER#{order_id}", "ref": "ORD#{order_id}"},
+              "attributes": {"tenant": "S", "tier": "N", "day": "N", "order_id": "S", "total": "N"}}
+  },
+  "patterns": {
+    "orders_of_day": {"op": "Query", "index": "ByTenant", "pk": ["{tenant}", "{tier}"],
+                      "sk": ["{day}", {"begins_with": "ORD#"}], "rate": 5}
+  }
+}') IS NOT NULL AS tenants_model;
+SELECT count(st_put_entity('Order', o, 'Tenants')) AS tenant_orders FROM jsonb_array_elements('[
+  {"tenant": "acme", "tier": 2, "day": 20260105, "order_id": "o1", "total": 5},
+  {"tenant": "acme", "tier": 2, "day": 20260105, "order_id": "o2", "total": 6},
+  {"tenant": "acme", "tier": 2, "day": 20260104, "order_id": "o3", "total": 7},
+  {"tenant": "acme", "tier": 3, "day": 20260105, "order_id": "o4", "total": 8},
+  {"tenant": "globex", "tier": 2, "day": 20260105, "order_id": "o5", "total": 9}]') AS o;
 RESET ROLE;

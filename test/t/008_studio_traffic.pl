@@ -337,6 +337,13 @@ sql(q{SELECT count(*) FROM st_query_index('MTraffic', 'ByRT', '["eu", 2]');
         "ExpressionAttributeValues": {":r": {"S": "eu"}, ":t": {"N": "3"}}}');
       SELECT count(*) FROM st_scan('MTraffic', 'ByRT');});
 is(sql($mtraffic), '["eu", "2"] 3 2, ["eu", "3"] 2 1', 'and so are its Query and Scan reads');
+# An access pattern's Query of it too; the model's checks, which measure
+# on the stored items, are no traffic.
+sql(q{SELECT st_set_model('MTraffic', '{"type_attribute": null, "entities": {"E": {"keys": {"PK": "{id}"}}},
+  "patterns": {"q": {"op": "Query", "index": "ByRT", "pk": ["{r}", "{t}"], "sk": [{">=": "{d}"}]}}}') IS NOT NULL;
+      SELECT count(*) FROM st_run_pattern('q', '{"r": "eu", "t": 2, "d": 2}', 'MTraffic');
+      SELECT count(*) FROM st_check_model('MTraffic');});
+is(sql($mtraffic), '["eu", "2"] 4 2, ["eu", "3"] 2 1', 'a Query pattern of it: counted in its partition');
 
 # Counts live in shared memory: a restart starts afresh.
 $node->restart;

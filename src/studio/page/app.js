@@ -150,11 +150,13 @@ function valueCell(t, item, name, derived) {
 function groupedTable(t, items, space, first, opts = {}) {
   const groups = [];
   for (const it of items) {
-    const pk = M.show(it[space.pk]);
+    const pk = M.partitionOf(space, it);
     if (!groups.length || groups.at(-1).pk !== pk) groups.push({ pk, items: [] });
     groups.at(-1).items.push(it);
   }
   const keyCols = first.filter(Boolean);
+  // the partition key's columns: every HASH attribute of a multi-attribute key
+  const npk = Math.max(1, (space.pks || []).filter((k) => keyCols.includes(k)).length);
   const table = el('table', { class: 'grid agg' });
   const tbody = el('tbody');
   table.append(el('thead', {}, el('tr', {}, keyCols.map((k) => el('th', { class: 'key' }, k)), el('th', {}, 'entity'), el('th', { colspan: 99 }, 'attributes'))), tbody);
@@ -171,7 +173,7 @@ function groupedTable(t, items, space, first, opts = {}) {
       }
       const der = M.derived(t.model, ent, it);
       into.push(el('tr', { class: `item ${entityClass(t, ent)}${inPartition ? ' member' : ''}`, 'data-entity': ent ?? '', 'data-pk': g.pk, onclick: () => opts.onItem?.(it) },
-        keyCols.map((k, j) => (j === 0 && inPartition ? el('td', { class: 'pk indent' }) : el('td', { class: j === 0 ? 'pk' : 'key' }, M.show(it[k])))),
+        keyCols.map((k, j) => (j < npk && inPartition ? el('td', { class: 'pk indent' }) : el('td', { class: j < npk ? 'pk' : 'key' }, M.show(it[k])))),
         el('td', {}, badge(t, ent)),
         names.map((n) => valueCell(t, it, n, der))));
     }
@@ -265,7 +267,7 @@ async function aggregateView(main, t, indexName) {
   const key = indexName || '';
   const st = (state.agg[`${t.name}/${key}`] ||= { page: 0, starts: [null], prefix: '', entity: '' });
   const space = indexName ? t.keys.indexes[indexName] : t.keys.table;
-  const first = indexName ? [space.pk, space.sk, t.keys.table.pk, t.keys.table.sk] : [space.pk, space.sk];
+  const first = indexName ? [...M.keyAttributes(space), t.keys.table.pk, t.keys.table.sk] : [space.pk, space.sk];
   const uniq = [...new Set(first.filter(Boolean))];
   const box = el('div');
   const rerender = async () => {
@@ -274,7 +276,7 @@ async function aggregateView(main, t, indexName) {
     box.append(...[searchForm(t, st, rerender, space.pk),
       legend(t, (e) => { st.entity = st.entity === e ? '' : e; st.page = 0; st.starts = [null]; rerender(); }, st.entity),
       pager(st, res, rerender, !t.desc.counted ? null : indexName ? t.desc.Table.GlobalSecondaryIndexes?.find((g) => g.IndexName === indexName)?.ItemCount : t.desc.Table.ItemCount),
-      indexName ? el('p', { class: 'note' }, `Index keys ${[space.pk, space.sk].filter(Boolean).join(', ')} first, then the table's keys ${[t.keys.table.pk, t.keys.table.sk].filter(Boolean).join(', ')}; ${space.projection} projection.`) : null,
+      indexName ? el('p', { class: 'note' }, `Index keys ${M.keyAttributes(space).join(', ')} first, then the table's keys ${[t.keys.table.pk, t.keys.table.sk].filter(Boolean).join(', ')}; ${space.projection} projection.`) : null,
       groupedTable(t, res.items, space, uniq, { onItem: (it) => { state.editItem = it; location.hash = `#/t/${encodeURIComponent(t.name)}/items`; } })].filter(Boolean));
     status(`${t.name}${indexName ? ` · ${indexName}` : ''}: page ${st.page + 1}`);
   };
@@ -322,7 +324,9 @@ async function mapView(main, t) {
     const e = t.model.entities[name];
     const pkT = e.keys?.[t.keys.table.pk];
     const mates = t.entities.filter((o) => o !== name && t.model.entities[o].keys?.[t.keys.table.pk] === pkT);
-    const ixs = Object.entries(t.keys.indexes).filter(([, ix]) => e.keys?.[ix.pk] !== undefined).map(([n]) => n);
+    // a multi-attribute key's attributes: each a template or a plain attribute (any, when none are declared)
+    const gives = (k) => e.keys?.[k] !== undefined || !e.attributes || k in e.attributes;
+    const ixs = Object.entries(t.keys.indexes).filter(([, ix]) => (ix.multi ? M.keyAttributes(ix).every(gives) : e.keys?.[ix.pk] !== undefined)).map(([n]) => n);
     const pats = checks.filter((c) => c.kind === 'pattern' && (c.entities || []).includes(name));
     grid.append(el('div', { class: `card ${entityClass(t, name)}`, 'data-entity': name },
       el('h3', {}, badge(t, name)),
@@ -449,7 +453,7 @@ async function patternsView(main, t) {
           el('strong', {}, plural(items.length, 'item')), ` · consumed ${units ?? '?'} ${p.op === 'PutItem' ? 'WCU' : 'RCU'}`,
           monthly == null ? '' : ` · at ${rate.value} calls/s: $${monthly.toFixed(2)} a month on demand`));
         if (p.op === 'Scan') out.append(el('p', { class: 'suggest' }, M.scanSuggestion(p)));
-        out.append(groupedTable(t, items, space, [...new Set([space.pk, space.sk, t.keys.table.pk, t.keys.table.sk].filter(Boolean))], { expand: true }));
+        out.append(groupedTable(t, items, space, [...new Set([...M.keyAttributes(space), t.keys.table.pk, t.keys.table.sk].filter(Boolean))], { expand: true }));
         const code = M.codeFor(op, req, endpoint, 'us-east-1');
         const pre = el('pre', { class: 'code', 'data-lang': 'boto3' }, code.boto3);
         const tabs = el('div', { class: 'codetabs' }, [['boto3', 'boto3'], ['js', 'JS SDK v3 DocumentClient'], ['cli', 'aws-cli'], ['partiql', 'PartiQL']].map(([k, label]) => el('button', {

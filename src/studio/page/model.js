@@ -50,10 +50,13 @@ export const typeOf = (av) => (av && typeof av === 'object' ? Object.keys(av)[0]
 
 // The key names of the table and of each index, from DescribeTable.
 export function keysOf(desc) {
-  const ks = (schema) => ({
-    pk: schema.find((k) => k.KeyType === 'HASH')?.AttributeName,
-    sk: schema.find((k) => k.KeyType === 'RANGE')?.AttributeName,
-  });
+  // pk and sk: the first HASH and RANGE attributes; pks and sks: all of
+  // them, in key order (a GSI's multi-attribute key has up to 4 of each)
+  const ks = (schema) => {
+    const pks = schema.filter((k) => k.KeyType === 'HASH').map((k) => k.AttributeName);
+    const sks = schema.filter((k) => k.KeyType === 'RANGE').map((k) => k.AttributeName);
+    return { pk: pks[0], sk: sks[0], pks, sks, multi: pks.length > 1 || sks.length > 1 };
+  };
   const t = desc.Table;
   const types = Object.fromEntries((t.AttributeDefinitions || []).map((a) => [a.AttributeName, a.AttributeType]));
   const indexes = {};
@@ -66,9 +69,20 @@ export function keysOf(desc) {
 export function indexKeyNames(keys) {
   const out = {};
   for (const [name, ix] of Object.entries(keys.indexes)) {
-    for (const a of [ix.pk, ix.sk]) if (a) (out[a] ||= []).push(name);
+    for (const a of [...ix.pks, ...ix.sks]) (out[a] ||= []).push(name);
   }
   return out;
+}
+
+// The key attributes of a key space: every HASH one, then every RANGE one.
+export const keyAttributes = (space) => [...(space.pks || [space.pk]), ...(space.sks || [space.sk])].filter(Boolean);
+
+// The partition of an item in a key space, as the studio names it: the
+// partition key's value, or for several HASH attributes a JSON array of
+// their texts (["acme", "2"]), as st_partitions and the traffic counters do.
+export function partitionOf(space, item) {
+  if (!space.pks || space.pks.length < 2) return show(item[space.pk]);
+  return `[${space.pks.map((k) => JSON.stringify(show(item[k]))).join(', ')}]`;
 }
 
 // An item's attribute names: the table's keys, the indexes' keys, then the rest by name.
@@ -189,18 +203,40 @@ export function inferModel(items, keys) {
 
 const SK_OPS = { '=': '=', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
 
+const CONDITIONS = ['=', '<', '<=', '>', '>=', 'between', 'begins_with'];
+
+// A key condition's value as [op, argument]: a template is "=".
+const condition = (v) => (typeof v === 'string' ? ['=', v] : Object.entries(v || {})[0] || []);
+
+// The values a pattern gives a multi-attribute key's HASH (or RANGE)
+// attributes, one per name (undefined: not given), from "pk" or "sk" as the
+// model takes them (docs/studio.md): an array in key order, an object by
+// attribute name, or a lone value for the first attribute.
+export function keyValues(v, names) {
+  if (v === undefined || v === null) return names.map(() => undefined);
+  if (Array.isArray(v)) return names.map((_, i) => v[i] ?? undefined);
+  const lone = typeof v !== 'object' || (Object.keys(v).length === 1 && !names.includes(Object.keys(v)[0])
+    && CONDITIONS.includes(Object.keys(v)[0]));
+  return lone ? names.map((_, i) => (i === 0 ? v : undefined)) : names.map((n) => v[n] ?? undefined);
+}
+
+function describeCondition(name, v) {
+  const [op, x] = condition(v);
+  if (op === 'begins_with') return `begins_with(${name}, ${x})`;
+  if (op === 'between') return `${name} between ${x[0]} and ${x[1]}`;
+  return op ? `${name} ${op} ${x}` : '';
+}
+
 // The pattern's key condition, readable: "PK = CUST#{customer_id} and begins_with(SK, ORDER#)".
 export function describeKey(p, keyNames) {
   const parts = [];
-  if (p.pk !== undefined) parts.push(`${keyNames.pk} = ${p.pk}`);
-  if (p.sk !== undefined) {
-    if (typeof p.sk === 'string') parts.push(`${keyNames.sk} = ${p.sk}`);
-    else {
-      const [op, v] = Object.entries(p.sk)[0] || [];
-      if (op === 'begins_with') parts.push(`begins_with(${keyNames.sk}, ${v})`);
-      else if (op === 'between') parts.push(`${keyNames.sk} between ${v[0]} and ${v[1]}`);
-      else if (op) parts.push(`${keyNames.sk} ${op} ${v}`);
-    }
+  if (keyNames.multi && p.op === 'Query') {
+    const names = [...keyNames.pks, ...keyNames.sks];
+    [...keyValues(p.pk, keyNames.pks), ...keyValues(p.sk, keyNames.sks)]
+      .forEach((v, i) => { if (v !== undefined) parts.push(describeCondition(names[i], v)); });
+  } else {
+    if (p.pk !== undefined) parts.push(`${keyNames.pk} = ${p.pk}`);
+    if (p.sk !== undefined) parts.push(describeCondition(keyNames.sk, p.sk));
   }
   if (p.filter) parts.push(`filter ${p.filter}`);
   if (p.entity) parts.push(`writes ${p.entity}`);
@@ -211,9 +247,13 @@ export function describeKey(p, keyNames) {
 export function patternParams(model, p) {
   const names = new Set();
   const add = (t) => placeholders(t).forEach((n) => names.add(n));
-  if (p.pk !== undefined) add(p.pk);
-  if (typeof p.sk === 'string') add(p.sk);
-  else if (p.sk) Object.values(p.sk).flat().forEach(add);
+  // every template of the key condition, however deep (a multi-attribute key's arrays and objects)
+  const addAll = (v) => {
+    if (typeof v === 'string') add(v);
+    else if (v && typeof v === 'object') Object.values(v).forEach(addAll);
+  };
+  addAll(p.pk);
+  addAll(p.sk);
   for (const v of Object.values(p.values || {})) if (typeof v === 'string') add(v);
   if (p.op === 'PutItem') {
     const e = model.entities?.[p.entity] || {};
@@ -236,6 +276,29 @@ export function patternRequest(tableName, keys, p, params) {
   if (p.op === 'GetItem') {
     r.Key = { [space.pk]: keyValue(keys.types[space.pk], fill(p.pk, params)) };
     if (space.sk) r.Key[space.sk] = keyValue(keys.types[space.sk], fill(typeof p.sk === 'string' ? p.sk : p.sk['='], params));
+  } else if (p.op === 'Query' && space.multi) {
+    // a multi-attribute key: each attribute given, in key order (DynamoDB's
+    // rules, checked when the model was set)
+    const attrs = [...space.pks, ...space.sks];
+    const conds = [];
+    [...keyValues(p.pk, space.pks), ...keyValues(p.sk, space.sks)].forEach((v, i) => {
+      if (v === undefined) return;
+      const t = keys.types[attrs[i]];
+      const [op, x] = condition(v);
+      names[`#k${i}`] = attrs[i];
+      if (op === 'between') {
+        values[`:k${i}`] = keyValue(t, fill(x[0], params));
+        values[`:k${i}b`] = keyValue(t, fill(x[1], params));
+        conds.push(`#k${i} BETWEEN :k${i} AND :k${i}b`);
+      } else if (op === 'begins_with') {
+        values[`:k${i}`] = keyValue(t, fill(x, params));
+        conds.push(`begins_with(#k${i}, :k${i})`);
+      } else {
+        values[`:k${i}`] = keyValue(t, fill(x, params));
+        conds.push(`#k${i} ${SK_OPS[op] || '='} :k${i}`);
+      }
+    });
+    r.KeyConditionExpression = conds.join(' AND ');
   } else if (p.op === 'Query') {
     names['#k0'] = space.pk;
     values[':k0'] = keyValue(keys.types[space.pk], fill(p.pk, params));
