@@ -127,6 +127,13 @@ SELECT function FROM st_stream_mappings() WHERE mapping = :'refound';
 SELECT m ->> 'State' AS state, m ->> 'FunctionName' AS function
   FROM st_stream_mapping_update(:'refound', enabled => true) m;
 SELECT st_stream_mapping_update(:'refound', enabled => false) ->> 'State' AS state;
+-- renamed, or given to another owner: still the mapping's (its OID)
+ALTER FUNCTION resink(jsonb) RENAME TO resink_renamed;
+SELECT function FROM st_stream_mappings() WHERE mapping = :'refound';
+ALTER FUNCTION resink_renamed(jsonb) RENAME TO resink;
+ALTER FUNCTION resink(jsonb) OWNER TO regress_st_mapping_stranger;
+SELECT function FROM st_stream_mappings() WHERE mapping = :'refound';
+ALTER FUNCTION resink(jsonb) OWNER TO CURRENT_USER;
 DROP FUNCTION resink(jsonb);
 GRANT CREATE ON SCHEMA public TO regress_st_mapping_stranger;
 SET ROLE regress_st_mapping_stranger;

@@ -77,17 +77,22 @@
  * a regprocedure: pg_upgrade refuses a table with a regprocedure column
  * (functions' OIDs are not kept across it, nor across pg_dump), while roles'
  * OIDs are kept by pg_upgrade and regrole is dumped by name.  The function
- * is found by its name; it is the mapping's when it is still the OID
- * stored (an owner changed since is the owner's doing) or, after an upgrade
- * or a restore gave it another OID, when its owner is the one stored: a
- * function of the same name created again by another role is never called
- * as the mapping's role.
+ * is the stored OID while that is a function of the stored owner or of the
+ * stored name (renamed, or given to another owner: the owner's doing);
+ * else, after an upgrade or a restore gave it another OID, the function of
+ * the stored name and owner.  A function of the same name created again by
+ * another role is never called as the mapping's role, and a stale OID
+ * (after a restore into another cluster) is taken only for a function of
+ * the same name or owner.  Enabling a mapping and each batch run store
+ * the function's OID, name and owner again.
  */
 #define MAPPING_FUNCTION \
-	"(SELECT p.oid FROM pg_catalog.pg_proc p" \
-	" WHERE p.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(m.function_name)::pg_catalog.oid" \
-	" AND (p.oid OPERATOR(pg_catalog.=) m.function" \
-	"      OR p.proowner OPERATOR(pg_catalog.=) m.function_owner::pg_catalog.oid))"
+	"COALESCE((SELECT p.oid FROM pg_catalog.pg_proc p WHERE p.oid OPERATOR(pg_catalog.=) m.function" \
+	"          AND (p.proowner OPERATOR(pg_catalog.=) m.function_owner::pg_catalog.oid" \
+	"               OR p.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(m.function_name)::pg_catalog.oid))," \
+	"         (SELECT p.oid FROM pg_catalog.pg_proc p" \
+	"          WHERE p.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(m.function_name)::pg_catalog.oid" \
+	"          AND p.proowner OPERATOR(pg_catalog.=) m.function_owner::pg_catalog.oid))"
 
 /* ---------- checks ---------- */
 
@@ -124,7 +129,7 @@ function_problem(Oid fn, const char *name)
 	char	   *problem = NULL;
 
 	if (!OidIsValid(fn) && name != NULL)
-		return psprintf("the function %s of the stream mapping no longer exists (dropped, renamed, or created again by another role)",
+		return psprintf("the function %s of the stream mapping no longer exists (dropped, or made again under its name by another role)",
 						name);
 	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fn));
 	if (!HeapTupleIsValid(tup))
@@ -410,9 +415,9 @@ ops_stream_mapping_update(const char *uuid, int enabled, int batch_size, int max
 	int64		stream_id;
 	Oid			function;
 	char	   *function_name;
-	Oid			types[5] = {TEXTOID, BOOLOID, INT4OID, INT4OID, BOOLOID};
-	Datum		args[5];
-	char		nulls[5] = {' ', ' ', ' ', ' ', ' '};
+	Oid			types[8] = {TEXTOID, BOOLOID, INT4OID, INT4OID, BOOLOID, OIDOID, OIDOID, TEXTOID};
+	Datum		args[8];
+	char		nulls[8] = {' ', ' ', ' ', ' ', ' ', 'n', 'n', 'n'};
 
 	uuid = check_uuid(uuid);
 	if (batch_size != INT_MIN)
@@ -433,6 +438,14 @@ ops_stream_mapping_update(const char *uuid, int enabled, int batch_size, int max
 	nulls[3] = max_retries == INT_MIN ? 'n' : ' ';
 	args[4] = BoolGetDatum(dead_letter > 0);
 	nulls[4] = dead_letter < 0 ? 'n' : ' ';
+	/* enabled: the function as it is now (see MAPPING_FUNCTION) */
+	if (enabled > 0)
+	{
+		args[5] = ObjectIdGetDatum(function);
+		args[6] = ObjectIdGetDatum(function_owner(function));
+		args[7] = CStringGetTextDatum(format_procedure_qualified(function));
+		nulls[5] = nulls[6] = nulls[7] = ' ';
+	}
 	catalog_check_triggers();
 	if (catalog_write("UPDATE stdesign.stream_mappings SET"
 					  " state = CASE WHEN $2 IS NULL THEN state WHEN $2 THEN 'Enabled' ELSE 'Disabled' END,"
@@ -441,9 +454,12 @@ ops_stream_mapping_update(const char *uuid, int enabled, int batch_size, int max
 					  " retries = CASE WHEN $2 THEN 0 ELSE retries END,"
 					  " batch_size = COALESCE($3, batch_size),"
 					  " maximum_retry_attempts = COALESCE($4, maximum_retry_attempts),"
-					  " dead_letter = COALESCE($5, dead_letter), last_modified = pg_catalog.now()"
+					  " dead_letter = COALESCE($5, dead_letter), last_modified = pg_catalog.now(),"
+					  " function = COALESCE($6, function),"
+					  " function_owner = COALESCE($7::pg_catalog.regrole, function_owner),"
+					  " function_name = COALESCE($8, function_name)"
 					  " WHERE uuid OPERATOR(pg_catalog.=) $1::pg_catalog.uuid",
-					  5, types, args, nulls) != 1)
+					  8, types, args, nulls) != 1)
 		st_internal_error("could not write stdesign.stream_mappings");
 	return mapping_answer(uuid, GetUserId());
 }
@@ -684,22 +700,42 @@ ops_stream_mapping_invoke(const OpsStreamMapping *m)
 	Jsonb	  **records;
 	int			n;
 	int64		last;
-	Oid			types[2] = {TEXTOID, INT8OID};
-	Datum		args[2];
+	Oid			types[5] = {TEXTOID, INT8OID, OIDOID, OIDOID, TEXTOID};
+	Datum		args[5];
+	char		nulls[5] = {' ', ' ', ' ', ' ', ' '};
+	HeapTuple	tup;
 
 	records = ops_stream_records_of(m->stream_id, m->position, m->batch_size, &n, &last);
 	if (n == 0)
 		return 0;
 	call_function(m->function, batch_of(records, n));
 
-	/* the checkpoint, in the function's transaction */
+	/*
+	 * The checkpoint, in the function's transaction; with the function's
+	 * name and owner as they are now, so that a function renamed or given
+	 * to another owner since the mapping was made is still found by its
+	 * name after an upgrade or a restore.
+	 */
 	args[0] = CStringGetTextDatum(m->uuid);
 	args[1] = Int64GetDatum(last);
+	args[2] = ObjectIdGetDatum(m->function);
 	catalog_check_triggers();
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(m->function));
+	if (HeapTupleIsValid(tup))
+	{
+		args[3] = ObjectIdGetDatum(((Form_pg_proc) GETSTRUCT(tup))->proowner);
+		ReleaseSysCache(tup);
+		args[4] = CStringGetTextDatum(format_procedure_qualified(m->function));
+	}
+	else
+		nulls[3] = nulls[4] = 'n';
 	(void) catalog_write("UPDATE stdesign.stream_mappings SET position = $2, retries = 0,"
-						 " last_run = pg_catalog.clock_timestamp(), last_processing_result = 'OK'"
+						 " last_run = pg_catalog.clock_timestamp(), last_processing_result = 'OK',"
+						 " function = CASE WHEN $4 IS NULL THEN function ELSE $3 END,"
+						 " function_owner = COALESCE($4::pg_catalog.regrole, function_owner),"
+						 " function_name = COALESCE($5, function_name)"
 						 " WHERE uuid OPERATOR(pg_catalog.=) $1::pg_catalog.uuid",
-						 2, types, args, NULL);
+						 5, types, args, nulls);
 	return n;
 }
 

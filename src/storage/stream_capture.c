@@ -1222,14 +1222,29 @@ roll_shard_if_due(const CatalogOids *cat, ShardCache *e, char *shard, TimestampT
  * less) numbers one record per number taken, as before.
  */
 static int64
-number_block(Oid seq)
+number_block(Oid seq, int records)
 {
-	HeapTuple	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seq));
+	HeapTuple	tup;
 	int64		block = 1;
 
+	/* one record takes one number: no need to read (a put's commit) */
+	if (records <= 1)
+		return 1;
+	tup = SearchSysCache1(SEQRELID, ObjectIdGetDatum(seq));
 	if (HeapTupleIsValid(tup))
 	{
-		block = Max(((Form_pg_sequence) GETSTRUCT(tup))->seqincrement, 1);
+		Form_pg_sequence form = (Form_pg_sequence) GETSTRUCT(tup);
+
+		/*
+		 * Numbers cached by a backend would be handed out after larger
+		 * ones another backend committed meanwhile: out of commit order.
+		 */
+		if (form->seqcache > 1)
+		{
+			ReleaseSysCache(tup);
+			st_internal_error("stdesign.stream_sequence_numbers must have CACHE 1 for stream records to be numbered in commit order");
+		}
+		block = Max(form->seqincrement, 1);
 		ReleaseSysCache(tup);
 	}
 	return block;
@@ -1259,7 +1274,7 @@ write_records(void)
 	ResourceOwner owner = CurrentResourceOwner;
 	int64		next_number = 0;
 	int64		numbers_end = 0;
-	int64		block = b->live > 1 ? number_block(seq) : 1;
+	int64		block = 0;		/* read once the first number is taken */
 
 	/* in one order, so that two transactions writing two streams never deadlock */
 	qsort(b->streams, b->nstreams, sizeof(int64), cmp_int64);
@@ -1377,6 +1392,14 @@ write_records(void)
 		if (next_number == numbers_end)
 		{
 			next_number = nextval_internal(seq, false);
+
+			/*
+			 * The sequence's definition read only now: nextval holds its
+			 * lock until the commit, so that an ALTER SEQUENCE cannot
+			 * change the increment between this read and the number taken.
+			 */
+			if (block == 0)
+				block = number_block(seq, b->live);
 			numbers_end = next_number + (next_number <= PG_INT64_MAX - block ? block : 1);
 		}
 		values[2] = Int64GetDatum(next_number++);

@@ -112,6 +112,7 @@ typedef struct StudioPattern
 	 */
 	StudioKeyCond *mkeys;
 	int			nmkeys;			/* the index's key attributes when parsed */
+	int			nmkeys_pk;		/* of which HASH */
 	char	   *filter;
 	char	   *projection;
 	Jsonb	   *names;

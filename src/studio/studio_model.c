@@ -428,8 +428,9 @@ check_collisions(StTable *t, StudioModel *m)
 
 /* ---------- patterns ---------- */
 
-StIndex *
-studio_pattern_index(StTable *t, StudioPattern *p)
+/* The index pattern p names, or NULL for the table; raises when t has none of the name. */
+static StIndex *
+pattern_index_lookup(StTable *t, StudioPattern *p)
 {
 	StIndex    *ix;
 
@@ -439,8 +440,25 @@ studio_pattern_index(StTable *t, StudioPattern *p)
 	if (ix == NULL)
 		st_error(ST_ERR_VALIDATION,
 				 "Invalid model: pattern \"%s\": table %s has no index %s", p->name, t->name, p->index);
-	/* a multi-attribute key's conditions, one per key attribute of the index parsed against */
-	if (p->mkeys && p->nmkeys != ix->npk + ix->nsk)
+	return ix;
+}
+
+StIndex *
+studio_pattern_index(StTable *t, StudioPattern *p)
+{
+	StIndex    *ix = pattern_index_lookup(t, p);
+
+	if (ix == NULL)
+		return NULL;
+	/*
+	 * A Query pattern's conditions were parsed against the index's key: one
+	 * per key attribute of a multi-attribute key, a template (and a sort
+	 * condition) of a single one.  A model older than the index (a caller
+	 * still holding it) must not be run against another shape of key.
+	 */
+	if (p->op == STUDIO_QUERY &&
+		((p->mkeys != NULL) != ix->multi ||
+		 (p->mkeys && (p->nmkeys != ix->npk + ix->nsk || p->nmkeys_pk != ix->npk))))
 		st_error(ST_ERR_VALIDATION,
 				 "Invalid model: pattern \"%s\": the key of index %s changed since the model was set: set it again",
 				 p->name, ix->name);
@@ -691,6 +709,7 @@ parse_multi_condition(StTable *t, StIndex *ix, StudioPattern *p, const Av *pk, c
 
 	p->mkeys = palloc0(sizeof(StudioKeyCond) * (ix->npk + ix->nsk));
 	p->nmkeys = ix->npk + ix->nsk;
+	p->nmkeys_pk = ix->npk;
 	if (pk && pk->type != AV_NULL)
 		parse_multi_values(ix, p, pk, true, where);
 	if (sk && sk->type != AV_NULL)
@@ -749,7 +768,8 @@ parse_pattern(StTable *t, StudioModel *m, StudioPattern *p, const Av *def)
 	else
 		bad(where, "unknown \"op\" \"%s\" (GetItem, Query, Scan or PutItem)", op);
 	p->index = string_member(def, "index", where, false);
-	ix = studio_pattern_index(t, p);
+	/* the pattern's key is parsed below, against this index */
+	ix = pattern_index_lookup(t, p);
 	if (p->index && (p->op == STUDIO_GET || p->op == STUDIO_PUT))
 		bad(where, "%s reads or writes the table itself: it takes no \"index\"", op);
 	(void) string_member(def, "description", where, false);
