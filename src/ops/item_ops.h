@@ -14,6 +14,7 @@
 
 #include "catalog/st_catalog.h"
 #include "lib/stringinfo.h"
+#include "expr/expr.h"
 #include "item/av.h"
 #include "storage/st_storage.h"
 
@@ -238,6 +239,8 @@ extern const StKeyDef *ops_query_sk(const StQuerySpec *q);
  */
 struct ExprKeyConditionMulti;
 extern void ops_query_set_multi_condition(StQuerySpec *q, const struct ExprKeyConditionMulti *m);
+/* A sort-key condition's operator as a multi-attribute key condition names it (= for none). */
+extern ExprKeyOp ops_query_key_op(StSortOp op);
 
 /* A multi-attribute GSI query's ExclusiveStartKey lies in what it queries. */
 extern void ops_query_check_multi_start(const StQuerySpec *q);

@@ -119,6 +119,28 @@ sort_range(const StQuerySpec *q, StQueryRange *r)
 
 /* ---------- multi-attribute GSI keys ---------- */
 
+ExprKeyOp
+ops_query_key_op(StSortOp op)
+{
+	switch (op)
+	{
+		case ST_SORT_LT:
+			return EXPR_KEY_LT;
+		case ST_SORT_LE:
+			return EXPR_KEY_LE;
+		case ST_SORT_GT:
+			return EXPR_KEY_GT;
+		case ST_SORT_GE:
+			return EXPR_KEY_GE;
+		case ST_SORT_BETWEEN:
+			return EXPR_KEY_BETWEEN;
+		case ST_SORT_BEGINS_WITH:
+			return EXPR_KEY_BEGINS_WITH;
+		default:
+			return EXPR_KEY_EQ;
+	}
+}
+
 static StSortOp
 multi_sort_op(ExprKeyOp op)
 {

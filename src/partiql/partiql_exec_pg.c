@@ -445,28 +445,6 @@ partition_values(const PqlPlan *plan, const StKeyDef *pk, const Av *params)
 	return vals;
 }
 
-static ExprKeyOp
-multi_key_op(StSortOp op)
-{
-	switch (op)
-	{
-		case ST_SORT_LT:
-			return EXPR_KEY_LT;
-		case ST_SORT_LE:
-			return EXPR_KEY_LE;
-		case ST_SORT_GT:
-			return EXPR_KEY_GT;
-		case ST_SORT_GE:
-			return EXPR_KEY_GE;
-		case ST_SORT_BETWEEN:
-			return EXPR_KEY_BETWEEN;
-		case ST_SORT_BEGINS_WITH:
-			return EXPR_KEY_BEGINS_WITH;
-		default:
-			return EXPR_KEY_EQ;
-	}
-}
-
 /*
  * The key condition of a Query plan on a multi-attribute key, set on q by
  * the Query operation's own code (ops_query_set_multi_condition); false
@@ -498,7 +476,7 @@ multi_range(const PqlPlan *plan, StIndex *ix, const Av *params, StQuerySpec *q)
 		if (!sort_range(plan, &ix->keys[k], params, &bounded))
 			return false;
 		m.has[k] = true;
-		m.op[k] = multi_key_op(bounded.sort_op);
+		m.op[k] = ops_query_key_op(bounded.sort_op);
 		m.value1[k] = bounded.sort1;
 		m.value2[k] = bounded.sort2;
 	}

@@ -207,6 +207,12 @@ extern bool studio_pattern_reads(StTable *t, StudioPattern *p, StudioEntity *e);
  * its projection against a KEYS_ONLY or INCLUDE GSI: "Invalid model" errors.
  */
 extern void studio_pattern_check_expressions(StTable *t, StudioPattern *p, const char *where);
+/*
+ * In a PG_CATCH block, back in the caller's memory context: the error
+ * raised again, a ValidationException's message as "Invalid model:
+ * <where>: " and its own, with hint when not NULL.
+ */
+extern pg_noreturn void studio_rethrow_model_error(const char *where, const char *hint);
 /* Attributes its filter (or projection) names that no entity it reads declares. */
 extern List *studio_pattern_unknown_attrs(StudioModel *m, StTable *t, StudioPattern *p,
 										  bool projection);

@@ -647,28 +647,6 @@ parse_multi_values(StIndex *ix, StudioPattern *p, const Av *v, bool hash, const 
 	}
 }
 
-static ExprKeyOp
-expr_key_op(StSortOp op)
-{
-	switch (op)
-	{
-		case ST_SORT_LT:
-			return EXPR_KEY_LT;
-		case ST_SORT_LE:
-			return EXPR_KEY_LE;
-		case ST_SORT_GT:
-			return EXPR_KEY_GT;
-		case ST_SORT_GE:
-			return EXPR_KEY_GE;
-		case ST_SORT_BETWEEN:
-			return EXPR_KEY_BETWEEN;
-		case ST_SORT_BEGINS_WITH:
-			return EXPR_KEY_BEGINS_WITH;
-		default:
-			return EXPR_KEY_EQ;
-	}
-}
-
 void
 studio_multi_condition(StIndex *ix, const StudioKeyCond *mkeys, const Av *params,
 					   ExprKeyConditionMulti *m, const char *where)
@@ -679,7 +657,7 @@ studio_multi_condition(StIndex *ix, const StudioKeyCond *mkeys, const Av *params
 		m->has[k] = mkeys[k].has;
 		if (!mkeys[k].has)
 			continue;
-		m->op[k] = expr_key_op(mkeys[k].op);
+		m->op[k] = ops_query_key_op(mkeys[k].op);
 		if (params == NULL)
 			continue;
 		m->value1[k] = ops_key_value_from_text(studio_template_format(mkeys[k].t1, params, where),
@@ -724,19 +702,11 @@ parse_multi_condition(StTable *t, StIndex *ix, StudioPattern *p, const Av *pk, c
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-		const char *prefix = "ValidationException: ";
-
 		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		if (edata->message && strncmp(edata->message, prefix, strlen(prefix)) == 0)
-			edata->message = psprintf("%sInvalid model: %s: %s", prefix, where,
-									  edata->message + strlen(prefix));
-		edata->hint = psprintf("A Query of index %s gives every partition-key attribute (%s) with =, then sort-key attributes (%s) from the first, none skipped, all with = but the last one used.",
-							   ix->name, key_names(ix, 0, ix->npk),
-							   ix->nsk ? key_names(ix, ix->npk, ix->npk + ix->nsk) : "none");
-		ReThrowError(edata);
+		studio_rethrow_model_error(where,
+								   psprintf("A Query of index %s gives every partition-key attribute (%s) with =, then sort-key attributes (%s) from the first, none skipped, all with = but the last one used.",
+											ix->name, key_names(ix, 0, ix->npk),
+											ix->nsk ? key_names(ix, ix->npk, ix->npk + ix->nsk) : "none"));
 	}
 	PG_END_TRY();
 }

@@ -202,6 +202,21 @@ static_request(StTable *t, StudioPattern *p, StExprRequest *req)
  * not at the first call.
  */
 void
+studio_rethrow_model_error(const char *where, const char *hint)
+{
+	ErrorData  *edata = CopyErrorData();
+	const char *prefix = "ValidationException: ";
+
+	FlushErrorState();
+	if (edata->message && strncmp(edata->message, prefix, strlen(prefix)) == 0)
+		edata->message = psprintf("%sInvalid model: %s: %s", prefix, where,
+								  edata->message + strlen(prefix));
+	if (hint)
+		edata->hint = pstrdup(hint);
+	ReThrowError(edata);
+}
+
+void
 studio_pattern_check_expressions(StTable *t, StudioPattern *p, const char *where)
 {
 	MemoryContext cxt = CurrentMemoryContext;
@@ -216,16 +231,8 @@ studio_pattern_check_expressions(StTable *t, StudioPattern *p, const char *where
 	}
 	PG_CATCH();
 	{
-		ErrorData  *edata;
-		const char *prefix = "ValidationException: ";
-
 		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		if (edata->message && strncmp(edata->message, prefix, strlen(prefix)) == 0)
-			edata->message = psprintf("%sInvalid model: %s: %s", prefix, where,
-									  edata->message + strlen(prefix));
-		ReThrowError(edata);
+		studio_rethrow_model_error(where, NULL);
 	}
 	PG_END_TRY();
 
