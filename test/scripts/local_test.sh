@@ -44,18 +44,28 @@ work=$(mktemp -d -t stdesign_local.XXXXXX)
 # as root the cluster runs as postgres, which must reach the data directory
 chmod 755 "$work"
 mkdir "$work/home"
+# -inMemory's directories go in here (a /tmp of its own, for postgres
+# too), where the clean-up finds them
+mkdir -m 1777 "$work/mem"
+export TMPDIR=$work/mem
 # each start is a job of its own (its own process group, SIGINT not ignored
 # as it is for background commands without job control), as in a terminal
 set -m
 jobs_started=()
 cleanup() {
-	local p
+	local p d
 	for p in ${jobs_started[@]+"${jobs_started[@]}"}; do
 		kill -TERM -- "-$p" 2>/dev/null
 	done
 	for p in ${jobs_started[@]+"${jobs_started[@]}"}; do
 		wait "$p" 2>/dev/null
 	done
+	# a server whose stdesign-local failed to stop it (pg_ctl puts the
+	# postmaster in a session of its own) must not outlive the test and
+	# hold its ports for the next run
+	while IFS= read -r d; do
+		as_postgres "$bindir/pg_ctl" -D "${d%/postmaster.pid}" -m immediate -w stop >/dev/null 2>&1
+	done < <(find "$work" -path '*/pgdata/postmaster.pid' 2>/dev/null)
 	rm -rf "$work"
 }
 trap cleanup EXIT
