@@ -1510,10 +1510,14 @@ CREATE SEQUENCE stdesign.stream_ids;
 -- By blocks: a commit numbers up to 1000 records from each number it takes
 -- (n, n + 1, ...), so numbers grow but are not consecutive, as DynamoDB's.
 CREATE SEQUENCE stdesign.stream_sequence_numbers INCREMENT BY 1000;
--- The records: written at commit, one per change of an item.
+-- The records: written at commit, one per change of an item.  A record's
+-- shard is the one of its stream whose range (stream_shards: above
+-- starting_sequence, up to ending_sequence once closed) holds its number:
+-- a stream writes to one shard at a time and rolls over under the lock it
+-- numbers under, so its shards' ranges are disjoint and in order.  No shard
+-- id per record: the key is what each commit inserts, kept small.
 CREATE TABLE stdesign.stream_records (
 	stream_id bigint NOT NULL,
-	shard_id text COLLATE "C" NOT NULL,
 	sequence_number bigint NOT NULL,
 	created_at timestamptz NOT NULL,	-- the commit's time (ApproximateCreationDateTime)
 	event_name text NOT NULL CHECK (event_name IN ('INSERT', 'MODIFY', 'REMOVE')),
@@ -1522,7 +1526,7 @@ CREATE TABLE stdesign.stream_records (
 	old_image jsonb,
 	size_bytes integer NOT NULL,		-- DynamoDB's size of keys and images kept
 	ttl_deletion boolean NOT NULL,		-- removed by time to live
-	PRIMARY KEY (stream_id, shard_id, sequence_number)
+	PRIMARY KEY (stream_id, sequence_number)
 );
 REVOKE ALL ON stdesign.streams, stdesign.stream_records FROM PUBLIC;
 -- The sequences keep their default privileges (the owner's only): PUBLIC

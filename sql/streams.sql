@@ -274,7 +274,7 @@ RESET ROLE;
 SET ROLE regress_st_stream_reader;
 SELECT count(*) > 0 AS reads FROM st_stream_records('Orders');
 SELECT count(*) FROM stdesign.stream_records;
-INSERT INTO stdesign.stream_records VALUES (1, 'x', 1, now(), 'INSERT', '{}', NULL, NULL, 0, false);
+INSERT INTO stdesign.stream_records VALUES (1, 1, now(), 'INSERT', '{}', NULL, NULL, 0, false);
 RESET ROLE;
 -- row-level security on the relation: the stream is refused to those it applies to
 ALTER TABLE :rel ENABLE ROW LEVEL SECURITY;

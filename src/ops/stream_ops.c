@@ -138,7 +138,7 @@ close_open_shards(const char *table_name)
 	if (SPI_execute_with_args("UPDATE stdesign.stream_shards sh SET closed_at = pg_catalog.now(),"
 							  " ending_sequence = COALESCE((SELECT pg_catalog.max(r.sequence_number)"
 							  "  FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) sh.stream_id"
-							  "  AND r.shard_id OPERATOR(pg_catalog.=) sh.shard_id), sh.starting_sequence)"
+							  "  AND r.sequence_number OPERATOR(pg_catalog.>) sh.starting_sequence), sh.starting_sequence)"
 							  " FROM stdesign.streams s WHERE s.stream_id OPERATOR(pg_catalog.=) sh.stream_id"
 							  " AND s.table_name OPERATOR(pg_catalog.=) $1 AND sh.closed_at IS NULL"
 							  " AND (s.disabled_at IS NOT NULL OR s.table_deleted_at IS NOT NULL)",
@@ -489,7 +489,8 @@ ops_stream_drop_trimmed_shards(void)
 	if (SPI_execute("DELETE FROM stdesign.stream_shards s WHERE s.closed_at IS NOT NULL"
 					" AND NOT EXISTS (SELECT 1 FROM stdesign.stream_records r"
 					"  WHERE r.stream_id OPERATOR(pg_catalog.=) s.stream_id"
-					"  AND r.shard_id OPERATOR(pg_catalog.=) s.shard_id)",
+					"  AND r.sequence_number OPERATOR(pg_catalog.>) s.starting_sequence"
+					"  AND r.sequence_number OPERATOR(pg_catalog.<=) s.ending_sequence)",
 					false, 0) != SPI_OK_DELETE)
 		st_internal_error("could not delete the trimmed shards");
 	n = (int64) SPI_processed;

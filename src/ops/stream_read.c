@@ -291,7 +291,9 @@ shard_row(const StreamRow *s, const char *shard_id, ShardRow *sh)
 	if (SPI_execute_plan(kept_plan(&plan, "SELECT sh.starting_sequence, sh.ending_sequence, sh.trimmed_sequence,"
 								   " (SELECT pg_catalog.max(r.sequence_number) FROM stdesign.stream_records r"
 								   "  WHERE r.stream_id OPERATOR(pg_catalog.=) sh.stream_id"
-								   "  AND r.shard_id OPERATOR(pg_catalog.=) sh.shard_id)"
+								   "  AND r.sequence_number OPERATOR(pg_catalog.>) sh.starting_sequence"
+								   "  AND r.sequence_number OPERATOR(pg_catalog.<=)"
+								   "   COALESCE(sh.ending_sequence, 9223372036854775807))"
 								   " FROM stdesign.stream_shards sh"
 								   " WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2",
 								   2, types),
@@ -721,7 +723,14 @@ java_date(int64 ms)
 
 /* ---------- GetRecords ---------- */
 
-/* The records after a position in a shard, in order, at most $4. */
+/*
+ * The records after a position in a shard, in order, at most $4.  A
+ * record's shard is the one whose range holds its number (a stream's
+ * shards hold disjoint ranges, src/storage/stream_capture.c): the range
+ * is read in the same statement, so that a rollover committed after
+ * shard_row cannot add the child's records to the parent's.  Both bounds
+ * are the records' index range: the reading stops after $4 records.
+ */
 static SPIPlanPtr records_plan = NULL;
 static Oid	records_types[4] = {INT8OID, TEXTOID, INT8OID, INT4OID};
 
@@ -732,7 +741,12 @@ static Oid	records_types[4] = {INT8OID, TEXTOID, INT8OID, INT4OID};
 	" r.event_name, r.created_at, r.keys, r.new_image, r.old_image," \
 	" r.size_bytes, r.ttl_deletion" \
 	" FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1" \
-	" AND r.shard_id OPERATOR(pg_catalog.=) $2 AND r.sequence_number OPERATOR(pg_catalog.>) $3" \
+	" AND r.sequence_number OPERATOR(pg_catalog.>) GREATEST($3," \
+	"  (SELECT sh.starting_sequence FROM stdesign.stream_shards sh" \
+	"   WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2))" \
+	" AND r.sequence_number OPERATOR(pg_catalog.<=)" \
+	"  (SELECT COALESCE(sh.ending_sequence, 9223372036854775807) FROM stdesign.stream_shards sh" \
+	"   WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2)" \
 	" ORDER BY r.sequence_number LIMIT $4"
 
 /* out += the string s as a JSON string, after the member name key */

@@ -25,8 +25,8 @@
  * records to a stream that is gone.
  *
  * A batch finds its records through the records' primary key: per
- * stream, the oldest records in key order (shard, then sequence number,
- * which is commit order), at most a batch of them each, those past the
+ * stream, the oldest records in key order (sequence number, which is
+ * commit order), at most a batch of them each, those past the
  * retention deleted by their row addresses.  A round with nothing to trim
  * reads a few index entries per stream, not the whole table.
  *
@@ -75,28 +75,32 @@ ops_stream_trim_batch(int batch)
 	catalog_as_owner_begin(&save);
 	SPI_connect();
 	/*
-	 * The records go, and each shard they were in learns the highest number
-	 * trimmed from it (stream_shards.trimmed_sequence): an iterator at or
-	 * below it is TrimmedDataAccessException.
+	 * The records go, and each shard they were in (the one whose range
+	 * holds their numbers) learns the highest number trimmed from it
+	 * (stream_shards.trimmed_sequence): an iterator at or below it is
+	 * TrimmedDataAccessException.
 	 */
 	if (SPI_execute_with_args("WITH d AS (DELETE FROM stdesign.stream_records"
 							  " WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
 							  "  SELECT o.ctid FROM stdesign.streams s, LATERAL ("
 							  "   SELECT r.ctid, r.created_at FROM stdesign.stream_records r"
 							  "    WHERE r.stream_id OPERATOR(pg_catalog.=) s.stream_id"
-							  "    ORDER BY r.shard_id, r.sequence_number LIMIT $2) o"
+							  "    ORDER BY r.sequence_number LIMIT $2) o"
 							  "  WHERE o.created_at OPERATOR(pg_catalog.<) (pg_catalog.now()"
 							  "   OPERATOR(pg_catalog.-) pg_catalog.make_interval(secs => $1))"
 							  "  LIMIT $2))"
-							  " RETURNING stream_id, shard_id, sequence_number),"
-							  " m AS (SELECT d.stream_id, d.shard_id, pg_catalog.max(d.sequence_number) AS top,"
-							  "  pg_catalog.count(*) AS n FROM d GROUP BY d.stream_id, d.shard_id),"
+							  " RETURNING stream_id, sequence_number),"
+							  " m AS (SELECT s.stream_id, s.shard_id, pg_catalog.max(d.sequence_number) AS top"
+							  "  FROM d JOIN stdesign.stream_shards s ON s.stream_id OPERATOR(pg_catalog.=) d.stream_id"
+							  "  AND d.sequence_number OPERATOR(pg_catalog.>) s.starting_sequence"
+							  "  AND (s.ending_sequence IS NULL OR d.sequence_number OPERATOR(pg_catalog.<=) s.ending_sequence)"
+							  "  GROUP BY s.stream_id, s.shard_id),"
 							  " u AS (UPDATE stdesign.stream_shards sh"
 							  "  SET trimmed_sequence = GREATEST(sh.trimmed_sequence, m.top) FROM m"
 							  "  WHERE sh.stream_id OPERATOR(pg_catalog.=) m.stream_id"
 							  "  AND sh.shard_id OPERATOR(pg_catalog.=) m.shard_id RETURNING 1)"
-							  " SELECT COALESCE(pg_catalog.sum(m.n), 0)::pg_catalog.int8,"
-							  "  (SELECT pg_catalog.count(*) FROM u) FROM m",
+							  " SELECT (SELECT pg_catalog.count(*) FROM d),"
+							  "  (SELECT pg_catalog.count(*) FROM u)",
 							  2, types, args, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
 		st_internal_error("could not trim stdesign.stream_records");
 	{

@@ -44,7 +44,12 @@
  * numbers become visible in the order they grow: a reader that has read up
  * to N never later sees a record below N appear.  Commit order is WAL
  * order, so a physical standby, replaying commits in that order, shows the
- * same.  The price: writers of one stream serialise on their commits
+ * same.  The shard a record goes to is not written with it: a shard's
+ * rollover (roll_shard_if_due) runs under the same lock, before that
+ * commit's numbering, and the child's first number is taken after the
+ * parent's last, so a stream's shards hold disjoint, ordered ranges of
+ * numbers (stream_shards) and a number names its shard.
+ * The price: writers of one stream serialise on their commits
  * (the time from PRE_COMMIT to the end of the commit, WAL flush included);
  * bench/RESULTS.md has the measure.  So the work under the lock is kept
  * short: the datums records share are made once, records go in by batches
@@ -125,8 +130,13 @@ enum
 	BUF_NCOLS
 };
 
-/* The columns of stdesign.stream_records. */
-#define REC_NCOLS 10
+/*
+ * The columns of stdesign.stream_records: stream_id, sequence_number,
+ * created_at, event_name, keys, new_image, old_image, size_bytes,
+ * ttl_deletion.  No shard id: a record's shard is the one whose range of
+ * numbers holds its number (sql/stdesign.sql).
+ */
+#define REC_NCOLS 9
 
 typedef enum StStreamEvent
 {
@@ -1189,11 +1199,13 @@ roll_shard_if_due(const CatalogOids *cat, ShardCache *e, char *shard, TimestampT
 		catalog_check_triggers();
 		catalog_as_owner_begin(&save);
 		SPI_connect();
-		plan = SPI_prepare("WITH closed AS (UPDATE stdesign.stream_shards"
+		/* the stream's records above the open shard's start are all the shard's */
+		plan = SPI_prepare("WITH closed AS (UPDATE stdesign.stream_shards sh"
 						   "  SET ending_sequence = COALESCE((SELECT pg_catalog.max(r.sequence_number)"
 						   "    FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1"
-						   "    AND r.shard_id OPERATOR(pg_catalog.=) $2), starting_sequence), closed_at = $4"
-						   "  WHERE stream_id OPERATOR(pg_catalog.=) $1 AND shard_id OPERATOR(pg_catalog.=) $2 RETURNING 1),"
+						   "    AND r.sequence_number OPERATOR(pg_catalog.>) sh.starting_sequence), sh.starting_sequence),"
+						   "  closed_at = $4"
+						   "  WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2 RETURNING 1),"
 						   " opened AS (INSERT INTO stdesign.stream_shards"
 						   "  (stream_id, shard_id, parent_shard_id, created_at, starting_sequence)"
 						   "  VALUES ($1, $3, $2, $4, pg_catalog.nextval('stdesign.stream_sequence_numbers'::pg_catalog.regclass))"
@@ -1267,7 +1279,6 @@ write_records(void)
 	TupleTableSlot **batch;
 	int			nbatch = 0;
 	Size		batch_bytes = 0;
-	Datum	   *shard_texts;
 	static Datum event_texts[lengthof(event_names)];
 	TimestampTz now = GetCurrentTimestamp();
 	int			next_dropped = 0;
@@ -1302,10 +1313,6 @@ write_records(void)
 
 	records = table_open(records_relid, RowExclusiveLock);
 	record_indexes_open(records, cat, &ix);
-	/* the datums every record shares, made once */
-	shard_texts = palloc(sizeof(Datum) * b->nstreams);
-	for (int i = 0; i < b->nstreams; i++)
-		shard_texts[i] = shards[i] ? CStringGetTextDatum(shards[i]) : (Datum) 0;
 	/* the event names' texts, made once per backend */
 	if (event_texts[0] == (Datum) 0)
 	{
@@ -1329,7 +1336,7 @@ write_records(void)
 		MemoryContext old;
 		int64		stream_id;
 		int32		event;
-		Datum		shard = (Datum) 0;
+		bool		live = false;
 		Datum		values[REC_NCOLS];
 		bool		nulls[REC_NCOLS] = {false};
 		bool		isnull;
@@ -1346,13 +1353,13 @@ write_records(void)
 
 			stream_id = r->stream_id;
 			event = (int32) r->event;
-			values[5] = JsonbPGetDatum(r->keys);
-			values[6] = r->new_image ? JsonbPGetDatum(r->new_image) : (Datum) 0;
-			nulls[6] = r->new_image == NULL;
-			values[7] = r->old_image ? JsonbPGetDatum(r->old_image) : (Datum) 0;
-			nulls[7] = r->old_image == NULL;
-			values[8] = Int32GetDatum(r->size);
-			values[9] = BoolGetDatum(r->ttl);
+			values[4] = JsonbPGetDatum(r->keys);
+			values[5] = r->new_image ? JsonbPGetDatum(r->new_image) : (Datum) 0;
+			nulls[5] = r->new_image == NULL;
+			values[6] = r->old_image ? JsonbPGetDatum(r->old_image) : (Datum) 0;
+			nulls[6] = r->old_image == NULL;
+			values[7] = Int32GetDatum(r->size);
+			values[8] = BoolGetDatum(r->ttl);
 		}
 		else
 		{
@@ -1369,26 +1376,29 @@ write_records(void)
 				st_internal_error("a stream record of this transaction is missing");
 			stream_id = DatumGetInt64(slot_getattr(slot, BUF_STREAM + 1, &isnull));
 			event = DatumGetInt32(slot_getattr(slot, BUF_EVENT + 1, &isnull));
-			values[5] = slot_getattr(slot, BUF_KEYS + 1, &isnull);
-			values[6] = slot_getattr(slot, BUF_NEW + 1, &nulls[6]);
-			values[7] = slot_getattr(slot, BUF_OLD + 1, &nulls[7]);
-			values[8] = slot_getattr(slot, BUF_SIZE + 1, &isnull);
-			values[9] = slot_getattr(slot, BUF_TTL + 1, &isnull);
+			values[4] = slot_getattr(slot, BUF_KEYS + 1, &isnull);
+			values[5] = slot_getattr(slot, BUF_NEW + 1, &nulls[5]);
+			values[6] = slot_getattr(slot, BUF_OLD + 1, &nulls[6]);
+			values[7] = slot_getattr(slot, BUF_SIZE + 1, &isnull);
+			values[8] = slot_getattr(slot, BUF_TTL + 1, &isnull);
 		}
 		while (next_dropped < b->ndropped && b->dropped[next_dropped].end <= pos)
 			next_dropped++;
 		if (next_dropped < b->ndropped && b->dropped[next_dropped].start <= pos)
 			continue;
+		/*
+		 * A stream removed meanwhile (its catalog row deleted) takes no
+		 * records.  The others' go to their current shard (rolled over
+		 * above if due) by their numbers alone, all taken below.
+		 */
 		for (int i = 0; i < b->nstreams; i++)
 			if (b->streams[i] == stream_id)
-				shard = shard_texts[i];
-		/* a stream removed meanwhile (its catalog row deleted) takes no records */
-		if (shard == (Datum) 0)
+				live = shards[i] != NULL;
+		if (!live)
 			continue;
 		if (event < 0 || event >= lengthof(event_texts))
 			st_internal_error("a stream record of this transaction has no event");
 		values[0] = Int64GetDatum(stream_id);
-		values[1] = shard;
 		if (next_number == numbers_end)
 		{
 			next_number = nextval_internal(seq, false);
@@ -1402,9 +1412,9 @@ write_records(void)
 				block = number_block(seq, b->live);
 			numbers_end = next_number + (next_number <= PG_INT64_MAX - block ? block : 1);
 		}
-		values[2] = Int64GetDatum(next_number++);
-		values[3] = TimestampTzGetDatum(now);
-		values[4] = event_texts[event];
+		values[1] = Int64GetDatum(next_number++);
+		values[2] = TimestampTzGetDatum(now);
+		values[3] = event_texts[event];
 
 		/*
 		 * The records go in by batches (heap_multi_insert: one WAL record
