@@ -237,6 +237,39 @@ SELECT (SELECT array_agg(r->'dynamodb'->'Keys'->'PK'->>'S') FROM first, jsonb_ar
 	   (SELECT a ? 'NextShardIterator' FROM second) AS has_next;
 SELECT st_api('DeleteTable', '{"TableName": "BigRecords"}'::jsonb) IS NOT NULL AS big_dropped;
 
+-- A write and the disabling of its stream in one transaction: the write's
+-- record is numbered at the commit, after the shard was closed, and is
+-- still in the closed shard's range (a shard's records are those whose
+-- numbers fall in its range): GetRecords gives it, the shard ends at it.
+-- The same when the table is deleted in the write's transaction.
+CREATE FUNCTION in_one_shard(t text) RETURNS TABLE (sk text, shards bigint, last_of_shard boolean)
+LANGUAGE sql AS $$
+	SELECT r.keys->'SK'->>'S',
+		   (SELECT count(*) FROM stdesign.stream_shards x WHERE x.stream_id = r.stream_id
+			 AND r.sequence_number > x.starting_sequence
+			 AND r.sequence_number <= COALESCE(x.ending_sequence, r.sequence_number)),
+		   r.sequence_number = (SELECT x.ending_sequence FROM stdesign.stream_shards x WHERE x.stream_id = r.stream_id)
+	  FROM stdesign.stream_records r
+	 WHERE r.stream_id = (SELECT max(stream_id) FROM stdesign.streams WHERE table_name = t)
+	 ORDER BY r.sequence_number $$;
+SELECT st_create_table('Closing') IS NOT NULL AS created;
+SELECT st_stream_enable('Closing', 'KEYS_ONLY') IS NOT NULL AS enabled;
+SELECT st_put('{"PK": "a", "SK": "before"}', 'Closing') IS NULL AS put;
+BEGIN;
+SELECT st_put('{"PK": "a", "SK": "with the disabling"}', 'Closing') IS NULL AS put;
+SELECT st_stream_disable('Closing') IS NOT NULL AS disabled;
+COMMIT;
+SELECT * FROM in_one_shard('Closing');
+SELECT event, keys, has_next FROM records(iter('Closing', 0, 'TRIM_HORIZON'));
+SELECT shards_of('Closing')->0->'SequenceNumberRange' ? 'EndingSequenceNumber' AS closed;
+SELECT st_stream_enable('Closing', 'KEYS_ONLY') IS NOT NULL AS enabled_again;
+BEGIN;
+SELECT st_put('{"PK": "a", "SK": "with the deletion"}', 'Closing') IS NULL AS put;
+SELECT st_drop_table('Closing') IS NOT NULL AS dropped;
+COMMIT;
+SELECT * FROM in_one_shard('Closing');
+DROP FUNCTION in_one_shard(text);
+
 SELECT st_api('DeleteTable', '{"TableName": "Unstreamed"}'::jsonb) IS NOT NULL AS dropped;
 DROP OWNED BY stream_reader, stream_nobody;
 DROP ROLE stream_reader;

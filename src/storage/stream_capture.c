@@ -954,16 +954,24 @@ shard_cache_entries(const int64 *streams, int n)
 	return entries;
 }
 
-/* The shard_id of a streams row (NULL when null), and that row's stream_id. */
+/*
+ * The shard_id of a streams row (NULL when null), that row's stream_id,
+ * and whether the stream was disabled or its table deleted.
+ */
 static char *
-shard_of_row(Relation streams, HeapTuple tup, int64 *stream_id)
+shard_of_row(Relation streams, HeapTuple tup, int64 *stream_id, bool *stopped)
 {
 	bool		isnull;
-	/* stream_id, table_name, label, view_type, shard_id, ... */
+	bool		enabled;
+	bool		table_kept;
+	/* stream_id, table_name, label, view_type, shard_id, enabled_at, disabled_at, table_deleted_at, ... */
 	Datum		id = heap_getattr(tup, 1, RelationGetDescr(streams), &isnull);
 	Datum		d;
 
 	*stream_id = isnull ? 0 : DatumGetInt64(id);
+	(void) heap_getattr(tup, 7, RelationGetDescr(streams), &enabled);
+	(void) heap_getattr(tup, 8, RelationGetDescr(streams), &table_kept);
+	*stopped = !enabled || !table_kept;
 	d = heap_getattr(tup, 5, RelationGetDescr(streams), &isnull);
 	return isnull ? NULL : TextDatumGetCString(d);
 }
@@ -971,9 +979,11 @@ shard_of_row(Relation streams, HeapTuple tup, int64 *stream_id)
 /*
  * The shard stream_id's records go to now, or NULL when the stream is
  * gone; read with the latest snapshot (the caller holds the stream's lock).
+ * *stopped: the stream was disabled, or its table deleted (see
+ * extend_closed_shard).
  */
 static char *
-current_shard(Relation streams, Oid streams_pkey, ShardCache *e)
+current_shard(Relation streams, Oid streams_pkey, ShardCache *e, bool *stopped)
 {
 	ScanKeyData key;
 	SysScanDesc scan;
@@ -982,6 +992,7 @@ current_shard(Relation streams, Oid streams_pkey, ShardCache *e)
 	char	   *shard = NULL;
 	int64		id;
 
+	*stopped = false;
 	/* where the row was: still the visible version unless it changed */
 	if (ItemPointerIsValid(&e->tid) &&
 		ItemPointerGetBlockNumber(&e->tid) < RelationGetNumberOfBlocks(streams))
@@ -992,7 +1003,7 @@ current_shard(Relation streams, Oid streams_pkey, ShardCache *e)
 		tuple.t_self = e->tid;
 		if (heap_fetch(streams, snap, &tuple, &buf, false))
 		{
-			shard = shard_of_row(streams, &tuple, &id);
+			shard = shard_of_row(streams, &tuple, &id, stopped);
 			ReleaseBuffer(buf);
 			if (id == e->stream_id)
 			{
@@ -1008,7 +1019,7 @@ current_shard(Relation streams, Oid streams_pkey, ShardCache *e)
 	tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup))
 	{
-		shard = shard_of_row(streams, tup, &id);
+		shard = shard_of_row(streams, tup, &id, stopped);
 		e->tid = tup->t_self;
 	}
 	systable_endscan(scan);
@@ -1224,6 +1235,45 @@ roll_shard_if_due(const CatalogOids *cat, ShardCache *e, char *shard, TimestampT
 }
 
 /*
+ * A stream disabled, or its table deleted, in the transaction that
+ * commits: its shard was closed then (ops_stream_disable,
+ * ops_stream_table_deleted), its ending_sequence the last number of the
+ * records committed before, while this transaction's own records, made
+ * before the disabling, are numbered only now.  No other transaction can
+ * have records of it left (the disabling waited for the table's writers),
+ * so the shard's range is made to end at this commit's last number for the
+ * stream, under the stream's lock: every record of a stream stays in the
+ * range of one of its shards, where readers find it.
+ */
+static void
+extend_closed_shard(int64 stream_id, const char *shard, int64 last)
+{
+	CatalogAsOwner save;
+	Oid			types[3] = {INT8OID, TEXTOID, INT8OID};
+	Datum		args[3];
+	SPIPlanPtr	plan;
+	/* at commit there is no statement's snapshot: the latest, as the rollover's */
+	Snapshot	snap = RegisterSnapshot(GetLatestSnapshot());
+
+	args[0] = Int64GetDatum(stream_id);
+	args[1] = CStringGetTextDatum(shard);
+	args[2] = Int64GetDatum(last);
+	catalog_check_triggers();
+	catalog_as_owner_begin(&save);
+	SPI_connect();
+	plan = SPI_prepare("UPDATE stdesign.stream_shards SET ending_sequence = $3"
+					   " WHERE stream_id OPERATOR(pg_catalog.=) $1 AND shard_id OPERATOR(pg_catalog.=) $2"
+					   " AND closed_at IS NOT NULL AND ending_sequence OPERATOR(pg_catalog.<) $3",
+					   3, types);
+	if (plan == NULL ||
+		SPI_execute_snapshot(plan, args, NULL, snap, InvalidSnapshot, false, true, 0) != SPI_OK_UPDATE)
+		st_internal_error("could not close the shard of stream " INT64_FORMAT, stream_id);
+	SPI_finish();
+	catalog_as_owner_end(&save);
+	UnregisterSnapshot(snap);
+}
+
+/*
  * How many records a commit numbers from each number it takes: the
  * sequence's increment (1000, sql/stdesign.sql), so that a commit of many
  * records takes one number per 1000 of them, not one each (nextval costs
@@ -1275,6 +1325,8 @@ write_records(void)
 	Relation	records;
 	RecordIndexes ix;
 	char	  **shards;
+	bool	   *stopped;
+	int64	   *last;			/* per stream, its last number of this commit (0: none) */
 	TupleTableSlot *slot = NULL;
 	TupleTableSlot **batch;
 	int			nbatch = 0;
@@ -1304,8 +1356,10 @@ write_records(void)
 	cached = shard_cache_entries(b->streams, b->nstreams);
 	streams = table_open(streams_relid, AccessShareLock);
 	shards = palloc(sizeof(char *) * b->nstreams);
+	stopped = palloc0(sizeof(bool) * b->nstreams);
+	last = palloc0(sizeof(int64) * b->nstreams);
 	for (int i = 0; i < b->nstreams; i++)
-		shards[i] = current_shard(streams, cat->streams_pkey, cached[i]);
+		shards[i] = current_shard(streams, cat->streams_pkey, cached[i], &stopped[i]);
 	table_close(streams, AccessShareLock);
 	for (int i = 0; i < b->nstreams; i++)
 		if (shards[i])
@@ -1336,7 +1390,7 @@ write_records(void)
 		MemoryContext old;
 		int64		stream_id;
 		int32		event;
-		bool		live = false;
+		int			s = -1;
 		Datum		values[REC_NCOLS];
 		bool		nulls[REC_NCOLS] = {false};
 		bool		isnull;
@@ -1392,9 +1446,9 @@ write_records(void)
 		 * above if due) by their numbers alone, all taken below.
 		 */
 		for (int i = 0; i < b->nstreams; i++)
-			if (b->streams[i] == stream_id)
-				live = shards[i] != NULL;
-		if (!live)
+			if (b->streams[i] == stream_id && shards[i] != NULL)
+				s = i;
+		if (s < 0)
 			continue;
 		if (event < 0 || event >= lengthof(event_texts))
 			st_internal_error("a stream record of this transaction has no event");
@@ -1412,6 +1466,7 @@ write_records(void)
 				block = number_block(seq, b->live);
 			numbers_end = next_number + (next_number <= PG_INT64_MAX - block ? block : 1);
 		}
+		last[s] = next_number;
 		values[1] = Int64GetDatum(next_number++);
 		values[2] = TimestampTzGetDatum(now);
 		values[3] = event_texts[event];
@@ -1443,6 +1498,9 @@ write_records(void)
 		ExecDropSingleTupleTableSlot(batch[i]);
 	record_indexes_close(&ix);
 	table_close(records, NoLock);
+	for (int i = 0; i < b->nstreams; i++)
+		if (stopped[i] && shards[i] != NULL && last[i] > 0)
+			extend_closed_shard(b->streams[i], shards[i], last[i]);
 }
 
 static void
