@@ -111,6 +111,27 @@ SELECT count(*) AS strangers_letters FROM st_stream_dead_letters(:'mine');
 SELECT st_stream_mapping_update(:'mine', enabled => false);
 SELECT st_stream_mapping_drop(:'mine') AS dropped_others;
 RESET ROLE;
+-- a mapping and its dead letters are its role's OID while the role keeps
+-- the name it had: a dropped role's OID given to a new role hands them
+-- (the records themselves) to nobody; simulated by renaming the row's
+-- role_name, a dead letter written as the worker writes one
+INSERT INTO stdesign.stream_dead_letters (mapping, role, table_name, first_sequence, last_sequence,
+										  records, error, attempts, failed_at)
+SELECT uuid, role, table_name, 1, 1, '{"Records": [{"secret": 1}]}', 'failed', 1, now()
+  FROM stdesign.stream_mappings WHERE uuid = :'mine';
+SET ROLE regress_st_mapper;
+SELECT count(*) AS own_letters FROM st_stream_dead_letters(:'mine');
+RESET ROLE;
+UPDATE stdesign.stream_mappings SET role_name = 'regress_st_mapper_gone' WHERE uuid = :'mine';
+SET ROLE regress_st_mapper;
+SELECT count(*) AS stale_mappings FROM st_stream_mappings();
+SELECT count(*) AS stale_letters FROM st_stream_dead_letters();
+SELECT count(*) AS stale_letters_by_id FROM st_stream_dead_letters(:'mine');
+SELECT st_stream_mapping_update(:'mine', enabled => false);
+SELECT st_stream_mapping_drop(:'mine') AS dropped_stale;
+RESET ROLE;
+UPDATE stdesign.stream_mappings SET role_name = 'regress_st_mapper' WHERE uuid = :'mine';
+DELETE FROM stdesign.stream_dead_letters WHERE mapping = :'mine';
 -- The function is kept by its OID, qualified name and owner (no
 -- regprocedure: pg_upgrade refuses one, and functions get new OIDs through
 -- it and through restores): made again by its owner, it is found again; made

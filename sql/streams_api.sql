@@ -235,6 +235,20 @@ SELECT (SELECT array_agg(r->'dynamodb'->'Keys'->'PK'->>'S') FROM first, jsonb_ar
 	   (SELECT array_agg(r->'dynamodb'->'Keys'->'PK'->>'S') FROM second, jsonb_array_elements(a->'Records') r) AS second_page,
 	   (SELECT (r->'dynamodb'->>'SizeBytes')::int > 300000 FROM second, jsonb_array_elements(a->'Records') r) AS size_bytes,
 	   (SELECT a ? 'NextShardIterator' FROM second) AS has_next;
+-- st_stream_records, a consumer's st_stream_read and a mapping's batch are
+-- bounded alike, before their images are read: the records that start
+-- within the first MB of their SizeBytes (five of 300 kB: four, then one)
+SELECT st_put(jsonb_build_object('PK', 'b#5', 'blob', repeat('y', 300000)), 'BigRecords') IS NULL AS fifth_put;
+WITH first AS (SELECT array_agg(r->'dynamodb'->'Keys'->'PK'->>'S') AS keys,
+					  max((r->'dynamodb'->>'SequenceNumber')::numeric) AS last
+				 FROM st_stream_records('BigRecords', 0, 1000) r)
+SELECT keys AS first_read,
+	   (SELECT array_agg(r->'dynamodb'->'Keys'->'PK'->>'S') FROM st_stream_records('BigRecords', last, 1000) r) AS second_read
+  FROM first;
+SELECT st_stream_consumer_create('big', 'BigRecords', 'TRIM_HORIZON') IS NOT NULL AS consumer;
+SELECT count(*) AS first_consumer_read FROM st_stream_read('big', 'BigRecords', 1000);
+SELECT count(*) AS second_consumer_read FROM st_stream_read('big', 'BigRecords', 1000);
+SELECT st_stream_consumer_drop('big') AS consumer_dropped;
 SELECT st_api('DeleteTable', '{"TableName": "BigRecords"}'::jsonb) IS NOT NULL AS big_dropped;
 
 -- A write and the disabling of its stream in one transaction: the write's

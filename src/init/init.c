@@ -42,6 +42,7 @@ st_shmem_request(void)
 		prev_shmem_request_hook();
 	ops_traffic_shmem_request();
 	storage_stream_shmem_request();
+	ttl_stream_shmem_request();
 }
 
 static void
@@ -51,6 +52,7 @@ st_shmem_startup(void)
 		prev_shmem_startup_hook();
 	ops_traffic_shmem_startup();
 	storage_stream_shmem_startup();
+	ttl_stream_shmem_startup();
 }
 
 /*

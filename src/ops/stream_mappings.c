@@ -94,6 +94,19 @@
 	"          WHERE p.oid OPERATOR(pg_catalog.=) pg_catalog.to_regprocedure(m.function_name)::pg_catalog.oid" \
 	"          AND p.proowner OPERATOR(pg_catalog.=) m.function_owner::pg_catalog.oid))"
 
+/*
+ * The mappings (alias m) of the role whose OID is the parameter p: its
+ * OID, and the name it had when it made them (role_name), as stream
+ * consumers and backups check their owner: a dropped role's OID given to
+ * a new role must not hand the old role's mappings and dead letters (the
+ * records themselves) to the new one.  The worker refuses to run such a
+ * mapping already (ops_stream_mapping_problem).
+ */
+#define MAPPING_OF_ROLE(p) \
+	" m.role OPERATOR(pg_catalog.=) " p "::pg_catalog.regrole" \
+	" AND m.role_name OPERATOR(pg_catalog.=) (SELECT r.rolname FROM pg_catalog.pg_roles r" \
+	"  WHERE r.oid OPERATOR(pg_catalog.=) " p ")"
+
 /* ---------- checks ---------- */
 
 static void
@@ -247,7 +260,7 @@ mapping_answer(const char *uuid, Oid role)
 	if (SPI_execute_with_args("SELECT m.table_name, s.label FROM stdesign.stream_mappings m"
 							  " LEFT JOIN stdesign.streams s ON s.stream_id OPERATOR(pg_catalog.=) m.stream_id"
 							  " WHERE m.uuid OPERATOR(pg_catalog.=) $1::pg_catalog.uuid"
-							  " AND m.role OPERATOR(pg_catalog.=) $2::pg_catalog.regrole",
+							  " AND" MAPPING_OF_ROLE("$2"),
 							  2, types, args, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.stream_mappings");
 	if (SPI_processed == 1)
@@ -275,7 +288,7 @@ mapping_answer(const char *uuid, Oid role)
 								  " 'LastModified', pg_catalog.floor(pg_catalog.date_part('epoch', last_modified))::pg_catalog.int8)"
 								  " FROM stdesign.stream_mappings m"
 								  " WHERE uuid OPERATOR(pg_catalog.=) $1::pg_catalog.uuid"
-								  " AND role OPERATOR(pg_catalog.=) $2::pg_catalog.regrole",
+								  " AND" MAPPING_OF_ROLE("$2"),
 								  3, atypes, aargs, anulls, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
 			st_internal_error("could not read stdesign.stream_mappings");
 		{
@@ -395,7 +408,7 @@ mapping_get(const char *uuid, char **table_name, int64 *stream_id, Oid *function
 	if (SPI_execute_with_args("SELECT table_name, stream_id, COALESCE(" MAPPING_FUNCTION ", 0), function_name"
 							  " FROM stdesign.stream_mappings m"
 							  " WHERE uuid OPERATOR(pg_catalog.=) $1::pg_catalog.uuid"
-							  " AND role OPERATOR(pg_catalog.=) $2::pg_catalog.regrole FOR UPDATE OF m",
+							  " AND" MAPPING_OF_ROLE("$2") " FOR UPDATE OF m",
 							  2, types, args, NULL, false, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.stream_mappings");
 	if (SPI_processed == 0)
@@ -474,8 +487,8 @@ ops_stream_mapping_drop(const char *uuid)
 	args[0] = CStringGetTextDatum(uuid);
 	args[1] = ObjectIdGetDatum(GetUserId());
 	catalog_check_triggers();
-	if (catalog_write("DELETE FROM stdesign.stream_mappings WHERE uuid OPERATOR(pg_catalog.=) $1::pg_catalog.uuid"
-					  " AND role OPERATOR(pg_catalog.=) $2::pg_catalog.regrole",
+	if (catalog_write("DELETE FROM stdesign.stream_mappings m WHERE uuid OPERATOR(pg_catalog.=) $1::pg_catalog.uuid"
+					  " AND" MAPPING_OF_ROLE("$2"),
 					  2, types, args, NULL) == 0)
 		return false;
 	(void) catalog_write("DELETE FROM stdesign.stream_dead_letters WHERE mapping OPERATOR(pg_catalog.=) $1::pg_catalog.uuid",
@@ -519,7 +532,7 @@ ops_stream_mappings_list(Tuplestorestate *tupstore, TupleDesc desc)
 			  " batch_size, starting_position,"
 			  " maximum_retry_attempts, dead_letter, state, state_transition_reason, position, retries,"
 			  " last_error, last_error_at, last_run, last_processing_result, created_at, last_modified"
-			  " FROM stdesign.stream_mappings m WHERE role OPERATOR(pg_catalog.=) $1::pg_catalog.regrole"
+			  " FROM stdesign.stream_mappings m WHERE" MAPPING_OF_ROLE("$1")
 			  " AND $2 IS NULL ORDER BY created_at, uuid",
 			  NULL, tupstore, desc);
 }
@@ -530,9 +543,10 @@ ops_stream_dead_letters_list(const char *uuid, Tuplestorestate *tupstore, TupleD
 	if (uuid)
 		uuid = check_uuid(uuid);
 	list_rows("SELECT mapping, table_name::pg_catalog.text, first_sequence, last_sequence, records, error,"
-			  " attempts, failed_at FROM stdesign.stream_dead_letters"
-			  " WHERE role OPERATOR(pg_catalog.=) $1::pg_catalog.regrole"
-			  " AND ($2 IS NULL OR mapping OPERATOR(pg_catalog.=) $2::pg_catalog.uuid)"
+			  " attempts, failed_at FROM stdesign.stream_dead_letters d"
+			  " WHERE EXISTS (SELECT 1 FROM stdesign.stream_mappings m WHERE m.uuid OPERATOR(pg_catalog.=) d.mapping"
+			  "  AND" MAPPING_OF_ROLE("$1") ")"
+			  " AND ($2 IS NULL OR d.mapping OPERATOR(pg_catalog.=) $2::pg_catalog.uuid)"
 			  " ORDER BY failed_at, mapping, first_sequence",
 			  uuid, tupstore, desc);
 }

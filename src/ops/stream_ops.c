@@ -46,6 +46,14 @@
 /* GetRecords' Limit: 1 to 1000 (DynamoDB Streams API reference, GetRecords). */
 #define STREAM_RECORDS_MAX 1000
 
+/*
+ * And its bytes: "GetRecords can retrieve a maximum of 1 MB of data or
+ * 1000 stream records, whichever comes first" (DynamoDB Streams API
+ * reference, GetRecords); the records that start within the first MB of
+ * their SizeBytes, as GetRecords' answer (stream_read.c).
+ */
+#define STREAM_RECORDS_MAX_BYTES (1024 * 1024)
+
 char *
 ops_stream_arn(const char *table_name, const char *label)
 {
@@ -349,11 +357,21 @@ ops_stream_records_of(int64 stream_id, int64 after, int max, int *n, int64 *last
 
 	/*
 	 * Not read-only: in READ COMMITTED each call sees what committed before
-	 * it (a consumer that waited, st_stream_wait, then reads).
+	 * it (a consumer that waited, st_stream_wait, then reads).  No more than
+	 * about 1 MB of records, as GetRecords: the rows are bounded on their
+	 * SizeBytes before their images are read and built into records, so
+	 * that one call (a consumer's read, a mapping's batch) holds a few MB
+	 * at most, not max records of up to 800 kB each, several times over.
 	 */
 	if (SPI_execute_with_args(
 							  "WITH s AS (SELECT stream_id, view_type FROM stdesign.streams"
-							  " WHERE stream_id OPERATOR(pg_catalog.=) $1)"
+							  " WHERE stream_id OPERATOR(pg_catalog.=) $1),"
+							  " q AS (SELECT r.*, pg_catalog.sum(r.size_bytes) OVER (ORDER BY r.sequence_number"
+							  "   ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS bytes_before"
+							  "  FROM (SELECT r.* FROM s JOIN stdesign.stream_records r"
+							  "   ON r.stream_id OPERATOR(pg_catalog.=) s.stream_id"
+							  "   WHERE r.sequence_number OPERATOR(pg_catalog.>) $2"
+							  "   ORDER BY r.sequence_number LIMIT $3) r)"
 							  " SELECT pg_catalog.jsonb_build_object("
 							  "  'eventID', pg_catalog.md5(r.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'"
 							  "    OPERATOR(pg_catalog.||) r.sequence_number::pg_catalog.text),"
@@ -374,9 +392,9 @@ ops_stream_records_of(int64 stream_id, int64 after, int max, int *n, int64 *last
 							  "   '{\"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}}'::pg_catalog.jsonb"
 							  "   ELSE '{}'::pg_catalog.jsonb END,"
 							  " r.sequence_number"
-							  " FROM s JOIN stdesign.stream_records r ON r.stream_id OPERATOR(pg_catalog.=) s.stream_id"
-							  " WHERE r.sequence_number OPERATOR(pg_catalog.>) $2"
-							  " ORDER BY r.sequence_number LIMIT $3",
+							  " FROM s, q r"
+							  " WHERE COALESCE(r.bytes_before, 0) OPERATOR(pg_catalog.<) " CppAsString2(STREAM_RECORDS_MAX_BYTES)
+							  " ORDER BY r.sequence_number",
 							  3, types, args, NULL, false, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read the records of stream " INT64_FORMAT, stream_id);
 	records = MemoryContextAlloc(caller, sizeof(Jsonb *) * Max(SPI_processed, 1));

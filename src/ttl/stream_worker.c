@@ -24,7 +24,13 @@
  * and the checkpoint.  The function cannot SET ROLE or SET SESSION
  * AUTHORIZATION (nor create temporary tables, LISTEN, PREPARE), and what
  * it sets ends with its batch.  A batch's time is bounded
- * (STREAM_BATCH_TIMEOUT_MS, then a hard limit that ends the worker).
+ * (STREAM_BATCH_TIMEOUT_MS, then a hard limit that ends the worker).  A
+ * function can catch the statement timeout's cancel and go on, so the
+ * worker may end in the middle of a batch, its failure not recorded: the
+ * mapping running is kept in shared memory, and the worker started again
+ * records that batch as failed before anything else.  Otherwise the same
+ * batch would run first again at every start, end the worker again, and
+ * no other mapping of any role would ever run.
  *
  * A failed batch is rolled back whole; a unit of its own (that runs no
  * code of the role) then counts the attempt, or sets the batch aside in
@@ -43,11 +49,14 @@
 #include "postmaster/interrupt.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/lwlock.h"
 #include "storage/proc.h"
+#include "storage/shmem.h"
 #include "tcop/tcopprot.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/timeout.h"
+#include "utils/uuid.h"
 
 #include "common/st_work.h"
 #include "ops/stream_mappings.h"
@@ -64,6 +73,39 @@
 #define STREAM_IDLE_MS 1000
 
 int			ttl_stream_retry_delay = 1000;
+
+/*
+ * The batch the worker is running, in shared memory (only the worker
+ * reads and writes it; it outlives the worker, not a restart of the
+ * server): set before the mapping's function is called, cleared once the
+ * batch's end, success or failure, is known.
+ */
+typedef struct StreamRunning
+{
+	bool		running;
+	int64		position;		/* the mapping's checkpoint when the batch began */
+	char		uuid[UUID_LEN * 2 + 5]; /* the mapping's id as text */
+} StreamRunning;
+
+static StreamRunning *stream_running = NULL;
+
+void
+ttl_stream_shmem_request(void)
+{
+	RequestAddinShmemSpace(MAXALIGN(sizeof(StreamRunning)));
+}
+
+void
+ttl_stream_shmem_startup(void)
+{
+	bool		found;
+
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	stream_running = ShmemInitStruct("stdesign stream worker's batch", sizeof(StreamRunning), &found);
+	if (!found)
+		memset(stream_running, 0, sizeof(StreamRunning));
+	LWLockRelease(AddinShmemInitLock);
+}
 
 void
 ttl_stream_worker_init(void)
@@ -239,6 +281,13 @@ run_batch(const char *uuid, MemoryContext cxt)
 				st_work_as_role(&work, m->role);
 				ops_stream_mapping_check(m);
 				stage = BATCH_FUNCTION_FAILED;
+				/* should the worker end in the function (see above) */
+				if (stream_running)
+				{
+					strlcpy(stream_running->uuid, uuid, sizeof(stream_running->uuid));
+					stream_running->position = position;
+					stream_running->running = true;
+				}
 				done = ops_stream_mapping_invoke(m);
 			}
 		}
@@ -251,9 +300,34 @@ run_batch(const char *uuid, MemoryContext cxt)
 		done = 0;
 	}
 	PG_END_TRY();
+	if (stream_running)
+		stream_running->running = false;
 	if (error && position >= 0)
 		after_failure(uuid, position, stage, error);
 	return done;
+}
+
+/*
+ * At the worker's start: a batch the previous worker did not finish (it
+ * was ended in the function: the hard limit, or a terminate) is recorded
+ * as a failed attempt, so that it is retried after its delay, or set
+ * aside, as any failed batch.
+ */
+static void
+unfinished_batch(void)
+{
+	char		uuid[sizeof(stream_running->uuid)];
+
+	if (stream_running == NULL || !stream_running->running)
+		return;
+	strlcpy(uuid, stream_running->uuid, sizeof(uuid));
+	ereport(LOG,
+			(errmsg("stdesign: stream mapping %s: the worker was ended during its batch; the batch counts as failed",
+					uuid)));
+	after_failure(uuid, stream_running->position, BATCH_FUNCTION_FAILED,
+				  psprintf("the batch did not end: the stream worker was ended while the function ran (a batch is cancelled after %d seconds, the worker ended after %d)",
+						   STREAM_BATCH_TIMEOUT_MS / 1000, 2 * STREAM_BATCH_TIMEOUT_MS / 1000));
+	stream_running->running = false;
 }
 
 /* One round: a batch of each mapping due; true when some had records. */
@@ -288,6 +362,7 @@ ttl_stream_worker_main(Datum arg)
 			(errmsg("stdesign: stream worker serving the stream mappings of database \"%s\"",
 					ttl_served_database())));
 	cxt = AllocSetContextCreate(TopMemoryContext, "stdesign stream round", ALLOCSET_DEFAULT_SIZES);
+	unfinished_batch();
 
 	for (;;)
 	{

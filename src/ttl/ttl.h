@@ -43,4 +43,8 @@ extern void ttl_stream_worker_init(void);
 /* The stream worker's entry point. */
 extern PGDLLEXPORT void ttl_stream_worker_main(Datum arg);
 
+/* Its shared memory (the library preloaded): the batch it is running. */
+extern void ttl_stream_shmem_request(void);
+extern void ttl_stream_shmem_startup(void);
+
 #endif							/* ST_TTL_H */

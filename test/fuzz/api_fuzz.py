@@ -630,6 +630,7 @@ def systematic_cases(model, base_map):
             per_op['StDesign_Studio.SetModel'].append(('StDesign_Studio.SetModel', {'TableName': MULTI, 'Model': m}))
     per_op['st_sql'] = [('st_sql', {'Call': c}) for c in stream_sql_calls()]
     per_op['st_sql_query_index'] = [('st_sql', {'Call': c}) for c in query_index_sql_calls()]
+    per_op['st_sql_backups_insights'] = [('st_sql', {'Call': c}) for c in backup_insights_sql_calls()]
     # operations of the model that stdesign does not serve: one generated request each, and null
     for op, shape in model.ops.items():
         if op not in per_op and shape:
@@ -670,6 +671,12 @@ def stream_sql_calls():
         calls.append('st_stream_consumer_drop(%s)' % lit(n))
     for t in tables:
         calls.append('st_stream_stats(%s)' % lit(t))
+    # st_stream_records: sequence numbers and limits out of range
+    seqs = ['NULL', '-1', '0', '1', '9223372036854775807', '-9223372036854775808']
+    for t in tables:
+        for q in seqs:
+            for m in maxes:
+                calls.append('st_stream_records(%s, %s, %s)' % (lit(t), q, m))
     # stream mappings: odd tables, functions, sizes, positions, retries, ids
     funcs = [None, "'fz_sink(jsonb)'", "'pg_catalog.jsonb_typeof(jsonb)'", "'pg_catalog.now()'",
              '0', '4294967295', "'pg_catalog.pg_terminate_backend(integer, bigint)'"]
@@ -693,6 +700,37 @@ def stream_sql_calls():
     calls.append('(SELECT count(st_stream_mapping_drop(mapping)) FROM st_stream_mappings()) d')
     # the consumer the set-up made, back for the next cases
     calls.append("st_stream_consumer_create('fz', %s)" % lit(TABLE))
+    return calls
+
+
+def backup_insights_sql_calls():
+    """Calls of the SQL forms of backups and of st_contributor_insights
+    (their API operations are fuzzed through the model) with hostile
+    arguments: NULLs, empty, long and odd names and ARNs, another role's
+    or a made-up backup, counts out of range."""
+    def lit(v):
+        return 'NULL' if v is None else sql_literal(v)
+    tables = [None, TABLE, 'FuzzNone', '', 'y' * 300, "q'uote"]
+    names = [None, '', 'ab', 'fuzz-sql', 'n' * 70000, '\u00fc' * 10, 'a b']
+    arns = [None, '', 'arn', 'x' * 70000,
+            'arn:aws:dynamodb:local:000000000000:table/%s/backup/01700000000000-00000000' % TABLE,
+            'arn:aws:dynamodb:local:000000000000:table/%s/backup/../../x' % TABLE]
+    indexes = [None, 'GSI1', 'LSI1', 'Nope', '', 'x' * 300]
+    tops = ['NULL', '-1', '0', '1', '2147483647', '-2147483648']
+    calls = []
+    for t in tables:
+        for n in names:
+            calls.append('st_create_backup(%s, %s)' % (lit(t), lit(n)))
+        for ix in indexes:
+            for top in tops:
+                calls.append('st_contributor_insights(%s, %s, %s)' % (lit(t), lit(ix), top))
+    for a in arns:
+        calls.append('st_delete_backup(%s)' % lit(a))
+        for t in tables:
+            calls.append('st_restore_backup(%s, %s)' % (lit(a), lit(t)))
+    # the backups made here, deleted (the fuzz table's own base stays)
+    calls.append("(SELECT count(st_delete_backup(b ->> 'BackupArn')) FROM jsonb_array_elements("
+                 "st_api('ListBackups', '{}') -> 'BackupSummaries') b WHERE b ->> 'BackupName' = 'fuzz-sql') d")
     return calls
 
 

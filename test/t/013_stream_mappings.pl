@@ -14,6 +14,10 @@
 #      reason kept, and nothing runs.
 #   5. A restart (immediate: a crash) in the middle of a backlog: the
 #      worker goes on from the committed checkpoint, each record once.
+#   6. A function that never returns (it catches the statement timeout's
+#      cancel): the worker ended in its batch (as its hard limit ends it)
+#      records that batch as failed when it starts again, and the other
+#      mappings run; it does not run the same batch first again forever.
 
 use strict;
 use warnings;
@@ -236,6 +240,47 @@ SELECT count(DISTINCT sk), (SELECT count(*) FROM st_stream_dead_letters() d JOIN
 							  WHERE m.function::text = 'sink(jsonb)'), min(m.retries), min(m.state)
   FROM seen, st_stream_mappings() m WHERE seen.mapping = 'crash' AND seen.sk LIKE 'c%'}),
 	'200|0|0|Enabled', 'each record once: no duplicate, no failure');
+
+# 6. a batch that never ends: the worker ended in it records it as failed
+$node->safe_psql('postgres', q{
+CREATE FUNCTION hog(batch jsonb) RETURNS void LANGUAGE plpgsql AS $f$
+BEGIN
+	LOOP
+		BEGIN
+			PERFORM pg_sleep(1000);
+		EXCEPTION WHEN query_canceled THEN
+			NULL;
+		END;
+	END LOOP;
+END $f$;
+ALTER FUNCTION hog(jsonb) OWNER TO app;
+});
+my $hog = $node->safe_psql('postgres', q{
+SET ROLE app;
+SELECT st_stream_mapping_create('Feed', 'hog(jsonb)', 10, 'LATEST', 0) ->> 'UUID';
+});
+$hog = (split /\n/, $hog)[-1];
+$node->safe_psql('postgres', q{SELECT st_put('{"PK": "h", "SK": "h1", "n": 1}', 'Feed')});
+ok($node->poll_query_until('postgres', qq{
+SELECT count(*) = 1 FROM pg_stat_activity
+ WHERE backend_type = 'stdesign stream worker' AND query LIKE '%$hog%'}),
+	'the worker runs the batch that never ends');
+# what the hard limit does after two minutes (ProcDiePending), now
+$node->safe_psql('postgres', q{
+SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'stdesign stream worker'});
+ok($node->poll_query_until('postgres',
+	qq{SELECT count(*) = 1 FROM stdesign.stream_dead_letters WHERE mapping = '$hog'}),
+	'the worker started again records the unfinished batch as failed (past its retries: a dead letter)');
+is($node->safe_psql('postgres', qq{
+SET ROLE app;
+SELECT d.error, d.attempts, jsonb_array_length(d.records->'Records'), m.retries, m.state
+  FROM st_stream_dead_letters('$hog') d JOIN st_stream_mappings() m USING (mapping)}),
+	'the batch did not end: the stream worker was ended while the function ran (a batch is cancelled after 60 seconds, the worker ended after 120)|1|1|0|Enabled',
+	'the dead letter says why');
+ok($node->poll_query_until('postgres', q{SELECT count(*) = 1 FROM seen WHERE mapping = 'crash' AND sk = 'h1'}),
+	'the other mapping runs');
+like(slurp_file($node->logfile), qr/stream mapping $hog: the worker was ended during its batch/,
+	'the unfinished batch is logged');
 
 $node->stop;
 done_testing();
