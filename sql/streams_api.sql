@@ -237,6 +237,23 @@ SELECT (SELECT array_agg(r->'dynamodb'->'Keys'->'PK'->>'S') FROM first, jsonb_ar
 	   (SELECT a ? 'NextShardIterator' FROM second) AS has_next;
 SELECT st_api('DeleteTable', '{"TableName": "BigRecords"}'::jsonb) IS NOT NULL AS big_dropped;
 
+-- A record's eventID is md5('<stream id>:<sequence number>') (computed in
+-- C for GetRecords): the same 32 hex digits as Postgres's md5() of that
+-- text, for every record of a page
+SELECT st_api('CreateTable', '{"TableName": "EventIds", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}}'::jsonb) IS NOT NULL AS ids_created;
+SELECT count(st_put(jsonb_build_object('PK', 'e#' || i), 'EventIds') IS NULL) AS ids_puts
+  FROM generate_series(1, 300) i;
+WITH page AS (SELECT r FROM jsonb_array_elements(st_api('GetRecords', jsonb_build_object('ShardIterator',
+		iter('EventIds', 0, 'TRIM_HORIZON')))->'Records') r)
+SELECT count(*) AS ids_records,
+	   count(DISTINCT r->>'eventID') AS distinct_ids,
+	   count(*) FILTER (WHERE r->>'eventID' = pg_catalog.md5(x.stream_id::text || ':' || x.sequence_number::text)) AS same_as_md5
+  FROM page JOIN stdesign.stream_records x ON x.sequence_number = (r->'dynamodb'->>'SequenceNumber')::bigint;
+SELECT st_api('DeleteTable', '{"TableName": "EventIds"}'::jsonb) IS NOT NULL AS ids_dropped;
+
 SELECT st_api('DeleteTable', '{"TableName": "Unstreamed"}'::jsonb) IS NOT NULL AS dropped;
 DROP OWNED BY stream_reader, stream_nobody;
 DROP ROLE stream_reader;

@@ -38,18 +38,28 @@ static const uint32_t md5_t[64] = {
 	0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
 };
 
-/* the left rotations of each round's four steps (section 3.4) */
-static const int md5_s[4][4] = {
-	{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21},
-};
-
 static inline uint32_t
 rotl(uint32_t x, int n)
 {
 	return (x << n) | (x >> (32 - n));
 }
 
-/* one 64-byte block into the state (section 3.4) */
+/* the rounds' functions (section 3.4) */
+#define MD5_F(x, y, z) (((x) & (y)) | (~(x) & (z)))
+#define MD5_G(x, y, z) (((x) & (z)) | ((y) & ~(z)))
+#define MD5_H(x, y, z) ((x) ^ (y) ^ (z))
+#define MD5_I(x, y, z) ((y) ^ ((x) | ~(z)))
+
+/*
+ * One step, the RFC's [abcd k s i]: a = b + ((a + f(b,c,d) + X[k] + T[i])
+ * <<< s).  Written out for the 64 steps, each naming its registers in turn
+ * as the RFC does, rather than looping: a loop that picks the function,
+ * the word and the shift per step took a quarter longer.
+ */
+#define MD5_STEP(f, a, b, c, d, k, s, i) \
+	((a) = (b) + rotl((a) + MD5_##f((b), (c), (d)) + x[(k)] + md5_t[(i)], (s)))
+
+/* one 64-byte block into the state */
 static void
 md5_block(uint32_t st[4], const unsigned char *p)
 {
@@ -63,38 +73,74 @@ md5_block(uint32_t st[4], const unsigned char *p)
 	for (int i = 0; i < 16; i++)
 		x[i] = (uint32_t) p[4 * i] | (uint32_t) p[4 * i + 1] << 8 |
 			(uint32_t) p[4 * i + 2] << 16 | (uint32_t) p[4 * i + 3] << 24;
-	for (int i = 0; i < 64; i++)
-	{
-		uint32_t	f;
-		int			k;
-		uint32_t	t;
-
-		switch (i / 16)
-		{
-			case 0:				/* F(X,Y,Z) = XY v not(X) Z */
-				f = (b & c) | (~b & d);
-				k = i;
-				break;
-			case 1:				/* G(X,Y,Z) = XZ v Y not(Z) */
-				f = (b & d) | (c & ~d);
-				k = (1 + 5 * i) % 16;
-				break;
-			case 2:				/* H(X,Y,Z) = X xor Y xor Z */
-				f = b ^ c ^ d;
-				k = (5 + 3 * i) % 16;
-				break;
-			default:			/* I(X,Y,Z) = Y xor (X v not(Z)) */
-				f = c ^ (b | ~d);
-				k = (7 * i) % 16;
-				break;
-		}
-		/* a = b + ((a + f(b,c,d) + X[k] + T[i]) <<< s), then (a,b,c,d) turn */
-		t = b + rotl(a + f + x[k] + md5_t[i], md5_s[i / 16][i % 4]);
-		a = d;
-		d = c;
-		c = b;
-		b = t;
-	}
+	/* round 1 */
+	MD5_STEP(F, a, b, c, d, 0, 7, 0);
+	MD5_STEP(F, d, a, b, c, 1, 12, 1);
+	MD5_STEP(F, c, d, a, b, 2, 17, 2);
+	MD5_STEP(F, b, c, d, a, 3, 22, 3);
+	MD5_STEP(F, a, b, c, d, 4, 7, 4);
+	MD5_STEP(F, d, a, b, c, 5, 12, 5);
+	MD5_STEP(F, c, d, a, b, 6, 17, 6);
+	MD5_STEP(F, b, c, d, a, 7, 22, 7);
+	MD5_STEP(F, a, b, c, d, 8, 7, 8);
+	MD5_STEP(F, d, a, b, c, 9, 12, 9);
+	MD5_STEP(F, c, d, a, b, 10, 17, 10);
+	MD5_STEP(F, b, c, d, a, 11, 22, 11);
+	MD5_STEP(F, a, b, c, d, 12, 7, 12);
+	MD5_STEP(F, d, a, b, c, 13, 12, 13);
+	MD5_STEP(F, c, d, a, b, 14, 17, 14);
+	MD5_STEP(F, b, c, d, a, 15, 22, 15);
+	/* round 2 */
+	MD5_STEP(G, a, b, c, d, 1, 5, 16);
+	MD5_STEP(G, d, a, b, c, 6, 9, 17);
+	MD5_STEP(G, c, d, a, b, 11, 14, 18);
+	MD5_STEP(G, b, c, d, a, 0, 20, 19);
+	MD5_STEP(G, a, b, c, d, 5, 5, 20);
+	MD5_STEP(G, d, a, b, c, 10, 9, 21);
+	MD5_STEP(G, c, d, a, b, 15, 14, 22);
+	MD5_STEP(G, b, c, d, a, 4, 20, 23);
+	MD5_STEP(G, a, b, c, d, 9, 5, 24);
+	MD5_STEP(G, d, a, b, c, 14, 9, 25);
+	MD5_STEP(G, c, d, a, b, 3, 14, 26);
+	MD5_STEP(G, b, c, d, a, 8, 20, 27);
+	MD5_STEP(G, a, b, c, d, 13, 5, 28);
+	MD5_STEP(G, d, a, b, c, 2, 9, 29);
+	MD5_STEP(G, c, d, a, b, 7, 14, 30);
+	MD5_STEP(G, b, c, d, a, 12, 20, 31);
+	/* round 3 */
+	MD5_STEP(H, a, b, c, d, 5, 4, 32);
+	MD5_STEP(H, d, a, b, c, 8, 11, 33);
+	MD5_STEP(H, c, d, a, b, 11, 16, 34);
+	MD5_STEP(H, b, c, d, a, 14, 23, 35);
+	MD5_STEP(H, a, b, c, d, 1, 4, 36);
+	MD5_STEP(H, d, a, b, c, 4, 11, 37);
+	MD5_STEP(H, c, d, a, b, 7, 16, 38);
+	MD5_STEP(H, b, c, d, a, 10, 23, 39);
+	MD5_STEP(H, a, b, c, d, 13, 4, 40);
+	MD5_STEP(H, d, a, b, c, 0, 11, 41);
+	MD5_STEP(H, c, d, a, b, 3, 16, 42);
+	MD5_STEP(H, b, c, d, a, 6, 23, 43);
+	MD5_STEP(H, a, b, c, d, 9, 4, 44);
+	MD5_STEP(H, d, a, b, c, 12, 11, 45);
+	MD5_STEP(H, c, d, a, b, 15, 16, 46);
+	MD5_STEP(H, b, c, d, a, 2, 23, 47);
+	/* round 4 */
+	MD5_STEP(I, a, b, c, d, 0, 6, 48);
+	MD5_STEP(I, d, a, b, c, 7, 10, 49);
+	MD5_STEP(I, c, d, a, b, 14, 15, 50);
+	MD5_STEP(I, b, c, d, a, 5, 21, 51);
+	MD5_STEP(I, a, b, c, d, 12, 6, 52);
+	MD5_STEP(I, d, a, b, c, 3, 10, 53);
+	MD5_STEP(I, c, d, a, b, 10, 15, 54);
+	MD5_STEP(I, b, c, d, a, 1, 21, 55);
+	MD5_STEP(I, a, b, c, d, 8, 6, 56);
+	MD5_STEP(I, d, a, b, c, 15, 10, 57);
+	MD5_STEP(I, c, d, a, b, 6, 15, 58);
+	MD5_STEP(I, b, c, d, a, 13, 21, 59);
+	MD5_STEP(I, a, b, c, d, 4, 6, 60);
+	MD5_STEP(I, d, a, b, c, 11, 10, 61);
+	MD5_STEP(I, c, d, a, b, 2, 15, 62);
+	MD5_STEP(I, b, c, d, a, 9, 21, 63);
 	st[0] += a;
 	st[1] += b;
 	st[2] += c;

@@ -494,13 +494,16 @@ ops_stream_describe(const char *arn, int limit, const char *exclusive_start_shar
 static char *
 iterator_key(void)
 {
+	static SPIPlanPtr plan = NULL;
 	CatalogAsOwner save;
 	char	   *key = NULL;
 	MemoryContext caller = CurrentMemoryContext;
 
 	catalog_as_owner_begin(&save);
 	SPI_connect();
-	if (SPI_execute("SELECT key FROM stdesign.stream_iterator_key LIMIT 1", true, 1) != SPI_OK_SELECT)
+	/* twice a GetRecords (its iterator checked, the next one made): planned once */
+	if (SPI_execute_plan(kept_plan(&plan, "SELECT key FROM stdesign.stream_iterator_key LIMIT 1", 0, NULL),
+						 NULL, NULL, true, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.stream_iterator_key");
 	if (SPI_processed == 1)
 	{
@@ -733,6 +736,7 @@ static Oid	records_types[4] = {INT8OID, TEXTOID, INT8OID, INT4OID};
 	" FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1" \
 	" AND r.shard_id OPERATOR(pg_catalog.=) $2 AND r.sequence_number OPERATOR(pg_catalog.>) $3" \
 	" ORDER BY r.sequence_number LIMIT $4"
+#define RECORDS_COLS 9
 
 /*
  * out += a record's eventID: md5('<stream id>:<sequence number>') in hex,
@@ -752,6 +756,26 @@ event_id(StringInfo out, int64 stream_id, int64 seq)
 	enlargeStringInfo(out, 2 * ST_MD5_LEN);
 	st_md5_hex(text, len, out->data + out->len);
 	out->len += 2 * ST_MD5_LEN;
+}
+
+/* out += v in decimal */
+static void
+append_int64(StringInfo out, int64 v)
+{
+	enlargeStringInfo(out, MAXINT8LEN + 1);
+	out->len += pg_lltoa(v, out->data + out->len);
+}
+
+/* out += a sequence number (positive) as seq_text prints it: at least 21 digits, zero-padded */
+static void
+append_seq(StringInfo out, int64 seq)
+{
+	char		digits[MAXINT8LEN + 1];
+	int			len = pg_lltoa(seq, digits);
+
+	for (int i = len; i < 21; i++)
+		appendStringInfoChar(out, '0');
+	appendBinaryStringInfo(out, digits, len);
 }
 
 /* out += the string s as a JSON string, after the member name key */
@@ -852,13 +876,18 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 		st_internal_error("could not read the records of stream %s", s->arn);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		bool		isnull;
+		Datum		col[RECORDS_COLS];
+		bool		null[RECORDS_COLS];
 		int			start = out->len;
-		int64		seq = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
-		Datum		d;
+		int64		seq;
+		int32		size_bytes;
 		size_t		len;
+		char	   *name;
+
+		/* all of the row's columns at once (by number, each walked the row) */
+		heap_deform_tuple(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, col, null);
+		seq = DatumGetInt64(col[0]);
+		size_bytes = DatumGetInt32(col[7]);
 
 		/*
 		 * No more than about 1 MB of records: those that start within the
@@ -867,29 +896,35 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 		 */
 		if (size >= RECORDS_MAX_BYTES)
 			break;
-		size += DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
+		size += size_bytes;
 		if (i > 0)
 			appendStringInfoString(out, ", ");
 		/* a record's members in jsonb's order, as its Jsonb printed */
 		appendStringInfoString(out, "{\"eventID\": \"");
-		event_id(out, DatumGetInt64(SPI_getbinval(tup, desc, 2, &isnull)), seq);
+		event_id(out, DatumGetInt64(col[1]), seq);
 		appendStringInfoChar(out, '"');
 		appendStringInfoString(out, ", \"dynamodb\": {");
-		member_jsonb(out, "\"Keys\": ", SPI_getbinval(tup, desc, 5, &isnull));
-		d = SPI_getbinval(tup, desc, 6, &isnull);
-		if (!isnull)
-			member_jsonb(out, ", \"NewImage\": ", d);
-		d = SPI_getbinval(tup, desc, 7, &isnull);
-		if (!isnull)
-			member_jsonb(out, ", \"OldImage\": ", d);
-		appendStringInfo(out, ", \"SizeBytes\": %d, \"SequenceNumber\": \"%021lld\", \"StreamViewType\": %s"
-						 ", \"ApproximateCreationDateTime\": " INT64_FORMAT "}, \"awsRegion\": %s",
-						 DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull)), (long long) seq, view,
-						 epoch_seconds(DatumGetTimestampTz(SPI_getbinval(tup, desc, 4, &isnull))),
-						 region);
-		member_string(out, ", \"eventName\": ", TextDatumGetCString(SPI_getbinval(tup, desc, 3, &isnull)));
+		member_jsonb(out, "\"Keys\": ", col[4]);
+		if (!null[5])
+			member_jsonb(out, ", \"NewImage\": ", col[5]);
+		if (!null[6])
+			member_jsonb(out, ", \"OldImage\": ", col[6]);
+		/* printed piece by piece: appendStringInfo's format was a cost per record */
+		appendStringInfoString(out, ", \"SizeBytes\": ");
+		append_int64(out, size_bytes);
+		appendStringInfoString(out, ", \"SequenceNumber\": \"");
+		append_seq(out, seq);
+		appendStringInfoString(out, "\", \"StreamViewType\": ");
+		appendStringInfoString(out, view);
+		appendStringInfoString(out, ", \"ApproximateCreationDateTime\": ");
+		append_int64(out, epoch_seconds(DatumGetTimestampTz(col[3])));
+		appendStringInfoString(out, "}, \"awsRegion\": ");
+		appendStringInfoString(out, region);
+		name = TextDatumGetCString(col[2]);
+		member_string(out, ", \"eventName\": ", name);
+		pfree(name);
 		appendStringInfoString(out, ", \"eventSource\": \"aws:dynamodb\", \"eventVersion\": \"1.1\"");
-		if (DatumGetBool(SPI_getbinval(tup, desc, 9, &isnull)))
+		if (DatumGetBool(col[8]))
 			appendStringInfoString(out, ", \"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}");
 		appendStringInfoChar(out, '}');
 		len = out->len - start - (i > 0 ? 2 : 0);
