@@ -46,12 +46,14 @@
 #include "utils/datetime.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
+#include "utils/numeric.h"
 #include "utils/rls.h"
 #include "utils/timestamp.h"
 
 #include "catalog/st_catalog.h"
 #include "common/st_common.h"
 #include "common/st_md5.h"
+#include "item/jsonb_raw.h"
 #include "storage/st_storage.h"
 #include "stream_ops.h"
 #include "stream_read.h"
@@ -786,6 +788,125 @@ member_string(StringInfo out, const char *key, const char *s)
 	escape_json(out, s);
 }
 
+/*
+ * The images' text, exactly as JsonbToCString prints them (", " between
+ * members and elements, ": " after keys, strings through escape_json,
+ * numbers through numeric_out), walked over jsonb's binary form without
+ * an iterator's allocations, and each string that needs no escape copied
+ * whole: escape_json's byte-at-a-time append and JsonbToCString's copy of
+ * every string before it were the largest part of a GetRecords of 1000
+ * records (bench/RESULTS.md).  A string with a byte to escape goes through
+ * escape_json itself, so that both give the same text.
+ */
+
+/* the bytes JSON strings escape: '"', '\\' and the controls */
+static bool
+json_needs_escape(const char *s, uint32 len)
+{
+	for (uint32 i = 0; i < len; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if (c < 0x20 || c == '"' || c == '\\')
+			return true;
+	}
+	return false;
+}
+
+static void
+json_text_string(StringInfo out, const char *s, uint32 len)
+{
+	if (json_needs_escape(s, len))
+	{
+		char	   *copy = pnstrdup(s, len);
+
+		escape_json(out, copy);
+		pfree(copy);
+		return;
+	}
+	enlargeStringInfo(out, len + 2);
+	out->data[out->len++] = '"';
+	memcpy(out->data + out->len, s, len);
+	out->len += len;
+	out->data[out->len++] = '"';
+	out->data[out->len] = '\0';
+}
+
+static void json_text_container(StringInfo out, const JsonbContainer *c);
+
+static void
+json_text_value(StringInfo out, const JsonbRaw *v)
+{
+	switch (v->type)
+	{
+		case JENTRY_ISSTRING:
+			json_text_string(out, v->data, v->len);
+			break;
+		case JENTRY_ISNUMERIC:
+			appendStringInfoString(out, DatumGetCString(DirectFunctionCall1(numeric_out,
+																			PointerGetDatum(v->data))));
+			break;
+		case JENTRY_ISBOOL_TRUE:
+			appendStringInfoString(out, "true");
+			break;
+		case JENTRY_ISBOOL_FALSE:
+			appendStringInfoString(out, "false");
+			break;
+		case JENTRY_ISNULL:
+			appendStringInfoString(out, "null");
+			break;
+		case JENTRY_ISCONTAINER:
+			json_text_container(out, (const JsonbContainer *) v->data);
+			break;
+		default:
+			st_internal_error("corrupt jsonb in a stream record");
+	}
+}
+
+static void
+json_text_container(StringInfo out, const JsonbContainer *c)
+{
+	JsonbRawIter it;
+	JsonbRaw	key;
+	JsonbRaw	value;
+	bool		first = true;
+
+	check_stack_depth();
+	st_jsonb_raw_begin(&it, c);
+	if (JsonContainerIsObject(c))
+	{
+		appendStringInfoChar(out, '{');
+		while (st_jsonb_raw_next_member(&it, &key, &value))
+		{
+			if (!first)
+				appendBinaryStringInfo(out, ", ", 2);
+			first = false;
+			json_text_string(out, key.data, key.len);
+			appendBinaryStringInfo(out, ": ", 2);
+			json_text_value(out, &value);
+		}
+		appendStringInfoChar(out, '}');
+	}
+	else if (JsonContainerIsScalar(c))
+	{
+		/* a scalar at the top: its one element, without brackets */
+		if (st_jsonb_raw_next_elem(&it, &value))
+			json_text_value(out, &value);
+	}
+	else
+	{
+		appendStringInfoChar(out, '[');
+		while (st_jsonb_raw_next_elem(&it, &value))
+		{
+			if (!first)
+				appendBinaryStringInfo(out, ", ", 2);
+			first = false;
+			json_text_value(out, &value);
+		}
+		appendStringInfoChar(out, ']');
+	}
+}
+
 /* out += the jsonb image, after the member name key */
 static void
 member_jsonb(StringInfo out, const char *key, Datum d)
@@ -793,7 +914,10 @@ member_jsonb(StringInfo out, const char *key, Datum d)
 	Jsonb	   *j = DatumGetJsonbP(d);
 
 	appendStringInfoString(out, key);
-	JsonbToCString(out, &j->root, VARSIZE(j));
+	json_text_container(out, &j->root);
+	/* a detoasted copy (an image over about 2 kB) is not kept past its record */
+	if ((Pointer) j != DatumGetPointer(d))
+		pfree(j);
 }
 
 /* ApproximateCreationDateTime: whole seconds since the epoch, floored */
