@@ -799,11 +799,32 @@ member_string(StringInfo out, const char *key, const char *s)
  * escape_json itself, so that both give the same text.
  */
 
-/* the bytes JSON strings escape: '"', '\\' and the controls */
+/*
+ * Has the string a byte that JSON strings escape: '"', '\\' or a control?
+ * Eight bytes at a time: (x - n * ONES) & ~x & HIGHS is nonzero exactly
+ * when some byte of x is below n (n <= 128), and x ^ c * ONES has a zero
+ * byte where x has c.
+ */
 static bool
 json_needs_escape(const char *s, uint32 len)
 {
-	for (uint32 i = 0; i < len; i++)
+	const uint64 ones = UINT64CONST(0x0101010101010101);
+	const uint64 highs = UINT64CONST(0x8080808080808080);
+	uint32		i = 0;
+
+	for (; i + 8 <= len; i += 8)
+	{
+		uint64		x;
+		uint64		q;
+		uint64		b;
+
+		memcpy(&x, s + i, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		if ((((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs)
+			return true;
+	}
+	for (; i < len; i++)
 	{
 		unsigned char c = (unsigned char) s[i];
 
@@ -875,7 +896,7 @@ json_text_container(StringInfo out, const JsonbContainer *c)
 	st_jsonb_raw_begin(&it, c);
 	if (JsonContainerIsObject(c))
 	{
-		appendStringInfoChar(out, '{');
+		appendStringInfoCharMacro(out, '{');
 		while (st_jsonb_raw_next_member(&it, &key, &value))
 		{
 			if (!first)
@@ -885,7 +906,7 @@ json_text_container(StringInfo out, const JsonbContainer *c)
 			appendBinaryStringInfo(out, ": ", 2);
 			json_text_value(out, &value);
 		}
-		appendStringInfoChar(out, '}');
+		appendStringInfoCharMacro(out, '}');
 	}
 	else if (JsonContainerIsScalar(c))
 	{
@@ -895,7 +916,7 @@ json_text_container(StringInfo out, const JsonbContainer *c)
 	}
 	else
 	{
-		appendStringInfoChar(out, '[');
+		appendStringInfoCharMacro(out, '[');
 		while (st_jsonb_raw_next_elem(&it, &value))
 		{
 			if (!first)
@@ -903,7 +924,7 @@ json_text_container(StringInfo out, const JsonbContainer *c)
 			first = false;
 			json_text_value(out, &value);
 		}
-		appendStringInfoChar(out, ']');
+		appendStringInfoCharMacro(out, ']');
 	}
 }
 
