@@ -731,14 +731,21 @@ java_date(int64 ms)
 static SPIPlanPtr records_plan = NULL;
 static Oid	records_types[4] = {INT8OID, TEXTOID, INT8OID, INT4OID};
 
+/*
+ * The whole row, in the table's order: the scan then hands its tuples on
+ * as they are, and SPI copies each whole, instead of taking every column
+ * apart and forming a new tuple of them (perf: 12% of a GetRecords).
+ */
 #define RECORDS_SQL \
-	"SELECT r.sequence_number, r.stream_id," \
-	" r.event_name, r.created_at, r.keys, r.new_image, r.old_image," \
-	" r.size_bytes, r.ttl_deletion" \
-	" FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1" \
+	"SELECT r.* FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1" \
 	" AND r.shard_id OPERATOR(pg_catalog.=) $2 AND r.sequence_number OPERATOR(pg_catalog.>) $3" \
 	" ORDER BY r.sequence_number LIMIT $4"
-#define RECORDS_COLS 9
+/* its columns (stdesign.stream_records') */
+enum
+{
+	REC_STREAM, REC_SHARD, REC_SEQ, REC_CREATED, REC_EVENT, REC_KEYS, REC_NEW, REC_OLD,
+	REC_SIZE, REC_TTL, RECORDS_COLS
+};
 
 /*
  * out += a record's eventID: md5('<stream id>:<sequence number>') in hex,
@@ -1019,6 +1026,10 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 	if (SPI_execute_plan(kept_plan(&records_plan, RECORDS_SQL, 4, records_types),
 						 args, NULL, true, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read the records of stream %s", s->arn);
+	/* col[] holds the row as this file knows the table */
+	if (SPI_tuptable->tupdesc->natts != RECORDS_COLS)
+		st_internal_error("stdesign.stream_records has %d columns, not %d",
+						  SPI_tuptable->tupdesc->natts, RECORDS_COLS);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		Datum		col[RECORDS_COLS];
@@ -1031,8 +1042,8 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 
 		/* all of the row's columns at once (by number, each walked the row) */
 		heap_deform_tuple(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, col, null);
-		seq = DatumGetInt64(col[0]);
-		size_bytes = DatumGetInt32(col[7]);
+		seq = DatumGetInt64(col[REC_SEQ]);
+		size_bytes = DatumGetInt32(col[REC_SIZE]);
 
 		/*
 		 * No more than about 1 MB of records: those that start within the
@@ -1046,14 +1057,14 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 			appendStringInfoString(out, ", ");
 		/* a record's members in jsonb's order, as its Jsonb printed */
 		appendStringInfoString(out, "{\"eventID\": \"");
-		event_id(out, DatumGetInt64(col[1]), seq);
+		event_id(out, DatumGetInt64(col[REC_STREAM]), seq);
 		appendStringInfoChar(out, '"');
 		appendStringInfoString(out, ", \"dynamodb\": {");
-		member_jsonb(out, "\"Keys\": ", col[4]);
-		if (!null[5])
-			member_jsonb(out, ", \"NewImage\": ", col[5]);
-		if (!null[6])
-			member_jsonb(out, ", \"OldImage\": ", col[6]);
+		member_jsonb(out, "\"Keys\": ", col[REC_KEYS]);
+		if (!null[REC_NEW])
+			member_jsonb(out, ", \"NewImage\": ", col[REC_NEW]);
+		if (!null[REC_OLD])
+			member_jsonb(out, ", \"OldImage\": ", col[REC_OLD]);
 		/* printed piece by piece: appendStringInfo's format was a cost per record */
 		appendStringInfoString(out, ", \"SizeBytes\": ");
 		append_int64(out, size_bytes);
@@ -1062,14 +1073,14 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 		appendStringInfoString(out, "\", \"StreamViewType\": ");
 		appendStringInfoString(out, view);
 		appendStringInfoString(out, ", \"ApproximateCreationDateTime\": ");
-		append_int64(out, epoch_seconds(DatumGetTimestampTz(col[3])));
+		append_int64(out, epoch_seconds(DatumGetTimestampTz(col[REC_CREATED])));
 		appendStringInfoString(out, "}, \"awsRegion\": ");
 		appendStringInfoString(out, region);
-		name = TextDatumGetCString(col[2]);
+		name = TextDatumGetCString(col[REC_EVENT]);
 		member_string(out, ", \"eventName\": ", name);
 		pfree(name);
 		appendStringInfoString(out, ", \"eventSource\": \"aws:dynamodb\", \"eventVersion\": \"1.1\"");
-		if (DatumGetBool(col[8]))
+		if (DatumGetBool(col[REC_TTL]))
 			appendStringInfoString(out, ", \"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}");
 		appendStringInfoChar(out, '}');
 		len = out->len - start - (i > 0 ? 2 : 0);
