@@ -1,16 +1,16 @@
 'use strict';
 // Client of bench/streams_getrecords.sh: DynamoDB Streams' GetRecords
-// through stdesign's HTTP endpoint and through DynamoDB Local, one Node
-// client (the AWS SDK v3 that test/http pins) for both.
+// through stdesign's HTTP endpoint and through DynamoDB Local, the same
+// clients for both.
 //
-//   node streams_getrecords.js STDESIGN_URL LOCAL_URL CHANGES ROUNDS
+//   node streams_getrecords.js STDESIGN_URL LOCAL_URL CHANGES ROUNDS [C_CLIENT]
 //
 // On each system: a table StreamBench (PK, SK strings) with a
 // NEW_AND_OLD_IMAGES stream; CHANGES / 2 items of about 200 bytes put with
 // BatchWriteItem, then put again with another value (so CHANGES changes,
 // half INSERT, half MODIFY with both images).  Then ROUNDS rounds, the two
 // systems alternating (the first one changes each round), each draining
-// its whole stream with each of three clients: DescribeStream (every page of
+// its whole stream with each client: DescribeStream (every page of
 // shards), then per shard GetShardIterator TRIM_HORIZON and GetRecords
 // (Limit 1000) until the shard has no next iterator or, open, answers no
 // records.  The clients: the SDK's DynamoDBStreamsClient (what an
@@ -19,11 +19,17 @@
 // servers give, less of the client's work), and "unparsed", raw's
 // requests with GetRecords' answers read as text and not parsed (its
 // records' event names and its next iterator found by regular
-// expressions: closest to the servers' own time).  Prints records/s of each
+// expressions), and, given the program C_CLIENT (streams_getrecords_client.c,
+// which the script compiles), "C": the same drain by that program over one
+// keep-alive connection, searching the answers' text without parsing them
+// as JSON (the closest to the servers' own time: the Node clients' own
+// work per answer bounds their rates; its time is the program's own, its
+// start not counted).  Prints records/s of each
 // round, the best of each client and system, the ratios, and the records
 // each drained by event name (each must be exactly the changes written).
 
 const path = require('path');
+const { execFileSync } = require('child_process');
 const { createRequire } = require('module');
 // the SDK's notice that its releases of 2027 will need a newer Node than 20
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
@@ -38,6 +44,7 @@ const {
 const [stdesignUrl, localUrl] = process.argv.slice(2, 4);
 const CHANGES = parseInt(process.argv[4], 10);
 const ROUNDS = parseInt(process.argv[5], 10);
+const C_CLIENT = process.argv[6];
 if (!stdesignUrl || !localUrl || !(CHANGES >= 2) || !(ROUNDS >= 1)) {
   console.error('usage: node streams_getrecords.js STDESIGN_URL LOCAL_URL CHANGES ROUNDS');
   process.exit(2);
@@ -47,7 +54,7 @@ const ITEMS = Math.floor(CHANGES / 2);
 const PAD = 'x'.repeat(160);
 const LOAD_CONCURRENCY = 4;
 // each round drains each stream with each client
-const CLIENTS = ['AWS SDK', 'raw', 'unparsed'];
+const CLIENTS = ['AWS SDK', 'raw', 'unparsed', ...(C_CLIENT ? ['C'] : [])];
 
 function clients(endpoint) {
   const conf = {
@@ -193,6 +200,16 @@ async function drain(sys, client) {
   return { counts, shards: shards.length, calls };
 }
 
+// The C client's drain: its records by event name and its own time.
+function drainC(sys) {
+  const u = new URL(sys.url);
+  const out = JSON.parse(execFileSync(C_CLIENT, [u.hostname, u.port, sys.arn], { encoding: 'utf8' }));
+  return {
+    counts: { INSERT: out.INSERT, MODIFY: out.MODIFY, REMOVE: out.REMOVE },
+    shards: out.shards, calls: out.calls, seconds: out.seconds,
+  };
+}
+
 function fmt(n) {
   return Math.round(n).toLocaleString('en-US');
 }
@@ -215,11 +232,18 @@ async function main() {
     const order = round % 2 === 0 ? systems : [...systems].reverse();
     for (const kind of CLIENTS) {
       for (const sys of order) {
-        const client = kind === 'AWS SDK' ? sdkClient(sys.streams) :
-          kind === 'raw' ? rawClient(sys.url) : unparsedClient(sys.url);
-        const t0 = process.hrtime.bigint();
-        const r = await drain(sys, client);
-        const s = Number(process.hrtime.bigint() - t0) / 1e9;
+        let r;
+        let s;
+        if (kind === 'C') {
+          r = drainC(sys);
+          s = r.seconds;
+        } else {
+          const client = kind === 'AWS SDK' ? sdkClient(sys.streams) :
+            kind === 'raw' ? rawClient(sys.url) : unparsedClient(sys.url);
+          const t0 = process.hrtime.bigint();
+          r = await drain(sys, client);
+          s = Number(process.hrtime.bigint() - t0) / 1e9;
+        }
         const total = r.counts.INSERT + r.counts.MODIFY + r.counts.REMOVE;
         const rate = total / s;
         console.log(`round ${round + 1} ${kind} ${sys.name}: ${fmt(total)} records (${r.shards} shard(s), ` +

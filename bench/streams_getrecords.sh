@@ -13,8 +13,10 @@
 # into a temporary directory; needs java), both on 127.0.0.1; then
 # streams_getrecords.js loads the changes into each and drains the two
 # streams in alternation, R rounds (default 3), with the AWS SDK's client,
-# a raw JSON client and a raw client that does not parse GetRecords' answers,
-# the best of each counting.
+# a raw JSON client, a raw client that does not parse GetRecords' answers,
+# and a client in C (streams_getrecords_client.c, compiled here with cc:
+# plain sockets, one keep-alive connection, the answers' text searched, not
+# parsed), the best of each counting.
 # It fails when either system drains other than exactly the changes
 # written.  A benchmark, not a test: nothing fails on a slow number.
 set -euo pipefail
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
 done
 
 if [ "${STDESIGN_BENCH_INNER:-}" != 1 ]; then
-	for tool in node npm java; do
+	for tool in node npm java cc; do
 		command -v "$tool" >/dev/null || { echo "streams_getrecords.sh: needs $tool" >&2; exit 1; }
 	done
 	if [ ! -d "$root/test/http/node_modules/@aws-sdk/client-dynamodb-streams" ]; then
@@ -93,4 +95,5 @@ for url in "http://127.0.0.1:$BENCH_HTTP_PORT/" "http://127.0.0.1:$local_port/";
 	curl -s -o /dev/null "$url" || { echo "no answer from $url" >&2; cat "$work/local.log" >&2; exit 1; }
 done
 
-node "$here/streams_getrecords.js" "http://127.0.0.1:$BENCH_HTTP_PORT" "http://127.0.0.1:$local_port" "$changes" "$rounds"
+cc -O2 -o "$work/client" "$here/streams_getrecords_client.c"
+node "$here/streams_getrecords.js" "http://127.0.0.1:$BENCH_HTTP_PORT" "http://127.0.0.1:$local_port" "$changes" "$rounds" "$work/client"

@@ -283,6 +283,22 @@ SELECT st_drop_table('Closing') IS NOT NULL AS dropped;
 COMMIT;
 SELECT * FROM in_one_shard('Closing');
 DROP FUNCTION in_one_shard(text);
+-- A record's eventID is md5('<stream id>:<sequence number>') (computed in
+-- C for GetRecords): the same 32 hex digits as Postgres's md5() of that
+-- text, for every record of a page
+SELECT st_api('CreateTable', '{"TableName": "EventIds", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}}'::jsonb) IS NOT NULL AS ids_created;
+SELECT count(st_put(jsonb_build_object('PK', 'e#' || i), 'EventIds') IS NULL) AS ids_puts
+  FROM generate_series(1, 300) i;
+WITH page AS (SELECT r FROM jsonb_array_elements(st_api('GetRecords', jsonb_build_object('ShardIterator',
+		iter('EventIds', 0, 'TRIM_HORIZON')))->'Records') r)
+SELECT count(*) AS ids_records,
+	   count(DISTINCT r->>'eventID') AS distinct_ids,
+	   count(*) FILTER (WHERE r->>'eventID' = pg_catalog.md5(x.stream_id::text || ':' || x.sequence_number::text)) AS same_as_md5
+  FROM page JOIN stdesign.stream_records x ON x.sequence_number = (r->'dynamodb'->>'SequenceNumber')::bigint;
+SELECT st_api('DeleteTable', '{"TableName": "EventIds"}'::jsonb) IS NOT NULL AS ids_dropped;
 
 SELECT st_api('DeleteTable', '{"TableName": "Unstreamed"}'::jsonb) IS NOT NULL AS dropped;
 DROP OWNED BY stream_reader, stream_nobody;

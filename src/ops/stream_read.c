@@ -46,12 +46,17 @@
 #include "utils/datetime.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
 #include "utils/rls.h"
 #include "utils/timestamp.h"
 
 #include "catalog/st_catalog.h"
 #include "common/st_common.h"
+#include "common/st_md5.h"
+#include "item/jsonb_raw.h"
 #include "storage/st_storage.h"
+#include "storage/stream_capture.h"
 #include "stream_ops.h"
 #include "stream_read.h"
 
@@ -495,13 +500,16 @@ ops_stream_describe(const char *arn, int limit, const char *exclusive_start_shar
 static char *
 iterator_key(void)
 {
+	static SPIPlanPtr plan = NULL;
 	CatalogAsOwner save;
 	char	   *key = NULL;
 	MemoryContext caller = CurrentMemoryContext;
 
 	catalog_as_owner_begin(&save);
 	SPI_connect();
-	if (SPI_execute("SELECT key FROM stdesign.stream_iterator_key LIMIT 1", true, 1) != SPI_OK_SELECT)
+	/* twice a GetRecords (its iterator checked, the next one made): planned once */
+	if (SPI_execute_plan(kept_plan(&plan, "SELECT key FROM stdesign.stream_iterator_key LIMIT 1", 0, NULL),
+						 NULL, NULL, true, 1) != SPI_OK_SELECT)
 		st_internal_error("could not read stdesign.stream_iterator_key");
 	if (SPI_processed == 1)
 	{
@@ -724,30 +732,57 @@ java_date(int64 ms)
 /* ---------- GetRecords ---------- */
 
 /*
- * The records after a position in a shard, in order, at most $4.  A
- * record's shard is the one whose range holds its number (a stream's
- * shards hold disjoint ranges, src/storage/stream_capture.c): the range
- * is read in the same statement, so that a rollover committed after
- * shard_row cannot add the child's records to the parent's.  Both bounds
- * are the records' index range: the reading stops after $4 records.
+ * The columns of stdesign.stream_records, in the table's order: GetRecords
+ * reads its rows in place (storage_stream_records_scan), each handed on
+ * without a copy; through SPI, the executor took each row apart, formed a
+ * new tuple of the columns wanted and SPI copied it (perf: 12% and then
+ * 6% of a GetRecords of 1000 records).
  */
-static SPIPlanPtr records_plan = NULL;
-static Oid	records_types[4] = {INT8OID, TEXTOID, INT8OID, INT4OID};
+enum
+{
+	REC_STREAM, REC_SEQ, REC_CREATED, REC_EVENT, REC_KEYS, REC_NEW, REC_OLD,
+	REC_SIZE, REC_TTL, RECORDS_COLS
+};
 
-#define RECORDS_SQL \
-	"SELECT r.sequence_number," \
-	" pg_catalog.md5(r.stream_id::pg_catalog.text OPERATOR(pg_catalog.||) ':'" \
-	"  OPERATOR(pg_catalog.||) r.sequence_number::pg_catalog.text)," \
-	" r.event_name, r.created_at, r.keys, r.new_image, r.old_image," \
-	" r.size_bytes, r.ttl_deletion" \
-	" FROM stdesign.stream_records r WHERE r.stream_id OPERATOR(pg_catalog.=) $1" \
-	" AND r.sequence_number OPERATOR(pg_catalog.>) GREATEST($3," \
-	"  (SELECT sh.starting_sequence FROM stdesign.stream_shards sh" \
-	"   WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2))" \
-	" AND r.sequence_number OPERATOR(pg_catalog.<=)" \
-	"  (SELECT COALESCE(sh.ending_sequence, 9223372036854775807) FROM stdesign.stream_shards sh" \
-	"   WHERE sh.stream_id OPERATOR(pg_catalog.=) $1 AND sh.shard_id OPERATOR(pg_catalog.=) $2)" \
-	" ORDER BY r.sequence_number LIMIT $4"
+/*
+ * out += a record's eventID: md5('<stream id>:<sequence number>') in hex,
+ * as ops_stream_records_of's SQL computes it (the same 32 digits for the
+ * same record), here by st_md5: Postgres's md5() set up OpenSSL's digest
+ * on every call, a sizeable part of a GetRecords of 1000 records.
+ */
+static void
+event_id(StringInfo out, int64 stream_id, int64 seq)
+{
+	char		text[2 * MAXINT8LEN + 2];
+	int			len;
+
+	len = pg_lltoa(stream_id, text);
+	text[len++] = ':';
+	len += pg_lltoa(seq, text + len);
+	enlargeStringInfo(out, 2 * ST_MD5_LEN);
+	st_md5_hex(text, len, out->data + out->len);
+	out->len += 2 * ST_MD5_LEN;
+}
+
+/* out += v in decimal */
+static void
+append_int64(StringInfo out, int64 v)
+{
+	enlargeStringInfo(out, MAXINT8LEN + 1);
+	out->len += pg_lltoa(v, out->data + out->len);
+}
+
+/* out += a sequence number (positive) as seq_text prints it: at least 21 digits, zero-padded */
+static void
+append_seq(StringInfo out, int64 seq)
+{
+	char		digits[MAXINT8LEN + 1];
+	int			len = pg_lltoa(seq, digits);
+
+	for (int i = len; i < 21; i++)
+		appendStringInfoChar(out, '0');
+	appendBinaryStringInfo(out, digits, len);
+}
 
 /* out += the string s as a JSON string, after the member name key */
 static void
@@ -757,6 +792,146 @@ member_string(StringInfo out, const char *key, const char *s)
 	escape_json(out, s);
 }
 
+/*
+ * The images' text, exactly as JsonbToCString prints them (", " between
+ * members and elements, ": " after keys, strings through escape_json,
+ * numbers through numeric_out), walked over jsonb's binary form without
+ * an iterator's allocations, and each string that needs no escape copied
+ * whole: escape_json's byte-at-a-time append and JsonbToCString's copy of
+ * every string before it were the largest part of a GetRecords of 1000
+ * records (bench/RESULTS.md).  A string with a byte to escape goes through
+ * escape_json itself, so that both give the same text.
+ */
+
+/*
+ * Has the string a byte that JSON strings escape: '"', '\\' or a control?
+ * Eight bytes at a time: (x - n * ONES) & ~x & HIGHS is nonzero exactly
+ * when some byte of x is below n (n <= 128), and x ^ c * ONES has a zero
+ * byte where x has c.
+ */
+static bool
+json_needs_escape(const char *s, uint32 len)
+{
+	const uint64 ones = UINT64CONST(0x0101010101010101);
+	const uint64 highs = UINT64CONST(0x8080808080808080);
+	uint32		i = 0;
+
+	for (; i + 8 <= len; i += 8)
+	{
+		uint64		x;
+		uint64		q;
+		uint64		b;
+
+		memcpy(&x, s + i, 8);
+		q = x ^ (ones * '"');
+		b = x ^ (ones * '\\');
+		if ((((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs)
+			return true;
+	}
+	for (; i < len; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if (c < 0x20 || c == '"' || c == '\\')
+			return true;
+	}
+	return false;
+}
+
+static void
+json_text_string(StringInfo out, const char *s, uint32 len)
+{
+	if (json_needs_escape(s, len))
+	{
+		char	   *copy = pnstrdup(s, len);
+
+		escape_json(out, copy);
+		pfree(copy);
+		return;
+	}
+	enlargeStringInfo(out, len + 2);
+	out->data[out->len++] = '"';
+	memcpy(out->data + out->len, s, len);
+	out->len += len;
+	out->data[out->len++] = '"';
+	out->data[out->len] = '\0';
+}
+
+static void json_text_container(StringInfo out, const JsonbContainer *c);
+
+static void
+json_text_value(StringInfo out, const JsonbRaw *v)
+{
+	switch (v->type)
+	{
+		case JENTRY_ISSTRING:
+			json_text_string(out, v->data, v->len);
+			break;
+		case JENTRY_ISNUMERIC:
+			appendStringInfoString(out, DatumGetCString(DirectFunctionCall1(numeric_out,
+																			PointerGetDatum(v->data))));
+			break;
+		case JENTRY_ISBOOL_TRUE:
+			appendStringInfoString(out, "true");
+			break;
+		case JENTRY_ISBOOL_FALSE:
+			appendStringInfoString(out, "false");
+			break;
+		case JENTRY_ISNULL:
+			appendStringInfoString(out, "null");
+			break;
+		case JENTRY_ISCONTAINER:
+			json_text_container(out, (const JsonbContainer *) v->data);
+			break;
+		default:
+			st_internal_error("corrupt jsonb in a stream record");
+	}
+}
+
+static void
+json_text_container(StringInfo out, const JsonbContainer *c)
+{
+	JsonbRawIter it;
+	JsonbRaw	key;
+	JsonbRaw	value;
+	bool		first = true;
+
+	check_stack_depth();
+	st_jsonb_raw_begin(&it, c);
+	if (JsonContainerIsObject(c))
+	{
+		appendStringInfoCharMacro(out, '{');
+		while (st_jsonb_raw_next_member(&it, &key, &value))
+		{
+			if (!first)
+				appendBinaryStringInfo(out, ", ", 2);
+			first = false;
+			json_text_string(out, key.data, key.len);
+			appendBinaryStringInfo(out, ": ", 2);
+			json_text_value(out, &value);
+		}
+		appendStringInfoCharMacro(out, '}');
+	}
+	else if (JsonContainerIsScalar(c))
+	{
+		/* a scalar at the top: its one element, without brackets */
+		if (st_jsonb_raw_next_elem(&it, &value))
+			json_text_value(out, &value);
+	}
+	else
+	{
+		appendStringInfoCharMacro(out, '[');
+		while (st_jsonb_raw_next_elem(&it, &value))
+		{
+			if (!first)
+				appendBinaryStringInfo(out, ", ", 2);
+			first = false;
+			json_text_value(out, &value);
+		}
+		appendStringInfoCharMacro(out, ']');
+	}
+}
+
 /* out += the jsonb image, after the member name key */
 static void
 member_jsonb(StringInfo out, const char *key, Datum d)
@@ -764,7 +939,10 @@ member_jsonb(StringInfo out, const char *key, Datum d)
 	Jsonb	   *j = DatumGetJsonbP(d);
 
 	appendStringInfoString(out, key);
-	JsonbToCString(out, &j->root, VARSIZE(j));
+	json_text_container(out, &j->root);
+	/* a detoasted copy (an image over about 2 kB) is not kept past its record */
+	if ((Pointer) j != DatumGetPointer(d))
+		pfree(j);
 }
 
 /* ApproximateCreationDateTime: whole seconds since the epoch, floored */
@@ -776,6 +954,88 @@ epoch_seconds(TimestampTz ts)
 	if (ts % USECS_PER_SEC < 0)
 		secs--;
 	return secs + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
+}
+
+/* GetRecords' records as they are written out (record_text) */
+typedef struct RecordsText
+{
+	StringInfo	out;
+	const char *view;			/* the members every record shares, as JSON */
+	const char *region;
+	uint64		n;				/* records written */
+	int64		next;			/* the last one's sequence number */
+	size_t		bytes;			/* their text's bytes */
+	int64		size;			/* their SizeBytes */
+	MemoryContext cxt;			/* what one record allocates */
+} RecordsText;
+
+/*
+ * One record (a row of stdesign.stream_records) into the answer; false
+ * when the answer has all it may take.
+ */
+static bool
+record_text(void *arg, const Datum *col, const bool *null)
+{
+	RecordsText *w = arg;
+	StringInfo	out = w->out;
+	int			start = out->len;
+	int64		seq = DatumGetInt64(col[REC_SEQ]);
+	int32		size_bytes = DatumGetInt32(col[REC_SIZE]);
+	size_t		len;
+	MemoryContext caller;
+
+	/*
+	 * No more than about 1 MB of records: those that start within the first
+	 * MB of their SizeBytes (the answer's bytes are bounded again below, on
+	 * its text)
+	 */
+	if (w->size >= RECORDS_MAX_BYTES)
+		return false;
+	w->size += size_bytes;
+	caller = MemoryContextSwitchTo(w->cxt);
+	if (w->n > 0)
+		appendStringInfoString(out, ", ");
+	/* a record's members in jsonb's order, as its Jsonb printed */
+	appendStringInfoString(out, "{\"eventID\": \"");
+	event_id(out, DatumGetInt64(col[REC_STREAM]), seq);
+	appendStringInfoChar(out, '"');
+	appendStringInfoString(out, ", \"dynamodb\": {");
+	member_jsonb(out, "\"Keys\": ", col[REC_KEYS]);
+	if (!null[REC_NEW])
+		member_jsonb(out, ", \"NewImage\": ", col[REC_NEW]);
+	if (!null[REC_OLD])
+		member_jsonb(out, ", \"OldImage\": ", col[REC_OLD]);
+	/* printed piece by piece: appendStringInfo's format was a cost per record */
+	appendStringInfoString(out, ", \"SizeBytes\": ");
+	append_int64(out, size_bytes);
+	appendStringInfoString(out, ", \"SequenceNumber\": \"");
+	append_seq(out, seq);
+	appendStringInfoString(out, "\", \"StreamViewType\": ");
+	appendStringInfoString(out, w->view);
+	appendStringInfoString(out, ", \"ApproximateCreationDateTime\": ");
+	append_int64(out, epoch_seconds(DatumGetTimestampTz(col[REC_CREATED])));
+	appendStringInfoString(out, "}, \"awsRegion\": ");
+	appendStringInfoString(out, w->region);
+	member_string(out, ", \"eventName\": ", TextDatumGetCString(col[REC_EVENT]));
+	appendStringInfoString(out, ", \"eventSource\": \"aws:dynamodb\", \"eventVersion\": \"1.1\"");
+	if (DatumGetBool(col[REC_TTL]))
+		appendStringInfoString(out, ", \"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}");
+	appendStringInfoChar(out, '}');
+	MemoryContextSwitchTo(caller);
+	MemoryContextReset(w->cxt);
+	len = out->len - start - (w->n > 0 ? 2 : 0);
+
+	/* the answer stays within 1 MB, unless one record alone is more */
+	if (w->n > 0 && w->bytes + len > RECORDS_MAX_BYTES)
+	{
+		out->len = start;
+		out->data[start] = '\0';
+		return false;
+	}
+	w->bytes += len;
+	w->next = seq;
+	w->n++;
+	return true;
 }
 
 /*
@@ -795,12 +1055,9 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 	int64		now = now_ms();
 	StreamRow  *s;
 	ShardRow	sh;
-	CatalogAsOwner save;
-	Datum		args[4];
-	int64		next = it.after;
+	RecordsText w;
+	int64		next;
 	bool		end;
-	size_t		bytes = 0;
-	int64		size = 0;
 	char	   *view;
 	char	   *region;
 
@@ -836,72 +1093,27 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 	}
 
 	appendStringInfoString(out, "{\"Records\": [");
-	args[0] = Int64GetDatum(s->id);
-	args[1] = CStringGetTextDatum(it.shard_id);
-	args[2] = Int64GetDatum(it.after);
-	args[3] = Int32GetDatum(limit);
-	catalog_as_owner_begin(&save);
-	SPI_connect();
-	if (SPI_execute_plan(kept_plan(&records_plan, RECORDS_SQL, 4, records_types),
-						 args, NULL, true, 0) != SPI_OK_SELECT)
-		st_internal_error("could not read the records of stream %s", s->arn);
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		bool		isnull;
-		int			start = out->len;
-		int64		seq = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
-		Datum		d;
-		size_t		len;
-
-		/*
-		 * No more than about 1 MB of records: those that start within the
-		 * first MB of their SizeBytes (the answer's bytes are bounded again
-		 * below, on its text)
-		 */
-		if (size >= RECORDS_MAX_BYTES)
-			break;
-		size += DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull));
-		if (i > 0)
-			appendStringInfoString(out, ", ");
-		/* a record's members in jsonb's order, as its Jsonb printed */
-		appendStringInfoString(out, "{\"eventID\": ");
-		escape_json(out, TextDatumGetCString(SPI_getbinval(tup, desc, 2, &isnull)));
-		appendStringInfoString(out, ", \"dynamodb\": {");
-		member_jsonb(out, "\"Keys\": ", SPI_getbinval(tup, desc, 5, &isnull));
-		d = SPI_getbinval(tup, desc, 6, &isnull);
-		if (!isnull)
-			member_jsonb(out, ", \"NewImage\": ", d);
-		d = SPI_getbinval(tup, desc, 7, &isnull);
-		if (!isnull)
-			member_jsonb(out, ", \"OldImage\": ", d);
-		appendStringInfo(out, ", \"SizeBytes\": %d, \"SequenceNumber\": \"%021lld\", \"StreamViewType\": %s"
-						 ", \"ApproximateCreationDateTime\": " INT64_FORMAT "}, \"awsRegion\": %s",
-						 DatumGetInt32(SPI_getbinval(tup, desc, 8, &isnull)), (long long) seq, view,
-						 epoch_seconds(DatumGetTimestampTz(SPI_getbinval(tup, desc, 4, &isnull))),
-						 region);
-		member_string(out, ", \"eventName\": ", TextDatumGetCString(SPI_getbinval(tup, desc, 3, &isnull)));
-		appendStringInfoString(out, ", \"eventSource\": \"aws:dynamodb\", \"eventVersion\": \"1.1\"");
-		if (DatumGetBool(SPI_getbinval(tup, desc, 9, &isnull)))
-			appendStringInfoString(out, ", \"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}");
-		appendStringInfoChar(out, '}');
-		len = out->len - start - (i > 0 ? 2 : 0);
-
-		/* the answer stays within 1 MB, unless one record alone is more */
-		if (i > 0 && bytes + len > RECORDS_MAX_BYTES)
-		{
-			out->len = start;
-			out->data[start] = '\0';
-			break;
-		}
-		bytes += len;
-		next = seq;
-	}
+	memset(&w, 0, sizeof(w));
+	w.out = out;
+	w.view = view;
+	w.region = region;
+	w.next = it.after;
+	w.cxt = AllocSetContextCreate(CurrentMemoryContext, "GetRecords record", ALLOCSET_DEFAULT_SIZES);
+	/*
+	 * A record's shard is the one whose range holds its number (a stream's
+	 * shards hold disjoint ranges, src/storage/stream_capture.c).  The
+	 * range comes from shard_row, read with the same active snapshot as
+	 * the records (a read-only SPI statement takes no snapshot of its
+	 * own), so that a rollover committed meanwhile cannot add the child's
+	 * records to the parent's: the rollover commits with the child's
+	 * first records.
+	 */
+	storage_stream_records_scan(s->id, Max(it.after, sh.starting),
+								sh.closed ? sh.ending : PG_INT64_MAX,
+								limit, RECORDS_COLS, record_text, &w);
+	MemoryContextDelete(w.cxt);
+	next = w.next;
 	appendStringInfoChar(out, ']');
-	SPI_finish();
-	/* the next iterator is made as the caller's, whose role it names */
-	catalog_as_owner_end(&save);
 	/* a closed shard read to its end has no next iterator (API reference, GetRecords) */
 	end = sh.closed && next >= sh.ending;
 	if (!end)

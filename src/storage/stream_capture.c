@@ -1699,3 +1699,49 @@ st_stream_capture(PG_FUNCTION_ARGS)
 	storage_stream_capture(target, old_item, new_item);
 	return PointerGetDatum(NULL);
 }
+
+/*
+ * GetRecords' read: an ordered scan of stream_records' primary key, each
+ * row handed on in place.  Through SPI the same read copied every tuple
+ * into its result and ran the executor around the scan (bench/RESULTS.md,
+ * GetRecords against DynamoDB Local).
+ */
+void
+storage_stream_records_scan(int64 stream_id, int64 after, int64 upto,
+							int max, int ncols, StStreamRecordFn fn, void *arg)
+{
+	const CatalogOids *cat = catalog_oids();
+	Relation	rel;
+	Relation	idx;
+	ScanKeyData keys[3];
+	SysScanDesc scan;
+	HeapTuple	tup;
+	Datum	   *values = palloc(ncols * sizeof(Datum));
+	bool	   *nulls = palloc(ncols * sizeof(bool));
+	int			n = 0;
+
+	rel = table_open(cat->records, AccessShareLock);
+	/* the row as the caller knows it (a column added or dropped is not) */
+	if (RelationGetDescr(rel)->natts != ncols)
+		st_internal_error("stdesign.stream_records has %d columns, not %d",
+						  RelationGetDescr(rel)->natts, ncols);
+	idx = index_open(cat->records_pkey, AccessShareLock);
+	/* (stream_id, sequence_number): the key's columns */
+	ScanKeyInit(&keys[0], 1, BTEqualStrategyNumber, F_INT8EQ, Int64GetDatum(stream_id));
+	ScanKeyInit(&keys[1], 2, BTGreaterStrategyNumber, F_INT8GT, Int64GetDatum(after));
+	ScanKeyInit(&keys[2], 2, BTLessEqualStrategyNumber, F_INT8LE, Int64GetDatum(upto));
+	scan = systable_beginscan_ordered(rel, idx, GetActiveSnapshot(), 3, keys);
+	while (n < max && (tup = systable_getnext_ordered(scan, ForwardScanDirection)) != NULL)
+	{
+		CHECK_FOR_INTERRUPTS();
+		heap_deform_tuple(tup, RelationGetDescr(rel), values, nulls);
+		n++;
+		if (!fn(arg, values, nulls))
+			break;
+	}
+	systable_endscan_ordered(scan);
+	index_close(idx, AccessShareLock);
+	table_close(rel, AccessShareLock);
+	pfree(values);
+	pfree(nulls);
+}

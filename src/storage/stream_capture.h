@@ -91,4 +91,17 @@ extern void storage_stream_lock(int64 stream_id);
 /* Register the transaction callbacks (from _PG_init). */
 extern void storage_stream_init(void);
 
+/*
+ * The records of a stream numbered above after and at most upto (a
+ * shard's range), in order, at most max: each row's columns (as
+ * stdesign.stream_records has them, ncols of them) handed to fn, until it
+ * returns false.  The values point into the
+ * table's buffers, good until fn returns.  Read with the active snapshot,
+ * as the catalog's owner would; no privilege is checked here (the caller
+ * has).
+ */
+typedef bool (*StStreamRecordFn) (void *arg, const Datum *values, const bool *nulls);
+extern void storage_stream_records_scan(int64 stream_id, int64 after, int64 upto,
+										int max, int ncols, StStreamRecordFn fn, void *arg);
+
 #endif							/* ST_STREAM_CAPTURE_H */

@@ -237,13 +237,35 @@ def streams_tests():
     code, _ = error_code(lambda: c.update_table(TableName="BotoStreamed", StreamSpecification={
         "StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}))
     check("streams: enabling an enabled stream", code == "ValidationException", code)
+    # The endpoint writes GetRecords' text itself (ops/stream_read.c): the
+    # same text as st_api's answer printed by jsonb, for images with every
+    # kind of value and strings that need escapes (the role is trust's)
+    c.put_item(TableName="BotoStreamed", Item={
+        "PK": {"S": "CUST#123"}, "SK": {"S": "ESCAPES"},
+        "q": {"S": 'say "hi"\\ back\n\ttab\u0001\u001f \u00e9 \u6f22 \U0001f600 </x>'},
+        'we"ird\\key': {"S": ""},
+        "m": {"M": {"zz": {"L": [{"N": "1.50"}, {"BOOL": True}, {"NULL": True}, {"L": []}]},
+                    "a": {"SS": ["x", "y"]}, "e": {"M": {}}}},
+        "b": {"B": b"\x00\x01\x02"}, "n": {"N": "-12.5e3"}})
+    after = st.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="AFTER_SEQUENCE_NUMBER",
+                                  SequenceNumber=page["Records"][2]["dynamodb"]["SequenceNumber"])["ShardIterator"]
+    r, data = raw(None, json.dumps({"ShardIterator": after}),
+                  headers={"X-Amz-Target": "DynamoDBStreams_20120810.GetRecords"})
+    text = data.decode()
+    want = sql("SET ROLE stdesign_http; SELECT st_api('GetRecords', jsonb_build_object('ShardIterator', '%s'))::text"
+               % after.replace("'", "''")).splitlines()[-1]
+    cut = ', "NextShardIterator": '
+    check("streams: GetRecords' text is jsonb's text of the answer (escapes, every type)",
+          r.status == 200 and '"ESCAPES"' in text and cut in text and cut in want and
+          text.split(cut)[0] == want.split(cut)[0], (text, want))
     r, data = raw("GetRecords", json.dumps({"ShardIterator": it}))
     check("streams: GetRecords is no DynamoDB_20120810 operation", r.status == 400
           and "UnknownOperation" in data.decode(), data)
     c.delete_table(TableName="BotoStreamed")
+    # the cart's three writes and the item of escapes
     check("streams: a deleted table's stream stays readable",
           len(st.get_records(ShardIterator=st.get_shard_iterator(
-              StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")["ShardIterator"])["Records"]) == 3)
+              StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")["ShardIterator"])["Records"]) == 4)
 
 
 # ---------------------------------------------------------------- trust mode
