@@ -308,3 +308,62 @@ INSERT INTO :plain_rel (item) VALUES ('[]');
 INSERT INTO :plain_rel (item) VALUES ('{"PK": {"S": "x"}, "SK": {"S": "y"}}');
 SELECT count(*) AS records FROM st_stream_records('Plain');
 SELECT st_drop_table('Plain');
+
+-- st_create_table(definition) turns the stream on as CreateTable does: a
+-- CreateTable request's StreamSpecification, a CloudFormation table's
+-- (its StreamViewType alone), in Properties or in a template
+SELECT d->'StreamSpecification' AS spec, d ? 'LatestStreamArn' AS has_arn, d ? 'LatestStreamLabel' AS has_label
+  FROM st_create_table('{"TableName": "SqlStreamed", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "NEW_IMAGE"}}'::jsonb) AS d;
+SELECT st_put('{"PK": "a", "n": 1}', 'SqlStreamed') IS NULL AS put;
+SELECT r->>'eventName' AS event, r->'dynamodb'->'Keys' AS keys, r->'dynamodb'->'NewImage' AS new_image
+  FROM st_stream_records('SqlStreamed') r;
+-- the stored request does not keep it (a restored backup has no stream, as DynamoDB's)
+SELECT st_table_create_json('SqlStreamed') ? 'StreamSpecification' AS kept;
+SELECT st_drop_table('SqlStreamed') IS NOT NULL AS dropped;
+SELECT d->'StreamSpecification' AS spec
+  FROM st_create_table('{"Type": "AWS::DynamoDB::Table", "Properties": {"TableName": "CfnStreamed",
+  "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamViewType": "KEYS_ONLY"}}}'::jsonb) AS d;
+SELECT st_drop_table('CfnStreamed') IS NOT NULL AS dropped;
+SELECT d->'StreamSpecification' AS spec
+  FROM st_create_table('{"Resources": {"T": {"Type": "AWS::DynamoDB::Table", "Properties": {"TableName": "CfnStreamed",
+  "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamViewType": "NEW_AND_OLD_IMAGES"}}}}}'::jsonb) AS d;
+SELECT st_drop_table('CfnStreamed') IS NOT NULL AS dropped;
+-- StreamEnabled false: no stream
+SELECT d ? 'StreamSpecification' AS has_spec
+  FROM st_create_table('{"TableName": "SqlUnstreamed", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamEnabled": false}}'::jsonb) AS d;
+SELECT st_drop_table('SqlUnstreamed') IS NOT NULL AS dropped;
+-- refused, and no table made: no view type, a view type of another type,
+-- a specification that is no structure
+SELECT st_create_table('{"TableName": "SqlBadStream", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamEnabled": true}}'::jsonb);
+SELECT st_create_table('{"Type": "AWS::DynamoDB::Table", "Properties": {"TableName": "SqlBadStream",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {}}}'::jsonb);
+SELECT st_create_table('{"Type": "AWS::DynamoDB::Table", "Properties": {"TableName": "SqlBadStream",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamViewType": 7}}}'::jsonb);
+SELECT st_create_table('{"TableName": "SqlBadStream",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": "on"}'::jsonb);
+SELECT st_create_table('{"TableName": "SqlBadStream", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "EVERYTHING"}}'::jsonb);
+SELECT count(*) AS bad_tables FROM stdesign.tables WHERE table_name = 'SqlBadStream';

@@ -68,6 +68,8 @@ extern Jsonb *api_batch_write_item(Jsonb *request);
 extern Jsonb *api_transact_write_items(Jsonb *request);
 extern Jsonb *api_transact_get_items(Jsonb *request);
 extern Jsonb *api_create_table(Jsonb *request);
+/* CreateTable of a request (st_create_table too: CloudFormation's forms), its stream included */
+extern Av  *api_table_create_from(Av *req);
 extern Jsonb *api_delete_table(Jsonb *request);
 extern Jsonb *api_describe_table(Jsonb *request);
 extern Jsonb *api_list_tables(Jsonb *request);

@@ -103,6 +103,64 @@ stream_spec(const Av *req)
 	return ss;
 }
 
+/*
+ * A CloudFormation table's StreamSpecification: its StreamViewType alone
+ * turns the stream on (AWS::DynamoDB::Table StreamSpecification has no
+ * StreamEnabled); a StreamEnabled given is read as CreateTable's.
+ */
+static StreamSpec
+stream_spec_cloudformation(const Av *props)
+{
+	StreamSpec	ss = {0};
+	const Av   *spec = av_map_get(props, "StreamSpecification", 19);
+	const Av   *view;
+
+	if (spec == NULL || spec->type == AV_NULL)
+		return ss;
+	if (spec->type == AV_M && av_map_get(spec, "StreamEnabled", 13) != NULL)
+		return stream_spec(props);
+	if (spec->type != AV_M)
+		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for StreamSpecification: expected a structure");
+	view = av_map_get(spec, "StreamViewType", 14);
+	if (view == NULL || view->type == AV_NULL)
+		st_validation_null("streamSpecification.streamViewType");
+	if (view->type != AV_S)
+		st_error(ST_ERR_SERIALIZATION, "Unexpected value type for StreamViewType: expected a string");
+	ss.given = true;
+	ss.enabled = true;
+	ss.view = pnstrdup(view->str, view->len);
+	return ss;
+}
+
+/*
+ * CreateTable of req (a CreateTable request, or for SQL callers a
+ * CloudFormation resource or template too): the table, then its stream
+ * when the request turns one on; the TableDescription with the stream's
+ * fields.  The stream is a row of stdesign.streams, not a part of the
+ * stored request (a backup's restore must not turn it on again: DynamoDB
+ * restores a table without its stream settings).
+ */
+Av *
+api_table_create_from(Av *req)
+{
+	Av		   *proper = (Av *) ops_table_request_proper(req);
+	StreamSpec	ss;
+	Av		   *d;
+
+	ss = proper != req ? stream_spec_cloudformation(proper) : stream_spec(proper);
+	av_map_remove(proper, "StreamSpecification", 19);
+	d = ops_table_create(req);
+	if (ss.enabled)
+	{
+		const Av   *name = av_map_get(d, "TableName", 9);
+
+		(void) ops_stream_enable(name->str, ss.view);
+		/* CreateTable answers with the stream's fields, as DescribeTable will */
+		ops_stream_describe_table(name->str, d);
+	}
+	return d;
+}
+
 /* ---------- CreateTable, DeleteTable, DescribeTable ---------- */
 
 Jsonb *
@@ -110,7 +168,6 @@ api_create_table(Jsonb *request)
 {
 	Av		   *req;
 	Av		   *d;
-	StreamSpec	ss;
 
 	table_name(request);
 	req = av_map_from_jsonb(request, false, "request");
@@ -121,18 +178,7 @@ api_create_table(Jsonb *request)
 	 */
 	av_map_remove(req, "Resources", 9);
 	av_map_remove(req, "Properties", 10);
-	/* the stream is a row of stdesign.streams, not a part of the stored request */
-	ss = stream_spec(req);
-	av_map_remove(req, "StreamSpecification", 19);
-	d = ops_table_create(req);
-	if (ss.enabled)
-	{
-		const Av   *name = av_map_get(d, "TableName", 9);
-
-		(void) ops_stream_enable(name->str, ss.view);
-		/* CreateTable answers with the stream's fields, as DescribeTable will */
-		ops_stream_describe_table(name->str, d);
-	}
+	d = api_table_create_from(req);
 	return description_response("TableDescription", d);
 }
 

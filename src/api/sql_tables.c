@@ -18,6 +18,7 @@
 #include "item/av_jsonb.h"
 #include "ops/item_ops.h"
 #include "sql_args.h"
+#include "api.h"
 
 static Av  *
 s_value(const char *s)
@@ -63,7 +64,7 @@ st_create_table_json(PG_FUNCTION_ARGS)
 {
 	Av		   *req = av_map_from_jsonb(PG_GETARG_JSONB_P(0), false, "definition");
 
-	PG_RETURN_JSONB_P(av_item_to_jsonb(ops_table_create(req), false));
+	PG_RETURN_JSONB_P(av_item_to_jsonb(api_table_create_from(req), false));
 }
 
 /*
@@ -88,12 +89,12 @@ st_create_table_short(PG_FUNCTION_ARGS)
 		Jsonb	   *def = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(name)));
 
 		req = av_map_from_jsonb(def, false, "definition");
-		PG_RETURN_JSONB_P(av_item_to_jsonb(ops_table_create(req), false));
+		PG_RETURN_JSONB_P(av_item_to_jsonb(api_table_create_from(req), false));
 	}
 	av_map_put_nocheck(req, "TableName", 9, s_value(name));
 	add_keys(req, api_arg_text(fcinfo, 1), api_arg_text(fcinfo, 3), api_arg_text(fcinfo, 2), api_arg_text(fcinfo, 4));
 	av_map_put_nocheck(req, "BillingMode", 11, s_value("PAY_PER_REQUEST"));
-	PG_RETURN_JSONB_P(av_item_to_jsonb(ops_table_create(req), false));
+	PG_RETURN_JSONB_P(av_item_to_jsonb(api_table_create_from(req), false));
 }
 
 /*

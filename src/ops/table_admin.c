@@ -648,8 +648,8 @@ ops_check_throughput_bounds(const Av *pt)
 }
 
 /* The request proper: CloudFormation Properties or a template are unwrapped. */
-static const Av *
-unwrap_request(const Av *request)
+const Av *
+ops_table_request_proper(const Av *request)
 {
 	const Av   *resources = av_map_get(request, "Resources", 9);
 	const Av   *props = av_map_get(request, "Properties", 10);
@@ -893,7 +893,7 @@ check_billing(const Av *req)
 Av *
 ops_table_create(const Av *request_in)
 {
-	const Av   *req = unwrap_request(request_in);
+	const Av   *req = ops_table_request_proper(request_in);
 	const char *name = field_str(req, "TableName", "tableName", true);
 	const Av   *ks = field_typed(req, "KeySchema", AV_L, "keySchema", true);
 	const Av   *defs = field_typed(req, "AttributeDefinitions", AV_L, "attributeDefinitions", true);

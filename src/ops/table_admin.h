@@ -23,6 +23,13 @@
  */
 extern Av  *ops_table_create(const Av *request);
 
+/*
+ * The CreateTable request that ops_table_create reads in request: the
+ * Properties of a CloudFormation resource or of a template's one table,
+ * else request itself.
+ */
+extern const Av *ops_table_request_proper(const Av *request);
+
 /* A ProvisionedThroughput's values within DynamoDB's bound (10^12), else an ERROR. */
 extern void ops_check_throughput_bounds(const Av *pt);
 
