@@ -46,14 +46,6 @@
 /* GetRecords' Limit: 1 to 1000 (DynamoDB Streams API reference, GetRecords). */
 #define STREAM_RECORDS_MAX 1000
 
-/*
- * And its bytes: "GetRecords can retrieve a maximum of 1 MB of data or
- * 1000 stream records, whichever comes first" (DynamoDB Streams API
- * reference, GetRecords); the records that start within the first MB of
- * their SizeBytes, as GetRecords' answer (stream_read.c).
- */
-#define STREAM_RECORDS_MAX_BYTES (1024 * 1024)
-
 char *
 ops_stream_arn(const char *table_name, const char *label)
 {
@@ -393,7 +385,7 @@ ops_stream_records_of(int64 stream_id, int64 after, int max, int *n, int64 *last
 							  "   ELSE '{}'::pg_catalog.jsonb END,"
 							  " r.sequence_number"
 							  " FROM s, q r"
-							  " WHERE COALESCE(r.bytes_before, 0) OPERATOR(pg_catalog.<) " CppAsString2(STREAM_RECORDS_MAX_BYTES)
+							  " WHERE COALESCE(r.bytes_before, 0) OPERATOR(pg_catalog.<) " CppAsString2(ST_STREAM_RECORDS_MAX_BYTES)
 							  " ORDER BY r.sequence_number",
 							  3, types, args, NULL, false, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read the records of stream " INT64_FORMAT, stream_id);

@@ -47,6 +47,15 @@ extern Jsonb **ops_stream_records_of(int64 stream_id, int64 after, int max, int 
 struct StTable;
 extern void ops_stream_check_read(struct StTable *t);
 
+/*
+ * The bytes of records one read returns: "GetRecords can retrieve a maximum
+ * of 1 MB of data or 1000 stream records, whichever comes first" (DynamoDB
+ * Streams API reference, GetRecords): the records that start within the
+ * first MB of their SizeBytes, for GetRecords (stream_read.c) and for the
+ * reads of SQL consumers and mappings (ops_stream_records_of) alike.
+ */
+#define ST_STREAM_RECORDS_MAX_BYTES (1024 * 1024)
+
 /* A batch's size as GetRecords' Limit: 1 to 1000; raises otherwise. */
 extern void ops_stream_check_max(int max);
 

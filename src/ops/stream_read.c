@@ -66,8 +66,6 @@
  * test see ExpiredIteratorException without waiting that long.
  */
 int			ops_stream_iterator_lifetime = 15 * 60;
-/* GetRecords: "up to 1 MB of data or 1000 stream records, whichever comes first" */
-#define RECORDS_MAX_BYTES (1024 * 1024)
 /* the model's length of a ShardIterator */
 #define ITERATOR_MAX_LEN 2048
 
@@ -989,7 +987,7 @@ record_text(void *arg, const Datum *col, const bool *null)
 	 * MB of their SizeBytes (the answer's bytes are bounded again below, on
 	 * its text)
 	 */
-	if (w->size >= RECORDS_MAX_BYTES)
+	if (w->size >= ST_STREAM_RECORDS_MAX_BYTES)
 		return false;
 	w->size += size_bytes;
 	caller = MemoryContextSwitchTo(w->cxt);
@@ -1026,7 +1024,7 @@ record_text(void *arg, const Datum *col, const bool *null)
 	len = out->len - start - (w->n > 0 ? 2 : 0);
 
 	/* the answer stays within 1 MB, unless one record alone is more */
-	if (w->n > 0 && w->bytes + len > RECORDS_MAX_BYTES)
+	if (w->n > 0 && w->bytes + len > ST_STREAM_RECORDS_MAX_BYTES)
 	{
 		out->len = start;
 		out->data[start] = '\0';
