@@ -1728,6 +1728,10 @@ CREATE FUNCTION st_stream_records(table_name text, after_sequence numeric DEFAUL
 	AS 'MODULE_PATHNAME', 'st_stream_records' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION st_stream_records(text, numeric, integer) IS
 	'the records of the table''s latest stream after a sequence number, in order, as GetRecords gives them';
+-- A record's eventID (src/common/st_record_id.c): GetRecords computes it in
+-- C, the SQL readers call this, so both print the same 32 digits.
+CREATE FUNCTION stdesign.stream_event_id(stream_id bigint, sequence_number bigint) RETURNS text
+	AS 'MODULE_PATHNAME', 'st_stream_event_id' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- The shards of each stream (issue 30), as DynamoDB Streams' DescribeStream
 -- lists them.  One shard per stream is open (streams.shard_id names it);

@@ -283,9 +283,10 @@ SELECT st_drop_table('Closing') IS NOT NULL AS dropped;
 COMMIT;
 SELECT * FROM in_one_shard('Closing');
 DROP FUNCTION in_one_shard(text);
--- A record's eventID is md5('<stream id>:<sequence number>') (computed in
--- C for GetRecords): the same 32 hex digits as Postgres's md5() of that
--- text, for every record of a page
+-- A record's eventID names its stream and sequence number
+-- (src/common/st_record_id.c): 32 lower-case hex digits, no two alike,
+-- the same from GetRecords (printed in C) and from the SQL reader
+-- (st_stream_records, through stdesign.stream_event_id)
 SELECT st_api('CreateTable', '{"TableName": "EventIds", "BillingMode": "PAY_PER_REQUEST",
   "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
   "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
@@ -293,11 +294,20 @@ SELECT st_api('CreateTable', '{"TableName": "EventIds", "BillingMode": "PAY_PER_
 SELECT count(st_put(jsonb_build_object('PK', 'e#' || i), 'EventIds') IS NULL) AS ids_puts
   FROM generate_series(1, 300) i;
 WITH page AS (SELECT r FROM jsonb_array_elements(st_api('GetRecords', jsonb_build_object('ShardIterator',
-		iter('EventIds', 0, 'TRIM_HORIZON')))->'Records') r)
+		iter('EventIds', 0, 'TRIM_HORIZON')))->'Records') r),
+	 in_sql AS (SELECT r FROM st_stream_records('EventIds', 0, 1000) r)
 SELECT count(*) AS ids_records,
-	   count(DISTINCT r->>'eventID') AS distinct_ids,
-	   count(*) FILTER (WHERE r->>'eventID' = pg_catalog.md5(x.stream_id::text || ':' || x.sequence_number::text)) AS same_as_md5
-  FROM page JOIN stdesign.stream_records x ON x.sequence_number = (r->'dynamodb'->>'SequenceNumber')::bigint;
+	   count(DISTINCT p.r->>'eventID') AS distinct_ids,
+	   count(*) FILTER (WHERE p.r->>'eventID' ~ '^[0-9a-f]{32}$') AS hex_ids,
+	   count(*) FILTER (WHERE p.r->>'eventID' = q.r->>'eventID') AS same_in_sql
+  FROM page p JOIN in_sql q
+	ON (q.r->'dynamodb'->>'SequenceNumber')::numeric = (p.r->'dynamodb'->>'SequenceNumber')::numeric;
+-- the IDs of fixed pairs, as an independent implementation of the mix
+-- computes them; any pair of bigints, NULL for NULL
+SELECT stdesign.stream_event_id(1, 1) AS id_1_1,
+	   stdesign.stream_event_id(7, 100000) AS id_7_100000,
+	   stdesign.stream_event_id(-1, -1) AS id_minus_1,
+	   stdesign.stream_event_id(NULL, 1) IS NULL AS id_null;
 SELECT st_api('DeleteTable', '{"TableName": "EventIds"}'::jsonb) IS NOT NULL AS ids_dropped;
 
 SELECT st_api('DeleteTable', '{"TableName": "Unstreamed"}'::jsonb) IS NOT NULL AS dropped;

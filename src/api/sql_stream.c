@@ -6,7 +6,8 @@
  *		st_stream_records (the records of a table's stream, as GetRecords
  *		gives them); the consumers in SQL (st_stream_consumer_create,
  *		_drop, _reset, st_stream_read, st_stream_wait), st_stream_stats and
- *		st_stream_trim (the retention's trim, now).
+ *		st_stream_trim (the retention's trim, now); stdesign.stream_event_id
+ *		(a record's eventID, for the SQL readers).
  *
  *-------------------------------------------------------------------------
  */
@@ -19,6 +20,7 @@
 #include "utils/tuplestore.h"
 
 #include "catalog/st_catalog.h"
+#include "common/st_record_id.h"
 #include "ops/stream_consumers.h"
 #include "ops/stream_ops.h"
 #include "sql_args.h"
@@ -46,6 +48,17 @@ Datum
 st_stream_disable(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_JSONB_P(ops_stream_disable(table_arg(fcinfo)));
+}
+
+PG_FUNCTION_INFO_V1(st_stream_event_id);
+Datum
+st_stream_event_id(PG_FUNCTION_ARGS)
+{
+	text	   *id = (text *) palloc(VARHDRSZ + ST_RECORD_ID_LEN);
+
+	SET_VARSIZE(id, VARHDRSZ + ST_RECORD_ID_LEN);
+	st_record_id_hex((uint64) PG_GETARG_INT64(0), (uint64) PG_GETARG_INT64(1), VARDATA(id));
+	PG_RETURN_TEXT_P(id);
 }
 
 PG_FUNCTION_INFO_V1(st_stream_records);

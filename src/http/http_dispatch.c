@@ -8,7 +8,7 @@
  * (transactions, SPI, memory contexts, signals).  Its I/O thread runs
  * libmicrohttpd on the worker's listening sockets: it accepts connections,
  * reads requests, and sends responses; it never calls Postgres (no palloc,
- * no ereport, no locks of Postgres): only libc, libmicrohttpd, zlib, the
+ * no ereport, no locks of Postgres): only libc, libmicrohttpd, st_crc32, the
  * queue below, guarded by a process-shared pthread mutex, and eventfds.  It
  * starts with every signal blocked, so Postgres's signal handlers only ever
  * run on the main thread.
@@ -101,10 +101,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <microhttpd.h>
-#include <zlib.h>
 
 #include "common/file_utils.h"	/* PG_TEMP_FILE_PREFIX since 17 (st_compat.h) */
 #include "common/st_compat.h"
+#include "common/st_crc32.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "storage/fd.h"
@@ -531,7 +531,7 @@ io_send(struct MHD_Connection *conn, const char *request_id, int status,
 	char		crc[16];
 	char		allow[256];
 
-	snprintf(crc, sizeof(crc), "%lu", (unsigned long) crc32(crc32(0L, Z_NULL, 0), (const Bytef *) body, len));
+	snprintf(crc, sizeof(crc), "%lu", (unsigned long) st_crc32(0, body, len));
 	resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (resp == NULL)
 	{

@@ -53,7 +53,7 @@
 
 #include "catalog/st_catalog.h"
 #include "common/st_common.h"
-#include "common/st_md5.h"
+#include "common/st_record_id.h"
 #include "item/jsonb_raw.h"
 #include "storage/st_storage.h"
 #include "storage/stream_capture.h"
@@ -743,23 +743,29 @@ enum
 };
 
 /*
- * out += a record's eventID: md5('<stream id>:<sequence number>') in hex,
- * as ops_stream_records_of's SQL computes it (the same 32 digits for the
- * same record), here by st_md5: Postgres's md5() set up OpenSSL's digest
- * on every call, a sizeable part of a GetRecords of 1000 records.
+ * out += n bytes, without a call when they fit (the images' punctuation
+ * went through appendBinaryStringInfo's call and its memcpy of two bytes;
+ * the text's NUL is written once, at the end of an image)
  */
+static inline void
+text_put(StringInfo out, const char *s, int n)
+{
+	if (unlikely(out->len + n >= out->maxlen))
+		enlargeStringInfo(out, n);
+	memcpy(out->data + out->len, s, n);
+	out->len += n;
+}
+
+#define TEXT_PUT_LITERAL(out, lit) text_put((out), (lit), sizeof(lit) - 1)
+
+/* out += a record's eventID (src/common/st_record_id.c) */
 static void
 event_id(StringInfo out, int64 stream_id, int64 seq)
 {
-	char		text[2 * MAXINT8LEN + 2];
-	int			len;
-
-	len = pg_lltoa(stream_id, text);
-	text[len++] = ':';
-	len += pg_lltoa(seq, text + len);
-	enlargeStringInfo(out, 2 * ST_MD5_LEN);
-	st_md5_hex(text, len, out->data + out->len);
-	out->len += 2 * ST_MD5_LEN;
+	enlargeStringInfo(out, ST_RECORD_ID_LEN);
+	st_record_id_hex((uint64) stream_id, (uint64) seq, out->data + out->len);
+	out->len += ST_RECORD_ID_LEN;
+	out->data[out->len] = '\0';
 }
 
 /* out += v in decimal */
@@ -776,10 +782,13 @@ append_seq(StringInfo out, int64 seq)
 {
 	char		digits[MAXINT8LEN + 1];
 	int			len = pg_lltoa(seq, digits);
+	int			pad = len < 21 ? 21 - len : 0;
 
-	for (int i = len; i < 21; i++)
-		appendStringInfoChar(out, '0');
-	appendBinaryStringInfo(out, digits, len);
+	enlargeStringInfo(out, pad + len);
+	memset(out->data + out->len, '0', pad);
+	memcpy(out->data + out->len + pad, digits, len);
+	out->len += pad + len;
+	out->data[out->len] = '\0';
 }
 
 /* out += the string s as a JSON string, after the member name key */
@@ -836,6 +845,34 @@ json_needs_escape(const char *s, uint32 len)
 	return false;
 }
 
+/*
+ * dst[0..len) = src[0..len): most of an image's strings are a few bytes
+ * (attribute names, type tags, short values), for which a call of memcpy
+ * was a sizeable part of the copy; two fixed-size moves that overlap do it
+ * inline, reading nothing outside src[0..len)
+ */
+static inline void
+copy_short(char *dst, const char *src, uint32 len)
+{
+	if (len >= 8 && len <= 16)
+	{
+		memcpy(dst, src, 8);
+		memcpy(dst + len - 8, src + len - 8, 8);
+	}
+	else if (len >= 4 && len < 8)
+	{
+		memcpy(dst, src, 4);
+		memcpy(dst + len - 4, src + len - 4, 4);
+	}
+	else if (len < 4)
+	{
+		for (uint32 i = 0; i < len; i++)
+			dst[i] = src[i];
+	}
+	else
+		memcpy(dst, src, len);
+}
+
 static void
 json_text_string(StringInfo out, const char *s, uint32 len)
 {
@@ -847,12 +884,12 @@ json_text_string(StringInfo out, const char *s, uint32 len)
 		pfree(copy);
 		return;
 	}
-	enlargeStringInfo(out, len + 2);
+	if (unlikely(out->len + (int) len + 2 >= out->maxlen))
+		enlargeStringInfo(out, len + 2);
 	out->data[out->len++] = '"';
-	memcpy(out->data + out->len, s, len);
+	copy_short(out->data + out->len, s, len);
 	out->len += len;
 	out->data[out->len++] = '"';
-	out->data[out->len] = '\0';
 }
 
 static void json_text_container(StringInfo out, const JsonbContainer *c);
@@ -870,13 +907,13 @@ json_text_value(StringInfo out, const JsonbRaw *v)
 																			PointerGetDatum(v->data))));
 			break;
 		case JENTRY_ISBOOL_TRUE:
-			appendStringInfoString(out, "true");
+			TEXT_PUT_LITERAL(out, "true");
 			break;
 		case JENTRY_ISBOOL_FALSE:
-			appendStringInfoString(out, "false");
+			TEXT_PUT_LITERAL(out, "false");
 			break;
 		case JENTRY_ISNULL:
-			appendStringInfoString(out, "null");
+			TEXT_PUT_LITERAL(out, "null");
 			break;
 		case JENTRY_ISCONTAINER:
 			json_text_container(out, (const JsonbContainer *) v->data);
@@ -898,17 +935,17 @@ json_text_container(StringInfo out, const JsonbContainer *c)
 	st_jsonb_raw_begin(&it, c);
 	if (JsonContainerIsObject(c))
 	{
-		appendStringInfoCharMacro(out, '{');
+		TEXT_PUT_LITERAL(out, "{");
 		while (st_jsonb_raw_next_member(&it, &key, &value))
 		{
 			if (!first)
-				appendBinaryStringInfo(out, ", ", 2);
+				TEXT_PUT_LITERAL(out, ", ");
 			first = false;
 			json_text_string(out, key.data, key.len);
-			appendBinaryStringInfo(out, ": ", 2);
+			TEXT_PUT_LITERAL(out, ": ");
 			json_text_value(out, &value);
 		}
-		appendStringInfoCharMacro(out, '}');
+		TEXT_PUT_LITERAL(out, "}");
 	}
 	else if (JsonContainerIsScalar(c))
 	{
@@ -918,15 +955,15 @@ json_text_container(StringInfo out, const JsonbContainer *c)
 	}
 	else
 	{
-		appendStringInfoCharMacro(out, '[');
+		TEXT_PUT_LITERAL(out, "[");
 		while (st_jsonb_raw_next_elem(&it, &value))
 		{
 			if (!first)
-				appendBinaryStringInfo(out, ", ", 2);
+				TEXT_PUT_LITERAL(out, ", ");
 			first = false;
 			json_text_value(out, &value);
 		}
-		appendStringInfoCharMacro(out, ']');
+		TEXT_PUT_LITERAL(out, "]");
 	}
 }
 
@@ -938,6 +975,7 @@ member_jsonb(StringInfo out, const char *key, Datum d)
 
 	appendStringInfoString(out, key);
 	json_text_container(out, &j->root);
+	out->data[out->len] = '\0';
 	/* a detoasted copy (an image over about 2 kB) is not kept past its record */
 	if ((Pointer) j != DatumGetPointer(d))
 		pfree(j);
@@ -980,6 +1018,7 @@ record_text(void *arg, const Datum *col, const bool *null)
 	int64		seq = DatumGetInt64(col[REC_SEQ]);
 	int32		size_bytes = DatumGetInt32(col[REC_SIZE]);
 	size_t		len;
+	text	   *event_name;
 	MemoryContext caller;
 
 	/*
@@ -992,33 +1031,35 @@ record_text(void *arg, const Datum *col, const bool *null)
 	w->size += size_bytes;
 	caller = MemoryContextSwitchTo(w->cxt);
 	if (w->n > 0)
-		appendStringInfoString(out, ", ");
+		TEXT_PUT_LITERAL(out, ", ");
 	/* a record's members in jsonb's order, as its Jsonb printed */
-	appendStringInfoString(out, "{\"eventID\": \"");
+	TEXT_PUT_LITERAL(out, "{\"eventID\": \"");
 	event_id(out, DatumGetInt64(col[REC_STREAM]), seq);
-	appendStringInfoChar(out, '"');
-	appendStringInfoString(out, ", \"dynamodb\": {");
+	TEXT_PUT_LITERAL(out, "\", \"dynamodb\": {");
 	member_jsonb(out, "\"Keys\": ", col[REC_KEYS]);
 	if (!null[REC_NEW])
 		member_jsonb(out, ", \"NewImage\": ", col[REC_NEW]);
 	if (!null[REC_OLD])
 		member_jsonb(out, ", \"OldImage\": ", col[REC_OLD]);
 	/* printed piece by piece: appendStringInfo's format was a cost per record */
-	appendStringInfoString(out, ", \"SizeBytes\": ");
+	TEXT_PUT_LITERAL(out, ", \"SizeBytes\": ");
 	append_int64(out, size_bytes);
-	appendStringInfoString(out, ", \"SequenceNumber\": \"");
+	TEXT_PUT_LITERAL(out, ", \"SequenceNumber\": \"");
 	append_seq(out, seq);
-	appendStringInfoString(out, "\", \"StreamViewType\": ");
+	TEXT_PUT_LITERAL(out, "\", \"StreamViewType\": ");
 	appendStringInfoString(out, w->view);
-	appendStringInfoString(out, ", \"ApproximateCreationDateTime\": ");
+	TEXT_PUT_LITERAL(out, ", \"ApproximateCreationDateTime\": ");
 	append_int64(out, epoch_seconds(DatumGetTimestampTz(col[REC_CREATED])));
-	appendStringInfoString(out, "}, \"awsRegion\": ");
+	TEXT_PUT_LITERAL(out, "}, \"awsRegion\": ");
 	appendStringInfoString(out, w->region);
-	member_string(out, ", \"eventName\": ", TextDatumGetCString(col[REC_EVENT]));
-	appendStringInfoString(out, ", \"eventSource\": \"aws:dynamodb\", \"eventVersion\": \"1.1\"");
+	TEXT_PUT_LITERAL(out, ", \"eventName\": ");
+	event_name = DatumGetTextPP(col[REC_EVENT]);
+	json_text_string(out, VARDATA_ANY(event_name), VARSIZE_ANY_EXHDR(event_name));
+	TEXT_PUT_LITERAL(out, ", \"eventSource\": \"aws:dynamodb\", \"eventVersion\": \"1.1\"");
 	if (DatumGetBool(col[REC_TTL]))
-		appendStringInfoString(out, ", \"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}");
-	appendStringInfoChar(out, '}');
+		TEXT_PUT_LITERAL(out, ", \"userIdentity\": {\"Type\": \"Service\", \"PrincipalId\": \"dynamodb.amazonaws.com\"}");
+	TEXT_PUT_LITERAL(out, "}");
+	out->data[out->len] = '\0';
 	MemoryContextSwitchTo(caller);
 	MemoryContextReset(w->cxt);
 	len = out->len - start - (w->n > 0 ? 2 : 0);

@@ -677,6 +677,9 @@ def stream_sql_calls():
         for q in seqs:
             for m in maxes:
                 calls.append('st_stream_records(%s, %s, %s)' % (lit(t), q, m))
+    # a record's eventID, for any pair of bigints
+    for q in seqs:
+        calls.append('stdesign.stream_event_id(%s, %s)' % (q, seqs[-1 - seqs.index(q)]))
     # stream mappings: odd tables, functions, sizes, positions, retries, ids
     funcs = [None, "'fz_sink(jsonb)'", "'pg_catalog.jsonb_typeof(jsonb)'", "'pg_catalog.now()'",
              '0', '4294967295', "'pg_catalog.pg_terminate_backend(integer, bigint)'"]
