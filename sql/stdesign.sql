@@ -1826,7 +1826,7 @@ CREATE FUNCTION stdesign.stream_trim() RETURNS bigint
 	AS 'MODULE_PATHNAME', 'st_stream_trim' LANGUAGE C VOLATILE;
 REVOKE EXECUTE ON FUNCTION stdesign.stream_trim() FROM PUBLIC;
 COMMENT ON FUNCTION stdesign.stream_trim() IS
-	'delete the stream records past stdesign.stream_retention and remove the streams aged out';
+	'delete the stream records past stdesign.stream_retention, remove the streams aged out and the dead letters past stdesign.stream_dead_letter_retention';
 -- Event source mappings (issue 30): a SQL function of a role called by the
 -- stream worker with each batch of a table's stream records, the batch and
 -- the mapping's checkpoint committed together (src/ops/stream_mappings.c,
@@ -1863,7 +1863,9 @@ CREATE TABLE stdesign.stream_mappings (
 );
 -- The batches a mapping's function failed on more than its retries allow
 -- (its on-failure destination), readable by the mapping's role through
--- st_stream_dead_letters; removed with the mapping.
+-- st_stream_dead_letters; removed by it (st_stream_dead_letter_delete),
+-- with the mapping, or by the time-to-live worker once older than
+-- stdesign.stream_dead_letter_retention.
 CREATE TABLE stdesign.stream_dead_letters (
 	mapping uuid NOT NULL,
 	role regrole NOT NULL,
@@ -1876,6 +1878,7 @@ CREATE TABLE stdesign.stream_dead_letters (
 	failed_at timestamptz NOT NULL
 );
 CREATE INDEX ON stdesign.stream_dead_letters (mapping, first_sequence);
+CREATE INDEX ON stdesign.stream_dead_letters (failed_at);
 REVOKE ALL ON stdesign.stream_mappings, stdesign.stream_dead_letters FROM PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_mappings', '');
 SELECT pg_catalog.pg_extension_config_dump('stdesign.stream_dead_letters', '');
@@ -1919,3 +1922,7 @@ CREATE FUNCTION st_stream_dead_letters(mapping uuid DEFAULT NULL)
 	AS 'MODULE_PATHNAME', 'st_stream_dead_letters' LANGUAGE C VOLATILE;
 COMMENT ON FUNCTION st_stream_dead_letters(uuid) IS
 	'the batches your stream mappings (or one) failed on past their retries';
+CREATE FUNCTION st_stream_dead_letter_delete(mapping uuid, first_sequence bigint) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'st_stream_dead_letter_delete' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION st_stream_dead_letter_delete(uuid, bigint) IS
+	'remove a dead letter of your stream mapping (once handled); false when you had none such';

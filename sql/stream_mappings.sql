@@ -129,8 +129,37 @@ SELECT count(*) AS stale_letters FROM st_stream_dead_letters();
 SELECT count(*) AS stale_letters_by_id FROM st_stream_dead_letters(:'mine');
 SELECT st_stream_mapping_update(:'mine', enabled => false);
 SELECT st_stream_mapping_drop(:'mine') AS dropped_stale;
+SELECT st_stream_dead_letter_delete(:'mine', 1) AS deleted_stale;
 RESET ROLE;
 UPDATE stdesign.stream_mappings SET role_name = 'regress_st_mapper' WHERE uuid = :'mine';
+-- A dead letter goes when its role removes it (once handled), only its
+-- own, or once older than stdesign.stream_dead_letter_retention
+SET ROLE regress_st_mapping_stranger;
+SELECT st_stream_dead_letter_delete(:'mine', 1) AS strangers_delete;
+RESET ROLE;
+SET ROLE regress_st_mapper;
+SELECT st_stream_dead_letter_delete(:'mine', 2) AS wrong_sequence;
+SELECT st_stream_dead_letter_delete(:'mine', NULL);
+SELECT st_stream_dead_letter_delete(NULL, 1);
+SELECT count(*) AS letters_before FROM st_stream_dead_letters(:'mine');
+SELECT st_stream_dead_letter_delete(:'mine', 1) AS deleted;
+SELECT st_stream_dead_letter_delete(:'mine', 1) AS deleted_again;
+SELECT count(*) AS letters_after FROM st_stream_dead_letters(:'mine');
+RESET ROLE;
+-- four days by default; the trim (the time-to-live worker's, here called
+-- at once) deletes those older, and a shorter setting takes more
+SHOW stdesign.stream_dead_letter_retention;
+INSERT INTO stdesign.stream_dead_letters (mapping, role, table_name, first_sequence, last_sequence,
+										  records, error, attempts, failed_at)
+SELECT uuid, role, table_name, s, s, '{"Records": []}', 'failed', 1, now() - a::interval
+  FROM stdesign.stream_mappings, (VALUES (10, '5 days'), (11, '3 days'), (12, '0')) v(s, a)
+ WHERE uuid = :'mine';
+SELECT stdesign.stream_trim() >= 0 AS trimmed;
+SELECT first_sequence AS kept FROM stdesign.stream_dead_letters WHERE mapping = :'mine' ORDER BY 1;
+SET stdesign.stream_dead_letter_retention = '1h';
+SELECT stdesign.stream_trim() >= 0 AS trimmed;
+SELECT first_sequence AS kept FROM stdesign.stream_dead_letters WHERE mapping = :'mine' ORDER BY 1;
+RESET stdesign.stream_dead_letter_retention;
 DELETE FROM stdesign.stream_dead_letters WHERE mapping = :'mine';
 -- The function is kept by its OID, qualified name and owner (no
 -- regprocedure: pg_upgrade refuses one, and functions get new OIDs through

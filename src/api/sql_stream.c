@@ -173,5 +173,7 @@ st_stream_trim(PG_FUNCTION_ARGS)
 		deleted += batch;
 	} while (batch == 1000);
 	(void) ops_stream_drop_aged();
+	while (ops_stream_dead_letters_trim(1000) == 1000)
+		CHECK_FOR_INTERRUPTS();
 	PG_RETURN_INT64(deleted);
 }

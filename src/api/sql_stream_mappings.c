@@ -64,6 +64,15 @@ st_stream_mapping_drop(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(ops_stream_mapping_drop(uuid_arg(fcinfo, 0)));
 }
 
+PG_FUNCTION_INFO_V1(st_stream_dead_letter_delete);
+Datum
+st_stream_dead_letter_delete(PG_FUNCTION_ARGS)
+{
+	if (PG_ARGISNULL(1))
+		st_validation_null("first_sequence");
+	PG_RETURN_BOOL(ops_stream_dead_letter_delete(uuid_arg(fcinfo, 0), PG_GETARG_INT64(1)));
+}
+
 PG_FUNCTION_INFO_V1(st_stream_mappings);
 Datum
 st_stream_mappings(PG_FUNCTION_ARGS)

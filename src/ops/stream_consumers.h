@@ -56,6 +56,9 @@ extern void ops_stream_start_position(const char *table_name, const char *start,
 /* stdesign.stream_retention: seconds a record is kept (a day by default). */
 extern int	ops_stream_retention;
 
+/* stdesign.stream_dead_letter_retention: seconds a dead letter is kept (four days by default). */
+extern int	ops_stream_dead_letter_retention;
+
 /* Define the retention's settings (from _PG_init). */
 extern void ops_stream_retention_init(void);
 
@@ -71,6 +74,12 @@ extern int64 ops_stream_trim_batch(int batch);
  * retention has passed and whose records are all gone; their number.
  */
 extern int64 ops_stream_drop_aged(void);
+
+/*
+ * Delete at most batch dead letters of stream mappings older than their
+ * retention, the oldest first; the number deleted.
+ */
+extern int64 ops_stream_dead_letters_trim(int batch);
 
 /*
  * Into tupstore (desc: table_name, stream_label, stream_status, records,

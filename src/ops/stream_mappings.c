@@ -496,6 +496,26 @@ ops_stream_mapping_drop(const char *uuid)
 	return true;
 }
 
+bool
+ops_stream_dead_letter_delete(const char *uuid, int64 first_sequence)
+{
+	Oid			types[3] = {TEXTOID, OIDOID, INT8OID};
+	Datum		args[3];
+
+	uuid = check_uuid(uuid);
+	args[0] = CStringGetTextDatum(uuid);
+	args[1] = ObjectIdGetDatum(GetUserId());
+	args[2] = Int64GetDatum(first_sequence);
+	catalog_check_triggers();
+	/* of a mapping of the caller's, by its OID and the name it had (MAPPING_OF_ROLE) */
+	return catalog_write("DELETE FROM stdesign.stream_dead_letters d"
+						 " WHERE d.mapping OPERATOR(pg_catalog.=) $1::pg_catalog.uuid"
+						 " AND d.first_sequence OPERATOR(pg_catalog.=) $3"
+						 " AND EXISTS (SELECT 1 FROM stdesign.stream_mappings m"
+						 "  WHERE m.uuid OPERATOR(pg_catalog.=) d.mapping AND" MAPPING_OF_ROLE("$2") ")",
+						 3, types, args, NULL) > 0;
+}
+
 /* The rows of query (parameters: the current user, then arg when not NULL) into tupstore. */
 static void
 list_rows(const char *query, const char *arg, Tuplestorestate *tupstore, TupleDesc desc)

@@ -69,6 +69,12 @@ extern void ops_stream_mappings_list(Tuplestorestate *tupstore, TupleDesc desc);
 /* Into tupstore: the dead letters of the current user's mappings (of uuid only when given). */
 extern void ops_stream_dead_letters_list(const char *uuid, Tuplestorestate *tupstore, TupleDesc desc);
 
+/*
+ * Remove the dead letter of the current user's mapping uuid that starts at
+ * first_sequence (a consumer's "handled"); false when there was none.
+ */
+extern bool ops_stream_dead_letter_delete(const char *uuid, int64 first_sequence);
+
 /* ---------- the worker's steps, each in its unit of work ---------- */
 
 /*

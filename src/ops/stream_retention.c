@@ -14,7 +14,8 @@
  * records per transaction, so that a stream's storage is bounded by its
  * retention; then it removes the streams that were disabled, or whose
  * table was deleted, longer ago than the retention and have no record
- * left (ops_stream_drop_aged).
+ * left (ops_stream_drop_aged), and the stream mappings' dead letters
+ * older than stdesign.stream_dead_letter_retention (four days by default).
  *
  * Writers are never blocked: the trim deletes rows of
  * stdesign.stream_records, which takes the ROW EXCLUSIVE lock that the
@@ -49,6 +50,7 @@
 #include "stream_ops.h"
 
 int			ops_stream_retention = 86400;
+int			ops_stream_dead_letter_retention = 345600;
 
 void
 ops_stream_retention_init(void)
@@ -59,6 +61,39 @@ ops_stream_retention_init(void)
 							"or one of a deleted table, is removed as long after it stopped.",
 							&ops_stream_retention, 86400, 1, INT_MAX / 2, PGC_SUSET, GUC_UNIT_S,
 							NULL, NULL, NULL);
+
+	/*
+	 * Four days, the default retention of the SQS queue that is a Lambda
+	 * mapping's usual on-failure destination
+	 * (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_CreateQueue.html:
+	 * MessageRetentionPeriod "Default: 345,600 (4 days)", at most 14 days):
+	 * a mapping that keeps failing writes a batch of up to 1 MB each time,
+	 * so that the dead letters need a bound as the records do.
+	 */
+	DefineCustomIntVariable("stdesign.stream_dead_letter_retention",
+							"How long the dead letters of stream mappings are kept.",
+							"Older dead letters are deleted by the time-to-live worker.",
+							&ops_stream_dead_letter_retention, 345600, 1, INT_MAX / 2, PGC_SUSET, GUC_UNIT_S,
+							NULL, NULL, NULL);
+}
+
+int64
+ops_stream_dead_letters_trim(int batch)
+{
+	Oid			types[2] = {INT4OID, INT4OID};
+	Datum		args[2];
+
+	args[0] = Int32GetDatum(ops_stream_dead_letter_retention);
+	args[1] = Int32GetDatum(Max(batch, 1));
+	catalog_check_triggers();
+	/* the oldest first, through the index on failed_at */
+	return (int64) catalog_write("DELETE FROM stdesign.stream_dead_letters"
+								 " WHERE ctid OPERATOR(pg_catalog.=) ANY (ARRAY("
+								 "  SELECT d.ctid FROM stdesign.stream_dead_letters d"
+								 "   WHERE d.failed_at OPERATOR(pg_catalog.<) (pg_catalog.now()"
+								 "    OPERATOR(pg_catalog.-) pg_catalog.make_interval(secs => $1))"
+								 "   ORDER BY d.failed_at LIMIT $2))",
+								 2, types, args, NULL);
 }
 
 int64

@@ -277,17 +277,26 @@ ttl_round(MemoryContext cxt)
 						all, all == 1 ? "item" : "items", tables.data)));
 }
 
+/* What a batch of stream_trim_batch does */
+typedef enum StreamTrimStep
+{
+	TRIM_RECORDS,				/* records past their retention */
+	TRIM_STREAMS,				/* streams aged out */
+	TRIM_DEAD_LETTERS			/* mappings' dead letters past theirs */
+} StreamTrimStep;
+
 /*
- * One batch of the streams' trim (or, last, the removal of the streams
- * aged out), in a transaction of its own; errors are logged.
+ * One batch of the streams' trim (the records, the streams aged out, or
+ * the dead letters), in a transaction of its own; errors are logged.
  */
 static int64
-stream_trim_batch(bool drop)
+stream_trim_batch(StreamTrimStep step)
 {
 	volatile int64 done = 0;
 	StWork		work;
 
-	begin_transaction(&work, drop ? "stdesign ttl: removing aged-out streams"
+	begin_transaction(&work, step == TRIM_STREAMS ? "stdesign ttl: removing aged-out streams"
+					  : step == TRIM_DEAD_LETTERS ? "stdesign ttl: deleting dead letters past their retention"
 					  : "stdesign ttl: trimming stream records past their retention");
 	PG_TRY();
 	{
@@ -295,7 +304,9 @@ stream_trim_batch(bool drop)
 		st_work_hard_limit(&work, 2 * TTL_BATCH_TIMEOUT_MS);
 		if (OidIsValid(get_extension_oid("stdesign", true)) &&
 			OidIsValid(get_relname_relid("stream_records", get_namespace_oid("stdesign", true))))
-			done = drop ? ops_stream_drop_aged() : ops_stream_trim_batch(ttl_batch_size);
+			done = step == TRIM_STREAMS ? ops_stream_drop_aged()
+				: step == TRIM_DEAD_LETTERS ? ops_stream_dead_letters_trim(ttl_batch_size)
+				: ops_stream_trim_batch(ttl_batch_size);
 		disable_timeout(STATEMENT_TIMEOUT, false);
 		end_transaction(&work);
 	}
@@ -308,25 +319,35 @@ stream_trim_batch(bool drop)
 	return done;
 }
 
-/* The streams' records past their retention, batch after batch; then the streams left empty. */
+/*
+ * The streams' records past their retention, batch after batch; then the
+ * streams left empty; then the dead letters past theirs, batch after batch.
+ */
 static void
 stream_trim_round(void)
 {
 	int64		total = 0;
+	int64		letters = 0;
 	int64		batch;
 	int64		dropped;
 
 	do
 	{
 		CHECK_FOR_INTERRUPTS();
-		batch = stream_trim_batch(false);
+		batch = stream_trim_batch(TRIM_RECORDS);
 		total += Max(batch, 0);
 	} while (batch >= ttl_batch_size);
-	dropped = stream_trim_batch(true);
-	if (total > 0 || dropped > 0)
+	dropped = stream_trim_batch(TRIM_STREAMS);
+	do
+	{
+		CHECK_FOR_INTERRUPTS();
+		batch = stream_trim_batch(TRIM_DEAD_LETTERS);
+		letters += Max(batch, 0);
+	} while (batch >= ttl_batch_size);
+	if (total > 0 || dropped > 0 || letters > 0)
 		ereport(LOG,
-				(errmsg("stdesign: trimmed " INT64_FORMAT " stream records past their retention, removed " INT64_FORMAT " streams",
-						total, Max(dropped, 0))));
+				(errmsg("stdesign: trimmed " INT64_FORMAT " stream records past their retention, removed " INT64_FORMAT " streams and " INT64_FORMAT " dead letters",
+						total, Max(dropped, 0), letters)));
 }
 
 void

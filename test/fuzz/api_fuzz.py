@@ -698,6 +698,8 @@ def stream_sql_calls():
             calls.append('st_stream_mapping_update(%s::uuid, true, %s, %s, false)' % (lit(i), m, m))
         calls.append('st_stream_mapping_drop(%s::uuid)' % lit(i))
         calls.append('st_stream_dead_letters(%s::uuid)' % lit(i))
+        for q in seqs:
+            calls.append('st_stream_dead_letter_delete(%s::uuid, %s)' % (lit(i), q))
     calls.append('st_stream_mappings()')
     # the mappings made here, dropped (a later case may not be one of a function)
     calls.append('(SELECT count(st_stream_mapping_drop(mapping)) FROM st_stream_mappings()) d')
