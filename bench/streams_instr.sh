@@ -11,8 +11,10 @@
 #   put      st_put over an existing item
 #   update   st_update (SET n = n + :one)
 #   import   st_import of 100 new items (one transaction)
+#   transact st_transact: an Update of an item and a Put of a new one
+#   batch    BatchWriteItem of 25 new items
 #
-#   bench/streams_instr.sh [--calls N]
+#   bench/streams_instr.sh [--calls N] [--ops "put update import transact batch"]
 #
 # Runs as the postgres user when started as root (initdb refuses root).
 # Uses the PostgreSQL on PATH (pg_config), with stdesign installed there.
@@ -20,10 +22,12 @@
 set -euo pipefail
 self=$(realpath "$0")
 calls=100
+ops="put update import transact batch"
 while [ $# -gt 0 ]; do
 	case "$1" in
 		--calls) calls=$2; shift 2 ;;
-		*) echo "usage: $0 [--calls N]"; exit 2 ;;
+		--ops) ops=$2; shift 2 ;;
+		*) echo "usage: $0 [--calls N] [--ops \"put update import transact batch\"]"; exit 2 ;;
 	esac
 done
 if [ "$(id -u)" -eq 0 ]; then
@@ -31,7 +35,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	cp "$self" "$tmp/"
 	chown -R postgres: "$tmp"
 	rc=0
-	runuser -u postgres -- env PATH="$PATH" bash "$tmp/streams_instr.sh" --calls "$calls" || rc=$?
+	runuser -u postgres -- env PATH="$PATH" bash "$tmp/streams_instr.sh" --calls "$calls" --ops "$ops" || rc=$?
 	rm -rf "$tmp"
 	exit $rc
 fi
@@ -61,6 +65,8 @@ statements() {
 			put) echo "SELECT st_put('{\"PK\": \"p$((i % 100))\", \"SK\": \"s$i\", \"n\": $((i * 3)), \"name\": \"item $i\"}', '$t');" ;;
 			update) echo "SELECT st_update('p$((i % 100))', 's$i', 'SET n = n + :one', '$t', \"values\" => '{\":one\": 1}');" ;;
 			import) echo "SELECT st_import('$t', (SELECT string_agg(format('{\"Item\": {\"PK\": {\"S\": \"i$i\"}, \"SK\": {\"S\": \"%s\"}, \"n\": {\"N\": \"%s\"}, \"name\": {\"S\": \"item %s\"}}}', k, k, k), E'\\n') FROM generate_series(1, 100) k));" ;;
+			transact) echo "SELECT st_transact('[{\"Update\": {\"TableName\": \"$t\", \"Key\": {\"PK\": \"p$((i % 100))\", \"SK\": \"s$i\"}, \"UpdateExpression\": \"SET n = n + :one\", \"ExpressionAttributeValues\": {\":one\": 1}}}, {\"Put\": {\"TableName\": \"$t\", \"Item\": {\"PK\": \"p$((i % 100))\", \"SK\": \"t$i\", \"n\": $i, \"name\": \"item $i\"}}}]', plain => true);" ;;
+			batch) echo "SELECT st_api('BatchWriteItem', jsonb_build_object('RequestItems', jsonb_build_object('$t', (SELECT jsonb_agg(jsonb_build_object('PutRequest', jsonb_build_object('Item', jsonb_build_object('PK', jsonb_build_object('S', 'b$i'), 'SK', jsonb_build_object('S', 's' || k), 'n', jsonb_build_object('N', k::text), 'name', jsonb_build_object('S', 'item ' || k))))) FROM generate_series(1, 25) k))));" ;;
 		esac
 	done
 }
@@ -73,8 +79,8 @@ instructions() {
 }
 echo "instructions per call (callgrind, $calls and $((2 * calls)) calls); $(date -u +%Y-%m-%d)"
 printf '%-8s %12s %12s %7s\n' op none stream ratio
-for op in put update import; do
-	n=$calls; [ "$op" = import ] && n=$((calls / 10))
+for op in $ops; do
+	n=$calls; [ "$op" = import ] && n=$((calls / 10)); [ "$op" = batch ] && n=$((calls / 4))
 	for t in Plain Streamed; do
 		# different items each run: 1..n, then n+1..3n
 		a=$(instructions "$op" "$t" "$n" 1)
