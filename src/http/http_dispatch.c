@@ -1598,6 +1598,7 @@ http_start_daemon(int listen_fd, bool loopback)
 						 io_access, (void *) (intptr_t) ((io_ndaemons << 1) | (loopback ? 1 : 0)),
 						 MHD_OPTION_LISTEN_SOCKET, listen_fd,
 						 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 120,
+						 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) HTTP_CONNECTION_MEMORY,
 						 MHD_OPTION_CONNECTION_LIMIT, (unsigned int) (HTTP_MAX_CONNECTIONS + HTTP_CONNECTION_MARGIN),
 						 MHD_OPTION_NOTIFY_COMPLETED, io_completed, NULL,
 						 MHD_OPTION_NOTIFY_CONNECTION, io_connection, NULL,

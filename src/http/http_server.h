@@ -42,6 +42,19 @@
 /* Most connections one worker holds (stdesign.http_max_connections). */
 #define HTTP_MAX_CONNECTIONS 10000
 
+/*
+ * The memory libmicrohttpd gives each connection, for its read buffer,
+ * the request's headers and the response's: libmicrohttpd zeroes the pool
+ * between the requests of a connection, and its default of 32 kB (a 32 kB
+ * memset, and more, per request) was a third of the user-space
+ * instructions of a GetItem over the endpoint (bench/RESULTS.md).  The
+ * bodies do not go in it (io_access copies them out as they arrive); the
+ * headers of a request may take up to about 12 kB of it (more get 431),
+ * above the 8 kB that many HTTP servers allow and far more than an AWS SDK
+ * sends (its longest header, a session token, is a few kB at most).
+ */
+#define HTTP_CONNECTION_MEMORY (16 * 1024)
+
 /* Most listening sockets of one worker. */
 #define HTTP_MAX_LISTENERS	16
 

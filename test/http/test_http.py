@@ -542,6 +542,35 @@ def raw_protocol_tests():
     check("raw: x-amz-crc32 is zlib.crc32 of the body", int(r.getheader("x-amz-crc32")) == zlib.crc32(data))
     check("raw: request id of 52 upper-case letters and digits",
           re.fullmatch(r"[A-Z0-9]{52}", r.getheader("x-amzn-RequestId") or "") is not None)
+    # answers of 128 bytes and more take the folding path of the CRC-32
+    # (src/common/st_crc32.c): lengths around its blocks, and a large one
+    for n in (20, 59, 60, 61, 140, 1000, 70000):
+        raw("PutItem", json.dumps({"TableName": "BotoTable", "Item": {
+            "PK": {"S": "u#crc"}, "SK": {"S": "p"}, "pad": {"S": "x" * n}}}))
+        r, data = raw("GetItem", json.dumps({"TableName": "BotoTable", "Key": {"PK": {"S": "u#crc"}, "SK": {"S": "p"}}}))
+        check("raw: x-amz-crc32 of an answer of %d bytes" % len(data),
+              r.status == 200 and int(r.getheader("x-amz-crc32")) == zlib.crc32(data), (r.status, len(data)))
+    raw("DeleteItem", json.dumps({"TableName": "BotoTable", "Key": {"PK": {"S": "u#crc"}, "SK": {"S": "p"}}}))
+    # a request's headers: 10 kB of them are served, 20 kB are refused with
+    # 431 (libmicrohttpd's memory of a connection, 16 kB, src/http/http_server.h)
+    r, data = raw("GetItem", body, {"X-Amz-Security-Token": "t" * 10000})
+    check("raw: 10 kB of headers are served", r.status == 200, (r.status, data[:80]))
+    # (libmicrohttpd answers 431 and closes with the rest of the headers
+    # unread, so that the kernel may reset the connection before the client
+    # reads the answer: either is a refusal; the server serves on)
+    s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
+    head = b""
+    try:
+        s.sendall(b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.GetItem\r\n"
+                  b"Content-Type: application/x-amz-json-1.0\r\nX-Amz-Security-Token: " + b"t" * 20000 +
+                  b"\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body.encode()))
+        head = s.recv(4096)
+    except ConnectionResetError:
+        head = b"reset"
+    s.close()
+    check("raw: 20 kB of headers: refused", head.startswith(b"HTTP/1.1 431") or head == b"reset", head[:60])
+    r, data = raw("GetItem", body)
+    check("raw: ... and the next request is served", r.status == 200, r.status)
 
     r, data = raw("GetItem", gzip.compress(body.encode()), {"Content-Encoding": "gzip"})
     check("raw: gzip request body", r.status == 200 and json.loads(data).get("Item", {}).get("n") == {"N": "1"},
