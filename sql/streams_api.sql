@@ -263,8 +263,7 @@ LANGUAGE sql AS $$
 			 AND r.sequence_number > x.starting_sequence
 			 AND r.sequence_number <= COALESCE(x.ending_sequence, r.sequence_number)),
 		   r.sequence_number = (SELECT x.ending_sequence FROM stdesign.stream_shards x WHERE x.stream_id = r.stream_id)
-	  FROM stdesign.stream_records r
-	 WHERE r.stream_id = (SELECT max(stream_id) FROM stdesign.streams WHERE table_name = t)
+	  FROM stdesign.stream_record_rows((SELECT max(stream_id) FROM stdesign.streams WHERE table_name = t)) r
 	 ORDER BY r.sequence_number $$;
 SELECT st_create_table('Closing') IS NOT NULL AS created;
 SELECT st_stream_enable('Closing', 'KEYS_ONLY') IS NOT NULL AS enabled;
@@ -297,7 +296,9 @@ WITH page AS (SELECT r FROM jsonb_array_elements(st_api('GetRecords', jsonb_buil
 SELECT count(*) AS ids_records,
 	   count(DISTINCT r->>'eventID') AS distinct_ids,
 	   count(*) FILTER (WHERE r->>'eventID' = pg_catalog.md5(x.stream_id::text || ':' || x.sequence_number::text)) AS same_as_md5
-  FROM page JOIN stdesign.stream_records x ON x.sequence_number = (r->'dynamodb'->>'SequenceNumber')::bigint;
+  FROM page JOIN (SELECT x.* FROM stdesign.streams s, stdesign.stream_record_rows(s.stream_id) x
+				  WHERE s.table_name = 'EventIds') x
+	ON x.sequence_number = (r->'dynamodb'->>'SequenceNumber')::bigint;
 SELECT st_api('DeleteTable', '{"TableName": "EventIds"}'::jsonb) IS NOT NULL AS ids_dropped;
 
 SELECT st_api('DeleteTable', '{"TableName": "Unstreamed"}'::jsonb) IS NOT NULL AS dropped;
