@@ -232,6 +232,19 @@ SELECT what, b.*
 -- put right
 SELECT b.* FROM good, sb_break_with(good.batch) b;
 SELECT count(*) AS read_again FROM sb_drain(sb_iter('Broken', 0, 'TRIM_HORIZON'), 2);
+-- the count of a batch's records (stats, trimming), on random bytes and on
+-- the batch with each byte changed in turn: a count or an error, never a
+-- read past the end
+SELECT setseed(0.25);
+SELECT count(*) AS tried, count(*) FILTER (WHERE r = 'ok' OR r LIKE '%malformed%') AS count_or_error
+  FROM (SELECT sb_try(format('SELECT stdesign.stream_batch_records(%L::bytea)',
+		  decode(COALESCE((SELECT string_agg(lpad(to_hex((random() * 255)::int), 2, '0'), '')
+						   FROM generate_series(1, k % 64)), ''), 'hex'))) AS r
+		  FROM generate_series(1, 200) k) x;
+SELECT count(*) AS tried, count(*) FILTER (WHERE r = 'ok' OR r LIKE '%malformed%') AS count_or_error
+  FROM good, generate_series(0, length(good.batch) - 1) i,
+	   LATERAL sb_try(format('SELECT stdesign.stream_batch_records(%L::bytea)',
+		 set_byte(good.batch, i, (get_byte(good.batch, i) + 1 + (random() * 254)::int) % 256))) r;
 
 -- trimming: whole rows go, their records counted; TRIM_HORIZON then starts after them
 SELECT lpad(seq::text, 21, '0') AS trimmed_seq FROM sb_drain(sb_iter('Batched', 1, 'TRIM_HORIZON'), 1000) WHERE n = 10 \gset
