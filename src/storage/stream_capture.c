@@ -48,7 +48,12 @@
  * rollover (roll_shard_if_due) runs under the same lock, before that
  * commit's numbering, and the child's first number is taken after the
  * parent's last, so a stream's shards hold disjoint, ordered ranges of
- * numbers (stream_shards) and a number names its shard.
+ * numbers (stream_shards) and a number names its shard.  A commit of
+ * several records of a stream writes them several to a row (its batch
+ * column, stream_batch.c): the stream's records in the row are
+ * consecutive in it (no other commit numbers records of the stream
+ * meanwhile) and in one shard, so the row's number, its last record's,
+ * stands for all of them in the readers' ranges.
  * The price: writers of one stream serialise on their commits
  * (the time from PRE_COMMIT to the end of the commit, WAL flush included);
  * bench/RESULTS.md has the measure.  So the work under the lock is kept
