@@ -90,6 +90,70 @@ SELECT l AS page_limit, (SELECT count(*) FROM whole w FULL JOIN sb_drain(sb_iter
 						  WHERE ROW(w.*)::text IS DISTINCT FROM ROW(d.*)::text) AS differing
   FROM unnest(ARRAY[1, 2, 3, 7, 64, 100]) l;
 
+-- a commit of more records than fit the transaction's memory (the rest
+-- wait in a tuplestore, their images with short headers) and than one
+-- block of numbers (a commit numbers 1000 records per number it takes
+-- from the sequence)
+SET work_mem = '64kB';
+SELECT st_import('Batched', string_agg(format('{"Item": {"PK": {"S": "q"}, "SK": {"S": "%s"}, "pad": {"S": "%s"}}}',
+	lpad(i::text, 4, '0'), repeat('y', i % 150)), E'\n' ORDER BY i)) AS imported
+  FROM generate_series(1, 2500) i;
+RESET work_mem;
+CREATE TEMP TABLE many AS SELECT * FROM sb_drain(sb_iter('Batched', 0, 'AFTER_SEQUENCE_NUMBER',
+	lpad((SELECT max(seq) FROM whole)::text, 21, '0')), 1000);
+SELECT count(*) AS records, count(DISTINCT seq) AS numbers,
+	   bool_and(keys->'SK'->>'S' = lpad(n::text, 4, '0') AND length(new_image->'pad'->>'S') = n % 150) AS in_order,
+	   max(seq) - min(seq) AS span
+  FROM many;
+SELECT count(*) AS out_of_order FROM (SELECT seq, lag(seq) OVER (ORDER BY n) AS prev FROM many) x WHERE seq <= prev;
+SELECT (SELECT count(*) FROM many w FULL JOIN sb_drain(sb_iter('Batched', 0, 'AFTER_SEQUENCE_NUMBER',
+	lpad((SELECT max(seq) FROM whole)::text, 21, '0')), 7) d ON d.n = w.n
+		 WHERE ROW(w.*)::text IS DISTINCT FROM ROW(d.*)::text) AS differing_by_seven;
+SELECT count(*) FILTER (WHERE r.batch IS NOT NULL) > 1 AS batch_rows
+  FROM stdesign.streams s JOIN stdesign.stream_records r USING (stream_id)
+ WHERE s.table_name = 'Batched' AND r.sequence_number > (SELECT max(seq) FROM whole);
+DELETE FROM stdesign.stream_records r USING stdesign.streams s
+ WHERE s.stream_id = r.stream_id AND s.table_name = 'Batched' AND r.sequence_number > (SELECT max(seq) FROM whole);
+SELECT count(*) AS removed_again FROM sb_drain(sb_iter('Batched', 0, 'AFTER_SEQUENCE_NUMBER',
+	lpad((SELECT max(seq) FROM whole)::text, 21, '0')), 1000);
+DROP TABLE many;
+
+-- one commit writing two streams by turns: each stream's records take
+-- every other number, packed with the gaps between them
+SELECT st_api('CreateTable', '{"TableName": "Other", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}, {"AttributeName": "SK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}}'::jsonb) IS NOT NULL AS created;
+DO $$
+BEGIN
+	FOR i IN 1..300 LOOP
+		PERFORM st_put(jsonb_build_object('PK', 'x', 'SK', lpad(i::text, 4, '0')), 'Batched');
+		PERFORM st_put(jsonb_build_object('PK', 'x', 'SK', lpad(i::text, 4, '0')), 'Other');
+	END LOOP;
+END $$;
+CREATE TEMP TABLE two AS
+  SELECT 'Batched' AS t, d.* FROM sb_drain(sb_iter('Batched', 0, 'AFTER_SEQUENCE_NUMBER',
+	lpad((SELECT max(seq) FROM whole)::text, 21, '0')), 1000) d
+  UNION ALL
+  SELECT 'Other', d.* FROM sb_drain(sb_iter('Other', 0, 'TRIM_HORIZON'), 1000) d;
+SELECT t, count(*) AS records, max(seq) - min(seq) AS span, bool_and(keys->'SK'->>'S' = lpad(n::text, 4, '0')) AS in_order,
+	   (SELECT count(*) FROM two o WHERE o.t <> x.t AND o.seq > min(x.seq) AND o.seq < max(x.seq)) AS the_other_between
+  FROM two x GROUP BY t ORDER BY t;
+SELECT t, (SELECT count(*) FROM (SELECT * FROM two w WHERE w.t = v.t) w
+		   FULL JOIN sb_drain(CASE WHEN v.t = 'Other' THEN sb_iter('Other', 0, 'TRIM_HORIZON')
+							  ELSE sb_iter('Batched', 0, 'AFTER_SEQUENCE_NUMBER', lpad((SELECT max(seq) FROM whole)::text, 21, '0')) END, 3) d
+		   ON d.n = w.n WHERE ROW(w.seq, w.id, w.keys)::text IS DISTINCT FROM ROW(d.seq, d.id, d.keys)::text) AS differing_by_three
+  FROM (VALUES ('Batched'), ('Other')) v(t);
+SELECT s.table_name, count(*) FILTER (WHERE r.batch IS NOT NULL) AS batch_rows, count(*) FILTER (WHERE r.batch IS NULL) AS single_rows
+  FROM stdesign.streams s JOIN stdesign.stream_records r USING (stream_id)
+ WHERE s.table_name IN ('Batched', 'Other') AND s.table_deleted_at IS NULL
+   AND r.sequence_number > (SELECT max(seq) FROM whole)
+ GROUP BY s.table_name ORDER BY 1;
+DELETE FROM stdesign.stream_records r USING stdesign.streams s
+ WHERE s.stream_id = r.stream_id AND s.table_name = 'Batched' AND r.sequence_number > (SELECT max(seq) FROM whole);
+SELECT st_api('DeleteTable', '{"TableName": "Other"}'::jsonb) IS NOT NULL AS other_dropped;
+DROP TABLE two;
+
 -- AT_ and AFTER_SEQUENCE_NUMBER on numbers inside a batch (its first, one
 -- in the middle, its last)
 SELECT w.n, kind,
