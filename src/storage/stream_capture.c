@@ -1410,7 +1410,6 @@ flush_packed(RowQueue *q, StStreamBatchBuilder *pb, int64 stream_id, TimestampTz
 	else
 	{
 		/* numbered by its last record; the record's own columns NULL */
-		storage_stream_batch_read(&r, PointerGetDatum(packed), pb->last);
 		values[REC_SEQ] = Int64GetDatum(pb->last);
 		for (int c = REC_EVENT; c <= REC_OLD; c++)
 			nulls[c] = true;
