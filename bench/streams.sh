@@ -119,4 +119,4 @@ for op in $ops; do
 		"$(sort -g "$work/r" | head -n1)" "$(sort -g "$work/r" | tail -n1)" \
 		"$(median < "$work/wa")" "$(median < "$work/wb")"
 done
-psql -X -At -c "SELECT 'records written: ' || count(*) FROM stdesign.stream_records"
+psql -X -At -c "SELECT 'records written: ' || count(*) FROM stdesign.streams s, stdesign.stream_record_rows(s.stream_id) r"

@@ -1515,19 +1515,31 @@ CREATE SEQUENCE stdesign.stream_sequence_numbers INCREMENT BY 1000;
 -- starting_sequence, up to ending_sequence once closed) holds its number:
 -- a stream writes to one shard at a time and rolls over under the lock it
 -- numbers under, so its shards' ranges are disjoint and in order.  No shard
--- id per record: the key is what each commit inserts, kept small.
+-- id per record: the key is what each commit inserts, kept small.  A row
+-- is one record (batch NULL) or a batch: several records of one commit,
+-- consecutive in their stream, packed in batch (src/storage/stream_batch.c)
+-- and numbered by the last; its own record columns NULL, size_bytes their
+-- sum.  Read them as records with stdesign.stream_record_rows.  batch is
+-- stored PLAIN: never compressed nor moved out of the row (it is bounded
+-- to fit), read in place.
 CREATE TABLE stdesign.stream_records (
 	stream_id bigint NOT NULL,
-	sequence_number bigint NOT NULL,
+	sequence_number bigint NOT NULL,	-- a batch's: its last record's
 	created_at timestamptz NOT NULL,	-- the commit's time (ApproximateCreationDateTime)
-	event_name text NOT NULL CHECK (event_name IN ('INSERT', 'MODIFY', 'REMOVE')),
-	keys jsonb NOT NULL,
+	event_name text CHECK (event_name IN ('INSERT', 'MODIFY', 'REMOVE')),
+	keys jsonb,
 	new_image jsonb,					-- as the view type keeps them
 	old_image jsonb,
 	size_bytes integer NOT NULL,		-- DynamoDB's size of keys and images kept
-	ttl_deletion boolean NOT NULL,		-- removed by time to live
-	PRIMARY KEY (stream_id, sequence_number)
+	ttl_deletion boolean,				-- removed by time to live
+	batch bytea,						-- several records (NULL: the row is one)
+	PRIMARY KEY (stream_id, sequence_number),
+	CHECK (CASE WHEN batch IS NULL
+		THEN event_name IS NOT NULL AND keys IS NOT NULL AND ttl_deletion IS NOT NULL
+		ELSE event_name IS NULL AND keys IS NULL AND new_image IS NULL AND old_image IS NULL
+			AND ttl_deletion IS NULL END)
 );
+ALTER TABLE stdesign.stream_records ALTER COLUMN batch SET STORAGE PLAIN;
 REVOKE ALL ON stdesign.streams, stdesign.stream_records FROM PUBLIC;
 -- The sequences keep their default privileges (the owner's only): PUBLIC
 -- has none on a new sequence, and an explicit ACL on them comes back from
@@ -1540,6 +1552,17 @@ CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE
 	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
 CREATE TRIGGER catalog_write_guard BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON stdesign.stream_records
 	FOR EACH STATEMENT EXECUTE FUNCTION stdesign.catalog_write_guard();
+-- The records of a stream numbered above after_sequence, in order, at most
+-- max, each as a row of its own (batch NULL) however it is stored.  Granted
+-- to nobody: the SQL readers call it as the catalog's owner.
+CREATE FUNCTION stdesign.stream_record_rows(stream_id bigint, after_sequence bigint DEFAULT 0,
+		max integer DEFAULT 2147483647) RETURNS SETOF stdesign.stream_records
+	AS 'MODULE_PATHNAME', 'st_stream_record_rows' LANGUAGE C STRICT VOLATILE;
+REVOKE EXECUTE ON FUNCTION stdesign.stream_record_rows(bigint, bigint, integer) FROM PUBLIC;
+-- The number of records of a batch (st_stream_stats, the trimming's count).
+CREATE FUNCTION stdesign.stream_batch_records(batch bytea) RETURNS integer
+	AS 'MODULE_PATHNAME', 'st_stream_batch_records' LANGUAGE C STRICT IMMUTABLE;
+REVOKE EXECUTE ON FUNCTION stdesign.stream_batch_records(bytea) FROM PUBLIC;
 
 -- The capture: an AFTER ROW trigger on the relation of a table with an
 -- enabled stream (arguments: stream id, view type, key attribute names),

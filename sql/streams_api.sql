@@ -263,8 +263,7 @@ LANGUAGE sql AS $$
 			 AND r.sequence_number > x.starting_sequence
 			 AND r.sequence_number <= COALESCE(x.ending_sequence, r.sequence_number)),
 		   r.sequence_number = (SELECT x.ending_sequence FROM stdesign.stream_shards x WHERE x.stream_id = r.stream_id)
-	  FROM stdesign.stream_records r
-	 WHERE r.stream_id = (SELECT max(stream_id) FROM stdesign.streams WHERE table_name = t)
+	  FROM stdesign.stream_record_rows((SELECT max(stream_id) FROM stdesign.streams WHERE table_name = t)) r
 	 ORDER BY r.sequence_number $$;
 SELECT st_create_table('Closing') IS NOT NULL AS created;
 SELECT st_stream_enable('Closing', 'KEYS_ONLY') IS NOT NULL AS enabled;

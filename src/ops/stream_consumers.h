@@ -63,8 +63,9 @@ extern int	ops_stream_dead_letter_retention;
 extern void ops_stream_retention_init(void);
 
 /*
- * Delete at most batch records older than the retention, with no lock
- * that a writer waits for; the number deleted.  Called in a transaction of
+ * Delete at most batch rows of records older than the retention (a row
+ * holds one record or several of one commit), with no lock that a writer
+ * waits for; the number of records deleted.  Called in a transaction of
  * its own by the time-to-live worker until it deletes fewer than batch.
  */
 extern int64 ops_stream_trim_batch(int batch);

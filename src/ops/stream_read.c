@@ -734,12 +734,13 @@ java_date(int64 ms)
  * reads its rows in place (storage_stream_records_scan), each handed on
  * without a copy; through SPI, the executor took each row apart, formed a
  * new tuple of the columns wanted and SPI copied it (perf: 12% and then
- * 6% of a GetRecords of 1000 records).
+ * 6% of a GetRecords of 1000 records).  A row of several records (batch)
+ * comes as its records, one by one, each with batch NULL.
  */
 enum
 {
 	REC_STREAM, REC_SEQ, REC_CREATED, REC_EVENT, REC_KEYS, REC_NEW, REC_OLD,
-	REC_SIZE, REC_TTL, RECORDS_COLS
+	REC_SIZE, REC_TTL, REC_BATCH, RECORDS_COLS
 };
 
 /*

@@ -124,7 +124,8 @@ ops_stream_trim_batch(int batch)
 							  "  WHERE o.created_at OPERATOR(pg_catalog.<) (pg_catalog.now()"
 							  "   OPERATOR(pg_catalog.-) pg_catalog.make_interval(secs => $1))"
 							  "  LIMIT $2))"
-							  " RETURNING stream_id, sequence_number),"
+							  " RETURNING stream_id, sequence_number,"
+							  "  CASE WHEN batch IS NULL THEN 1 ELSE stdesign.stream_batch_records(batch) END AS records),"
 							  " m AS (SELECT s.stream_id, s.shard_id, pg_catalog.max(d.sequence_number) AS top"
 							  "  FROM d JOIN stdesign.stream_shards s ON s.stream_id OPERATOR(pg_catalog.=) d.stream_id"
 							  "  AND d.sequence_number OPERATOR(pg_catalog.>) s.starting_sequence"
@@ -135,13 +136,15 @@ ops_stream_trim_batch(int batch)
 							  "  WHERE sh.stream_id OPERATOR(pg_catalog.=) m.stream_id"
 							  "  AND sh.shard_id OPERATOR(pg_catalog.=) m.shard_id RETURNING 1)"
 							  " SELECT (SELECT pg_catalog.count(*) FROM d),"
-							  "  (SELECT pg_catalog.count(*) FROM u)",
+							  "  (SELECT pg_catalog.count(*) FROM u),"
+							  "  (SELECT COALESCE(pg_catalog.sum(d.records), 0)::pg_catalog.int8 FROM d)",
 							  2, types, args, NULL, false, 0) != SPI_OK_SELECT || SPI_processed != 1)
 		st_internal_error("could not trim stdesign.stream_records");
 	{
 		bool		isnull;
 
-		deleted = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		/* the records, those of its batch rows included */
+		deleted = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
 	}
 	SPI_finish();
 	catalog_as_owner_end(&save);
@@ -244,7 +247,8 @@ ops_stream_stats(const char *table_name, Tuplestorestate *tupstore, TupleDesc de
 	if (SPI_execute_with_args("SELECT s.table_name, s.label,"
 							  " CASE WHEN s.disabled_at IS NULL AND s.table_deleted_at IS NULL"
 							  "  THEN 'ENABLED' ELSE 'DISABLED' END,"
-							  " pg_catalog.count(r.sequence_number),"
+							  " COALESCE(pg_catalog.sum(CASE WHEN r.stream_id IS NULL THEN 0 WHEN r.batch IS NULL THEN 1"
+							  "  ELSE stdesign.stream_batch_records(r.batch) END), 0)::pg_catalog.int8,"
 							  " COALESCE(pg_catalog.sum(pg_catalog.pg_column_size(r.*)), 0)::pg_catalog.int8,"
 							  " pg_catalog.min(r.created_at), pg_catalog.max(r.created_at),"
 							  " s.table_deleted_at IS NOT NULL"

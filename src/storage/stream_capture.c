@@ -48,7 +48,12 @@
  * rollover (roll_shard_if_due) runs under the same lock, before that
  * commit's numbering, and the child's first number is taken after the
  * parent's last, so a stream's shards hold disjoint, ordered ranges of
- * numbers (stream_shards) and a number names its shard.
+ * numbers (stream_shards) and a number names its shard.  A commit of
+ * several records of a stream writes them several to a row (its batch
+ * column, stream_batch.c): the stream's records in the row are
+ * consecutive in it (no other commit numbers records of the stream
+ * meanwhile) and in one shard, so the row's number, its last record's,
+ * stands for all of them in the readers' ranges.
  * The price: writers of one stream serialise on their commits
  * (the time from PRE_COMMIT to the end of the commit, WAL flush included);
  * bench/RESULTS.md has the measure.  So the work under the lock is kept
@@ -115,6 +120,7 @@
 #include "item/av.h"
 #include "item/av_jsonb.h"
 #include "item/jsonb_raw.h"
+#include "stream_batch.h"
 #include "stream_capture.h"
 
 /* The columns of a buffered record. */
@@ -133,10 +139,15 @@ enum
 /*
  * The columns of stdesign.stream_records: stream_id, sequence_number,
  * created_at, event_name, keys, new_image, old_image, size_bytes,
- * ttl_deletion.  No shard id: a record's shard is the one whose range of
- * numbers holds its number (sql/stdesign.sql).
+ * ttl_deletion, batch.  No shard id: a record's shard is the one whose
+ * range of numbers holds its number (sql/stdesign.sql).  A row is one
+ * record (batch NULL) or several of one commit (stream_batch.c).
  */
-#define REC_NCOLS 9
+enum
+{
+	REC_STREAM, REC_SEQ, REC_CREATED, REC_EVENT, REC_KEYS, REC_NEW, REC_OLD,
+	REC_SIZE, REC_TTL, REC_BATCH, REC_NCOLS
+};
 
 typedef enum StStreamEvent
 {
@@ -1312,6 +1323,104 @@ number_block(Oid seq, int records)
 	return block;
 }
 
+/* The event names' texts, made once per backend. */
+static Datum
+event_text(int event)
+{
+	static Datum texts[lengthof(event_names)];
+
+	if (event < 0 || event >= lengthof(texts))
+		st_internal_error("a stream record has no event");
+	if (texts[0] == (Datum) 0)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		for (int i = lengthof(texts) - 1; i >= 0; i--)
+			texts[i] = CStringGetTextDatum(event_names[i]);
+		MemoryContextSwitchTo(old);
+	}
+	return texts[event];
+}
+
+/* The rows a commit inserts, by batches of RECORD_BATCH_ROWS (insert_batch). */
+typedef struct RowQueue
+{
+	Relation	records;
+	const RecordIndexes *ix;
+	MemoryContext tuples;		/* where they are formed, reset by each insert_batch */
+	TupleTableSlot **slots;
+	int			n;
+	Size		bytes;
+} RowQueue;
+
+static void
+queue_row(RowQueue *q, Datum *values, bool *nulls)
+{
+	MemoryContext old = MemoryContextSwitchTo(q->tuples);
+	HeapTuple	tup = heap_form_tuple(RelationGetDescr(q->records), values, nulls);
+
+	MemoryContextSwitchTo(old);
+	if (q->slots[q->n] == NULL)
+		q->slots[q->n] = MakeSingleTupleTableSlot(RelationGetDescr(q->records), &TTSOpsHeapTuple);
+	ExecStoreHeapTuple(tup, q->slots[q->n], false);
+	q->n++;
+	q->bytes += tup->t_len;
+	if (q->n == RECORD_BATCH_ROWS || q->bytes >= RECORD_BATCH_BYTES)
+	{
+		insert_batch(q->records, q->slots, q->n, q->ix, q->tuples);
+		q->n = 0;
+		q->bytes = 0;
+	}
+}
+
+/*
+ * The records of a stream packed so far into one row (stream_batch.c):
+ * queued as that row, or as a record's own row when it holds one.
+ */
+static void
+flush_packed(RowQueue *q, StStreamBatchBuilder *pb, int64 stream_id, TimestampTz now)
+{
+	Datum		values[REC_NCOLS];
+	bool		nulls[REC_NCOLS] = {false};
+	StStreamBatchReader r;
+	StStreamBatchRecord rec;
+	bytea	   *packed;
+
+	if (pb->count == 0)
+		return;
+	packed = storage_stream_batch_end(pb);
+	values[REC_STREAM] = Int64GetDatum(stream_id);
+	values[REC_CREATED] = TimestampTzGetDatum(now);
+	if (pb->count == 1)
+	{
+		storage_stream_batch_read(&r, PointerGetDatum(packed), pb->last);
+		if (!storage_stream_batch_next(&r, &rec))
+			st_internal_error("a stream record of this transaction is missing");
+		values[REC_SEQ] = Int64GetDatum(rec.seq);
+		values[REC_EVENT] = event_text(rec.event);
+		values[REC_KEYS] = JsonbPGetDatum(rec.keys);
+		values[REC_NEW] = rec.new_image ? JsonbPGetDatum(rec.new_image) : (Datum) 0;
+		nulls[REC_NEW] = rec.new_image == NULL;
+		values[REC_OLD] = rec.old_image ? JsonbPGetDatum(rec.old_image) : (Datum) 0;
+		nulls[REC_OLD] = rec.old_image == NULL;
+		values[REC_SIZE] = Int32GetDatum(rec.size);
+		values[REC_TTL] = BoolGetDatum(rec.ttl);
+		nulls[REC_BATCH] = true;
+	}
+	else
+	{
+		/* numbered by its last record; the record's own columns NULL */
+		values[REC_SEQ] = Int64GetDatum(pb->last);
+		for (int c = REC_EVENT; c <= REC_OLD; c++)
+			nulls[c] = true;
+		values[REC_SIZE] = Int32GetDatum((int32) Min(pb->size, PG_INT32_MAX));
+		nulls[REC_TTL] = true;
+		values[REC_BATCH] = PointerGetDatum(packed);
+	}
+	queue_row(q, values, nulls);
+	storage_stream_batch_begin(pb);
+}
+
 static void
 write_records(void)
 {
@@ -1328,10 +1437,8 @@ write_records(void)
 	bool	   *stopped;
 	int64	   *last;			/* per stream, its last number of this commit (0: none) */
 	TupleTableSlot *slot = NULL;
-	TupleTableSlot **batch;
-	int			nbatch = 0;
-	Size		batch_bytes = 0;
-	static Datum event_texts[lengthof(event_names)];
+	RowQueue	q;
+	StStreamBatchBuilder *packed = NULL;	/* per stream, when the commit packs */
 	TimestampTz now = GetCurrentTimestamp();
 	int			next_dropped = 0;
 	ResourceOwner owner = CurrentResourceOwner;
@@ -1367,16 +1474,26 @@ write_records(void)
 
 	records = table_open(records_relid, RowExclusiveLock);
 	record_indexes_open(records, cat, &ix);
-	/* the event names' texts, made once per backend */
-	if (event_texts[0] == (Datum) 0)
-	{
-		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+	memset(&q, 0, sizeof(q));
+	q.records = records;
+	q.ix = &ix;
+	q.tuples = b->scratch;
+	q.slots = palloc0(sizeof(TupleTableSlot *) * RECORD_BATCH_ROWS);
 
-		for (int i = lengthof(event_texts) - 1; i >= 0; i--)
-			event_texts[i] = CStringGetTextDatum(event_names[i]);
+	/*
+	 * A commit of several records packs each stream's into rows of several
+	 * (stream_batch.c): one heap tuple and one index entry for many.  A
+	 * commit of one record writes its row as before.
+	 */
+	if (b->live > 1)
+	{
+		MemoryContext old = MemoryContextSwitchTo(b->cxt);
+
+		packed = palloc0(sizeof(StStreamBatchBuilder) * b->nstreams);
+		for (int i = 0; i < b->nstreams; i++)
+			storage_stream_batch_begin(&packed[i]);
 		MemoryContextSwitchTo(old);
 	}
-	batch = palloc0(sizeof(TupleTableSlot *) * RECORD_BATCH_ROWS);
 
 	if (b->store)
 	{
@@ -1387,14 +1504,12 @@ write_records(void)
 	}
 	for (int64 pos = 0; pos < b->count; pos++)
 	{
-		MemoryContext old;
 		int64		stream_id;
 		int32		event;
 		int			s = -1;
 		Datum		values[REC_NCOLS];
 		bool		nulls[REC_NCOLS] = {false};
 		bool		isnull;
-		HeapTuple	tup;
 
 		/*
 		 * A cancel here aborts the transaction (we are before its commit
@@ -1450,7 +1565,7 @@ write_records(void)
 				s = i;
 		if (s < 0)
 			continue;
-		if (event < 0 || event >= lengthof(event_texts))
+		if (event < 0 || event >= lengthof(event_names))
 			st_internal_error("a stream record of this transaction has no event");
 		values[0] = Int64GetDatum(stream_id);
 		if (next_number == numbers_end)
@@ -1469,33 +1584,52 @@ write_records(void)
 		last[s] = next_number;
 		values[1] = Int64GetDatum(next_number++);
 		values[2] = TimestampTzGetDatum(now);
-		values[3] = event_texts[event];
+		values[3] = event_text(event);
+		nulls[REC_BATCH] = true;
+		if (packed)
+		{
+			StStreamBatchRecord rec;
+			MemoryContext old;
+			int64		seq = DatumGetInt64(values[1]);
+			Size		bytes;
+
+			bytes = storage_stream_batch_record_bytes(DatumGetPointer(values[4]),
+													  nulls[5] ? NULL : DatumGetPointer(values[5]),
+													  nulls[6] ? NULL : DatumGetPointer(values[6]));
+			if (!storage_stream_batch_fits(&packed[s], seq, bytes))
+				flush_packed(&q, &packed[s], stream_id, now);
+			/* one too large for any batch: its own row, after those before it */
+			if (storage_stream_batch_fits(&packed[s], seq, bytes))
+			{
+				/* as the batch keeps them: 4-byte headers (a tuplestore's may be short) */
+				rec.seq = seq;
+				rec.event = event;
+				rec.ttl = DatumGetBool(values[8]);
+				rec.size = DatumGetInt32(values[7]);
+				old = MemoryContextSwitchTo(b->scratch);
+				rec.keys = DatumGetJsonbP(values[4]);
+				rec.new_image = nulls[5] ? NULL : DatumGetJsonbP(values[5]);
+				rec.old_image = nulls[6] ? NULL : DatumGetJsonbP(values[6]);
+				MemoryContextSwitchTo(old);
+				storage_stream_batch_add(&packed[s], &rec);
+				continue;
+			}
+		}
 
 		/*
-		 * The records go in by batches (heap_multi_insert: one WAL record
-		 * and one buffer lock per page, not per record), formed in the
-		 * per-record context that the batch's insertion resets.
+		 * The rows go in by batches (heap_multi_insert: one WAL record and
+		 * one buffer lock per page, not per row), formed in the per-record
+		 * context that the batch's insertion resets.
 		 */
-		old = MemoryContextSwitchTo(b->scratch);
-		tup = heap_form_tuple(RelationGetDescr(records), values, nulls);
-		MemoryContextSwitchTo(old);
-		if (batch[nbatch] == NULL)
-			batch[nbatch] = MakeSingleTupleTableSlot(RelationGetDescr(records), &TTSOpsHeapTuple);
-		ExecStoreHeapTuple(tup, batch[nbatch], false);
-		nbatch++;
-		batch_bytes += tup->t_len;
-		if (nbatch == RECORD_BATCH_ROWS || batch_bytes >= RECORD_BATCH_BYTES)
-		{
-			insert_batch(records, batch, nbatch, &ix, b->scratch);
-			nbatch = 0;
-			batch_bytes = 0;
-		}
+		queue_row(&q, values, nulls);
 	}
-	insert_batch(records, batch, nbatch, &ix, b->scratch);
+	for (int i = 0; packed && i < b->nstreams; i++)
+		flush_packed(&q, &packed[i], b->streams[i], now);
+	insert_batch(records, q.slots, q.n, &ix, b->scratch);
 	if (slot)
 		ExecDropSingleTupleTableSlot(slot);
-	for (int i = 0; i < RECORD_BATCH_ROWS && batch[i]; i++)
-		ExecDropSingleTupleTableSlot(batch[i]);
+	for (int i = 0; i < RECORD_BATCH_ROWS && q.slots[i]; i++)
+		ExecDropSingleTupleTableSlot(q.slots[i]);
 	record_indexes_close(&ix);
 	table_close(records, NoLock);
 	for (int i = 0; i < b->nstreams; i++)
@@ -1722,7 +1856,7 @@ storage_stream_records_scan(int64 stream_id, int64 after, int64 upto,
 
 	rel = table_open(cat->records, AccessShareLock);
 	/* the row as the caller knows it (a column added or dropped is not) */
-	if (RelationGetDescr(rel)->natts != ncols)
+	if (RelationGetDescr(rel)->natts != ncols || ncols != REC_NCOLS)
 		st_internal_error("stdesign.stream_records has %d columns, not %d",
 						  RelationGetDescr(rel)->natts, ncols);
 	idx = index_open(cat->records_pkey, AccessShareLock);
@@ -1733,10 +1867,45 @@ storage_stream_records_scan(int64 stream_id, int64 after, int64 upto,
 	scan = systable_beginscan_ordered(rel, idx, GetActiveSnapshot(), 3, keys);
 	while (n < max && (tup = systable_getnext_ordered(scan, ForwardScanDirection)) != NULL)
 	{
+		StStreamBatchReader r;
+		StStreamBatchRecord rec;
+		bool		more = true;
+
 		CHECK_FOR_INTERRUPTS();
 		heap_deform_tuple(tup, RelationGetDescr(rel), values, nulls);
-		n++;
-		if (!fn(arg, values, nulls))
+		if (nulls[REC_BATCH])
+		{
+			n++;
+			if (!fn(arg, values, nulls))
+				break;
+			continue;
+		}
+
+		/*
+		 * A batch: each of its records as a row of its own, in place.  Its
+		 * first may be at or below after (the row is numbered by its last):
+		 * those were read before.
+		 */
+		storage_stream_batch_read(&r, values[REC_BATCH], DatumGetInt64(values[REC_SEQ]));
+		nulls[REC_BATCH] = true;
+		while (more && n < max && storage_stream_batch_next(&r, &rec))
+		{
+			if (rec.seq <= after)
+				continue;
+			values[REC_SEQ] = Int64GetDatum(rec.seq);
+			values[REC_EVENT] = event_text(rec.event);
+			values[REC_KEYS] = JsonbPGetDatum(rec.keys);
+			values[REC_NEW] = rec.new_image ? JsonbPGetDatum(rec.new_image) : (Datum) 0;
+			values[REC_OLD] = rec.old_image ? JsonbPGetDatum(rec.old_image) : (Datum) 0;
+			values[REC_SIZE] = Int32GetDatum(rec.size);
+			values[REC_TTL] = BoolGetDatum(rec.ttl);
+			nulls[REC_EVENT] = nulls[REC_KEYS] = nulls[REC_SIZE] = nulls[REC_TTL] = false;
+			nulls[REC_NEW] = rec.new_image == NULL;
+			nulls[REC_OLD] = rec.old_image == NULL;
+			n++;
+			more = fn(arg, values, nulls);
+		}
+		if (!more)
 			break;
 	}
 	systable_endscan_ordered(scan);

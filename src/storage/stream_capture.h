@@ -93,9 +93,10 @@ extern void storage_stream_init(void);
 
 /*
  * The records of a stream numbered above after and at most upto (a
- * shard's range), in order, at most max: each row's columns (as
- * stdesign.stream_records has them, ncols of them) handed to fn, until it
- * returns false.  The values point into the
+ * shard's range), in order, at most max: each record's columns, as a row
+ * of stdesign.stream_records of its own has them (ncols of them, batch
+ * NULL: the records of a batch row are handed one by one), handed to fn,
+ * until it returns false.  The values point into the
  * table's buffers, good until fn returns.  Read with the active snapshot,
  * as the catalog's owner would; no privilege is checked here (the caller
  * has).

@@ -157,24 +157,24 @@ sub consistent
 		[ 'every item has exactly one INSERT record, every INSERT record its item', 0, qq{
 SELECT count(*) FROM (SELECT pk, sk FROM $rel WHERE sk <> 'ctr') i
   FULL JOIN (SELECT keys->'PK'->>'S' AS pk, keys->'SK'->>'S' AS sk, count(*) AS n
-               FROM stdesign.stream_records WHERE event_name = 'INSERT' AND keys->'SK'->>'S' <> 'ctr'
+               FROM (SELECT r.* FROM stdesign.streams st, stdesign.stream_record_rows(st.stream_id) r) rec WHERE event_name = 'INSERT' AND keys->'SK'->>'S' <> 'ctr'
               GROUP BY 1, 2) r USING (pk, sk)
  WHERE i.pk IS NULL OR r.pk IS NULL OR r.n <> 1} ],
 		[ 'no record of a rolled-back write or savepoint', 0, q{
-SELECT count(*) FROM stdesign.stream_records WHERE keys->'SK'->>'S' LIKE 'abort%'} ],
+SELECT count(*) FROM (SELECT r.* FROM stdesign.streams st, stdesign.stream_record_rows(st.stream_id) r) rec WHERE keys->'SK'->>'S' LIKE 'abort%'} ],
 		[ 'only INSERT records but for the counters', 0, q{
-SELECT count(*) FROM stdesign.stream_records WHERE event_name <> 'INSERT' AND keys->'SK'->>'S' <> 'ctr'} ],
+SELECT count(*) FROM (SELECT r.* FROM stdesign.streams st, stdesign.stream_record_rows(st.stream_id) r) rec WHERE event_name <> 'INSERT' AND keys->'SK'->>'S' <> 'ctr'} ],
 		[ 'each counter\'s MODIFY records go from each value to the next, in order, to its value', 0, qq{
 WITH m AS (SELECT keys->'PK'->>'S' AS pk, sequence_number AS s,
                   (old_image->'n'->>'N')::int AS o, (new_image->'n'->>'N')::int AS n
-             FROM stdesign.stream_records WHERE event_name = 'MODIFY'),
+             FROM (SELECT r.* FROM stdesign.streams st, stdesign.stream_record_rows(st.stream_id) r) rec WHERE event_name = 'MODIFY'),
      c AS (SELECT pk, (item->'n'->>'N')::int AS n FROM $rel WHERE sk = 'ctr')
 SELECT (SELECT count(*) FROM m WHERE n <> o + 1)
      + (SELECT count(*) FROM (SELECT o, lag(n) OVER (PARTITION BY pk ORDER BY s) AS prev FROM m) x
          WHERE prev IS NOT NULL AND prev <> o)
      + (SELECT count(*) FROM c WHERE n <> (SELECT count(*) FROM m WHERE m.pk = c.pk))} ],
 		[ 'sequence numbers are unique', 0, q{
-SELECT count(*) - count(DISTINCT sequence_number) FROM stdesign.stream_records} ]);
+SELECT count(*) - count(DISTINCT sequence_number) FROM (SELECT r.* FROM stdesign.streams st, stdesign.stream_record_rows(st.stream_id) r) rec} ]);
 	for my $c (@checks)
 	{
 		is($primary->safe_psql('postgres', $c->[2]), $c->[1], "$label: $c->[0]");
