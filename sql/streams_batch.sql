@@ -291,10 +291,58 @@ SELECT what, b.*
 	('short image header', overlay(good.batch PLACING '\x03'::bytea FROM 21 FOR 1)),
 	('trailing', good.batch || '\x00000000'::bytea),
 	('event', overlay(good.batch PLACING '\x07'::bytea FROM 17 FOR 1)),
-	('order', overlay(good.batch PLACING '\x02000000'::bytea FROM 9 FOR 4))) v(what, bad),
+	('order', overlay(good.batch PLACING '\x02000000'::bytea FROM 9 FOR 4)),
+	('image not jsonb', overlay(good.batch PLACING '\xffffff2f'::bytea FROM 25 FOR 4)),
+	('image entry past its data', overlay(good.batch PLACING '\xffffff5f'::bytea FROM 33 FOR 4))) v(what, bad),
 	LATERAL sb_break_with(v.bad) b;
 -- put right
 SELECT b.* FROM good, sb_break_with(good.batch) b;
+-- a batch reaching back over the rows before it (its first number at or
+-- below their last, the offsets otherwise in order): an error, not the
+-- same records twice or out of order
+CREATE FUNCTION sb_le32(b bytea, p int) RETURNS bigint LANGUAGE sql AS
+  'SELECT get_byte(b, p) + (get_byte(b, p + 1) << 8) + (get_byte(b, p + 2) << 16) + (get_byte(b, p + 3)::bigint << 24)';
+CREATE FUNCTION sb_put32(b bytea, p int, v bigint) RETURNS bytea LANGUAGE sql AS
+  'SELECT set_byte(set_byte(set_byte(set_byte(b, p, (v & 255)::int), p + 1, ((v >> 8) & 255)::int),
+		  p + 2, ((v >> 16) & 255)::int), p + 3, ((v >> 24) & 255)::int)';
+CREATE FUNCTION sb_respan(b bytea, span bigint) RETURNS bytea LANGUAGE plpgsql AS $$
+DECLARE
+	n int := sb_le32(b, 0);
+	pos int := 8;
+	p int;
+	flags int;
+BEGIN
+	FOR i IN 1..n LOOP
+		flags := get_byte(b, pos + 9);
+		p := pos + 12;
+		p := p + ((sb_le32(b, p) >> 2) + 3) / 4 * 4;
+		IF flags & 2 <> 0 THEN p := p + ((sb_le32(b, p) >> 2) + 3) / 4 * 4; END IF;
+		IF flags & 4 <> 0 THEN p := p + ((sb_le32(b, p) >> 2) + 3) / 4 * 4; END IF;
+		IF i = n THEN b := sb_put32(b, pos, span); END IF;
+		pos := p;
+	END LOOP;
+	RETURN sb_put32(b, 4, span);
+END $$;
+SELECT st_import('Broken', string_agg(format('{"Item": {"PK": {"S": "m%s"}}}', i), E'\n')) AS imported_again
+  FROM generate_series(1, 3) i;
+SELECT stored_rows, records, batches FROM sb_rows('Broken');
+-- the second batch's span made to reach one number below the first's last
+UPDATE stdesign.stream_records r
+   SET batch = sb_respan(r.batch, r.sequence_number - (SELECT min(x.sequence_number) FROM stdesign.stream_records x
+														 WHERE x.stream_id = r.stream_id) + 1)
+  FROM stdesign.streams s
+ WHERE s.stream_id = r.stream_id AND s.table_name = 'Broken'
+   AND r.sequence_number = (SELECT max(x.sequence_number) FROM stdesign.stream_records x WHERE x.stream_id = r.stream_id);
+SELECT sb_try(format('SELECT st_api(%L, %L)', 'GetRecords',
+		jsonb_build_object('ShardIterator', sb_iter('Broken', 0, 'TRIM_HORIZON')))) AS overlapping_get_records,
+	   sb_try('SELECT st_stream_records(''Broken'')') AS overlapping_sql_reader,
+	   sb_try('SELECT count(*) FROM st_stream_stats(''Broken'')') AS overlapping_stats;
+DELETE FROM stdesign.stream_records r USING stdesign.streams s
+ WHERE s.stream_id = r.stream_id AND s.table_name = 'Broken'
+   AND r.sequence_number = (SELECT max(x.sequence_number) FROM stdesign.stream_records x WHERE x.stream_id = r.stream_id);
+DROP FUNCTION sb_respan(bytea, bigint);
+DROP FUNCTION sb_put32(bytea, int, bigint);
+DROP FUNCTION sb_le32(bytea, int);
 SELECT count(*) AS read_again FROM sb_drain(sb_iter('Broken', 0, 'TRIM_HORIZON'), 2);
 -- the count of a batch's records (stats, trimming), on random bytes and on
 -- the batch with each byte changed in turn: a count or an error, never a
@@ -312,11 +360,30 @@ SELECT count(*) AS tried, count(*) FILTER (WHERE r = 'ok' OR r LIKE '%malformed%
 
 -- trimming: whole rows go, their records counted; TRIM_HORIZON then starts after them
 SELECT lpad(seq::text, 21, '0') AS trimmed_seq FROM sb_drain(sb_iter('Batched', 1, 'TRIM_HORIZON'), 1000) WHERE n = 10 \gset
+-- more than one trim batch (1000 rows) past the retention, a batch row
+-- among the first: the trim goes on to the last row (it counted records
+-- against its batch of rows, and stopped after the first)
+SELECT st_api('CreateTable', '{"TableName": "ManyRows", "BillingMode": "PAY_PER_REQUEST",
+  "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+  "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+  "StreamSpecification": {"StreamEnabled": true, "StreamViewType": "KEYS_ONLY"}}'::jsonb) IS NOT NULL AS many_created;
+SELECT st_import('ManyRows', string_agg(format('{"Item": {"PK": {"S": "b%s"}}}', i), E'\n')) AS many_imported
+  FROM generate_series(1, 5) i;
+DO $$
+BEGIN
+	FOR i IN 1..1100 LOOP
+		PERFORM st_put(jsonb_build_object('PK', 'p' || i), 'ManyRows');
+		COMMIT;					-- a commit, a row, each
+	END LOOP;
+END $$;
+SELECT stored_rows, records, batches FROM sb_rows('ManyRows');
 SET stdesign.stream_retention = 1;
 SELECT pg_sleep(1.1);
 SELECT records AS before_trim FROM sb_rows('Batched') \gset
 SELECT stdesign.stream_trim() >= :before_trim + 3 AS trimmed;
 RESET stdesign.stream_retention;
+SELECT stored_rows, records, batches FROM sb_rows('ManyRows');
+SELECT st_api('DeleteTable', '{"TableName": "ManyRows"}'::jsonb) IS NOT NULL AS many_dropped;
 SELECT stored_rows, records FROM sb_rows('Batched');
 SELECT records FROM st_stream_stats('Batched');
 -- the parent, all trimmed, is gone; a number inside the child's trimmed batch is trimmed

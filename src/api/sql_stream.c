@@ -163,15 +163,14 @@ Datum
 st_stream_trim(PG_FUNCTION_ARGS)
 {
 	int64		deleted = 0;
-	int64		batch;
+	int64		rows;
 
-	/* batches as the worker deletes them, all in this transaction */
+	/* batches (of rows) as the worker deletes them, all in this transaction */
 	do
 	{
 		CHECK_FOR_INTERRUPTS();
-		batch = ops_stream_trim_batch(1000);
-		deleted += batch;
-	} while (batch == 1000);
+		deleted += ops_stream_trim_batch(1000, &rows);
+	} while (rows == 1000);
 	(void) ops_stream_drop_aged();
 	while (ops_stream_dead_letters_trim(1000) == 1000)
 		CHECK_FOR_INTERRUPTS();

@@ -49,7 +49,8 @@
  * memset, and more, per request) was a third of the user-space
  * instructions of a GetItem over the endpoint (bench/RESULTS.md).  The
  * bodies do not go in it (io_access copies them out as they arrive); the
- * headers of a request may take up to about 12 kB of it (more get 431),
+ * headers of a request may take up to about 12 kB of it (more get 431,
+ * or near 16 kB a closed connection: the answer's headers no longer fit),
  * above the 8 kB that many HTTP servers allow and far more than an AWS SDK
  * sends (its longest header, a session token, is a few kB at most).
  */

@@ -65,10 +65,11 @@ extern void ops_stream_retention_init(void);
 /*
  * Delete at most batch rows of records older than the retention (a row
  * holds one record or several of one commit), with no lock that a writer
- * waits for; the number of records deleted.  Called in a transaction of
- * its own by the time-to-live worker until it deletes fewer than batch.
+ * waits for; the number of records deleted, and in *rows of rows.
+ * Called in a transaction of its own by the time-to-live worker until it
+ * deletes fewer rows than batch.
  */
-extern int64 ops_stream_trim_batch(int batch);
+extern int64 ops_stream_trim_batch(int batch, int64 *rows);
 
 /*
  * Remove the streams of deleted tables and the disabled streams whose

@@ -97,7 +97,7 @@ ops_stream_dead_letters_trim(int batch)
 }
 
 int64
-ops_stream_trim_batch(int batch)
+ops_stream_trim_batch(int batch, int64 *rows)
 {
 	CatalogAsOwner save;
 	Oid			types[2] = {INT4OID, INT4OID};
@@ -145,6 +145,7 @@ ops_stream_trim_batch(int batch)
 
 		/* the records, those of its batch rows included */
 		deleted = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+		*rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	}
 	SPI_finish();
 	catalog_as_owner_end(&save);

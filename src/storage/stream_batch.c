@@ -39,11 +39,13 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/tuplestore.h"
 
 #include "common/st_common.h"
+#include "item/jsonb_raw.h"
 #include "stream_batch.h"
 #include "stream_capture.h"
 
@@ -192,6 +194,108 @@ storage_stream_batch_read(StStreamBatchReader *r, Datum batch, int64 last)
 	r->next_off = 0;
 }
 
+/*
+ * Is c, of len bytes, a jsonb container every reader may walk?  Its
+ * children's entries and data within len, their offsets in order, an
+ * object's keys strings, numerics whole varlenas, nested containers the
+ * same within their own bytes.  A bytea column takes any bytes, where a
+ * jsonb column took only valid jsonb: the images' walkers (jsonb_raw.h,
+ * Postgres's jsonb functions in the SQL readers) trust the format, so a
+ * batch a superuser wrote must be refused here, not read out of bounds.
+ * One pass over the entries: a small part of printing them.
+ */
+#define BATCH_MAX_DEPTH 256
+
+/* Is n, of avail bytes, a whole numeric varlena, inline, with its own header word? */
+static bool
+valid_numeric(const char *n, Size avail)
+{
+	Size		size;
+	Size		hdr;
+
+	if (VARATT_IS_1B(n))
+	{
+		if (VARATT_IS_1B_E(n))
+			return false;
+		size = VARSIZE_1B(n);
+		hdr = VARHDRSZ_SHORT;
+	}
+	else
+	{
+		if (avail < VARHDRSZ || !VARATT_IS_4B_U(n))
+			return false;
+		size = VARSIZE_4B(n);
+		hdr = VARHDRSZ;
+	}
+	return size == avail && size >= hdr + sizeof(uint16);
+}
+
+static bool
+valid_container(const char *c, Size len, int depth)
+{
+	uint32		header;
+	uint32		count;
+	uint64		nentries;
+	const JEntry *children;
+	const char *base;
+	uint64		datalen;
+	uint32		end = 0;
+	bool		object;
+
+	check_stack_depth();
+	if (depth > BATCH_MAX_DEPTH || len < sizeof(uint32))
+		return false;
+	memcpy(&header, c, sizeof(uint32));
+	count = header & JB_CMASK;
+	object = (header & JB_FOBJECT) != 0;
+	if (object == ((header & JB_FARRAY) != 0))
+		return false;			/* exactly one of the two */
+	if ((header & JB_FSCALAR) && (object || count != 1))
+		return false;
+	nentries = object ? (uint64) count * 2 : count;
+	if ((uint64) sizeof(uint32) + nentries * sizeof(JEntry) > len)
+		return false;
+	children = (const JEntry *) (c + sizeof(uint32));
+	base = (const char *) (children + nentries);
+	datalen = len - sizeof(uint32) - nentries * sizeof(JEntry);
+	for (uint64 i = 0; i < nentries; i++)
+	{
+		JEntry		e = children[i];
+		uint32		type = e & JENTRY_TYPEMASK;
+		uint32		start = end;
+
+		end = st_jsonb_raw_advance(e, start);
+		if (end < start || end > datalen)
+			return false;
+		if (object && i < count && type != JENTRY_ISSTRING)
+			return false;
+		switch (type)
+		{
+			case JENTRY_ISSTRING:
+				break;
+			case JENTRY_ISBOOL_FALSE:
+			case JENTRY_ISBOOL_TRUE:
+			case JENTRY_ISNULL:
+				if (end != start)
+					return false;
+				break;
+			case JENTRY_ISNUMERIC:
+				start = INTALIGN(start);
+				if (start >= end || !valid_numeric(base + start, end - start))
+					return false;
+				break;
+			case JENTRY_ISCONTAINER:
+				start = INTALIGN(start);
+				if (start > end || !valid_container(base + start, end - start, depth + 1))
+					return false;
+				break;
+			default:
+				return false;
+		}
+	}
+	return true;
+}
+
 /* The Jsonb at r->p, checked against the batch's end; r->p moves past it. */
 static Jsonb *
 next_jsonb(StStreamBatchReader *r)
@@ -206,6 +310,8 @@ next_jsonb(StStreamBatchReader *r)
 	len = VARSIZE(p);
 	if (len < VARHDRSZ + sizeof(uint32) || (Size) (r->end - p) < INTALIGN(len))
 		malformed("an image's length");
+	if (!valid_container(p + VARHDRSZ, len - VARHDRSZ, 0))
+		malformed("an image that is not jsonb");
 	r->p = p + INTALIGN(len);
 	return (Jsonb *) p;
 }
@@ -246,14 +352,17 @@ uint32
 storage_stream_batch_records(Datum batch)
 {
 	StStreamBatchReader r;
-	StStreamBatchRecord rec;
-	uint32		n = 0;
 
-	/* walked whole: a count is only as good as the batch */
+	/*
+	 * Its header's count, bounded by what its bytes can hold (a record is
+	 * at least its head and a key image): not walked, so that the trim and
+	 * st_stream_stats, which count every stream's records, go on when one
+	 * row is malformed (its readers raise on it)
+	 */
 	storage_stream_batch_read(&r, batch, PG_INT64_MAX);
-	while (storage_stream_batch_next(&r, &rec))
-		n++;
-	return n;
+	if ((uint64) r.left * (sizeof(BatchRecordHead) + VARHDRSZ + sizeof(uint32)) > (uint64) (r.end - r.p))
+		malformed("more records than bytes");
+	return r.left;
 }
 
 /*

@@ -1853,6 +1853,7 @@ storage_stream_records_scan(int64 stream_id, int64 after, int64 upto,
 	Datum	   *values = palloc(ncols * sizeof(Datum));
 	bool	   *nulls = palloc(ncols * sizeof(bool));
 	int			n = 0;
+	int64		handed = after;	/* the last number handed to fn */
 
 	rel = table_open(cat->records, AccessShareLock);
 	/* the row as the caller knows it (a column added or dropped is not) */
@@ -1876,6 +1877,7 @@ storage_stream_records_scan(int64 stream_id, int64 after, int64 upto,
 		if (nulls[REC_BATCH])
 		{
 			n++;
+			handed = DatumGetInt64(values[REC_SEQ]);
 			if (!fn(arg, values, nulls))
 				break;
 			continue;
@@ -1892,6 +1894,10 @@ storage_stream_records_scan(int64 stream_id, int64 after, int64 upto,
 		{
 			if (rec.seq <= after)
 				continue;
+			/* rows' numbers only order the rows: a batch must not reach back over its predecessors */
+			if (rec.seq <= handed)
+				st_internal_error("a batch of stdesign.stream_records is malformed: its numbers overlap the records before it");
+			handed = rec.seq;
 			values[REC_SEQ] = Int64GetDatum(rec.seq);
 			values[REC_EVENT] = event_text(rec.event);
 			values[REC_KEYS] = JsonbPGetDatum(rec.keys);

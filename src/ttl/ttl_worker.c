@@ -290,9 +290,10 @@ typedef enum StreamTrimStep
  * the dead letters), in a transaction of its own; errors are logged.
  */
 static int64
-stream_trim_batch(StreamTrimStep step)
+stream_trim_batch(StreamTrimStep step, int64 *rows)
 {
 	volatile int64 done = 0;
+	int64		records_rows = 0;
 	StWork		work;
 
 	begin_transaction(&work, step == TRIM_STREAMS ? "stdesign ttl: removing aged-out streams"
@@ -306,7 +307,7 @@ stream_trim_batch(StreamTrimStep step)
 			OidIsValid(get_relname_relid("stream_records", get_namespace_oid("stdesign", true))))
 			done = step == TRIM_STREAMS ? ops_stream_drop_aged()
 				: step == TRIM_DEAD_LETTERS ? ops_stream_dead_letters_trim(ttl_batch_size)
-				: ops_stream_trim_batch(ttl_batch_size);
+				: ops_stream_trim_batch(ttl_batch_size, &records_rows);
 		disable_timeout(STATEMENT_TIMEOUT, false);
 		end_transaction(&work);
 	}
@@ -316,6 +317,8 @@ stream_trim_batch(StreamTrimStep step)
 		done = -1;
 	}
 	PG_END_TRY();
+	/* the records' trim counts rows against the batch, and returns records */
+	*rows = step == TRIM_RECORDS && done >= 0 ? records_rows : done;
 	return done;
 }
 
@@ -329,21 +332,22 @@ stream_trim_round(void)
 	int64		total = 0;
 	int64		letters = 0;
 	int64		batch;
+	int64		rows;
 	int64		dropped;
 
 	do
 	{
 		CHECK_FOR_INTERRUPTS();
-		batch = stream_trim_batch(TRIM_RECORDS);
+		batch = stream_trim_batch(TRIM_RECORDS, &rows);
 		total += Max(batch, 0);
-	} while (batch >= ttl_batch_size);
-	dropped = stream_trim_batch(TRIM_STREAMS);
+	} while (rows >= ttl_batch_size);
+	dropped = stream_trim_batch(TRIM_STREAMS, &rows);
 	do
 	{
 		CHECK_FOR_INTERRUPTS();
-		batch = stream_trim_batch(TRIM_DEAD_LETTERS);
+		batch = stream_trim_batch(TRIM_DEAD_LETTERS, &rows);
 		letters += Max(batch, 0);
-	} while (batch >= ttl_batch_size);
+	} while (rows >= ttl_batch_size);
 	if (total > 0 || dropped > 0 || letters > 0)
 		ereport(LOG,
 				(errmsg("stdesign: trimmed " INT64_FORMAT " stream records past their retention, removed " INT64_FORMAT " streams and " INT64_FORMAT " dead letters",
