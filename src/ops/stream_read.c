@@ -730,18 +730,13 @@ java_date(int64 ms)
 /* ---------- GetRecords ---------- */
 
 /*
- * The columns of stdesign.stream_records, in the table's order: GetRecords
- * reads its rows in place (storage_stream_records_scan), each handed on
- * without a copy; through SPI, the executor took each row apart, formed a
- * new tuple of the columns wanted and SPI copied it (perf: 12% and then
- * 6% of a GetRecords of 1000 records).  A row of several records (batch)
- * comes as its records, one by one, each with batch NULL.
+ * GetRecords reads the records' rows in place (storage_stream_records_scan,
+ * its columns REC_*), each handed on without a copy; through SPI, the
+ * executor took each row apart, formed a new tuple of the columns wanted
+ * and SPI copied it (perf: 12% and then 6% of a GetRecords of 1000
+ * records).  A row of several records (batch) comes as its records, one
+ * by one, each with batch NULL.
  */
-enum
-{
-	REC_STREAM, REC_SEQ, REC_CREATED, REC_EVENT, REC_KEYS, REC_NEW, REC_OLD,
-	REC_SIZE, REC_TTL, REC_BATCH, RECORDS_COLS
-};
 
 /*
  * out += n bytes, without a call when they fit (the images' punctuation
@@ -1150,7 +1145,7 @@ ops_stream_get_records_text(const char *iterator, int limit, StringInfo out)
 	 */
 	storage_stream_records_scan(s->id, Max(it.after, sh.starting),
 								sh.closed ? sh.ending : PG_INT64_MAX,
-								limit, RECORDS_COLS, record_text, &w);
+								limit, REC_NCOLS, record_text, &w);
 	MemoryContextDelete(w.cxt);
 	next = w.next;
 	appendStringInfoChar(out, ']');

@@ -136,19 +136,6 @@ enum
 	BUF_NCOLS
 };
 
-/*
- * The columns of stdesign.stream_records: stream_id, sequence_number,
- * created_at, event_name, keys, new_image, old_image, size_bytes,
- * ttl_deletion, batch.  No shard id: a record's shard is the one whose
- * range of numbers holds its number (sql/stdesign.sql).  A row is one
- * record (batch NULL) or several of one commit (stream_batch.c).
- */
-enum
-{
-	REC_STREAM, REC_SEQ, REC_CREATED, REC_EVENT, REC_KEYS, REC_NEW, REC_OLD,
-	REC_SIZE, REC_TTL, REC_BATCH, REC_NCOLS
-};
-
 typedef enum StStreamEvent
 {
 	EV_INSERT,
@@ -1342,6 +1329,26 @@ event_text(int event)
 	return texts[event];
 }
 
+/*
+ * values/nulls, from event_name to ttl_deletion, = rec's, batch NULL: a
+ * record of a batch as a row of its own would hold it
+ */
+static void
+record_columns(const StStreamBatchRecord *rec, Datum *values, bool *nulls)
+{
+	values[REC_SEQ] = Int64GetDatum(rec->seq);
+	values[REC_EVENT] = event_text(rec->event);
+	values[REC_KEYS] = JsonbPGetDatum(rec->keys);
+	values[REC_NEW] = rec->new_image ? JsonbPGetDatum(rec->new_image) : (Datum) 0;
+	values[REC_OLD] = rec->old_image ? JsonbPGetDatum(rec->old_image) : (Datum) 0;
+	values[REC_SIZE] = Int32GetDatum(rec->size);
+	values[REC_TTL] = BoolGetDatum(rec->ttl);
+	nulls[REC_EVENT] = nulls[REC_KEYS] = nulls[REC_SIZE] = nulls[REC_TTL] = false;
+	nulls[REC_NEW] = rec->new_image == NULL;
+	nulls[REC_OLD] = rec->old_image == NULL;
+	nulls[REC_BATCH] = true;
+}
+
 /* The rows a commit inserts, by batches of RECORD_BATCH_ROWS (insert_batch). */
 typedef struct RowQueue
 {
@@ -1396,16 +1403,7 @@ flush_packed(RowQueue *q, StStreamBatchBuilder *pb, int64 stream_id, TimestampTz
 		storage_stream_batch_read(&r, PointerGetDatum(packed), pb->last);
 		if (!storage_stream_batch_next(&r, &rec))
 			st_internal_error("a stream record of this transaction is missing");
-		values[REC_SEQ] = Int64GetDatum(rec.seq);
-		values[REC_EVENT] = event_text(rec.event);
-		values[REC_KEYS] = JsonbPGetDatum(rec.keys);
-		values[REC_NEW] = rec.new_image ? JsonbPGetDatum(rec.new_image) : (Datum) 0;
-		nulls[REC_NEW] = rec.new_image == NULL;
-		values[REC_OLD] = rec.old_image ? JsonbPGetDatum(rec.old_image) : (Datum) 0;
-		nulls[REC_OLD] = rec.old_image == NULL;
-		values[REC_SIZE] = Int32GetDatum(rec.size);
-		values[REC_TTL] = BoolGetDatum(rec.ttl);
-		nulls[REC_BATCH] = true;
+		record_columns(&rec, values, nulls);
 	}
 	else
 	{
@@ -1898,16 +1896,7 @@ storage_stream_records_scan(int64 stream_id, int64 after, int64 upto,
 			if (rec.seq <= handed)
 				st_internal_error("a batch of stdesign.stream_records is malformed: its numbers overlap the records before it");
 			handed = rec.seq;
-			values[REC_SEQ] = Int64GetDatum(rec.seq);
-			values[REC_EVENT] = event_text(rec.event);
-			values[REC_KEYS] = JsonbPGetDatum(rec.keys);
-			values[REC_NEW] = rec.new_image ? JsonbPGetDatum(rec.new_image) : (Datum) 0;
-			values[REC_OLD] = rec.old_image ? JsonbPGetDatum(rec.old_image) : (Datum) 0;
-			values[REC_SIZE] = Int32GetDatum(rec.size);
-			values[REC_TTL] = BoolGetDatum(rec.ttl);
-			nulls[REC_EVENT] = nulls[REC_KEYS] = nulls[REC_SIZE] = nulls[REC_TTL] = false;
-			nulls[REC_NEW] = rec.new_image == NULL;
-			nulls[REC_OLD] = rec.old_image == NULL;
+			record_columns(&rec, values, nulls);
 			n++;
 			more = fn(arg, values, nulls);
 		}

@@ -92,6 +92,20 @@ extern void storage_stream_lock(int64 stream_id);
 extern void storage_stream_init(void);
 
 /*
+ * The columns of stdesign.stream_records (sql/stdesign.sql), as
+ * storage_stream_records_scan hands them: stream_id, sequence_number,
+ * created_at, event_name, keys, new_image, old_image, size_bytes,
+ * ttl_deletion, batch.  No shard id: a record's shard is the one whose
+ * range of numbers holds its number.  A row is one record (batch NULL) or
+ * several of one commit (stream_batch.c).
+ */
+enum
+{
+	REC_STREAM, REC_SEQ, REC_CREATED, REC_EVENT, REC_KEYS, REC_NEW, REC_OLD,
+	REC_SIZE, REC_TTL, REC_BATCH, REC_NCOLS
+};
+
+/*
  * The records of a stream numbered above after and at most upto (a
  * shard's range), in order, at most max: each record's columns, as a row
  * of stdesign.stream_records of its own has them (ncols of them, batch
