@@ -10,8 +10,8 @@
 #   make deps    install what a plain build and the server need (Debian
 #                packages, when missing): PostgreSQL 15 to 18 with its server
 #                headers (those of the pg_config in use, else postgresql-15
-#                and postgresql-server-dev-15), make, gcc, libmicrohttpd-dev,
-#                zlib1g-dev, libssl-dev
+#                and postgresql-server-dev-15), make, gcc, zlib1g-dev,
+#                libssl-dev
 #   make test-deps  the same and what the tests, the demo and the benchmarks
 #                run: postgresql-contrib, clang, perl and libipc-run-perl,
 #                awscli, python3-boto3, curl, node and npm, chromium
@@ -75,11 +75,11 @@ ifeq ($(WERROR),1)
 PG_CFLAGS += -Werror
 endif
 
-# The HTTP endpoint: libmicrohttpd (Debian libmicrohttpd-dev) serves HTTP,
-# zlib undoes gzip bodies and computes x-amz-crc32, libcrypto (OpenSSL,
-# libssl-dev, which Postgres is built with) hashes for SigV4.  Each worker
-# runs libmicrohttpd in a thread of its own (src/http/http_dispatch.c).
-SHLIB_LINK += -lmicrohttpd -lz -lcrypto -pthread
+# The HTTP endpoint: the workers read and write HTTP/1.1 themselves
+# (src/http/http_wire.c, http_dispatch.c, an I/O thread each), zlib undoes
+# gzip bodies, libcrypto (OpenSSL, libssl-dev, which Postgres is built with)
+# hashes for SigV4.
+SHLIB_LINK += -lz -lcrypto -pthread
 
 # The PostgreSQL to build for: the pg_config on PATH, or PG_CONFIG=...
 # (make test PG_CONFIG=/usr/local/pgsql-18/bin/pg_config); the test scripts

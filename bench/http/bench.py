@@ -479,7 +479,7 @@ def start_workers(count):
 
 def worker_memory(pids):
     """Each worker's private memory in kB: its anonymous resident pages
-    (/proc/PID/status RssAnon: palloc's blocks, malloc's, libmicrohttpd's
+    (/proc/PID/status RssAnon: palloc's blocks, malloc's, the connections'
     buffers; not shared_buffers, which is shared memory)."""
     out = {}
     for pid in pids:

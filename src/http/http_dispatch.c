@@ -5,45 +5,44 @@
  *		which any worker answers a request that another worker received.
  *
  * Each worker has two threads.  Its main thread does all the Postgres work
- * (transactions, SPI, memory contexts, signals).  Its I/O thread runs
- * libmicrohttpd on the worker's listening sockets: it accepts connections,
- * reads requests, and sends responses; it never calls Postgres (no palloc,
- * no ereport, no locks of Postgres): only libc, libmicrohttpd, st_crc32, the
- * queue below, guarded by a process-shared pthread mutex, and eventfds.  It
- * starts with every signal blocked, so Postgres's signal handlers only ever
- * run on the main thread.
+ * (transactions, SPI, memory contexts, signals).  Its I/O thread serves the
+ * worker's listening sockets: it accepts connections, reads requests
+ * (HTTP/1.1, http_wire.c), and sends responses; it never calls Postgres (no
+ * palloc, no ereport, no locks of Postgres): only libc, http_wire.c,
+ * st_crc32, the queue below, guarded by a process-shared pthread mutex, and
+ * eventfds.  It starts with every signal blocked, so Postgres's signal
+ * handlers only ever run on the main thread.
  *
  * A complete request (headers, query string and body) goes into a slot of
- * the queue in shared memory, and its connection is suspended.  The I/O
- * thread then wakes an idle worker (its own first).  Whichever worker's main
- * thread claims the slot runs the request (http_protocol.c) and writes the
- * response into the slot, then tells the owner, the worker whose I/O thread
- * holds the connection; the owner's I/O thread resumes the connection and
- * sends the response.  So a worker busy with a long request (a wait for a
- * row lock) holds up no connection: another worker answers the requests of
- * all the connections it owns.  Both wake-ups are eventfds that the
- * postmaster creates when it loads the library, two per worker, which every
- * worker inherits: a write wakes the other process without a signal (a
- * latch's SetLatch sends SIGURG, which costs more, and is Postgres's).
+ * the queue in shared memory, and its connection is held (nothing more is
+ * read from it).  The I/O thread then wakes an idle worker (its own first).
+ * Whichever worker's main thread claims the slot runs the request
+ * (http_protocol.c) and writes the response into the slot, then tells the
+ * owner, the worker whose I/O thread holds the connection; the owner's I/O
+ * thread sends the response.  So a worker busy with a long request (a wait
+ * for a row lock) holds up no connection: another worker answers the
+ * requests of all the connections it owns.  Both wake-ups are eventfds that
+ * the postmaster creates when it loads the library, two per worker, which
+ * every worker inherits: a write wakes the other process without a signal
+ * (a latch's SetLatch sends SIGURG, which costs more, and is Postgres's).
  *
  * The fast path.  The hand-off above costs two thread switches and two
  * copies of the request and of the response per request; when a worker's
  * main thread is idle, it is not needed.  An idle main thread drives its
- * own daemons instead (it waits on their epoll descriptors with its latch,
- * and runs libmicrohttpd itself), and a request that completes there is
- * run at once on that thread, without a slot ("direct"): its response goes
- * straight to its connection, which the main thread resumes and sends.  The
- * daemons are run by one thread at a time, under mhd_lock (a mutex of this
- * process), and the I/O thread's state below is touched only under it; the
- * main thread never calls Postgres while it holds it (what it takes from
- * libmicrohttpd there it copies with malloc, and parses into memory
- * contexts only once it has let go).  While the main thread drives, the
- * I/O thread does not watch the daemons (their descriptors are disabled in
- * its epoll set) so that it does not wake for each request; when the main
- * thread stops driving, to run any request, it enables them again, and
- * wakes the I/O thread when libmicrohttpd has work that no descriptor will
- * signal (its timeout is 0: data already read, a resumed connection), so
- * that a request that runs long (a wait for a lock) holds up none of its
+ * own connections instead (it waits on their epoll set with its latch, and
+ * reads and parses them itself), and a request that completes there is run
+ * at once on that thread, without a slot ("direct"): the main thread sends
+ * its response itself.  The connections are run by one thread at a time,
+ * under conn_lock (a mutex of this process), and the I/O thread's state
+ * below is touched only under it; the main thread never calls Postgres
+ * while it holds it (what it takes from a connection there it copies with
+ * malloc, and parses into memory contexts only once it has let go).  While
+ * the main thread drives, the I/O thread does not watch the connections
+ * (their epoll set is disabled in its own) so that it does not wake for
+ * each request; when the main thread stops driving, to run any request, it
+ * enables them again, and wakes the I/O thread when a connection has work
+ * that no event will signal (a response to send, a request read already),
+ * so that a request that runs long (a wait for a lock) holds up none of its
  * worker's other connections, as on the queue's path.  A request is taken
  * directly only by a worker marked idle in the queue (which it then is no
  * longer, so no request is queued for it meanwhile: no wake-up is lost),
@@ -54,13 +53,20 @@
  * request, and every request while the main thread is busy, takes the
  * queue as above.
  *
+ * The system calls of a request on the fast path, as a backend makes
+ * them: the wait, a read of the connection's epoll set, the request's
+ * read, the response's send, and the two that hand the watch of the
+ * connections to the I/O thread and back while the request runs.  Each
+ * connection's descriptor is in the epoll set once, edge-triggered, for
+ * reading and writing: nothing is changed there per request.
+ *
  * A slot holds requests and responses of up to HTTP_SLOT_INLINE bytes; a
  * larger one goes through a file in the data directory's pgsql_tmp, named
  * after the slot, written and read with plain system calls (Postgres
  * removes those files when it starts and after a crash).
  *
  * Slots are partitioned by owner, HTTP_SLOTS_PER_WORKER each; requests that
- * find their owner's slots taken wait in the I/O thread, suspended, until
+ * find their owner's slots taken wait in the I/O thread, held, until
  * one is free.  Runners take the oldest pending request of any owner.  A
  * worker that exits gives back what it holds: its own pending requests are
  * dropped (their connections close with it), the requests it was running
@@ -70,14 +76,13 @@
  *
  * Bounds, so that no client makes a worker hold more than the settings
  * allow.  A request whose framing a proxy could read otherwise (two
- * Content-Length headers, a Transfer-Encoding libmicrohttpd would not
- * honour exactly) is refused with a 400 before anything else.  A body that
+ * Content-Length headers, a Transfer-Encoding other than chunked) is
+ * refused with a 400 before anything else.  A body that
  * may be over HTTP_UNAUTH_BODY is not read until its credentials are
  * checked: the I/O thread cannot look up access keys (that is Postgres
  * work), so it queues the request's head alone, as a "check", and a
  * worker's main thread answers whether the key exists and is enabled; the
- * connection waits suspended before its body meanwhile (libmicrohttpd can
- * answer a request only before or after its body).  The bodies held at once
+ * connection waits, held, before its body meanwhile.  The bodies held at once
  * by all the I/O threads are counted in the queue (stdesign.http_max_buffer),
  * the connections of each worker by its I/O thread
  * (stdesign.http_max_connections): past them, a 503.  And a request the
@@ -95,12 +100,16 @@
 #include <pthread.h>
 #include <signal.h>
 #include <strings.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
-#include <microhttpd.h>
 
 #include "common/file_utils.h"	/* PG_TEMP_FILE_PREFIX since 17 (st_compat.h) */
 #include "common/st_compat.h"
@@ -202,39 +211,37 @@ static char tmp_dir[MAXPGPATH];
 static int	wake_fd = -1;		/* eventfd: the main thread stops or wakes
 								 * its I/O thread */
 static int	io_ep = -1;			/* the I/O thread's epoll set */
-static int	io_daemon_fds[HTTP_MAX_LISTENERS];	/* the daemons' epoll fds */
 
 /*
- * An epoll set of the daemons' epoll sets, in io_ep as one entry: the
- * I/O thread's watch of every daemon is turned off and on with one system
- * call (twice per request on the fast path), whatever the number of
- * addresses listened on.
+ * The epoll set of the listening sockets and the connections, in io_ep as
+ * one entry: the I/O thread's watch of all of them is turned off and on
+ * with one system call (twice per request on the fast path).
  */
-static int	io_daemons_ep = -1;
+static int	conn_ep = -1;
 
 /*
- * The daemons and the I/O thread's state (io_daemons, io_due, the
- * uploads, io_slot_upload, the wait list, io_nconnections, io_counted)
- * belong to whichever thread holds this; the main thread holds it only in
- * short stretches that never call Postgres (no palloc, no elog).
+ * The connections and the I/O thread's state (the listeners, the uploads,
+ * io_slot_upload, the wait list, io_nconnections, io_counted) belong to
+ * whichever thread holds this; the main thread holds it only in short
+ * stretches that never call Postgres (no palloc, no elog).
  */
-static pthread_mutex_t mhd_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t conn_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool main_drives = false;	/* the idle main thread watches the
-									 * daemons; the I/O thread does not */
-static bool main_in_run = false;	/* the main thread runs the daemons (the
-									 * callbacks may take a request directly) */
+									 * connections; the I/O thread does not */
+static bool main_in_run = false;	/* the main thread runs the connections
+									 * (a request may be taken directly) */
 static struct HttpUpload *direct_taken = NULL;	/* taken in that run */
 static struct HttpUpload *direct_running = NULL;	/* being answered directly */
 static uint64 io_counted = 0;	/* this process's share of the queue's
 								 * buffered bytes, given back on exit */
 
-/* The main thread's wait sets: without and with the daemons. */
+/* The main thread's wait sets: without and with the connections. */
 static WaitEventSet *plain_set = NULL;
 static WaitEventSet *drive_set = NULL;
 
 /*
  * This worker's io_work_fds entry may hold wake-ups: not known to be empty
- * since a wait last returned other than for a daemon.  While it is false,
+ * since a wait last returned other than for a connection.  While it is false,
  * http_dispatch_next skips reading it (a system call per request on the
  * fast path); a wake-up that arrives meanwhile is seen by the next wait
  * (level triggered), which sets it again.
@@ -253,9 +260,6 @@ static pthread_t io_thread;
 static bool io_started = false;
 static volatile sig_atomic_t io_stop = false;
 static volatile sig_atomic_t io_failed = false;
-static struct MHD_Daemon *io_daemons[HTTP_MAX_LISTENERS];
-static int	io_ndaemons = 0;
-static bool io_due[HTTP_MAX_LISTENERS];	/* daemons with work to run */
 
 /* The settings the I/O thread reads, copied on start and on reload. */
 static pthread_mutex_t io_config_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -265,8 +269,8 @@ static int	io_max_connections; /* stdesign.http_max_connections */
 
 /*
  * Connections past stdesign.http_max_connections get a 503 to their first
- * request (and are closed); past this many more, libmicrohttpd closes them
- * as soon as they are accepted.
+ * request (and are closed); past this many more, they are closed as soon
+ * as they are accepted.
  */
 #define HTTP_CONNECTION_MARGIN 64
 
@@ -278,36 +282,95 @@ static Oid	running_role = InvalidOid;
 typedef enum HttpUploadState
 {
 	UP_READING,					/* the body arrives */
-	UP_WAITING,					/* suspended, no slot free yet */
-	UP_CHECKING,				/* suspended, its credentials checked in a slot */
-	UP_QUEUED,					/* suspended, in a slot */
-	UP_DIRECT,					/* suspended, run by this worker's main
+	UP_WAITING,					/* held, no slot free yet */
+	UP_CHECKING,				/* held, its credentials checked in a slot */
+	UP_QUEUED,					/* held, in a slot */
+	UP_DIRECT,					/* held, run by this worker's main
 								 * thread without a slot */
 	UP_ANSWERED					/* resumed with its response */
 } HttpUploadState;
 
-/* Per request (libmicrohttpd's con_cls). */
+/* Per request, from its head to its answer's last byte sent. */
 typedef struct HttpUpload
 {
 	HttpUploadState state;
-	struct MHD_Connection *conn;
+	struct HttpConn *conn;
 	bool		loopback;
-	int			daemon;			/* index in io_daemons */
-	const char *method;			/* libmicrohttpd's, valid until the end */
-	const char *url;
+	HttpHead	head;			/* method, url, headers, query */
+	bool		chunked;		/* Transfer-Encoding: chunked */
+	HttpChunked chunk;			/* its decoding */
 	char	   *data;			/* the body as it arrives */
 	size_t		len;
 	size_t		cap;
 	size_t		counted;		/* bytes counted in the queue's buffered ones */
 	size_t		expect;			/* its Content-Length (0: none) */
 	bool		check_pending;	/* its credentials are (to be) checked */
-	bool		at_headers;		/* suspended before its body, for the check */
+	bool		at_headers;		/* held before its body, for the check */
 	char		request_id[HTTP_REQUEST_ID_LEN + 1];
 	int			status;			/* the response (UP_ANSWERED) */
 	char	   *resp;
 	size_t		resp_len;
 	struct HttpUpload *next;	/* UP_WAITING: the wait list */
 } HttpUpload;
+
+/*
+ * A connection, or a listening socket (listener).  Its state: reading a
+ * request's head, then its body; held while the request is out (queued,
+ * run directly, its credentials checked, or waiting for a slot: nothing is
+ * read meanwhile, and it is never closed); sending the answer.  Its
+ * descriptor is in conn_ep edge-triggered for reading and writing, once:
+ * readable and writable say whether the kernel may have bytes for it, or
+ * room for its answer (a read or write short of what was asked, or that
+ * would block, says no; an event from conn_ep says yes again).
+ */
+typedef enum HttpConnState
+{
+	C_HEAD,
+	C_BODY,
+	C_HELD,
+	C_SEND
+} HttpConnState;
+
+/* The answer's head, when it fits; a longer one is malloc'd. */
+#define CONN_HEAD_INLINE 384
+
+typedef struct HttpConn
+{
+	bool		listener;
+	bool		paused;			/* listener: accepting stopped for a while */
+	int			fd;
+	bool		loopback;
+	HttpConnState state;
+	char	   *in;				/* HTTP_CONNECTION_MEMORY bytes */
+	size_t		in_len;
+	size_t		in_pos;			/* what was taken of it */
+	size_t		scanned;		/* how much of a head was looked at */
+	HttpUpload *up;				/* the request (not C_HEAD) */
+	bool		readable;
+	bool		writable;
+	char	   *out_head;		/* C_SEND: the answer's head ... */
+	size_t		out_head_len;
+	const char *out_body;		/* ... and body */
+	size_t		out_body_len;
+	bool		out_body_free;
+	size_t		out_off;		/* sent so far */
+	bool		close_after;	/* closed once it is sent */
+	int64		active;			/* when it last made progress (ms) */
+	bool		due;			/* in the due list: to run without an event */
+	struct HttpConn *due_next;
+	struct HttpConn *prev;		/* all the connections */
+	struct HttpConn *next;
+	char		out_inline[CONN_HEAD_INLINE];
+} HttpConn;
+
+/* A connection idle (or a request arriving) this long is closed (ms). */
+#define HTTP_CONNECTION_TIMEOUT (120 * 1000)
+
+static HttpConn io_listeners[HTTP_MAX_LISTENERS];
+static int	io_nlisteners = 0;
+static HttpConn *io_conns = NULL;	/* all the connections */
+static HttpConn *io_due_head = NULL;	/* to run without an event */
+static int64 io_next_sweep = 0;	/* when idle connections are next looked for */
 
 static HttpUpload *io_slot_upload[HTTP_SLOTS_PER_WORKER];
 static HttpUpload *io_wait_head = NULL;
@@ -495,9 +558,9 @@ io_request_id(char *out)
 
 /* The allowed origin for this request's Origin header, or NULL. */
 static const char *
-io_cors_allowed(struct MHD_Connection *conn, char *buf, size_t size)
+io_cors_allowed(const HttpHead *head, char *buf, size_t size)
 {
-	const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+	const char *origin = http_wire_header(head, "Origin");
 	const char *allow = NULL;
 
 	if (origin == NULL)
@@ -516,72 +579,208 @@ io_cors_allowed(struct MHD_Connection *conn, char *buf, size_t size)
 	return buf;
 }
 
-/*
- * Queue a response: every one carries the request id, the CRC-32 of the
- * exact bytes sent, and DynamoDB's content type.  body is malloc'd and
- * given to libmicrohttpd (or freed here).  close: the connection is closed
- * once it is sent (what follows on it cannot be trusted, or is not read).
- */
-static enum MHD_Result
-io_send(struct MHD_Connection *conn, const char *request_id, int status,
-		char *body, size_t len, bool preflight, bool close)
+/* A monotonic clock in ms, read without a system call (the vDSO's). */
+static int64
+io_now_ms(void)
 {
-	struct MHD_Response *resp;
-	enum MHD_Result ret;
-	char		crc[16];
-	char		allow[256];
+	struct timespec ts;
 
-	snprintf(crc, sizeof(crc), "%lu", (unsigned long) st_crc32(0, body, len));
-	resp = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
-	if (resp == NULL)
-	{
-		free(body);
-		return MHD_NO;
-	}
-	MHD_add_response_header(resp, "x-amzn-RequestId", request_id);
-	MHD_add_response_header(resp, "x-amz-crc32", crc);
-	MHD_add_response_header(resp, "Content-Type", JSON_CT);
-	if (close)
-		MHD_add_response_header(resp, "Connection", "close");
-	if (io_cors_allowed(conn, allow, sizeof(allow)))
-	{
-		MHD_add_response_header(resp, "Access-Control-Allow-Origin", allow);
-		if (preflight)
-		{
-			const char *h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Headers");
-			const char *m = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method");
-
-			/*
-			 * echoed only when short: the answer's headers share the
-			 * connection's 16 kB with the request's (HTTP_CONNECTION_MEMORY),
-			 * and a browser asks for a few names
-			 */
-			if (h && strlen(h) <= 2048)
-				MHD_add_response_header(resp, "Access-Control-Allow-Headers", h);
-			MHD_add_response_header(resp, "Access-Control-Allow-Methods", m ? m : "POST, GET, OPTIONS");
-			MHD_add_response_header(resp, "Access-Control-Max-Age", "172800");
-		}
-		else
-			MHD_add_response_header(resp, "Access-Control-Expose-Headers",
-									"x-amzn-RequestId, x-amz-crc32");
-	}
-	ret = MHD_queue_response(conn, status, resp);
-	MHD_destroy_response(resp);
-	return ret;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static enum MHD_Result
-io_send_text(struct MHD_Connection *conn, int status, const char *text, bool preflight)
+/* The Date header's value (RFC 9110, 5.6.7), made once a second. */
+static const char *
+io_date(void)
+{
+	static const char days[7][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+	static const char months[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+	"Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	static time_t made = 0;
+	static char text[40];
+	time_t		now = time(NULL);
+
+	if (now != made)
+	{
+		struct tm	tm;
+
+		gmtime_r(&now, &tm);
+		snprintf(text, sizeof(text), "%s, %02d %s %04d %02d:%02d:%02d GMT",
+				 days[tm.tm_wday % 7], tm.tm_mday, months[tm.tm_mon % 12], tm.tm_year + 1900,
+				 tm.tm_hour, tm.tm_min, tm.tm_sec);
+		made = now;
+	}
+	return text;
+}
+
+/* Append to a response head being written; false when it does not fit. */
+typedef struct HeadWriter
+{
+	char	   *buf;
+	size_t		cap;
+	size_t		len;
+} HeadWriter;
+
+static void
+head_put(HeadWriter *w, const char *s)
+{
+	size_t		l = strlen(s);
+
+	if (w->len + l < w->cap)
+		memcpy(w->buf + w->len, s, l);
+	w->len += l;
+}
+
+static void
+head_header(HeadWriter *w, const char *name, const char *value)
+{
+	head_put(w, name);
+	head_put(w, ": ");
+	head_put(w, value);
+	head_put(w, "\r\n");
+}
+
+/* The head of the connection's request, when it has one parsed. */
+static HttpHead *
+conn_head_of(HttpConn *c)
+{
+	return (c->up != NULL && c->up->head.method != NULL) ? &c->up->head : NULL;
+}
+
+/*
+ * Write the answer's head: the status line, the framing, what every
+ * answer carries, and the request's CORS headers.  The caller measures
+ * with a buffer too small, then writes.
+ */
+static void
+conn_write_head(HeadWriter *w, HttpConn *c, int status, size_t len, const char *type,
+				const char *request_id, uint32 crc, const char *extra, bool preflight)
+{
+	char		num[32];
+	char		allow[256];
+	HttpHead   *head = conn_head_of(c);
+
+	snprintf(num, sizeof(num), "HTTP/1.1 %d ", status);
+	head_put(w, num);
+	head_put(w, http_wire_reason(status));
+	head_put(w, "\r\n");
+	head_header(w, "Date", io_date());
+	snprintf(num, sizeof(num), "%zu", len);
+	head_header(w, "Content-Length", num);
+	head_header(w, "Content-Type", type);
+	if (request_id)
+	{
+		head_header(w, "x-amzn-RequestId", request_id);
+		snprintf(num, sizeof(num), "%lu", (unsigned long) crc);
+		head_header(w, "x-amz-crc32", num);
+	}
+	if (extra)
+		head_put(w, extra);
+	if (c->close_after)
+		head_header(w, "Connection", "close");
+	if (head && io_cors_allowed(head, allow, sizeof(allow)))
+	{
+		head_header(w, "Access-Control-Allow-Origin", allow);
+		if (preflight)
+		{
+			const char *h = http_wire_header(head, "Access-Control-Request-Headers");
+			const char *m = http_wire_header(head, "Access-Control-Request-Method");
+
+			/* echoed only when short: a browser asks for a few names */
+			if (h && strlen(h) <= 2048)
+				head_header(w, "Access-Control-Allow-Headers", h);
+			head_header(w, "Access-Control-Allow-Methods", m ? m : "POST, GET, OPTIONS");
+			head_header(w, "Access-Control-Max-Age", "172800");
+		}
+		else
+			head_header(w, "Access-Control-Expose-Headers", "x-amzn-RequestId, x-amz-crc32");
+	}
+	head_put(w, "\r\n");
+}
+
+/*
+ * Answer on the connection: it goes to C_SEND (conn_run sends it).  body
+ * is given to the connection when body_free (freed here if that fails);
+ * request_id: a DynamoDB answer (its id and CRC-32 headers); close: the
+ * connection is closed once it is sent (what follows on it cannot be
+ * trusted, or is not read).  A HEAD request gets the head alone.  false
+ * when out of memory: the connection is to be closed.
+ */
+static bool
+conn_respond(HttpConn *c, int status, const char *body, size_t len, bool body_free,
+			 const char *type, const char *request_id, const char *extra,
+			 bool preflight, bool close)
+{
+	HeadWriter	w;
+	uint32		crc = request_id ? st_crc32(0, body, len) : 0;
+	HttpHead   *head = conn_head_of(c);
+	const char *conn_header = head ? http_wire_header(head, "Connection") : NULL;
+
+	/* HTTP/1.0, or a client that asks, closes after the answer */
+	if (head && (head->minor == 0 || (conn_header && strcasestr(conn_header, "close"))))
+		close = true;
+	c->close_after = close;
+	w.buf = c->out_inline;
+	w.cap = sizeof(c->out_inline);
+	w.len = 0;
+	conn_write_head(&w, c, status, len, type, request_id, crc, extra, preflight);
+	if (w.len >= w.cap)
+	{
+		w.cap = w.len + 1;
+		w.buf = malloc(w.cap);
+		if (w.buf == NULL)
+		{
+			if (body_free)
+				free((void *) body);
+			return false;
+		}
+		w.len = 0;
+		conn_write_head(&w, c, status, len, type, request_id, crc, extra, preflight);
+	}
+	c->out_head = w.buf;
+	c->out_head_len = w.len;
+	c->out_body = body;
+	c->out_body_len = (head && strcmp(head->method, "HEAD") == 0) ? 0 : len;
+	c->out_body_free = body_free;
+	c->out_off = 0;
+	c->state = C_SEND;
+	return true;
+}
+
+/* The answer's output is sent or dropped. */
+static void
+conn_out_free(HttpConn *c)
+{
+	if (c->out_head != c->out_inline)
+		free(c->out_head);
+	if (c->out_body_free)
+		free((void *) c->out_body);
+	c->out_head = NULL;
+	c->out_body = NULL;
+	c->out_head_len = c->out_body_len = c->out_off = 0;
+	c->out_body_free = false;
+}
+
+/* A DynamoDB answer: the request id, the CRC-32 of the exact bytes sent. */
+static bool
+io_send(HttpConn *c, const char *request_id, int status, char *body, size_t len,
+		bool preflight, bool close)
+{
+	return conn_respond(c, status, body, len, true, JSON_CT, request_id, NULL, preflight, close);
+}
+
+static bool
+io_send_text(HttpConn *c, int status, const char *text, bool preflight, bool close)
 {
 	char		id[HTTP_REQUEST_ID_LEN + 1];
 	size_t		len = strlen(text);
 	char	   *body = malloc(len + 1);
 
 	if (body == NULL)
-		return MHD_NO;
+		return false;
 	memcpy(body, text, len + 1);
 	io_request_id(id);
-	return io_send(conn, id, status, body, len, preflight, false);
+	return io_send(c, id, status, body, len, preflight, close);
 }
 
 /*
@@ -590,8 +789,8 @@ io_send_text(struct MHD_Connection *conn, int status, const char *text, bool pre
  * framing is in doubt).  type is the full __type; message has no character
  * to escape.
  */
-static enum MHD_Result
-io_send_error(struct MHD_Connection *conn, int status, const char *type, const char *message)
+static bool
+io_send_error(HttpConn *c, int status, const char *type, const char *message)
 {
 	char		id[HTTP_REQUEST_ID_LEN + 1];
 	char		text[512];
@@ -600,11 +799,11 @@ io_send_error(struct MHD_Connection *conn, int status, const char *type, const c
 
 	len = snprintf(text, sizeof(text), "{\"__type\": \"%s\", \"message\": \"%s\"}", type, message);
 	if (len < 0 || (size_t) len >= sizeof(text) || (body = malloc(len + 1)) == NULL)
-		return MHD_NO;
+		return false;
 	memcpy(body, text, len + 1);
 	io_request_id(id);
 	http_stats_io_request(NULL, false);
-	return io_send(conn, id, status, body, len, false, true);
+	return io_send(c, id, status, body, len, false, true);
 }
 
 /* ---------- serializing a request into a slot ---------- */
@@ -626,15 +825,14 @@ blob_put(BlobWriter *w, const char *s)
 	w->len += l;
 }
 
-static enum MHD_Result
-blob_value(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+static void
+blob_pairs(BlobWriter *w, const HttpHeader *pairs, int n)
 {
-	BlobWriter *w = cls;
-
-	blob_put(w, key ? key : "");
-	blob_put(w, value ? value : "");
-	w->n++;
-	return MHD_YES;
+	for (int i = 0; i < n; i++)
+	{
+		blob_put(w, pairs[i].name);
+		blob_put(w, pairs[i].value);
+	}
 }
 
 /*
@@ -642,25 +840,20 @@ blob_value(void *cls, enum MHD_ValueKind kind, const char *key, const char *valu
  * malloc'd buffer; NULL when out of memory.
  */
 static char *
-io_blob_head(struct MHD_Connection *conn, const char *method, const char *url,
-			 size_t body_len, size_t *len)
+io_blob_head(const HttpHead *h, size_t body_len, size_t *len)
 {
 	BlobWriter	w = {0};
 	HttpBlobHead head = {0};
-	char	   *buf;
+	char	   *buf = NULL;
 
 	/* measure, then write */
 	for (int pass = 0; pass < 2; pass++)
 	{
 		w.len = 0;
-		blob_put(&w, method);
-		blob_put(&w, url);
-		w.n = 0;
-		MHD_get_connection_values(conn, MHD_HEADER_KIND, blob_value, &w);
-		head.nheaders = w.n;
-		w.n = 0;
-		MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, blob_value, &w);
-		head.nquery = w.n;
+		blob_put(&w, h->method);
+		blob_put(&w, h->url);
+		blob_pairs(&w, h->headers, h->nheaders);
+		blob_pairs(&w, h->query, h->nquery);
 		if (pass == 0)
 		{
 			buf = malloc(sizeof(head) + w.len);
@@ -669,6 +862,8 @@ io_blob_head(struct MHD_Connection *conn, const char *method, const char *url,
 			w.out = buf + sizeof(head);
 		}
 	}
+	head.nheaders = h->nheaders;
+	head.nquery = h->nquery;
 	head.strings_len = w.len;
 	head.body_len = body_len;
 	memcpy(buf, &head, sizeof(head));
@@ -782,7 +977,7 @@ io_enqueue(HttpUpload *up, int slot)
 	size_t		body_len = up->check_pending ? 0 : up->len;
 	bool		ok = true;
 
-	head = io_blob_head(up->conn, up->method, up->url, body_len, &head_len);
+	head = io_blob_head(&up->head, body_len, &head_len);
 	if (head == NULL)
 		return false;
 	s->loopback = up->loopback;
@@ -821,6 +1016,34 @@ io_enqueue(HttpUpload *up, int slot)
 	return true;
 }
 
+static void conn_run(HttpConn *c);
+
+/* The connection is to run without an event (its request answered). */
+static void
+conn_due(HttpConn *c)
+{
+	if (c->due)
+		return;
+	c->due = true;
+	c->due_next = io_due_head;
+	io_due_head = c;
+}
+
+/* Run the connections that are due. */
+static void
+io_run_due(void)
+{
+	while (io_due_head)
+	{
+		HttpConn   *c = io_due_head;
+
+		io_due_head = c->due_next;
+		c->due = false;
+		c->due_next = NULL;
+		conn_run(c);
+	}
+}
+
 /* A 500 from the I/O thread itself (out of memory, no file written). */
 static void
 io_fail(HttpUpload *up)
@@ -855,8 +1078,7 @@ io_drain_waiting(void)
 		{
 			io_free_slot(slot);
 			io_fail(up);
-			MHD_resume_connection(up->conn);
-			io_due[up->daemon] = true;
+			conn_due(up->conn);
 		}
 	}
 }
@@ -930,65 +1152,65 @@ io_collect(void)
 		}
 		io_free_slot(base + i);
 		if (up != NULL)
-		{
-			MHD_resume_connection(up->conn);
-			io_due[up->daemon] = true;
-		}
+			conn_due(up->conn);
 	}
 	io_drain_waiting();
 }
 
-/* ---------- libmicrohttpd's callbacks (I/O thread) ---------- */
+/* ---------- a request, from its head to its answer (I/O thread) ---------- */
 
-static enum MHD_Result
-io_too_large(struct MHD_Connection *conn)
+static bool
+io_too_large(HttpConn *c)
 {
 	http_stats_io_request(NULL, false);
-	return io_send_text(conn, 413, "", false);
+	return io_send_text(c, 413, "", false, true);
 }
 
 /*
  * What DynamoDB answers without running anything, in its order: CORS
  * preflight, GET (health), other methods and content types (404).  false:
- * the request is for a worker.
+ * the request is for a worker.  *ok: false when the answer could not be
+ * made (the connection is closed).
  */
 static bool
-io_answer_locally(HttpUpload *up, enum MHD_Result *ret)
+io_answer_locally(HttpConn *c, bool *ok)
 {
-	struct MHD_Connection *conn = up->conn;
+	HttpUpload *up = c->up;
+	const HttpHead *head = &up->head;
 	const char *ct;
 	char		allow[256];
 
-	if (strcmp(up->method, "OPTIONS") == 0 &&
-		io_cors_allowed(conn, allow, sizeof(allow)))
+	if (strcmp(head->method, "OPTIONS") == 0 &&
+		io_cors_allowed(head, allow, sizeof(allow)))
 	{
-		*ret = io_send_text(conn, 200, "", true);
+		*ok = io_send_text(c, 200, "", true, false);
 		return true;
 	}
-	if (strcmp(up->method, "GET") == 0)
+	if (strcmp(head->method, "GET") == 0 || strcmp(head->method, "HEAD") == 0)
 	{
-		const char *host;
+		const char *host = http_wire_header(head, "Host");
 		char		body[1024];
-		int			studio;
+		HttpPage	page;
 
 		/* the design studio's page (http_studio.c) */
-		if (http_studio_serve(conn, up->url, up->loopback, &studio))
+		if (http_studio_serve(head->url, host, up->loopback, &page))
 		{
-			*ret = (enum MHD_Result) studio;
+			*ok = page.status != 0 &&
+				conn_respond(c, page.status, page.data, page.len, page.must_free,
+							 page.type, NULL, page.headers, false, false);
 			return true;
 		}
-		host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
 		snprintf(body, sizeof(body), "healthy: %s ", host ? host : "localhost");
-		*ret = io_send_text(conn, 200, body, false);
+		*ok = io_send_text(c, 200, body, false, false);
 		return true;
 	}
-	ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
-	if (strcmp(up->method, "POST") != 0 ||
+	ct = http_wire_header(head, "Content-Type");
+	if (strcmp(head->method, "POST") != 0 ||
 		(up->len > 0 && (ct == NULL ||
 						 (strncmp(ct, JSON_CT, strlen(JSON_CT)) != 0 &&
 						  strncmp(ct, "application/json", 16) != 0))))
 	{
-		*ret = io_send_text(conn, 404, "<UnknownOperationException/>\n", false);
+		*ok = io_send_text(c, 404, "<UnknownOperationException/>\n", false, false);
 		return true;
 	}
 	return false;
@@ -996,96 +1218,53 @@ io_answer_locally(HttpUpload *up, enum MHD_Result *ret)
 
 /*
  * Is the request's framing ambiguous?  A proxy in front (for TLS, as
- * docs/http.md recommends) may read the body's length otherwise than
- * libmicrohttpd does, and take what follows for another request (request
- * smuggling).  libmicrohttpd 0.9.75 takes the first Content-Length header,
- * and honours Transfer-Encoding only when its whole value is "chunked";
- * it keeps a header whose name has a space before the colon under that name
- * (so "Transfer-Encoding : chunked" is not a transfer coding to it).  So,
- * as RFC 9112 (sections 5.1, 6.1, 6.3) lets a server do, refuse: a field
- * name that is not a token, more than one Content-Length or
- * Transfer-Encoding, a Content-Length that is not digits, a
- * Transfer-Encoding other than "chunked" or with a Content-Length, and a
- * Transfer-Encoding in HTTP/1.0.  The message says which; NULL: none.
+ * docs/http.md recommends) may read the body's length otherwise than the
+ * endpoint does, and take what follows for another request (request
+ * smuggling).  So, as RFC 9112 (sections 5.1, 6.1, 6.3) lets a server do,
+ * refuse: more than one Content-Length or Transfer-Encoding, a
+ * Content-Length that is not digits, a Transfer-Encoding other than
+ * "chunked" or with a Content-Length, and a Transfer-Encoding in HTTP/1.0
+ * (a field name that is not a token is refused by the parser,
+ * http_wire.c).  The message says which; NULL: none.
  */
-typedef struct FramingScan
-{
-	int			content_length;
-	int			transfer_encoding;
-	const char *bad;
-} FramingScan;
-
-/*
- * A header field name is a token (RFC 9110, 5.6.2): visible ASCII but the
- * delimiters.  Checked a character at a time rather than by strspn with
- * the allowed set, which builds a table of the set on every call (a header
- * of every request passes here).
- */
-static bool
-is_token(const char *s)
-{
-	static const char *const other = "!#$%&'*+-.^_`|~";
-
-	if (s == NULL || *s == '\0')
-		return false;
-	for (; *s; s++)
-	{
-		unsigned char c = (unsigned char) *s;
-
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  strchr(other, c) != NULL))
-			return false;
-	}
-	return true;
-}
-
-static enum MHD_Result
-io_framing_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
-{
-	FramingScan *f = cls;
-
-	if (!is_token(key))
-	{
-		f->bad = "Invalid header field name";
-		return MHD_NO;
-	}
-	if (strcasecmp(key, "Content-Length") == 0)
-	{
-		f->content_length++;
-		if (value == NULL || value[0] == '\0' || value[strspn(value, "0123456789")] != '\0')
-			f->bad = "Invalid Content-Length";
-	}
-	else if (strcasecmp(key, "Transfer-Encoding") == 0)
-	{
-		f->transfer_encoding++;
-		if (value == NULL || strcasecmp(value, "chunked") != 0)
-			f->bad = "Unsupported Transfer-Encoding";
-	}
-	return f->bad ? MHD_NO : MHD_YES;
-}
-
 static const char *
-io_bad_framing(struct MHD_Connection *conn, const char *version)
+io_bad_framing(const HttpHead *head)
 {
-	FramingScan f = {0};
+	int			content_length = 0;
+	int			transfer_encoding = 0;
 
-	MHD_get_connection_values(conn, MHD_HEADER_KIND, io_framing_header, &f);
-	if (f.bad)
-		return f.bad;
-	if (f.content_length > 1)
+	for (int i = 0; i < head->nheaders; i++)
+	{
+		const char *key = head->headers[i].name;
+		const char *value = head->headers[i].value;
+
+		if (strcasecmp(key, "Content-Length") == 0)
+		{
+			content_length++;
+			if (value[0] == '\0' || value[strspn(value, "0123456789")] != '\0')
+				return "Invalid Content-Length";
+		}
+		else if (strcasecmp(key, "Transfer-Encoding") == 0)
+		{
+			transfer_encoding++;
+			if (strcasecmp(value, "chunked") != 0)
+				return "Unsupported Transfer-Encoding";
+		}
+	}
+	if (content_length > 1)
 		return "Multiple Content-Length headers";
-	if (f.transfer_encoding > 1)
+	if (transfer_encoding > 1)
 		return "Multiple Transfer-Encoding headers";
-	if (f.transfer_encoding > 0 && f.content_length > 0)
+	if (transfer_encoding > 0 && content_length > 0)
 		return "Both Transfer-Encoding and Content-Length";
-	if (f.transfer_encoding > 0 && strcmp(version, MHD_HTTP_VERSION_1_1) != 0)
+	if (transfer_encoding > 0 && head->minor != 1)
 		return "Transfer-Encoding needs HTTP/1.1";
 	return NULL;
 }
 
 /*
- * Queue the suspended upload in a free slot of this worker (the whole
- * request, or its head to be checked), or put it on the wait list.
+ * Queue the held upload in a free slot of this worker (the whole request,
+ * or its head to be checked), or put it on the wait list.
  */
 static void
 io_queue(HttpUpload *up)
@@ -1107,7 +1286,7 @@ io_queue(HttpUpload *up)
 	{
 		io_free_slot(slot);
 		io_fail(up);
-		MHD_resume_connection(up->conn);
+		conn_due(up->conn);
 	}
 }
 
@@ -1128,10 +1307,10 @@ io_buffer_reserve(HttpUpload *up, size_t want)
 	return true;
 }
 
-static enum MHD_Result
-io_unavailable(struct MHD_Connection *conn)
+static bool
+io_unavailable(HttpConn *c)
 {
-	return io_send_error(conn, 503, "com.amazonaws.dynamodb.v20120810#ServiceUnavailableException",
+	return io_send_error(c, 503, "com.amazonaws.dynamodb.v20120810#ServiceUnavailableException",
 						 "Too many request bytes in flight (stdesign.http_max_buffer)");
 }
 
@@ -1150,13 +1329,13 @@ fast_path_applies(void)
 
 /*
  * May the request that just completed be run directly by this worker's
- * main thread (the fast path)?  Only while that thread runs the daemons
- * itself (so this is the main thread, and its settings are current), for
- * one request per run, when no bound of workers per role applies, and when
- * the queue still counts this worker idle: it is then marked busy, so no
- * request is queued for it meanwhile (one queued before has marked it busy
- * already and woken it: the request then goes through the queue behind
- * it, and no wake-up is lost).
+ * main thread (the fast path)?  Only while that thread runs the
+ * connections itself (so this is the main thread, and its settings are
+ * current), for one request per run, when no bound of workers per role
+ * applies, and when the queue still counts this worker idle: it is then
+ * marked busy, so no request is queued for it meanwhile (one queued before
+ * has marked it busy already and woken it: the request then goes through
+ * the queue behind it, and no wake-up is lost).
  */
 static bool
 io_claim_direct(HttpUpload *up)
@@ -1176,146 +1355,14 @@ io_claim_direct(HttpUpload *up)
 	return ok;
 }
 
-static enum MHD_Result
-io_access(void *cls, struct MHD_Connection *conn, const char *url,
-		  const char *method, const char *version, const char *upload_data,
-		  size_t *upload_data_size, void **con_cls)
-{
-	HttpUpload *up = *con_cls;
-	enum MHD_Result ret;
-
-	if (up == NULL)
-	{
-		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
-		const char *bad = io_bad_framing(conn, version);
-		int			max_connections;
-
-		up = calloc(1, sizeof(HttpUpload));
-		if (up == NULL)
-			return MHD_NO;
-		*con_cls = up;
-		up->conn = conn;
-		/* cls: the daemon's index, twice, plus 1 for a loopback address */
-		up->loopback = ((intptr_t) cls & 1) != 0;
-		up->daemon = (int) ((intptr_t) cls >> 1);
-		up->method = method;
-		up->url = url;
-		if (bad)
-			return io_send_error(conn, 400, "com.amazon.coral.service#SerializationException", bad);
-		pthread_mutex_lock(&io_config_lock);
-		max_connections = io_max_connections;
-		pthread_mutex_unlock(&io_config_lock);
-		if (io_nconnections > max_connections)
-			return io_send_error(conn, 503, "com.amazonaws.dynamodb.v20120810#ServiceUnavailableException",
-								 "Too many connections (stdesign.http_max_connections)");
-		if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY)
-			return io_too_large(conn);
-		up->expect = cl ? (size_t) strtoull(cl, NULL, 10) : 0;
-
-		/*
-		 * A body that may be over HTTP_UNAUTH_BODY (by its Content-Length,
-		 * or chunked) is read only once a worker has found the request's
-		 * access key: an unknown client cannot make the worker hold more
-		 * than that per connection.  The connection waits, suspended before
-		 * its body, and libmicrohttpd calls here again once it is resumed.
-		 */
-		if (up->expect > HTTP_UNAUTH_BODY ||
-			MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Transfer-Encoding") != NULL)
-		{
-			io_request_id(up->request_id);
-			up->check_pending = true;
-			up->at_headers = true;
-			MHD_suspend_connection(conn);
-			io_queue(up);
-			return MHD_YES;
-		}
-		if (!io_buffer_reserve(up, up->expect))
-			return io_unavailable(conn);
-		return MHD_YES;
-	}
-	if (up->state == UP_ANSWERED)
-	{
-		char	   *body = up->resp;
-
-		up->resp = NULL;
-		if (body == NULL)
-			return MHD_NO;
-		/* a refused check: the body is not read, the connection closed */
-		return io_send(conn, up->request_id, up->status, body, up->resp_len, false, up->check_pending);
-	}
-	if (up->state != UP_READING)
-		return MHD_YES;			/* suspended: nothing to do until resumed */
-	if (up->at_headers)
-	{
-		/* resumed: the check passed, the body may come */
-		up->at_headers = false;
-		if (!io_buffer_reserve(up, up->expect))
-			return io_unavailable(conn);
-		return MHD_YES;
-	}
-	if (*upload_data_size > 0)
-	{
-		size_t		n = *upload_data_size;
-
-		*upload_data_size = 0;
-		if (up->len + n > HTTP_MAX_BODY)
-			return io_too_large(conn);
-		if (up->len + n > up->cap)
-		{
-			size_t		cap = Max(up->cap * 2, up->len + n);
-			char	   *d;
-
-			if (up->expect >= up->len + n)
-				cap = up->expect;
-			cap = Min(cap, HTTP_MAX_BODY);
-
-			/*
-			 * A chunked body past stdesign.http_max_buffer: libmicrohttpd
-			 * cannot answer in the middle of a body, so its connection is
-			 * closed.
-			 */
-			if (!io_buffer_reserve(up, cap))
-				return MHD_NO;
-			d = realloc(up->data, cap);
-			if (d == NULL)
-				return MHD_NO;
-			up->data = d;
-			up->cap = cap;
-		}
-		memcpy(up->data + up->len, upload_data, n);
-		up->len += n;
-		return MHD_YES;
-	}
-
-	/* the whole request has arrived */
-	if (io_answer_locally(up, &ret))
-		return ret;
-	io_request_id(up->request_id);
-	MHD_suspend_connection(conn);
-	if (io_claim_direct(up))
-	{
-		up->state = UP_DIRECT;
-		direct_taken = up;
-		return MHD_YES;
-	}
-	io_queue(up);
-	return MHD_YES;
-}
-
+/* Forget a request: its slot, the wait list, the direct path, its memory. */
 static void
-io_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
-			 enum MHD_RequestTerminationCode toe)
+upload_free(HttpUpload *up)
 {
-	HttpUpload *up = *con_cls;
-
-	if (up == NULL)
-		return;
-	/* a request run directly: its answer has no connection to go to */
 	if (direct_taken == up)
 		direct_taken = NULL;
 	if (direct_running == up)
 		direct_running = NULL;
-	/* a queued request's slot still names it: forget it there */
 	for (int i = 0; i < HTTP_SLOTS_PER_WORKER; i++)
 		if (io_slot_upload[i] == up)
 			io_slot_upload[i] = NULL;
@@ -1337,78 +1384,670 @@ io_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	}
 	io_buffer_free(up);
 	free(up->resp);
+	http_wire_head_free(&up->head);
 	free(up);
-	*con_cls = NULL;
 }
 
 static void
-io_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
-			  enum MHD_ConnectionNotificationCode toe)
+conn_close(HttpConn *c)
 {
-	io_nconnections += (toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
-	http_stats_connection(toe == MHD_CONNECTION_NOTIFY_STARTED ? 1 : -1);
+	if (c->due)
+	{
+		HttpConn  **p = &io_due_head;
+
+		while (*p && *p != c)
+			p = &(*p)->due_next;
+		if (*p)
+			*p = c->due_next;
+	}
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		io_conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	if (c->up)
+		upload_free(c->up);
+	conn_out_free(c);
+
+	/*
+	 * Closed with bytes of the client's unread, a connection is reset, and
+	 * the answer just sent may be lost before the client reads it (a 400
+	 * for a request's framing, a 431): what has arrived is read first.
+	 */
+	if (c->close_after)
+	{
+		char		sink[4096];
+
+		for (int i = 0; i < 16 && recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
+			;
+	}
+	close(c->fd);
+	free(c->in);
+	free(c);
+	io_nconnections--;
+	http_stats_connection(-1);
 }
 
 /*
- * A new connection: refused (closed at once) past stdesign.http_max_connections
- * and the margin in which the first request is answered 503.
+ * Read what the kernel has into the connection's buffer: 1 some was read,
+ * 0 none is there yet, -1 the connection is over (closed by the client, an
+ * error, or its buffer full without the head complete).
  */
-static enum MHD_Result
-io_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+static int
+conn_fill(HttpConn *c)
+{
+	size_t		room;
+	ssize_t		n;
+
+	if (c->in_pos > 0)
+	{
+		/* what was taken goes: the rest moves to the start */
+		if (c->in_len > c->in_pos)
+			memmove(c->in, c->in + c->in_pos, c->in_len - c->in_pos);
+		c->in_len -= c->in_pos;
+		c->in_pos = 0;
+	}
+	room = HTTP_CONNECTION_MEMORY - c->in_len;
+	if (room == 0)
+		return -1;
+	if (!c->readable)
+		return 0;
+	do
+		n = recv(c->fd, c->in + c->in_len, room, 0);
+	while (n < 0 && errno == EINTR);
+	if (n > 0)
+	{
+		c->in_len += n;
+		/* a read short of what was asked has emptied the kernel's buffer */
+		if ((size_t) n < room)
+			c->readable = false;
+		c->active = io_now_ms();
+		return 1;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+	{
+		c->readable = false;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Send what is left of the answer: 1 all of it, 0 the kernel's buffer is
+ * full (an event says when there is room), -1 the connection is over.
+ */
+static int
+conn_flush(HttpConn *c)
+{
+	for (;;)
+	{
+		struct iovec iov[2];
+		struct msghdr msg;
+		int			n = 0;
+		ssize_t		sent;
+
+		if (c->out_off < c->out_head_len)
+		{
+			iov[n].iov_base = c->out_head + c->out_off;
+			iov[n].iov_len = c->out_head_len - c->out_off;
+			n++;
+			if (c->out_body_len > 0)
+			{
+				iov[n].iov_base = (void *) c->out_body;
+				iov[n].iov_len = c->out_body_len;
+				n++;
+			}
+		}
+		else if (c->out_off < c->out_head_len + c->out_body_len)
+		{
+			size_t		off = c->out_off - c->out_head_len;
+
+			iov[n].iov_base = (void *) (c->out_body + off);
+			iov[n].iov_len = c->out_body_len - off;
+			n++;
+		}
+		if (n == 0)
+			return 1;
+		if (!c->writable)
+			return 0;
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_iov = iov;
+		msg.msg_iovlen = n;
+		sent = sendmsg(c->fd, &msg, MSG_NOSIGNAL);
+		if (sent < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+			{
+				c->writable = false;
+				return 0;
+			}
+			return -1;
+		}
+		c->out_off += sent;
+		c->active = io_now_ms();
+	}
+}
+
+/* The answer is sent: the connection waits for its next request. */
+static void
+conn_next(HttpConn *c)
+{
+	conn_out_free(c);
+	if (c->up)
+		upload_free(c->up);
+	c->up = NULL;
+	c->state = C_HEAD;
+	c->scanned = 0;
+}
+
+/*
+ * The body may come (its bytes reserved): "100 Continue" to a client that
+ * waits for it, when none of the body has arrived yet.  Sent at once: the
+ * answer before it has gone whole, so the kernel's buffer has room.
+ */
+static void
+conn_body_begin(HttpConn *c)
+{
+	HttpUpload *up = c->up;
+	const char *expect = http_wire_header(&up->head, "Expect");
+
+	up->at_headers = false;
+	c->state = C_BODY;
+	if (expect && strcasecmp(expect, "100-continue") == 0 && up->head.minor == 1 &&
+		(up->expect > 0 || up->chunked) && c->in_len == c->in_pos)
+	{
+		static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
+
+		(void) send(c->fd, cont, sizeof(cont) - 1, MSG_NOSIGNAL);
+	}
+}
+
+/*
+ * The whole request has arrived: answered here, or run directly by the
+ * main thread, or queued.  false when the connection is to be closed.
+ */
+static bool
+conn_complete(HttpConn *c)
+{
+	HttpUpload *up = c->up;
+	bool		ok = true;
+
+	if (io_answer_locally(c, &ok))
+		return ok;
+	io_request_id(up->request_id);
+	c->state = C_HELD;
+	if (io_claim_direct(up))
+	{
+		up->state = UP_DIRECT;
+		direct_taken = up;
+		return true;
+	}
+	io_queue(up);
+	return true;
+}
+
+/*
+ * A request's head has arrived: checked, then its body awaited, or its
+ * credentials first (a body that may be large).  false when the
+ * connection is to be closed.
+ */
+static bool
+conn_start(HttpConn *c)
+{
+	HttpUpload *up = c->up;
+	const char *cl = http_wire_header(&up->head, "Content-Length");
+	const char *bad = io_bad_framing(&up->head);
+	int			max_connections;
+
+	if (bad)
+		return io_send_error(c, 400, "com.amazon.coral.service#SerializationException", bad);
+	pthread_mutex_lock(&io_config_lock);
+	max_connections = io_max_connections;
+	pthread_mutex_unlock(&io_config_lock);
+	if (io_nconnections > max_connections)
+		return io_send_error(c, 503, "com.amazonaws.dynamodb.v20120810#ServiceUnavailableException",
+							 "Too many connections (stdesign.http_max_connections)");
+	if (cl && strtoull(cl, NULL, 10) > HTTP_MAX_BODY)
+		return io_too_large(c);
+	up->expect = cl ? (size_t) strtoull(cl, NULL, 10) : 0;
+	up->chunked = http_wire_header(&up->head, "Transfer-Encoding") != NULL;
+
+	/*
+	 * A body that may be over HTTP_UNAUTH_BODY (by its Content-Length, or
+	 * chunked) is read only once a worker has found the request's access
+	 * key: an unknown client cannot make the worker hold more than that per
+	 * connection.  The connection is held before its body meanwhile.
+	 */
+	if (up->expect > HTTP_UNAUTH_BODY || up->chunked)
+	{
+		io_request_id(up->request_id);
+		up->check_pending = true;
+		up->at_headers = true;
+		c->state = C_HELD;
+		io_queue(up);
+		return true;
+	}
+	if (!io_buffer_reserve(up, up->expect))
+		return io_unavailable(c);
+	conn_body_begin(c);
+	return true;
+}
+
+/*
+ * Read a request's head: 1 it moved on (its state changed), 0 it waits for
+ * bytes, -1 the connection is to be closed.
+ */
+static int
+conn_head(HttpConn *c)
+{
+	for (;;)
+	{
+		size_t		end;
+		HttpUpload *up;
+		const char *why;
+
+		/* empty lines before a request are ignored (RFC 9112, 2.2) */
+		while (c->in_pos < c->in_len && (c->in[c->in_pos] == '\r' || c->in[c->in_pos] == '\n'))
+		{
+			c->in_pos++;
+			c->scanned = 0;
+		}
+		end = http_wire_head_end(c->in + c->in_pos, c->in_len - c->in_pos, c->scanned);
+		if (end == 0)
+		{
+			int			r;
+
+			c->scanned = c->in_len - c->in_pos;
+			r = conn_fill(c);
+			if (r > 0)
+				continue;
+			if (r == 0)
+				return 0;
+			if (c->in_len < HTTP_CONNECTION_MEMORY)
+				return -1;
+			/* the buffer is full and the head goes on */
+			up = calloc(1, sizeof(HttpUpload));
+			if (up == NULL)
+				return -1;
+			up->conn = c;
+			c->up = up;
+			http_stats_io_request(NULL, false);
+			return io_send_text(c, 431, "", false, true) ? 1 : -1;
+		}
+		up = calloc(1, sizeof(HttpUpload));
+		if (up == NULL)
+			return -1;
+		up->conn = c;
+		up->loopback = c->loopback;
+		c->up = up;
+		why = http_wire_parse_head(c->in + c->in_pos, end, &up->head);
+		c->in_pos += end;
+		c->scanned = 0;
+		if (why)
+			return io_send_error(c, 400, "com.amazon.coral.service#SerializationException", why) ? 1 : -1;
+		return conn_start(c) ? 1 : -1;
+	}
+}
+
+/* Append body bytes to the request (a chunked body grows): false past a bound. */
+static bool
+body_append(HttpConn *c, const char *data, size_t n, bool *too_large)
+{
+	HttpUpload *up = c->up;
+
+	*too_large = false;
+	if (up->len + n > HTTP_MAX_BODY)
+	{
+		*too_large = true;
+		return false;
+	}
+	if (up->len + n > up->cap)
+	{
+		size_t		cap = Max(up->cap * 2, up->len + n);
+		char	   *d;
+
+		cap = Min(Max(cap, 4096), HTTP_MAX_BODY);
+		if (!io_buffer_reserve(up, cap))
+			return false;
+		d = realloc(up->data, cap);
+		if (d == NULL)
+			return false;
+		up->data = d;
+		up->cap = cap;
+	}
+	memcpy(up->data + up->len, data, n);
+	up->len += n;
+	return true;
+}
+
+/*
+ * Read a request's body: 1 it moved on, 0 it waits for bytes, -1 the
+ * connection is to be closed.
+ */
+static int
+conn_body(HttpConn *c)
+{
+	HttpUpload *up = c->up;
+
+	if (!up->chunked)
+	{
+		for (;;)
+		{
+			size_t		want = up->expect - up->len;
+			size_t		have = c->in_len - c->in_pos;
+			ssize_t		n;
+
+			if (want == 0)
+				return conn_complete(c) ? 1 : -1;
+			if (up->data == NULL)
+			{
+				/* reserved already (conn_start, or after the check) */
+				up->data = malloc(up->expect);
+				if (up->data == NULL)
+					return -1;
+				up->cap = up->expect;
+			}
+			if (have > 0)
+			{
+				n = Min(have, want);
+				memcpy(up->data + up->len, c->in + c->in_pos, n);
+				up->len += n;
+				c->in_pos += n;
+				continue;
+			}
+			/* the rest straight into the body's buffer */
+			if (!c->readable)
+				return 0;
+			do
+				n = recv(c->fd, up->data + up->len, want, 0);
+			while (n < 0 && errno == EINTR);
+			if (n > 0)
+			{
+				up->len += n;
+				if ((size_t) n < want)
+					c->readable = false;
+				c->active = io_now_ms();
+				continue;
+			}
+			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			{
+				c->readable = false;
+				return 0;
+			}
+			return -1;
+		}
+	}
+	for (;;)
+	{
+		const char *data;
+		size_t		data_len;
+		size_t		used;
+		HttpWireResult r;
+		bool		too_large;
+		int			f;
+
+		r = http_wire_chunked(&up->chunk, c->in + c->in_pos, c->in_len - c->in_pos,
+							  &used, &data, &data_len);
+		if (data_len > 0 && !body_append(c, data, data_len, &too_large))
+		{
+			/* past the limit: 413; past stdesign.http_max_buffer: closed */
+			if (too_large)
+				return io_too_large(c) ? 1 : -1;
+			return -1;
+		}
+		c->in_pos += used;
+		if (r == WIRE_DONE)
+			return conn_complete(c) ? 1 : -1;
+		if (r == WIRE_BAD)
+			return io_send_error(c, 400, "com.amazon.coral.service#SerializationException",
+								 "Malformed chunked body") ? 1 : -1;
+		if (used > 0 || data_len > 0)
+			continue;
+		f = conn_fill(c);
+		if (f <= 0)
+			return f;
+	}
+}
+
+/*
+ * Move the connection on as far as it goes without waiting: send, read,
+ * parse, hand a complete request on.  It may be closed here (then c is
+ * gone).
+ */
+static void
+conn_run(HttpConn *c)
+{
+	for (;;)
+	{
+		int			r;
+
+		switch (c->state)
+		{
+			case C_SEND:
+				r = conn_flush(c);
+				if (r < 0)
+				{
+					conn_close(c);
+					return;
+				}
+				if (r == 0)
+					return;
+				if (c->close_after)
+				{
+					conn_close(c);
+					return;
+				}
+				conn_next(c);
+				continue;
+			case C_HELD:
+				if (c->up->state == UP_ANSWERED)
+				{
+					HttpUpload *up = c->up;
+					char	   *body = up->resp;
+
+					up->resp = NULL;
+					/* a refused check: the body is not read, the connection closed */
+					if (body == NULL ||
+						!io_send(c, up->request_id, up->status, body, up->resp_len, false,
+								 up->check_pending))
+					{
+						conn_close(c);
+						return;
+					}
+					continue;
+				}
+				if (c->up->state == UP_READING && c->up->at_headers)
+				{
+					/* the credentials passed: the body may come */
+					if (!io_buffer_reserve(c->up, c->up->expect))
+					{
+						if (!io_unavailable(c))
+						{
+							conn_close(c);
+							return;
+						}
+						continue;
+					}
+					conn_body_begin(c);
+					continue;
+				}
+				return;
+			case C_HEAD:
+				r = conn_head(c);
+				break;
+			case C_BODY:
+				r = conn_body(c);
+				break;
+			default:
+				r = -1;
+				break;
+		}
+		if (r < 0)
+		{
+			conn_close(c);
+			return;
+		}
+		if (r == 0)
+			return;
+	}
+}
+
+/*
+ * Accept what connections the listener has: refused (closed at once) past
+ * stdesign.http_max_connections and the margin in which the first request
+ * is answered 503.
+ */
+static void
+conn_accept(HttpConn *l)
 {
 	int			max_connections;
 
 	pthread_mutex_lock(&io_config_lock);
 	max_connections = io_max_connections;
 	pthread_mutex_unlock(&io_config_lock);
-	return io_nconnections >= max_connections + HTTP_CONNECTION_MARGIN ? MHD_NO : MHD_YES;
+	for (int i = 0; i < 64; i++)
+	{
+		int			fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int			one = 1;
+		HttpConn   *c;
+		struct epoll_event ev;
+
+		if (fd < 0)
+		{
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+			{
+				/* out of descriptors: stop accepting for a second */
+				ev.events = 0;
+				ev.data.ptr = l;
+				if (epoll_ctl(conn_ep, EPOLL_CTL_MOD, l->fd, &ev) == 0)
+					l->paused = true;
+			}
+			return;
+		}
+		if (io_nconnections >= max_connections + HTTP_CONNECTION_MARGIN)
+		{
+			close(fd);
+			continue;
+		}
+		(void) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+		c = calloc(1, sizeof(HttpConn));
+		if (c != NULL)
+			c->in = malloc(HTTP_CONNECTION_MEMORY);
+		ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+		ev.data.ptr = c;
+		if (c == NULL || c->in == NULL || epoll_ctl(conn_ep, EPOLL_CTL_ADD, fd, &ev) != 0)
+		{
+			if (c)
+				free(c->in);
+			free(c);
+			close(fd);
+			continue;
+		}
+		c->fd = fd;
+		c->loopback = l->loopback;
+		c->state = C_HEAD;
+		/* what is there already is reported by the next wait */
+		c->writable = true;
+		c->active = io_now_ms();
+		c->next = io_conns;
+		if (io_conns)
+			io_conns->prev = c;
+		io_conns = c;
+		io_nconnections++;
+		http_stats_connection(1);
+	}
 }
 
-/* ---------- the thread's loop ---------- */
-
 /*
- * Run daemon i's pending work (mhd_lock held): its events, resumed
- * connections, timeouts.  A connection that sent a response takes
- * libmicrohttpd a few more passes (its timeout stays 0 meanwhile): they run
- * here rather than through another wait.
+ * Once a second: close the connections that made no progress for
+ * HTTP_CONNECTION_TIMEOUT (a held one waits for its answer, however long),
+ * and accept again on listeners paused for want of descriptors.
  */
 static void
-io_run_daemon(int i)
+io_sweep(int64 now)
 {
-	MHD_UNSIGNED_LONG_LONG t;
+	HttpConn   *next;
 
-	io_due[i] = false;
-	for (int pass = 0; pass < 4; pass++)
+	io_next_sweep = now + 1000;
+	for (HttpConn *c = io_conns; c != NULL; c = next)
 	{
-		MHD_run(io_daemons[i]);
-		if (MHD_get_timeout(io_daemons[i], &t) != MHD_YES || t != 0)
-			break;
+		next = c->next;
+		if (c->state != C_HELD && now - c->active > HTTP_CONNECTION_TIMEOUT)
+			conn_close(c);
+	}
+	for (int i = 0; i < io_nlisteners; i++)
+	{
+		HttpConn   *l = &io_listeners[i];
+		struct epoll_event ev;
+
+		if (!l->paused)
+			continue;
+		ev.events = EPOLLIN;
+		ev.data.ptr = l;
+		if (epoll_ctl(conn_ep, EPOLL_CTL_MOD, l->fd, &ev) == 0)
+			l->paused = false;
 	}
 }
 
 /*
- * The longest wait before a daemon needs running (mhd_lock held), at most
- * cap ms: 0 when libmicrohttpd has work that no descriptor signals
- * (data read already, a resumed connection) or a daemon is due.
+ * Run the connections (conn_lock held): those with events when events says
+ * conn_ep may have some, those due, and the sweep when its time has come.
  */
-static int
-io_daemons_timeout(int cap)
+static void
+io_run_conns(bool events)
 {
-	int			timeout = cap;
+	int64		now;
 
-	for (int i = 0; i < io_ndaemons; i++)
+	if (events)
 	{
-		MHD_UNSIGNED_LONG_LONG t;
+		struct epoll_event ev[64];
+		int			n = epoll_wait(conn_ep, ev, lengthof(ev), 0);
 
-		if (MHD_get_timeout(io_daemons[i], &t) == MHD_YES && t < (MHD_UNSIGNED_LONG_LONG) timeout)
-			timeout = (int) t;
-		if (io_due[i])
-			timeout = 0;
+		for (int i = 0; i < n; i++)
+		{
+			HttpConn   *c = ev[i].data.ptr;
+
+			if (c->listener)
+			{
+				conn_accept(c);
+				continue;
+			}
+			if (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
+				c->readable = true;
+			if (ev[i].events & (EPOLLOUT | EPOLLHUP | EPOLLERR))
+				c->writable = true;
+			/* a held connection reads nothing until its request is answered */
+			if (c->state != C_HELD)
+				conn_run(c);
+		}
 	}
-	return timeout;
+	io_run_due();
+	now = io_now_ms();
+	if (now >= io_next_sweep)
+		io_sweep(now);
 }
 
-/* The I/O thread watches the daemons' descriptors, or not (mhd_lock held). */
+/*
+ * The longest wait before the connections need running (conn_lock held), at
+ * most cap ms: 0 when some are due.
+ */
+static int
+io_conns_timeout(int cap)
+{
+	int64		left;
+
+	if (io_due_head != NULL)
+		return 0;
+	left = io_next_sweep - io_now_ms();
+	return (int) Max(Min(left, (int64) cap), 0);
+}
+
+/* The I/O thread watches the connections, or not (conn_lock held). */
 static void
 io_watch(bool on)
 {
@@ -1417,36 +2056,37 @@ io_watch(bool on)
 	ev.events = on ? EPOLLIN : 0;
 	ev.data.u64 = 0;
 	ev.data.u32 = 2;
-	if (epoll_ctl(io_ep, EPOLL_CTL_MOD, io_daemons_ep, &ev) != 0)
+	if (epoll_ctl(io_ep, EPOLL_CTL_MOD, conn_ep, &ev) != 0)
 		io_failed = true;
 }
 
 static void *
 io_main(void *arg)
 {
-	struct epoll_event events[HTTP_MAX_LISTENERS + 2];
+	struct epoll_event events[3];
 
 	while (!io_stop && !io_failed)
 	{
 		int			timeout;
 		int			n;
 		bool		notified = false;
+		bool		conn_events = false;
 
 		/*
-		 * While the main thread drives the daemons, it runs their timeouts
-		 * too; this thread still wakes now and then, and whenever the main
-		 * thread stops driving with work pending (wake_fd).
+		 * While the main thread drives the connections, it runs their
+		 * timeouts too; this thread still wakes now and then, and whenever
+		 * the main thread stops driving with work pending (wake_fd).
 		 */
-		pthread_mutex_lock(&mhd_lock);
-		timeout = main_drives ? 1000 : io_daemons_timeout(1000);
-		pthread_mutex_unlock(&mhd_lock);
+		pthread_mutex_lock(&conn_lock);
+		timeout = main_drives ? 1000 : io_conns_timeout(1000);
+		pthread_mutex_unlock(&conn_lock);
 		n = epoll_wait(io_ep, events, lengthof(events), timeout);
 		if (n < 0 && errno != EINTR)
 		{
 			io_failed = true;
 			break;
 		}
-		pthread_mutex_lock(&mhd_lock);
+		pthread_mutex_lock(&conn_lock);
 		for (int i = 0; i < n; i++)
 		{
 			uint32		tag = events[i].data.u32;
@@ -1459,35 +2099,23 @@ io_main(void *arg)
 			else if (tag == 1)
 				io_drain_fd(wake_fd);
 			else
-			{
-				/* a daemon has events (io_daemons_ep does not say which) */
-				for (int d = 0; d < io_ndaemons; d++)
-					io_due[d] = true;
-			}
+				conn_events = true;
 		}
 		/* on a timeout too, for safety's sake */
 		if (notified || n == 0)
 			io_collect();
 
 		/*
-		 * libmicrohttpd runs the daemons with something to do: events on
-		 * their descriptors, resumed connections, or their timeouts (all of
-		 * them when the wait timed out).  Not those the idle main thread
-		 * drives (an event seen before it took them over is its own), but
-		 * for the connections resumed here.
+		 * The connections with something to do: events, answers, the
+		 * sweep.  Not those the idle main thread drives (an event seen
+		 * before it took them over is its own), but for the connections
+		 * whose answers came here.
 		 */
-		for (int i = 0; i < io_ndaemons; i++)
-		{
-			MHD_UNSIGNED_LONG_LONG t;
-
-			if (main_drives && !io_due[i])
-				continue;
-			if (!io_due[i] && n != 0 &&
-				!(MHD_get_timeout(io_daemons[i], &t) == MHD_YES && t == 0))
-				continue;
-			io_run_daemon(i);
-		}
-		pthread_mutex_unlock(&mhd_lock);
+		if (main_drives)
+			io_run_due();
+		else
+			io_run_conns(conn_events);
+		pthread_mutex_unlock(&conn_lock);
 	}
 	return NULL;
 }
@@ -1591,27 +2219,24 @@ wake_worker(int w)
 		bump(io_work_fds[w]);
 }
 
-struct MHD_Daemon *
-http_start_daemon(int listen_fd, bool loopback)
+bool
+http_listen(int listen_fd, bool loopback)
 {
-	struct MHD_Daemon *d;
+	HttpConn   *l;
+	int			flags;
 
-	if (io_ndaemons >= HTTP_MAX_LISTENERS)
-		return NULL;
-	d = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME,
-						 0, io_accept, NULL,
-						 io_access, (void *) (intptr_t) ((io_ndaemons << 1) | (loopback ? 1 : 0)),
-						 MHD_OPTION_LISTEN_SOCKET, listen_fd,
-						 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int) 120,
-						 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) HTTP_CONNECTION_MEMORY,
-						 MHD_OPTION_CONNECTION_LIMIT, (unsigned int) (HTTP_MAX_CONNECTIONS + HTTP_CONNECTION_MARGIN),
-						 MHD_OPTION_NOTIFY_COMPLETED, io_completed, NULL,
-						 MHD_OPTION_NOTIFY_CONNECTION, io_connection, NULL,
-						 MHD_OPTION_SIGPIPE_HANDLED_BY_APP, (int) 1,
-						 MHD_OPTION_END);
-	if (d)
-		io_daemons[io_ndaemons++] = d;
-	return d;
+	if (io_nlisteners >= HTTP_MAX_LISTENERS)
+		return false;
+	/* accepted until it would block (a connection gone meanwhile) */
+	flags = fcntl(listen_fd, F_GETFL, 0);
+	if (flags < 0 || fcntl(listen_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		return false;
+	l = &io_listeners[io_nlisteners++];
+	memset(l, 0, sizeof(*l));
+	l->listener = true;
+	l->fd = listen_fd;
+	l->loopback = loopback;
+	return true;
 }
 
 /* Copy the settings the I/O thread reads (at start and after a reload). */
@@ -1698,8 +2323,8 @@ dispatch_exit(int code, Datum arg)
 }
 
 /*
- * Start this worker's I/O thread on the daemons started with
- * http_start_daemon: its notification socket, its slots, the thread (with
+ * Start this worker's I/O thread on the sockets given to http_listen: its
+ * notification socket, its slots, the thread (with
  * every signal blocked).  Errors are raised here, before the thread runs.
  */
 void
@@ -1749,12 +2374,14 @@ http_dispatch_start(int index)
 
 	/*
 	 * The I/O thread's epoll set (data.u32: 0 responses to send, 1 wake_fd,
-	 * 2 the daemons, through io_daemons_ep), made here so that the main
-	 * thread can turn the daemons' entry off and on while it drives them.
+	 * 2 the connections, through conn_ep), made here so that the main
+	 * thread can turn the connections' entry off and on while it drives
+	 * them.  The listeners are level-triggered in conn_ep (what one does
+	 * not accept in a round, the next does).
 	 */
 	io_ep = epoll_create1(EPOLL_CLOEXEC);
-	io_daemons_ep = epoll_create1(EPOLL_CLOEXEC);
-	if (io_ep < 0 || io_daemons_ep < 0)
+	conn_ep = epoll_create1(EPOLL_CLOEXEC);
+	if (io_ep < 0 || conn_ep < 0)
 		ereport(ERROR, (errmsg("stdesign: could not create an epoll set: %m")));
 	{
 		struct epoll_event ev;
@@ -1767,31 +2394,29 @@ http_dispatch_start(int index)
 		ev.data.u32 = 1;
 		if (epoll_ctl(io_ep, EPOLL_CTL_ADD, wake_fd, &ev) != 0)
 			ereport(ERROR, (errmsg("stdesign: could not watch an eventfd: %m")));
-		for (int i = 0; i < io_ndaemons; i++)
-		{
-			const union MHD_DaemonInfo *info = MHD_get_daemon_info(io_daemons[i], MHD_DAEMON_INFO_EPOLL_FD);
-
-			ev.data.u32 = 2 + i;
-			if (info == NULL || epoll_ctl(io_daemons_ep, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0)
-				ereport(ERROR, (errmsg("stdesign: could not watch the HTTP daemon: %m")));
-			io_daemon_fds[i] = info->epoll_fd;
-		}
 		ev.data.u32 = 2;
-		if (epoll_ctl(io_ep, EPOLL_CTL_ADD, io_daemons_ep, &ev) != 0)
-			ereport(ERROR, (errmsg("stdesign: could not watch the HTTP daemons: %m")));
+		if (epoll_ctl(io_ep, EPOLL_CTL_ADD, conn_ep, &ev) != 0)
+			ereport(ERROR, (errmsg("stdesign: could not watch the HTTP connections: %m")));
+		for (int i = 0; i < io_nlisteners; i++)
+		{
+			ev.events = EPOLLIN;
+			ev.data.ptr = &io_listeners[i];
+			if (epoll_ctl(conn_ep, EPOLL_CTL_ADD, io_listeners[i].fd, &ev) != 0)
+				ereport(ERROR, (errmsg("stdesign: could not watch an HTTP listening socket: %m")));
+		}
 	}
+	io_next_sweep = io_now_ms() + 1000;
 
 	/* what the main thread waits on: idle and driving, or busy */
 	plain_set = st_create_wait_event_set(3);
 	AddWaitEventToSet(plain_set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 	AddWaitEventToSet(plain_set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
 	AddWaitEventToSet(plain_set, WL_SOCKET_READABLE, io_work_fds[index], NULL, NULL);
-	drive_set = st_create_wait_event_set(3 + io_ndaemons);
+	drive_set = st_create_wait_event_set(4);
 	AddWaitEventToSet(drive_set, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
 	AddWaitEventToSet(drive_set, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
 	AddWaitEventToSet(drive_set, WL_SOCKET_READABLE, io_work_fds[index], NULL, NULL);
-	for (int i = 0; i < io_ndaemons; i++)
-		AddWaitEventToSet(drive_set, WL_SOCKET_READABLE, io_daemon_fds[i], NULL, (void *) &io_daemon_fds[i]);
+	AddWaitEventToSet(drive_set, WL_SOCKET_READABLE, conn_ep, NULL, (void *) &conn_ep);
 
 	/* after the transaction's abort (before_shmem_exit), before ProcKill */
 	on_shmem_exit(dispatch_exit, (Datum) 0);
@@ -1887,10 +2512,9 @@ parse_head(HttpRequest *req, const char *blob, size_t len, const char **end)
 }
 
 /*
- * The main thread stops driving the daemons, to run a request: the I/O
- * thread watches them again, and is woken when libmicrohttpd has work no
- * descriptor signals (data it read already, on a connection other than
- * the request's), so that none of this worker's connections waits for the
+ * The main thread stops driving the connections, to run a request: the
+ * I/O thread watches them again, and is woken when a connection has work
+ * no event signals (a response to send), so that none of this worker's connections waits for the
  * request to end.  main_drives is written by the main thread only.
  */
 static void
@@ -1900,16 +2524,16 @@ drive_end(void)
 
 	if (!main_drives)
 		return;
-	pthread_mutex_lock(&mhd_lock);
+	pthread_mutex_lock(&conn_lock);
 	main_drives = false;
 	io_watch(true);
-	wake = io_daemons_timeout(1) == 0;
-	pthread_mutex_unlock(&mhd_lock);
+	wake = io_due_head != NULL;
+	pthread_mutex_unlock(&conn_lock);
 	if (wake)
 		bump(wake_fd);
 }
 
-/* The idle main thread drives the daemons (mhd_lock held). */
+/* The idle main thread drives the connections (conn_lock held). */
 static void
 drive_begin(void)
 {
@@ -2021,18 +2645,18 @@ http_dispatch_next(HttpRequest *req)
 
 /*
  * Wait for work; the fast path when it applies: the idle main thread
- * drives this worker's daemons itself, and a request that completes on one
- * of its connections is claimed here (io_claim_direct), copied with malloc
- * under mhd_lock, and parsed into *req once the lock is let go.
+ * drives this worker's connections itself, and a request that completes on
+ * one of them is claimed here (io_claim_direct), copied with malloc under
+ * conn_lock, and parsed into *req once the lock is let go.
  */
 bool
 http_dispatch_wait(HttpRequest *req, long timeout)
 {
-	WaitEvent	events[HTTP_MAX_LISTENERS + 3];
+	WaitEvent	events[4];
 	TimestampTz start;
-	bool		due[HTTP_MAX_LISTENERS];
+	bool		conn_events = false;
 
-	if (!fast_path_applies() || io_ndaemons == 0)
+	if (!fast_path_applies() || io_nlisteners == 0)
 	{
 		/* no fast path: the I/O thread drives, the queue brings work */
 		drive_end();
@@ -2047,14 +2671,6 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 	 * out one after another): it checks its I/O thread there.
 	 */
 	start = GetCurrentTimestamp();
-	/*
-	 * A daemon runs when its descriptor has events (the wait set is level
-	 * triggered: what arrived while a request ran is reported at once) or
-	 * it has work of its own (libmicrohttpd's timeout is 0, or the I/O
-	 * thread marked it due); the others are not run.
-	 */
-	for (int i = 0; i < io_ndaemons; i++)
-		due[i] = false;
 	for (;;)
 	{
 		HttpUpload *up;
@@ -2068,19 +2684,11 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 		bool		other = false;
 		long		left = timeout - TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
 
-		pthread_mutex_lock(&mhd_lock);
+		pthread_mutex_lock(&conn_lock);
 		drive_begin();
 		main_in_run = true;
-		for (int i = 0; i < io_ndaemons; i++)
-		{
-			MHD_UNSIGNED_LONG_LONG mt;
-
-			/* libmicrohttpd's run is a system call at least: not for nothing */
-			if (!due[i] && !io_due[i] &&
-				!(MHD_get_timeout(io_daemons[i], &mt) == MHD_YES && mt == 0))
-				continue;
-			io_run_daemon(i);
-		}
+		/* the connections' epoll set is read only when the wait said so */
+		io_run_conns(conn_events);
 		main_in_run = false;
 		up = direct_taken;
 		direct_taken = NULL;
@@ -2088,7 +2696,7 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 		{
 			/* the request's bytes leave the connection: no longer counted */
 			direct_running = up;
-			head = io_blob_head(up->conn, up->method, up->url, up->len, &head_len);
+			head = io_blob_head(&up->head, up->len, &head_len);
 			body = up->data;
 			body_len = up->len;
 			up->data = NULL;
@@ -2102,11 +2710,11 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 			/* busy now: as drive_end(), under the lock already held */
 			main_drives = false;
 			io_watch(true);
-			wake = io_daemons_timeout(1) == 0;
+			wake = io_due_head != NULL;
 		}
 		else
-			t = io_daemons_timeout((int) Min(Max(left, 0), INT_MAX));
-		pthread_mutex_unlock(&mhd_lock);
+			t = io_conns_timeout((int) Min(Max(left, 0), INT_MAX));
+		pthread_mutex_unlock(&conn_lock);
 
 		if (up != NULL)
 		{
@@ -2137,15 +2745,13 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 		}
 
 		n = WaitEventSetWait(drive_set, t, events, lengthof(events), PG_WAIT_EXTENSION);
-		/* a wait that timed out: every daemon's timeouts are run */
-		for (int i = 0; i < io_ndaemons; i++)
-			due[i] = (n == 0);
+		conn_events = false;
 		for (int i = 0; i < n; i++)
 		{
 			if (events[i].user_data == NULL)
 				other = work_maybe = true;
 			else
-				due[(int *) events[i].user_data - io_daemon_fds] = true;
+				conn_events = true;
 		}
 		/* the latch, a queued request, or the caller's time is up */
 		if (other || left <= 0 || (n == 0 && t >= left))
@@ -2155,8 +2761,8 @@ http_dispatch_wait(HttpRequest *req, long timeout)
 
 /*
  * Answer a request run directly: its response goes to its connection,
- * which the main thread resumes and sends itself, driving the daemons on
- * (so that no thread is woken for it); the copy is made before the lock.
+ * which the main thread sends itself, driving the connections on (so that
+ * no thread is woken for it); the copy is made before the lock.
  */
 static void
 direct_reply(HttpRequest *req, int status, const char *body, size_t len)
@@ -2165,7 +2771,7 @@ direct_reply(HttpRequest *req, int status, const char *body, size_t len)
 
 	if (copy != NULL)
 		memcpy(copy, body, len);
-	pthread_mutex_lock(&mhd_lock);
+	pthread_mutex_lock(&conn_lock);
 	if (direct_running != NULL && direct_running == req->upload)
 	{
 		HttpUpload *up = direct_running;
@@ -2182,10 +2788,9 @@ direct_reply(HttpRequest *req, int status, const char *body, size_t len)
 			up->state = UP_ANSWERED;
 			copy = NULL;
 		}
-		MHD_resume_connection(up->conn);
-		io_run_daemon(up->daemon);
+		conn_run(up->conn);
 	}
-	pthread_mutex_unlock(&mhd_lock);
+	pthread_mutex_unlock(&conn_lock);
 	free(copy);					/* its connection is gone */
 }
 

@@ -5,9 +5,10 @@
  *		the settings, the worker, the wire protocol, SigV4 and access keys.
  *
  * Clients (the AWS SDKs, aws-cli, dynamodb-admin) speak DynamoDB's JSON 1.0
- * protocol over HTTP/1.1.  Each worker runs libmicrohttpd in an I/O thread
- * that never calls Postgres, and puts each request into a queue in shared
- * memory; the main thread of whichever worker is free answers it in its own
+ * protocol over HTTP/1.1.  Each worker reads and writes its connections
+ * (http_wire.c, http_dispatch.c) in an I/O thread that never calls
+ * Postgres, and puts each request into a queue in shared memory; the main
+ * thread of whichever worker is free answers it in its own
  * transaction, as the Postgres role its credentials map to, through the
  * same handlers as st_api (src/api).  A worker whose main thread is idle
  * drives its own connections itself and runs their requests without the
@@ -24,6 +25,7 @@
 #include "utils/jsonb.h"
 
 #include "api/api.h"
+#include "http_wire.h"
 
 /* DynamoDB's request size limit: larger bodies get 413 before being read. */
 #define HTTP_MAX_BODY		(16 * 1024 * 1024)
@@ -43,16 +45,10 @@
 #define HTTP_MAX_CONNECTIONS 10000
 
 /*
- * The memory libmicrohttpd gives each connection, for its read buffer,
- * the request's headers and the response's: libmicrohttpd zeroes the pool
- * between the requests of a connection, and its default of 32 kB (a 32 kB
- * memset, and more, per request) was a third of the user-space
- * instructions of a GetItem over the endpoint (bench/RESULTS.md).  The
- * bodies do not go in it (io_access copies them out as they arrive); the
- * headers of a request may take up to about 12 kB of it (more get 431,
- * or near 16 kB a closed connection: the answer's headers no longer fit),
- * above the 8 kB that many HTTP servers allow and far more than an AWS SDK
- * sends (its longest header, a session token, is a few kB at most).
+ * A connection's read buffer, which the request's head must fit in (a
+ * longer head gets 431): above the 8 kB that many HTTP servers allow and
+ * far more than an AWS SDK sends (its longest header, a session token, is
+ * a few kB at most).  Bodies are read into buffers of their own.
  */
 #define HTTP_CONNECTION_MEMORY (16 * 1024)
 
@@ -143,15 +139,6 @@ extern bool http_timing_end(int64 *request_ns, int64 *auth_ns);
 
 /* ---------- the I/O thread and the request queue (http_dispatch.c) ---------- */
 
-struct MHD_Daemon;
-
-/* One request header or query argument, as received. */
-typedef struct HttpHeader
-{
-	const char *name;
-	const char *value;
-} HttpHeader;
-
 /*
  * A request taken from the queue, or taken directly from one of this
  * worker's connections (direct), as a worker's main thread runs it.
@@ -183,11 +170,11 @@ extern void http_queue_shmem_init(void *base, int nworkers);
 extern void http_queue_attach(void *base);
 
 /*
- * Start a libmicrohttpd daemon on a listening socket, to be run by the I/O
- * thread; loopback says whether the socket's address is a loopback one
- * (trust mode serves only those).
+ * Serve a listening socket (before http_dispatch_start); loopback says
+ * whether its address is a loopback one (trust mode serves only those).
+ * false when no more can be.
  */
-extern struct MHD_Daemon *http_start_daemon(int listen_fd, bool loopback);
+extern bool http_listen(int listen_fd, bool loopback);
 
 /* In the postmaster: the eventfds the workers wake each other with. */
 extern void http_dispatch_preload(int nworkers);
@@ -341,7 +328,16 @@ extern char *http_random_string(int len, const char *alphabet);
 
 /* ---------- the design studio's page (http_studio.c) ---------- */
 
-struct MHD_Connection;
+/* A page the I/O thread answers with (http_studio_serve). */
+typedef struct HttpPage
+{
+	int			status;
+	const char *type;			/* its Content-Type */
+	const char *data;
+	size_t		len;
+	bool		must_free;		/* data is malloc'd, the page's to free */
+	const char *headers;		/* more header lines, each ending "\r\n" */
+} HttpPage;
 
 /* In the postmaster: draw the secret the page tokens are made with. */
 extern void http_studio_preload(void);
@@ -353,11 +349,11 @@ extern void http_studio_load(void);
 extern void http_studio_config(void);
 
 /*
- * The I/O thread: answer a GET of /studio or /studio/<file> (true, *ret
- * set); false for any other path.  ret is an enum MHD_Result.
+ * The I/O thread: the answer to a GET of /studio or /studio/<file> (true,
+ * *page set); false for any other path.  host: the request's Host header.
  */
-extern bool http_studio_serve(struct MHD_Connection *conn, const char *url,
-							  bool loopback, int *ret);
+extern bool http_studio_serve(const char *url, const char *host, bool loopback,
+							  HttpPage *page);
 
 /* Is token one the page was served with (since the server started)? */
 extern bool http_studio_token_ok(const char *token);

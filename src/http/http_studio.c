@@ -41,7 +41,6 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/random.h>
-#include <microhttpd.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -77,9 +76,17 @@ static bool studio_secret_set = false;
 static pthread_mutex_t studio_config_lock = PTHREAD_MUTEX_INITIALIZER;
 static int	studio_auth = HTTP_AUTH_TRUST;
 
-static const char *const studio_csp =
-"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/* The headers of every answer: the policy, and the page never cached. */
+#define STUDIO_HEADERS(cache) \
+	"Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; " \
+	"img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; " \
+	"frame-ancestors 'none'\r\n" \
+	"X-Content-Type-Options: nosniff\r\n" \
+	"X-Frame-Options: DENY\r\n" \
+	"Referrer-Policy: no-referrer\r\n" \
+	"Cross-Origin-Opener-Policy: same-origin\r\n" \
+	"Cross-Origin-Resource-Policy: same-origin\r\n" \
+	"Cache-Control: " cache "\r\n"
 
 void
 http_studio_preload(void)
@@ -283,55 +290,56 @@ http_studio_loopback_host(const char *host)
 	return false;
 }
 
-static enum MHD_Result
-send_page(struct MHD_Connection *conn, int status, const char *type,
+static bool
+send_page(HttpPage *page, int status, const char *type,
 		  const char *data, size_t len, bool copy, bool no_store)
 {
-	struct MHD_Response *resp;
-	enum MHD_Result ret;
+	page->status = status;
+	page->type = type;
+	page->len = len;
+	page->must_free = copy;
+	page->headers = no_store ? STUDIO_HEADERS("no-store") : STUDIO_HEADERS("no-cache");
+	if (copy)
+	{
+		char	   *d = malloc(Max(len, 1));
 
-	resp = MHD_create_response_from_buffer(len, (void *) data,
-										   copy ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
-	if (resp == NULL)
-		return MHD_NO;
-	MHD_add_response_header(resp, "Content-Type", type);
-	MHD_add_response_header(resp, "Content-Security-Policy", studio_csp);
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(resp, "X-Frame-Options", "DENY");
-	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(resp, "Cross-Origin-Opener-Policy", "same-origin");
-	MHD_add_response_header(resp, "Cross-Origin-Resource-Policy", "same-origin");
-	MHD_add_response_header(resp, "Cache-Control", no_store ? "no-store" : "no-cache");
-	ret = MHD_queue_response(conn, status, resp);
-	MHD_destroy_response(resp);
-	return ret;
+		if (d == NULL)
+		{
+			page->status = 0;
+			return false;
+		}
+		memcpy(d, data, len);
+		page->data = d;
+	}
+	else
+		page->data = data;
+	return true;
 }
 
-static enum MHD_Result
-send_plain(struct MHD_Connection *conn, int status, const char *text)
+static bool
+send_plain(HttpPage *page, int status, const char *text)
 {
-	return send_page(conn, status, "text/plain; charset=utf-8", text, strlen(text), true, true);
+	return send_page(page, status, "text/plain; charset=utf-8", text, strlen(text), true, true);
 }
 
 /*
  * index.html with its two markers filled: @STUDIO_AUTH@ (trust or sigv4)
  * and @STUDIO_TOKEN@ (the page's token under trust, else empty).
  */
-static enum MHD_Result
-send_index(struct MHD_Connection *conn, const StudioFile *f, int auth)
+static bool
+send_index(HttpPage *page, const StudioFile *f, int auth)
 {
 	char		token[STUDIO_TOKEN_LEN + 1] = "";
 	const char *auth_name = auth == HTTP_AUTH_SIGV4 ? "sigv4" : "trust";
 	size_t		cap = f->len + 256;
 	char	   *out;
 	size_t		o = 0;
-	enum MHD_Result ret;
 
 	if (auth == HTTP_AUTH_TRUST && !token_new(token))
-		return send_plain(conn, 503, "No page token could be made (see the server log).\n");
+		return send_plain(page, 503, "No page token could be made (see the server log).\n");
 	out = malloc(cap);
 	if (out == NULL)
-		return MHD_NO;
+		return false;
 	for (size_t i = 0; i < f->len;)
 	{
 		const char *with = NULL;
@@ -356,31 +364,34 @@ send_index(struct MHD_Connection *conn, const StudioFile *f, int auth)
 		else
 			break;
 	}
-	ret = send_page(conn, 200, f->type, out, o, true, true);
-	free(out);
-	return ret;
+	/* the page takes the buffer */
+	send_page(page, 200, f->type, out, o, false, true);
+	page->must_free = true;
+	return true;
 }
 
+/*
+ * The answer to a GET of the studio's page or one of its files (*page; its
+ * status 0 when out of memory); false: not the studio's path.
+ */
 bool
-http_studio_serve(struct MHD_Connection *conn, const char *url, bool loopback,
-				  int *ret)
+http_studio_serve(const char *url, const char *host, bool loopback, HttpPage *page)
 {
 	const char *name;
 	int			auth;
 
+	memset(page, 0, sizeof(*page));
 	if (strncmp(url, "/studio", 7) != 0 || (url[7] != '\0' && url[7] != '/'))
 		return false;
 	pthread_mutex_lock(&studio_config_lock);
 	auth = studio_auth;
 	pthread_mutex_unlock(&studio_config_lock);
 	http_stats_io_request(NULL, true);
-	if (auth == HTTP_AUTH_TRUST &&
-		(!loopback ||
-		 !http_studio_loopback_host(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host"))))
+	if (auth == HTTP_AUTH_TRUST && (!loopback || !http_studio_loopback_host(host)))
 	{
-		*ret = send_plain(conn, 403,
-						  "stdesign.http_auth = trust serves the studio on loopback addresses only, "
-						  "to a Host of localhost, 127.0.0.1 or [::1].\n");
+		send_plain(page, 403,
+				   "stdesign.http_auth = trust serves the studio on loopback addresses only, "
+				   "to a Host of localhost, 127.0.0.1 or [::1].\n");
 		return true;
 	}
 	name = url[7] == '\0' || url[8] == '\0' ? "index.html" : url + 8;
@@ -391,11 +402,11 @@ http_studio_serve(struct MHD_Connection *conn, const char *url, bool loopback,
 		if (strcmp(f->name, name) != 0)
 			continue;
 		if (strcmp(name, "index.html") == 0)
-			*ret = send_index(conn, f, auth);
+			send_index(page, f, auth);
 		else
-			*ret = send_page(conn, 200, f->type, f->data, f->len, false, false);
+			send_page(page, 200, f->type, f->data, f->len, false, false);
 		return true;
 	}
-	*ret = send_plain(conn, 404, "Not found.\n");
+	send_plain(page, 404, "Not found.\n");
 	return true;
 }

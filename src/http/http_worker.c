@@ -622,7 +622,7 @@ reload_if_pending(void)
  * cost 3.5x its CPU time, 15% of it in page faults, until the worker
  * restarted.  Fixed thresholds keep up to HTTP_HEAP_KEEP of freed memory in
  * the worker for the next request (what a request's memory contexts and
- * libmicrohttpd's buffers take again), and still give back what a rare huge
+ * its connections' buffers take again), and still give back what a rare huge
  * request leaves past it.
  */
 #define HTTP_HEAP_KEEP	(32 * 1024 * 1024)
@@ -669,8 +669,8 @@ http_worker_main(Datum arg)
 				(errmsg("stdesign: the HTTP endpoint has no address to listen on (stdesign.http_listen_addresses = '%s', port %d)",
 						http_listen_addresses, http_port)));
 	for (int i = 0; i < n; i++)
-		if (http_start_daemon(listeners[i].fd, listeners[i].loopback) == NULL)
-			ereport(ERROR, (errmsg("stdesign: could not start the HTTP daemon")));
+		if (!http_listen(listeners[i].fd, listeners[i].loopback))
+			ereport(ERROR, (errmsg("stdesign: could not serve the HTTP listening socket: %m")));
 	request_context = AllocSetContextCreate(TopMemoryContext, "stdesign http request",
 											ALLOCSET_DEFAULT_SIZES);
 	http_dispatch_start(index);

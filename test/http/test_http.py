@@ -552,10 +552,10 @@ def raw_protocol_tests():
               r.status == 200 and int(r.getheader("x-amz-crc32")) == zlib.crc32(data), (r.status, len(data)))
     raw("DeleteItem", json.dumps({"TableName": "BotoTable", "Key": {"PK": {"S": "u#crc"}, "SK": {"S": "p"}}}))
     # a request's headers: 10 kB of them are served, 20 kB are refused with
-    # 431 (libmicrohttpd's memory of a connection, 16 kB, src/http/http_server.h)
+    # 431 (a connection's read buffer, 16 kB, src/http/http_server.h)
     r, data = raw("GetItem", body, {"X-Amz-Security-Token": "t" * 10000})
     check("raw: 10 kB of headers are served", r.status == 200, (r.status, data[:80]))
-    # (libmicrohttpd answers 431 and closes with the rest of the headers
+    # (the endpoint answers 431 and closes with the rest of the headers
     # unread, so that the kernel may reset the connection before the client
     # reads the answer: either is a refusal; the server serves on)
     s = socket.create_connection(("127.0.0.1", PORT), timeout=10)

@@ -38,8 +38,8 @@ if [ -z "$bindir" ] || [ ! -x "$bindir/postgres" ] || [ ! -f "$includedir/postgr
 	pg_packages=(postgresql-"$major" postgresql-server-dev-"$major")
 fi
 
-# make, gcc: the build; libmicrohttpd, zlib and libssl: the HTTP endpoint.
-packages=(${pg_packages[@]+"${pg_packages[@]}"} make gcc libmicrohttpd-dev zlib1g-dev libssl-dev)
+# make, gcc: the build; zlib and libssl: the HTTP endpoint.
+packages=(${pg_packages[@]+"${pg_packages[@]}"} make gcc zlib1g-dev libssl-dev)
 if [ "$set_name" = test ]; then
 	# postgresql-15 and its headers whatever PG_CONFIG is: a newer major's
 	# tests move a database from the pg_config on PATH to it

@@ -6,7 +6,7 @@
 #      dpkg-buildpackage, in a copy of the tree: no build output lands in
 #      the checkout
 #   2. checks what the package declares (Depends on postgresql-15 and on
-#      libmicrohttpd's library) and installs it with dpkg -i
+#      OpenSSL's library) and installs it with dpkg -i
 #   3. checks that its files are where pg_config says extensions live
 #      (stdesign-local in its bindir, beside pg_ctl) and
 #      match the package's checksums (dpkg --verify)
@@ -56,7 +56,7 @@ fi
 
 missing=()
 for p in debhelper postgresql-server-dev-all dpkg-dev fakeroot postgresql-$major postgresql-server-dev-$major \
-	libmicrohttpd-dev zlib1g-dev libssl-dev; do
+	zlib1g-dev libssl-dev; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -125,8 +125,8 @@ depends=$(dpkg-deb -f "$deb" Depends)
 echo "        Depends: $depends"
 echo "$depends" | grep -Eq "(^|, )postgresql-$major( |,|$)"
 check "it depends on postgresql-$major" $?
-echo "$depends" | grep -q "libmicrohttpd12"
-check "it depends on libmicrohttpd12 (shlibs)" $?
+echo "$depends" | grep -q "libssl3"
+check "it depends on libssl3 (shlibs: libcrypto)" $?
 dpkg -i "$deb" > "$tmp/install.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] && installed=1
