@@ -1892,6 +1892,107 @@ def bounds_tests():
     time.sleep(0.5)
     r, _ = raw("ListTables", "{}")
     check("bounds: the connections closed, requests are served again", r.status == 200, r.status)
+    wire_tests()
+
+
+def wire_tests():
+    """The endpoint's own HTTP/1.1 (src/http/http_wire.c, http_dispatch.c):
+    what clients may send is served, what RFC 9112 lets a server refuse is
+    refused and the connection closed, and random damage to requests
+    crashes nothing."""
+    import random
+    body = b'{}'
+    head = (b"POST / HTTP/1.1\r\nHost: x\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\n"
+            b"Content-Type: application/x-amz-json-1.0\r\nAuthorization: " + FAKE_AUTH.encode() + b"\r\n")
+    req = head + b"Content-Length: 2\r\n\r\n" + body
+    pids = worker_pids()
+
+    got = exchange(req * 3 + b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    check("wire: four pipelined requests, four answers in order",
+          got.count(b"HTTP/1.1 200") == 4 and got.rfind(b"TableNames") < got.rfind(b"healthy"), got[:120])
+    s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
+    for i in range(len(req)):
+        s.sendall(req[i:i + 1])
+        if i % 20 == 0:
+            time.sleep(0.002)
+    got = s.recv(4096)
+    s.close()
+    check("wire: a request sent a byte at a time", got.startswith(b"HTTP/1.1 200") and b"TableNames" in got, got[:80])
+    got = exchange(b"\r\n" + req.replace(b"\r\n", b"\n")[:-2].replace(b"Host: x", b"Connection: close\nHost: x") + body)
+    check("wire: an empty line before the request, lines ending in a bare LF",
+          got.startswith(b"HTTP/1.1 200") and b"TableNames" in got, got[:80])
+    got = exchange(b"HEAD / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    check("wire: HEAD: the head alone, with the body's length",
+          got.startswith(b"HTTP/1.1 200") and b"Content-Length: " in got and got.endswith(b"\r\n\r\n"), got[:200])
+    got = exchange(head + b"Expect: 100-continue\r\nConnection: close\r\nContent-Length: 2\r\n\r\n")
+    check("wire: Expect: 100-continue answered before the body", got.startswith(b"HTTP/1.1 100 Continue\r\n\r\n"), got[:80])
+    got = exchange(b"GET / HTTP/1.0\r\n\r\n")
+    check("wire: HTTP/1.0: served, then closed", got.startswith(b"HTTP/1.1 200") and b"Connection: close" in got, got[:120])
+    for name, data in [
+            ("a request line of garbage", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n"),
+            ("HTTP/2.0", b"GET / HTTP/2.0\r\nHost: x\r\n\r\n"),
+            ("a header line folded", b"GET / HTTP/1.1\r\nHost: x\r\n y\r\n\r\n"),
+            ("a NUL in a header value", b"GET / HTTP/1.1\r\nHost: x\x00y\r\n\r\n"),
+            ("a bare CR in a header value", b"GET / HTTP/1.1\r\nHost: x\ry\r\n\r\n"),
+            ("a header without a colon", b"GET / HTTP/1.1\r\nHost x\r\n\r\n"),
+            ("a malformed chunk size", head + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"),
+            ("a chunk without its CRLF", head + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n")]:
+        got = exchange(data)
+        check("wire: %s: 400, connection closed" % name,
+              got.startswith(b"HTTP/1.1 400") and b"\r\nConnection: close\r\n" in got and got.count(b"HTTP/1.1") == 1,
+              got[:160])
+
+    # random damage: bytes flipped, cut, doubled, inserted, sent in pieces
+    rng = random.Random(20261203)
+    samples = [req, head + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+               b"GET /studio/index.html?a=%41&b HTTP/1.1\r\nHost: localhost\r\nOrigin: http://a\r\n\r\n",
+               b"OPTIONS / HTTP/1.1\r\nHost: x\r\nOrigin: http://admin.example\r\n"
+               b"Access-Control-Request-Headers: x-amz-target\r\n\r\n"]
+    shapes = set()
+    bad_answers = []
+    for n in range(300):
+        data = bytearray(rng.choice(samples) * rng.choice((1, 1, 2)))
+        for _ in range(rng.randint(1, 6)):
+            if not data:
+                break
+            i = rng.randrange(len(data))
+            k = rng.random()
+            if k < 0.3:
+                data[i] = rng.randrange(256)
+            elif k < 0.5:
+                del data[i:i + rng.randint(1, 8)]
+            elif k < 0.7:
+                data[i:i] = bytes(rng.choice((b"\r", b"\n", b":", b" ", b"\x00", b";", b"%", b"0")) * rng.randint(1, 3))
+            elif k < 0.85:
+                data[i:i] = data[max(0, i - 10):i]
+            else:
+                data = data[:i]
+        s = socket.create_connection(("127.0.0.1", PORT), timeout=2)
+        got = b""
+        try:
+            pos = 0
+            while pos < len(data):
+                step = rng.randint(1, len(data) - pos)
+                s.sendall(bytes(data[pos:pos + step]))
+                pos += step
+            s.shutdown(socket.SHUT_WR)
+            while True:
+                part = s.recv(65536)
+                if not part:
+                    break
+                got += part
+        except OSError:
+            pass
+        s.close()
+        if got:
+            shapes.add(got[:12])
+            if not re.match(rb"HTTP/1\.1 [1-5][0-9][0-9] ", got):
+                bad_answers.append(bytes(got[:60]))
+    check("wire: 300 damaged requests: every answer an HTTP/1.1 status line",
+          not bad_answers, (bad_answers[:3], sorted(shapes)))
+    r, _ = raw(None, "", method="GET", auth=False)
+    check("wire: ... the workers unharmed (the same processes) and serving",
+          r.status == 200 and worker_pids() == pids, (pids, worker_pids()))
 
 
 def roles_tests(key, secret):
