@@ -345,6 +345,7 @@ typedef struct HttpConn
 	size_t		in_len;
 	size_t		in_pos;			/* what was taken of it */
 	size_t		scanned;		/* how much of a head was looked at */
+	int			blank_lines;	/* empty lines before the head */
 	HttpUpload *up;				/* the request (not C_HEAD) */
 	bool		readable;
 	bool		writable;
@@ -1029,15 +1030,21 @@ conn_due(HttpConn *c)
 	io_due_head = c;
 }
 
-/* Run the connections that are due. */
+/*
+ * Run the connections that are due: those due now (one that runs out of
+ * its turn's budget is due again, for the next round).
+ */
 static void
 io_run_due(void)
 {
-	while (io_due_head)
-	{
-		HttpConn   *c = io_due_head;
+	HttpConn   *list = io_due_head;
 
-		io_due_head = c->due_next;
+	io_due_head = NULL;
+	while (list)
+	{
+		HttpConn   *c = list;
+
+		list = c->due_next;
 		c->due = false;
 		c->due_next = NULL;
 		conn_run(c);
@@ -1422,6 +1429,8 @@ conn_close(HttpConn *c)
 		for (int i = 0; i < 16 && recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
 			;
 	}
+	/* out of the set first: a copy of the descriptor in a child would keep it there */
+	(void) epoll_ctl(conn_ep, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	free(c->in);
 	free(c);
@@ -1546,9 +1555,11 @@ conn_next(HttpConn *c)
 /*
  * The body may come (its bytes reserved): "100 Continue" to a client that
  * waits for it, when none of the body has arrived yet.  Sent at once: the
- * answer before it has gone whole, so the kernel's buffer has room.
+ * answer before it has gone whole, so the kernel's buffer has room but for
+ * a client that does not read its answers (then false: the connection is
+ * to be closed, rather than an answer cut in two).
  */
-static void
+static bool
 conn_body_begin(HttpConn *c)
 {
 	HttpUpload *up = c->up;
@@ -1561,8 +1572,10 @@ conn_body_begin(HttpConn *c)
 	{
 		static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n";
 
-		(void) send(c->fd, cont, sizeof(cont) - 1, MSG_NOSIGNAL);
+		if (send(c->fd, cont, sizeof(cont) - 1, MSG_NOSIGNAL) != sizeof(cont) - 1)
+			return false;
 	}
+	return true;
 }
 
 /*
@@ -1632,8 +1645,7 @@ conn_start(HttpConn *c)
 	}
 	if (!io_buffer_reserve(up, up->expect))
 		return io_unavailable(c);
-	conn_body_begin(c);
-	return true;
+	return conn_body_begin(c);
 }
 
 /*
@@ -1649,11 +1661,18 @@ conn_head(HttpConn *c)
 		HttpUpload *up;
 		const char *why;
 
-		/* empty lines before a request are ignored (RFC 9112, 2.2) */
-		while (c->in_pos < c->in_len && (c->in[c->in_pos] == '\r' || c->in[c->in_pos] == '\n'))
+		/*
+		 * Empty lines before a request are ignored (RFC 9112, 2.2), a few:
+		 * a client that sends nothing else is closed
+		 */
+		while (c->in_pos < c->in_len && (c->in[c->in_pos] == '\n' ||
+										 (c->in[c->in_pos] == '\r' && c->in_pos + 1 < c->in_len &&
+										  c->in[c->in_pos + 1] == '\n')))
 		{
-			c->in_pos++;
+			c->in_pos += (c->in[c->in_pos] == '\r') ? 2 : 1;
 			c->scanned = 0;
+			if (++c->blank_lines > 16)
+				return -1;
 		}
 		end = http_wire_head_end(c->in + c->in_pos, c->in_len - c->in_pos, c->scanned);
 		if (end == 0)
@@ -1683,6 +1702,7 @@ conn_head(HttpConn *c)
 		up->conn = c;
 		up->loopback = c->loopback;
 		c->up = up;
+		c->blank_lines = 0;
 		why = http_wire_parse_head(c->in + c->in_pos, end, &up->head);
 		c->in_pos += end;
 		c->scanned = 0;
@@ -1813,6 +1833,14 @@ conn_body(HttpConn *c)
 }
 
 /*
+ * Steps one connection may take in a turn: a client that sends pipelined
+ * requests as fast as they are answered (those the I/O thread answers
+ * itself) has its turn end there, and the connection is due again, after
+ * the others' turns (and the main thread's look at its latch).
+ */
+#define CONN_TURN_STEPS 64
+
+/*
  * Move the connection on as far as it goes without waiting: send, read,
  * parse, hand a complete request on.  It may be closed here (then c is
  * gone).
@@ -1820,9 +1848,15 @@ conn_body(HttpConn *c)
 static void
 conn_run(HttpConn *c)
 {
-	for (;;)
+	for (int steps = 0;; steps++)
 	{
 		int			r;
+
+		if (steps >= CONN_TURN_STEPS)
+		{
+			conn_due(c);
+			return;
+		}
 
 		switch (c->state)
 		{
@@ -1848,6 +1882,8 @@ conn_run(HttpConn *c)
 					HttpUpload *up = c->up;
 					char	   *body = up->resp;
 
+					/* its time out counts from the answer, not the request */
+					c->active = io_now_ms();
 					up->resp = NULL;
 					/* a refused check: the body is not read, the connection closed */
 					if (body == NULL ||
@@ -1862,6 +1898,7 @@ conn_run(HttpConn *c)
 				if (c->up->state == UP_READING && c->up->at_headers)
 				{
 					/* the credentials passed: the body may come */
+					c->active = io_now_ms();
 					if (!io_buffer_reserve(c->up, c->up->expect))
 					{
 						if (!io_unavailable(c))
@@ -1871,7 +1908,11 @@ conn_run(HttpConn *c)
 						}
 						continue;
 					}
-					conn_body_begin(c);
+					if (!conn_body_begin(c))
+					{
+						conn_close(c);
+						return;
+					}
 					continue;
 				}
 				return;

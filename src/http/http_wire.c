@@ -12,7 +12,9 @@
  * 5): a field name must be a token, no control character may stand in a
  * field value or the request line, a line folded onto the next (obs-fold)
  * and a carriage return anywhere but before a line feed are refused; a line
- * may end with a bare line feed, as section 2.2 allows.
+ * may end with a bare line feed, as section 2.2 allows (a line of the
+ * chunked coding may not: section 7.1); an HTTP/1.1 request needs a Host
+ * (section 3.2).
  *
  *-------------------------------------------------------------------------
  */
@@ -119,14 +121,27 @@ http_wire_unescape(char *s, bool plus)
 	*o = '\0';
 }
 
-/* Split a query string (in place) into its decoded name=value pairs. */
+/*
+ * The most header fields and query arguments a head may have: a head of
+ * 16 kB could otherwise hold thousands, each an entry of 16 bytes, far
+ * more memory per connection than the head itself.
+ */
+#define WIRE_MAX_FIELDS 256
+
+/*
+ * Split a query string (in place) into its decoded name=value pairs; false
+ * when it has more than WIRE_MAX_FIELDS (*many) or memory runs out.
+ */
 static bool
-split_query(char *q, HttpHead *head)
+split_query(char *q, HttpHead *head, bool *many)
 {
 	int			n = 1;
 
 	for (const char *p = q; *p; p++)
 		n += (*p == '&');
+	*many = n > WIRE_MAX_FIELDS;
+	if (*many)
+		return false;
 	head->query = malloc(sizeof(HttpHeader) * n);
 	if (head->query == NULL)
 		return false;
@@ -181,6 +196,11 @@ http_wire_parse_head(const char *in, size_t len, HttpHead *head)
 	end = buf + len;
 	for (p = buf; p < end; p++)
 		lines += (*p == '\n');
+	if (lines > WIRE_MAX_FIELDS + 2)
+	{
+		why = "Too many header fields";
+		goto bad;
+	}
 	head->headers = malloc(sizeof(HttpHeader) * WIRE_MAX(lines, 1));
 	if (head->headers == NULL)
 	{
@@ -266,10 +286,12 @@ http_wire_parse_head(const char *in, size_t len, HttpHead *head)
 			q = strchr(target, '?');
 			if (q)
 			{
+				bool		many;
+
 				*q = '\0';
-				if (!split_query(q + 1, head))
+				if (!split_query(q + 1, head, &many))
 				{
-					why = "Out of memory";
+					why = many ? "Too many query arguments" : "Out of memory";
 					goto bad;
 				}
 			}
@@ -319,10 +341,22 @@ http_wire_parse_head(const char *in, size_t len, HttpHead *head)
 		why = "Malformed request line";
 		goto bad;
 	}
-	if (head->query == NULL && !split_query("", head))
+	/* RFC 9112, 3.2: an HTTP/1.1 request without Host is refused */
+	if (head->minor == 1 && http_wire_header(head, "Host") == NULL)
 	{
-		why = "Out of memory";
+		why = "Missing Host header";
 		goto bad;
+	}
+	if (head->query == NULL)
+	{
+		bool		many;
+		char		none[1] = "";
+
+		if (!split_query(none, head, &many))
+		{
+			why = "Out of memory";
+			goto bad;
+		}
 	}
 	return NULL;
 
@@ -352,8 +386,9 @@ http_wire_header(const HttpHead *head, const char *name)
 
 /* ---------- chunked transfer coding (RFC 9112, 7.1) ---------- */
 
-/* The longest chunk-size line or trailer line taken. */
+/* The longest chunk-size line or trailer line taken, the most trailers. */
 #define CHUNK_LINE_MAX 4096
+#define CHUNK_MAX_TRAILERS 64
 
 /*
  * Decode what in[0..len) holds of a chunked body: *used bytes of it are
@@ -389,10 +424,14 @@ http_wire_chunked(HttpChunked *st, const char *in, size_t len, size_t *used,
 				line_len = lf - (in + pos);
 				if (line_len > CHUNK_LINE_MAX)
 					return WIRE_BAD;
-				if (line_len > 0 && in[pos + line_len - 1] == '\r')
-					line_len--;
+				/* CRLF, not a bare LF, ends a line of the chunked coding */
+				if (line_len == 0 || in[pos + line_len - 1] != '\r')
+					return WIRE_BAD;
+				line_len--;
 				if (st->state == CHUNK_TRAILER)
 				{
+					if (line_len > 0 && ++st->trailers > CHUNK_MAX_TRAILERS)
+						return WIRE_BAD;
 					/* trailer fields are read and dropped; an empty line ends */
 					for (size_t i = 0; i < line_len; i++)
 					{
@@ -427,7 +466,7 @@ http_wire_chunked(HttpChunked *st, const char *in, size_t len, size_t *used,
 					}
 					if (i == 0)
 						return WIRE_BAD;
-					/* what may follow the size: whitespace, then ;extensions */
+					/* what may follow the size: ;extensions, whitespace before */
 					for (; i < line_len; i++)
 					{
 						unsigned char c = (unsigned char) in[pos + i];
@@ -437,6 +476,8 @@ http_wire_chunked(HttpChunked *st, const char *in, size_t len, size_t *used,
 						if (c != ' ' && c != '\t')
 							return WIRE_BAD;
 					}
+					if (i < line_len ? in[pos + i] != ';' : i > 0 && (in[pos + i - 1] == ' ' || in[pos + i - 1] == '\t'))
+						return WIRE_BAD;
 					for (; i < line_len; i++)
 					{
 						unsigned char c = (unsigned char) in[pos + i];
@@ -464,17 +505,11 @@ http_wire_chunked(HttpChunked *st, const char *in, size_t len, size_t *used,
 				*used = pos;
 				return WIRE_MORE;
 			case CHUNK_DATA_END:
-				/* the CRLF after a chunk's data (a bare LF taken too) */
+				/* the CRLF after a chunk's data */
 				if (pos == len)
 				{
 					*used = pos;
 					return WIRE_MORE;
-				}
-				if (in[pos] == '\n')
-				{
-					pos++;
-					st->state = CHUNK_SIZE;
-					continue;
 				}
 				if (in[pos] != '\r')
 					return WIRE_BAD;

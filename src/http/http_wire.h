@@ -54,6 +54,7 @@ typedef struct HttpChunked
 {
 	HttpChunkState state;
 	uint64_t	left;			/* CHUNK_DATA: bytes of the chunk to come */
+	int			trailers;		/* trailer lines read */
 } HttpChunked;
 
 extern bool http_wire_is_token(const char *s);

@@ -1936,7 +1936,10 @@ def wire_tests():
             ("a bare CR in a header value", b"GET / HTTP/1.1\r\nHost: x\ry\r\n\r\n"),
             ("a header without a colon", b"GET / HTTP/1.1\r\nHost x\r\n\r\n"),
             ("a malformed chunk size", head + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"),
-            ("a chunk without its CRLF", head + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n")]:
+            ("a chunk without its CRLF", head + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n"),
+            ("a chunk-size line ending in a bare LF", head + b"Transfer-Encoding: chunked\r\n\r\n2\n{}\r\n0\r\n\r\n"),
+            ("an HTTP/1.1 request without Host", b"GET / HTTP/1.1\r\nAccept: */*\r\n\r\n"),
+            ("a head of 300 header fields", b"GET / HTTP/1.1\r\nHost: x\r\n" + b"A: b\r\n" * 300 + b"\r\n")]:
         got = exchange(data)
         check("wire: %s: 400, connection closed" % name,
               got.startswith(b"HTTP/1.1 400") and b"\r\nConnection: close\r\n" in got and got.count(b"HTTP/1.1") == 1,

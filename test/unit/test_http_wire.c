@@ -109,7 +109,7 @@ main(void)
 
 	/* empty lines before the request line are ignored */
 	CHECK(parse("\r\n\r\nGET / HTTP/1.1\r\n\r\n", &h) != NULL);	/* the first empty line ends it */
-	CHECK(parse("GET / HTTP/1.1\r\nA:\r\n\r\n", &h) == NULL);
+	CHECK(parse("GET / HTTP/1.1\r\nHost: x\r\nA:\r\n\r\n", &h) == NULL);
 	CHECK_STR(http_wire_header(&h, "A"), "");
 	http_wire_head_free(&h);
 
@@ -120,7 +120,7 @@ main(void)
 	CHECK_STR(parse("GET / HTTP/1.1\r\nA: b\r\n c\r\n\r\n", &h), "Obsolete line folding");
 	CHECK_STR(parse("GET / HTTP/1.1\r\nA: b\rc\r\n\r\n", &h), "Invalid character in the request's head");
 	CHECK_STR(parse("GET / HTTP/1.1\r\nA: b\001\r\n\r\n", &h), "Invalid character in the request's head");
-	CHECK(parse("GET / HTTP/1.1\r\nA: b\tc\r\n\r\n", &h) == NULL);	/* a tab is allowed */
+	CHECK(parse("GET / HTTP/1.1\r\nHost: x\r\nA: b\tc\r\n\r\n", &h) == NULL);	/* a tab is allowed */
 	http_wire_head_free(&h);
 	CHECK_STR(parse("GET / HTTP/2.0\r\n\r\n", &h), "Unsupported HTTP version");
 	CHECK_STR(parse("GET / HTTP/1.1 \r\n\r\n", &h), "Unsupported HTTP version");
@@ -130,6 +130,29 @@ main(void)
 	CHECK_STR(parse("GET /\x80 HTTP/1.1\r\n\r\n", &h), "Malformed request line");
 	CHECK_STR(parse("GET\r\n\r\n", &h), "Malformed request line");
 	CHECK(h.buf == NULL && h.headers == NULL);	/* nothing left to free */
+	CHECK_STR(parse("GET / HTTP/1.1\r\nA: b\r\n\r\n", &h), "Missing Host header");
+	CHECK(parse("GET / HTTP/1.0\r\nA: b\r\n\r\n", &h) == NULL);	/* HTTP/1.0 needs none */
+	http_wire_head_free(&h);
+	{
+		/* 256 fields and arguments are taken, more are not */
+		char	   *big = malloc(8192);
+		size_t		o = 0;
+
+		o += sprintf(big + o, "GET /?");
+		for (int i = 0; i < 256; i++)
+			o += sprintf(big + o, "a=%d&", i);
+		o += sprintf(big + o, "z HTTP/1.1\r\nHost: x\r\n\r\n");
+		CHECK_STR(parse(big, &h), "Too many query arguments");
+		o = sprintf(big, "GET /?a&b HTTP/1.1\r\nHost: x\r\n");
+		for (int i = 0; i < 255; i++)
+			o += sprintf(big + o, "H%d: v\r\n", i);
+		strcpy(big + o, "\r\n");
+		CHECK(parse(big, &h) == NULL && h.nheaders == 256 && h.nquery == 2);
+		http_wire_head_free(&h);
+		strcpy(big + o, "One-more: v\r\n\r\n");
+		CHECK_STR(parse(big, &h), "Too many header fields");
+		free(big);
+	}
 
 	/* chunked: any split of the input gives the same body */
 	for (size_t n = 1; n <= 40; n++)
@@ -138,7 +161,25 @@ main(void)
 		CHECK(out_len == 12 && memcmp(out, "{}0123456789", 12) == 0);
 		CHECK(used == strlen("2\r\n{}\r\nA;ext=1\r\n0123456789\r\n0\r\nTrailer: x\r\n\r\n"));
 	}
-	CHECK(dechunk("2\n{}\n0\n\n", 3, out, &out_len, &used) == WIRE_DONE && out_len == 2);
+	/* the chunked coding's lines end with CRLF (RFC 9112, 7.1) */
+	CHECK(dechunk("2\n{}\r\n0\r\n\r\n", 3, out, &out_len, &used) == WIRE_BAD);
+	CHECK(dechunk("2\r\n{}\n0\r\n\r\n", 3, out, &out_len, &used) == WIRE_BAD);
+	CHECK(dechunk("2\r\n{}\r\n0\r\nT: x\n\r\n", 3, out, &out_len, &used) == WIRE_BAD);
+	/* whitespace after the size only before an extension */
+	CHECK(dechunk("2 \r\n{}\r\n0\r\n\r\n", 100, out, &out_len, &used) == WIRE_BAD);
+	CHECK(dechunk("2 ;a=b\r\n{}\r\n0\r\n\r\n", 100, out, &out_len, &used) == WIRE_DONE && out_len == 2);
+	{
+		/* at most 64 trailer lines */
+		char		t[2048];
+		size_t		o = sprintf(t, "0\r\n");
+
+		for (int i = 0; i < 64; i++)
+			o += sprintf(t + o, "T: v\r\n");
+		strcpy(t + o, "\r\n");
+		CHECK(dechunk(t, 100, out, &out_len, &used) == WIRE_DONE);
+		strcpy(t + o, "T: v\r\n\r\n");
+		CHECK(dechunk(t, 100, out, &out_len, &used) == WIRE_BAD);
+	}
 	CHECK(dechunk("2\r\n{}\r\n", 100, out, &out_len, &used) == WIRE_MORE);	/* no last chunk yet */
 	CHECK(dechunk("x\r\n\r\n", 100, out, &out_len, &used) == WIRE_BAD);
 	CHECK(dechunk("2 x\r\n{}\r\n0\r\n\r\n", 100, out, &out_len, &used) == WIRE_BAD);
