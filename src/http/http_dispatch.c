@@ -51,7 +51,9 @@
  * its role needs a slot); the main thread decides this for each request
  * from its own settings, so a reload applies to the next one.  Any other
  * request, and every request while the main thread is busy, takes the
- * queue as above.
+ * queue as above; one that the worker's own main thread then takes from
+ * the queue it answers on the connection itself (own_reply), without a
+ * wake-up of its I/O thread.
  *
  * The system calls of a request on the fast path, as a backend makes
  * them: the wait, a read of the connection's epoll set, the request's
@@ -187,6 +189,13 @@ typedef struct HttpQueue
 	pthread_mutex_t lock;
 	int			nworkers;
 	uint64		next_seq;
+
+	/*
+	 * Slots PENDING: a worker looks through the slots only when there are
+	 * some (each slot is 8 kB apart, so a look at every one costs a cache
+	 * and TLB miss each, on every request of the fast path).
+	 */
+	int			npending;
 	pg_atomic_uint64 buffered;	/* body bytes the I/O threads hold */
 	HttpRoleCount roles[HTTP_ROLE_ENTRIES];
 	HttpQueueWorker workers[HTTP_MAX_WORKERS];
@@ -914,6 +923,7 @@ io_publish(int slot)
 	queue_lock();
 	n = http_queue->nworkers;
 	s->state = SLOT_PENDING;
+	http_queue->npending++;
 	s->owner_pid = http_queue->workers[my_index].pid;
 	s->seq = http_queue->next_seq++;
 	for (int k = 0; k < n; k++)
@@ -2335,7 +2345,10 @@ dispatch_exit(int code, Datum arg)
 		if (s->owner == my_index && s->state != SLOT_RUNNING)
 		{
 			if (s->state == SLOT_PENDING)
+			{
 				role_unwait(s);
+				http_queue->npending--;
+			}
 			s->state = SLOT_FREE;
 		}
 		else if (s->state == SLOT_RUNNING && s->runner == my_index)
@@ -2402,7 +2415,10 @@ http_dispatch_start(int index)
 		HttpSlot   *s = &http_queue->slots[index * HTTP_SLOTS_PER_WORKER + i];
 
 		if (s->state == SLOT_PENDING)
+		{
 			role_unwait(s);
+			http_queue->npending--;
+		}
 		if (s->state != SLOT_RUNNING)
 			s->state = SLOT_FREE;
 	}
@@ -2604,7 +2620,7 @@ http_dispatch_next(HttpRequest *req)
 		io_drain_fd(io_work_fds[my_index]);
 	work_maybe = false;
 	queue_lock();
-	for (int i = 0; i < http_queue->nworkers * HTTP_SLOTS_PER_WORKER; i++)
+	for (int i = 0; http_queue->npending > 0 && i < http_queue->nworkers * HTTP_SLOTS_PER_WORKER; i++)
 	{
 		s = &http_queue->slots[i];
 		if (s->state == SLOT_PENDING && s->seq < best)
@@ -2625,6 +2641,7 @@ http_dispatch_next(HttpRequest *req)
 	{
 		s = &http_queue->slots[found];
 		s->state = SLOT_RUNNING;
+		http_queue->npending--;
 		s->runner = my_index;
 		if (OidIsValid(s->role_hint))
 		{
@@ -2836,6 +2853,56 @@ direct_reply(HttpRequest *req, int status, const char *body, size_t len)
 }
 
 /*
+ * Answer a request of this worker's own connections taken from the queue
+ * (it came while the main thread was busy, and no other worker took it
+ * first): the main thread sends the answer itself, as on the fast path,
+ * rather than through the slot and a wake-up of its I/O thread.
+ */
+static void
+own_reply(HttpRequest *req, int status, const char *body, size_t len)
+{
+	HttpSlot   *s = &http_queue->slots[req->slot];
+	int			i = req->slot - my_index * HTTP_SLOTS_PER_WORKER;
+	char	   *copy = malloc(Max(len, 1));
+	HttpUpload *up;
+	int			wake;
+	bool		due;
+
+	if (copy != NULL)
+		memcpy(copy, body, len);
+	pthread_mutex_lock(&conn_lock);
+	up = io_slot_upload[i];
+	io_slot_upload[i] = NULL;
+	queue_lock();
+	s->state = SLOT_FREE;
+	wake = role_release();
+	queue_unlock();
+	if (up != NULL)
+	{
+		if (copy == NULL)
+			io_fail(up);
+		else
+		{
+			up->status = status;
+			up->resp = copy;
+			up->resp_len = len;
+			up->state = UP_ANSWERED;
+			copy = NULL;
+		}
+		conn_run(up->conn);
+	}
+	/* the slot is free: a request waiting for one takes it */
+	io_drain_waiting();
+	due = io_due_head != NULL;
+	pthread_mutex_unlock(&conn_lock);
+	free(copy);
+	wake_worker(wake);
+	/* what is due now the I/O thread runs (this thread is not driving) */
+	if (due)
+		bump(wake_fd);
+}
+
+/*
  * Answer the claimed request: the response goes into its slot (or the
  * slot's file), and its owner's I/O thread is told.
  */
@@ -2867,6 +2934,11 @@ http_dispatch_reply(HttpRequest *req, int status, const char *body, size_t len)
 
 		slot_path(path, sizeof(path), req->slot, "req");
 		unlink(path);
+	}
+	if (s->owner == my_index && !req->check)
+	{
+		own_reply(req, status, body, len);
+		return;
 	}
 	s->status = status;
 	s->len = len;
@@ -2982,7 +3054,10 @@ http_dispatch_defer(HttpRequest *req)
 
 	queue_lock();
 	if (s->state == SLOT_RUNNING && s->owner_pid == http_queue->workers[s->owner].pid)
+	{
 		s->state = SLOT_PENDING;
+		http_queue->npending++;
+	}
 	else
 	{
 		/* its owner is gone, and its connection */
