@@ -53,7 +53,11 @@
  * request, and every request while the main thread is busy, takes the
  * queue as above; one that the worker's own main thread then takes from
  * the queue it answers on the connection itself (own_reply), without a
- * wake-up of its I/O thread.
+ * wake-up of its I/O thread.  And a connection on which a request arrives
+ * while its worker's main thread is busy, and another worker's is idle
+ * with fewer connections by two or more, is handed to that worker, socket
+ * and all (conn_handoff): the kernel spreads connections by a hash, and a
+ * client's connections that land on one worker are spread out so.
  *
  * The system calls of a request on the fast path, as a backend makes
  * them: the wait, a read of the connection's epoll set, the request's
@@ -168,6 +172,7 @@ typedef struct HttpQueueWorker
 {
 	uint32		pid;			/* 0: not running */
 	bool		idle;			/* its main thread waits for work */
+	pg_atomic_uint32 nconn;		/* its open connections */
 } HttpQueueWorker;
 
 /*
@@ -265,6 +270,13 @@ static bool work_maybe = true;
 static int	io_nfds = 0;
 static int	io_work_fds[HTTP_MAX_WORKERS];
 static int	io_done_fds[HTTP_MAX_WORKERS];
+
+/*
+ * Each worker's inbox of connections handed to it by another (datagram
+ * socket pairs made by the postmaster, inherited): [0] it reads, [1] the
+ * others send on.
+ */
+static int	io_inbox_fds[HTTP_MAX_WORKERS][2];
 static pthread_t io_thread;
 static bool io_started = false;
 static volatile sig_atomic_t io_stop = false;
@@ -273,6 +285,7 @@ static volatile sig_atomic_t io_failed = false;
 /* The settings the I/O thread reads, copied on start and on reload. */
 static pthread_mutex_t io_config_lock = PTHREAD_MUTEX_INITIALIZER;
 static char io_cors_origin[256];
+static bool io_fast_path;		/* stdesign.http_fast_path, and no bound per role */
 static uint64 io_max_buffer;	/* stdesign.http_max_buffer, in bytes */
 static int	io_max_connections; /* stdesign.http_max_connections */
 
@@ -346,6 +359,7 @@ typedef enum HttpConnState
 typedef struct HttpConn
 {
 	bool		listener;
+	bool		inbox;			/* listener: this worker's inbox */
 	bool		paused;			/* listener: accepting stopped for a while */
 	int			fd;
 	bool		loopback;
@@ -377,6 +391,7 @@ typedef struct HttpConn
 #define HTTP_CONNECTION_TIMEOUT (120 * 1000)
 
 static HttpConn io_listeners[HTTP_MAX_LISTENERS];
+static HttpConn io_inbox;		/* connections from the other workers */
 static int	io_nlisteners = 0;
 static HttpConn *io_conns = NULL;	/* all the connections */
 static HttpConn *io_due_head = NULL;	/* to run without an event */
@@ -411,6 +426,8 @@ http_queue_shmem_init(void *base, int nworkers)
 	pg_atomic_init_u64(&http_queue->buffered, 0);
 	for (int i = 0; i < nworkers * HTTP_SLOTS_PER_WORKER; i++)
 		http_queue->slots[i].owner = i / HTTP_SLOTS_PER_WORKER;
+	for (int i = 0; i < nworkers; i++)
+		pg_atomic_init_u32(&http_queue->workers[i].nconn, 0);
 }
 
 void
@@ -1445,6 +1462,7 @@ conn_close(HttpConn *c)
 	free(c->in);
 	free(c);
 	io_nconnections--;
+	pg_atomic_fetch_sub_u32(&http_queue->workers[my_index].nconn, 1);
 	http_stats_connection(-1);
 }
 
@@ -1947,6 +1965,47 @@ conn_run(HttpConn *c)
 }
 
 /*
+ * A connection on socket fd, accepted here or handed over by another worker
+ * (readable: its request may be waiting already; otherwise the next wait
+ * reports what there is).  NULL, and fd closed, when it cannot be served.
+ */
+static HttpConn *
+conn_new(int fd, bool loopback, bool readable)
+{
+	HttpConn   *c = calloc(1, sizeof(HttpConn));
+	struct epoll_event ev;
+
+	if (c != NULL)
+		c->in = malloc(HTTP_CONNECTION_MEMORY);
+	ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+	ev.data.ptr = c;
+	if (c == NULL || c->in == NULL || epoll_ctl(conn_ep, EPOLL_CTL_ADD, fd, &ev) != 0)
+	{
+		if (c)
+			free(c->in);
+		free(c);
+		close(fd);
+		return NULL;
+	}
+	c->fd = fd;
+	c->loopback = loopback;
+	c->state = C_HEAD;
+	c->writable = true;
+	c->readable = readable;
+	c->active = io_now_ms();
+	c->next = io_conns;
+	if (io_conns)
+		io_conns->prev = c;
+	io_conns = c;
+	io_nconnections++;
+	pg_atomic_fetch_add_u32(&http_queue->workers[my_index].nconn, 1);
+	http_stats_connection(1);
+	if (readable)
+		conn_due(c);
+	return c;
+}
+
+/*
  * Accept what connections the listener has: refused (closed at once) past
  * stdesign.http_max_connections and the margin in which the first request
  * is answered 503.
@@ -1963,7 +2022,6 @@ conn_accept(HttpConn *l)
 	{
 		int			fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		int			one = 1;
-		HttpConn   *c;
 		struct epoll_event ev;
 
 		if (fd < 0)
@@ -1986,31 +2044,7 @@ conn_accept(HttpConn *l)
 			continue;
 		}
 		(void) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-		c = calloc(1, sizeof(HttpConn));
-		if (c != NULL)
-			c->in = malloc(HTTP_CONNECTION_MEMORY);
-		ev.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-		ev.data.ptr = c;
-		if (c == NULL || c->in == NULL || epoll_ctl(conn_ep, EPOLL_CTL_ADD, fd, &ev) != 0)
-		{
-			if (c)
-				free(c->in);
-			free(c);
-			close(fd);
-			continue;
-		}
-		c->fd = fd;
-		c->loopback = l->loopback;
-		c->state = C_HEAD;
-		/* what is there already is reported by the next wait */
-		c->writable = true;
-		c->active = io_now_ms();
-		c->next = io_conns;
-		if (io_conns)
-			io_conns->prev = c;
-		io_conns = c;
-		io_nconnections++;
-		http_stats_connection(1);
+		(void) conn_new(fd, l->loopback, false);
 	}
 }
 
@@ -2046,6 +2080,134 @@ io_sweep(int64 now)
 }
 
 /*
+ * Hand an idle connection to another worker (the I/O thread, while the
+ * main thread runs a request): a request arrives on it, and this worker's
+ * main thread is busy, while another's is idle and has fewer connections
+ * by two or more.  The kernel spreads connections over the workers'
+ * sockets by a hash, so both of a client's two connections often land on
+ * one worker: one of them would then take the queue, and two wake-ups, at
+ * every request while the other runs.  Handed over, it is served on the
+ * other worker's fast path from then on.  Only a connection between
+ * requests, with nothing read of the next (its bytes wait in the kernel,
+ * for the new owner to read).  true when it is gone from this worker.
+ */
+static bool
+conn_handoff(HttpConn *c)
+{
+	int			target = -1;
+	uint32		mine;
+	uint32		best = UINT32_MAX;
+	char		byte;
+	struct msghdr msg;
+	struct iovec iov;
+	union
+	{
+		struct cmsghdr align;
+		char		buf[CMSG_SPACE(sizeof(int))];
+	}			control;
+	struct cmsghdr *cm;
+	bool		fast;
+
+	if (c->state != C_HEAD || c->up != NULL || c->in_len != c->in_pos || io_nfds < 2)
+		return false;
+	pthread_mutex_lock(&io_config_lock);
+	fast = io_fast_path;
+	pthread_mutex_unlock(&io_config_lock);
+	if (!fast)
+		return false;
+	mine = pg_atomic_read_u32(&http_queue->workers[my_index].nconn);
+	queue_lock();
+	for (int w = 0; w < http_queue->nworkers && w < io_nfds; w++)
+	{
+		HttpQueueWorker *qw = &http_queue->workers[w];
+		uint32		n = pg_atomic_read_u32(&qw->nconn);
+
+		if (w != my_index && qw->pid != 0 && qw->idle && n + 1 < mine && n < best)
+		{
+			best = n;
+			target = w;
+		}
+	}
+	queue_unlock();
+	if (target < 0)
+		return false;
+
+	byte = c->loopback ? 1 : 0;
+	iov.iov_base = &byte;
+	iov.iov_len = 1;
+	memset(&msg, 0, sizeof(msg));
+	memset(&control, 0, sizeof(control));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = control.buf;
+	msg.msg_controllen = sizeof(control.buf);
+	cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &c->fd, sizeof(int));
+	if (sendmsg(io_inbox_fds[target][1], &msg, MSG_DONTWAIT | MSG_NOSIGNAL) != 1)
+		return false;
+	/* the other worker has the socket now: this one forgets it */
+	c->close_after = false;
+	conn_close(c);
+	return true;
+}
+
+/* Take the connections other workers handed to this one. */
+static void
+conn_receive(HttpConn *inbox)
+{
+	for (int i = 0; i < 64; i++)
+	{
+		char		byte = 0;
+		struct msghdr msg;
+		struct iovec iov;
+		union
+		{
+			struct cmsghdr align;
+			char		buf[CMSG_SPACE(sizeof(int) * 4)];
+		}			control;
+		struct cmsghdr *cm;
+		ssize_t		n;
+		int			fd = -1;
+
+		iov.iov_base = &byte;
+		iov.iov_len = 1;
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_iov = &iov;
+		msg.msg_iovlen = 1;
+		msg.msg_control = control.buf;
+		msg.msg_controllen = sizeof(control.buf);
+		n = recvmsg(inbox->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		if (n < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		for (cm = CMSG_FIRSTHDR(&msg); cm != NULL; cm = CMSG_NXTHDR(&msg, cm))
+		{
+			if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+				continue;
+			for (size_t k = 0; k < (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++)
+			{
+				int			got;
+
+				memcpy(&got, CMSG_DATA(cm) + k * sizeof(int), sizeof(int));
+				/* one per message is sent; any more are not ours to keep */
+				if (fd < 0 && n == 1)
+					fd = got;
+				else
+					close(got);
+			}
+		}
+		if (fd >= 0)
+			(void) conn_new(fd, byte == 1, true);
+	}
+}
+
+/*
  * Run the connections (conn_lock held): those with events when events says
  * conn_ep may have some, those due, and the sweep when its time has come.
  */
@@ -2065,11 +2227,17 @@ io_run_conns(bool events)
 
 			if (c->listener)
 			{
-				conn_accept(c);
+				if (c->inbox)
+					conn_receive(c);
+				else
+					conn_accept(c);
 				continue;
 			}
 			if (ev[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR))
 				c->readable = true;
+			/* a request while the main thread is busy: another may take it */
+			if (!main_in_run && !main_drives && (ev[i].events & EPOLLIN) && conn_handoff(c))
+				continue;
 			if (ev[i].events & (EPOLLOUT | EPOLLHUP | EPOLLERR))
 				c->writable = true;
 			/* a held connection reads nothing until its request is answered */
@@ -2298,6 +2466,7 @@ http_dispatch_config(void)
 	strlcpy(io_cors_origin, http_cors_origin ? http_cors_origin : "", sizeof(io_cors_origin));
 	io_max_buffer = (uint64) http_max_buffer * 1024;
 	io_max_connections = http_max_connections;
+	io_fast_path = fast_path_applies();
 	pthread_mutex_unlock(&io_config_lock);
 	http_studio_config();
 }
@@ -2337,6 +2506,7 @@ dispatch_exit(int code, Datum arg)
 	queue_lock();
 	http_queue->workers[my_index].pid = 0;
 	http_queue->workers[my_index].idle = false;
+	pg_atomic_write_u32(&http_queue->workers[my_index].nconn, 0);
 	wake = role_release();
 	for (int i = 0; i < http_queue->nworkers * HTTP_SLOTS_PER_WORKER; i++)
 	{
@@ -2424,6 +2594,7 @@ http_dispatch_start(int index)
 	}
 	http_queue->workers[index].pid = (uint32) MyProcPid;
 	http_queue->workers[index].idle = false;
+	pg_atomic_write_u32(&http_queue->workers[index].nconn, 0);
 	queue_unlock();
 	memset(io_slot_upload, 0, sizeof(io_slot_upload));
 
@@ -2461,6 +2632,15 @@ http_dispatch_start(int index)
 			if (epoll_ctl(conn_ep, EPOLL_CTL_ADD, io_listeners[i].fd, &ev) != 0)
 				ereport(ERROR, (errmsg("stdesign: could not watch an HTTP listening socket: %m")));
 		}
+		/* connections handed over by the other workers */
+		memset(&io_inbox, 0, sizeof(io_inbox));
+		io_inbox.listener = true;
+		io_inbox.inbox = true;
+		io_inbox.fd = io_inbox_fds[index][0];
+		ev.events = EPOLLIN;
+		ev.data.ptr = &io_inbox;
+		if (epoll_ctl(conn_ep, EPOLL_CTL_ADD, io_inbox.fd, &ev) != 0)
+			ereport(ERROR, (errmsg("stdesign: could not watch the HTTP workers' inbox: %m")));
 	}
 	io_next_sweep = io_now_ms() + 1000;
 
@@ -2500,7 +2680,9 @@ http_dispatch_preload(int nworkers)
 	{
 		io_work_fds[i] = eventfd(0, EFD_NONBLOCK);
 		io_done_fds[i] = eventfd(0, EFD_NONBLOCK);
-		if (io_work_fds[i] < 0 || io_done_fds[i] < 0)
+		if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0, io_inbox_fds[i]) != 0)
+			io_inbox_fds[i][0] = io_inbox_fds[i][1] = -1;
+		if (io_work_fds[i] < 0 || io_done_fds[i] < 0 || io_inbox_fds[i][0] < 0)
 			ereport(ERROR,
 					(errmsg("stdesign: could not create the HTTP workers' eventfds: %m")));
 		io_nfds = i + 1;

@@ -1492,6 +1492,7 @@ def dispatch_tests():
     check("dispatch: 150 requests at once, past the queue's slots: all answered and written",
           codes == {200: 150} and n == "150", (codes, n))
     fast_path_tests(c, rel, get, held)
+    handoff_tests(get)
 
 
 def open_connections():
@@ -1663,6 +1664,47 @@ def fast_path_tests(c, rel, get, held):
     check("fast path: stdesign.http_fast_path off then on again by a reload, the same connections served",
           not bad, bad)
     unread_responses_tests(mine, get)
+    for conn in mine:
+        conn.close()
+
+
+def handoff_tests(get):
+    """Two connections of a client that the kernel put on one worker: when
+    a request arrives on one while that worker's main thread runs the
+    other's, the connection is handed to the idle worker (src/http/
+    http_dispatch.c, conn_handoff), and each is served on its own worker
+    from then on; the client sees the same connection throughout."""
+    time.sleep(1)   # the connections closed above are gone from the counts
+    worker, mine, others = owned_connections(get, 2)
+    for conn in others:
+        conn.close()
+    check("hand-off: two keep-alive connections held by one worker", worker is not None and len(mine) == 2,
+          open_connections())
+    if worker is None:
+        return
+    time.sleep(0.5)
+    before = open_connections()
+    socks = [conn.sock for conn in mine]
+    results = {}
+
+    def load(i):
+        ok = True
+        for k in range(300):
+            r, data = raw("GetItem", get((i + k) % 12), conn=mine[i])
+            ok = ok and r.status == 200 and json.loads(data)["Item"]["SK"]["S"] == "%02d" % ((i + k) % 12)
+        results[i] = ok and mine[i].sock is socks[i]
+
+    threads = [threading.Thread(target=load, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    after = open_connections()
+    check("hand-off: 600 requests at once on the two, each answered with its item on its kept connection",
+          results == {0: True, 1: True}, results)
+    check("hand-off: one of the two moved to the other worker (open connections %s -> %s)" % (before, after),
+          after.get(worker, 0) == before.get(worker, 0) - 1 and sum(after.values()) == sum(before.values()),
+          (before, after))
     for conn in mine:
         conn.close()
 

@@ -18,6 +18,13 @@ fi
 
 log=$ST_CLUSTER_LOG
 psql -X -q -c "CREATE EXTENSION stdesign" || exit 1
+# the role of every request under trust, as docs/http.md's tour makes it
+psql -X -q <<'SQL' || exit 1
+CREATE ROLE stdesign_http;
+GRANT USAGE ON SCHEMA stdesign TO stdesign_http;
+GRANT USAGE, CREATE ON SCHEMA stdesign_data TO stdesign_http;
+GRANT SELECT ON stdesign.tables, stdesign.indexes TO stdesign_http;
+SQL
 # the workers serve once the extension exists
 for _ in $(seq 1 60); do
 	curl -s -o /dev/null -X POST "http://127.0.0.1:$HTTP_PORT/" && break
