@@ -1492,7 +1492,7 @@ def dispatch_tests():
     check("dispatch: 150 requests at once, past the queue's slots: all answered and written",
           codes == {200: 150} and n == "150", (codes, n))
     fast_path_tests(c, rel, get, held)
-    handoff_tests(get)
+    handoff_tests(get, rel, held)
 
 
 def open_connections():
@@ -1668,12 +1668,13 @@ def fast_path_tests(c, rel, get, held):
         conn.close()
 
 
-def handoff_tests(get):
+def handoff_tests(get, rel, held):
     """Two connections of a client that the kernel put on one worker: when
     a request arrives on one while that worker's main thread runs the
-    other's, the connection is handed to the idle worker (src/http/
-    http_dispatch.c, conn_handoff), and each is served on its own worker
-    from then on; the client sees the same connection throughout."""
+    other's (here an UpdateItem that waits for a row lock a SQL session
+    holds), the connection is handed to the idle worker (src/http/
+    http_dispatch.c, conn_handoff) and served there; the client sees the
+    same connection throughout."""
     time.sleep(1)   # the connections closed above are gone from the counts
     worker, mine, others = owned_connections(get, 2)
     for conn in others:
@@ -1685,29 +1686,36 @@ def handoff_tests(get):
     time.sleep(0.5)
     before = open_connections()
     socks = [conn.sock for conn in mine]
-    results = {}
-
-    def load(i):
-        ok = True
-        for k in range(300):
-            r, data = raw("GetItem", get((i + k) % 12), conn=mine[i])
-            ok = ok and r.status == 200 and json.loads(data)["Item"]["SK"]["S"] == "%02d" % ((i + k) % 12)
-        results[i] = ok and mine[i].sock is socks[i]
-
-    threads = [threading.Thread(target=load, args=(i,)) for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    after = open_connections()
-    check("hand-off: 600 requests at once on the two, each answered with its item on its kept connection",
-          results == {0: True, 1: True}, results)
-    check("hand-off: one of the two moved to the other worker (open connections %s -> %s)" % (before, after),
-          after.get(worker, 0) == before.get(worker, 0) - 1 and sum(after.values()) == sum(before.values()),
-          (before, after))
+    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "BEGIN",
+                               "-c", 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rel,
+                               "-c", "SELECT pg_sleep(60) /* pool lock */"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if held():
+            break
+        time.sleep(0.1)
+    update = json.dumps({"TableName": "PoolTable", "Key": {"PK": {"S": "pool"}, "SK": {"S": "03"}},
+                         "UpdateExpression": "SET n = :n", "ExpressionAttributeValues": {":n": {"N": "3"}}})
+    mine[0].request("POST", "/", body=update.encode(), headers={
+        "Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.UpdateItem",
+        "Authorization": FAKE_AUTH})
+    time.sleep(0.5)
+    mine[1].sock.settimeout(5)
+    r, data = raw("GetItem", get(4), conn=mine[1])
+    moved = open_connections()
+    check("hand-off: while one waits for a lock, the other's request is answered on its kept connection",
+          r.status == 200 and json.loads(data)["Item"]["SK"]["S"] == "04" and mine[1].sock is socks[1], data)
+    check("hand-off: ... by the other worker, which now holds that connection (open connections %s -> %s)"
+          % (before, moved), moved.get(worker, 0) == before.get(worker, 0) - 1 and
+          sum(moved.values()) == sum(before.values()), (before, moved))
+    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
+        "AND pid <> pg_backend_pid()")
+    holder.wait(timeout=30)
+    r = mine[0].getresponse()
+    r.read()
+    check("hand-off: the lock released, the waiting request completes", r.status == 200, r.status)
     for conn in mine:
         conn.close()
-
 
 def unread_responses_tests(mine, get):
     """Clients that never read their responses (Query pages of about 1 MB,
