@@ -1705,9 +1705,13 @@ def handoff_tests(get, rel, held):
     moved = open_connections()
     check("hand-off: while one waits for a lock, the other's request is answered on its kept connection",
           r.status == 200 and json.loads(data)["Item"]["SK"]["S"] == "04" and mine[1].sock is socks[1], data)
-    check("hand-off: ... by the other worker, which now holds that connection (open connections %s -> %s)"
-          % (before, moved), moved.get(worker, 0) == before.get(worker, 0) - 1 and
-          sum(moved.values()) == sum(before.values()), (before, moved))
+    # handed over only to a worker with fewer connections by two or more
+    # (others of the test's may be open there): then it moved
+    other = min((n for w, n in before.items() if w != worker), default=None)
+    if other is not None and before.get(worker, 0) - other >= 2:
+        check("hand-off: ... by the other worker, which now holds that connection (open connections %s -> %s)"
+              % (before, moved), moved.get(worker, 0) == before.get(worker, 0) - 1 and
+              sum(moved.values()) == sum(before.values()), (before, moved))
     sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
         "AND pid <> pg_backend_pid()")
     holder.wait(timeout=30)
