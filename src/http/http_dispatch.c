@@ -1467,6 +1467,38 @@ conn_close(HttpConn *c)
 }
 
 /*
+ * Read up to want bytes of the connection into buf: the count read, 0 when
+ * none is there yet, -1 when the connection is over (closed by the client,
+ * an error).  The readiness the edge-triggered set reported is used up by
+ * a read short of what was asked, or one that would block.
+ */
+static ssize_t
+conn_recv(HttpConn *c, char *buf, size_t want)
+{
+	ssize_t		n;
+
+	if (!c->readable)
+		return 0;
+	do
+		n = recv(c->fd, buf, want, 0);
+	while (n < 0 && errno == EINTR);
+	if (n > 0)
+	{
+		/* a read short of what was asked has emptied the kernel's buffer */
+		if ((size_t) n < want)
+			c->readable = false;
+		c->active = io_now_ms();
+		return n;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+	{
+		c->readable = false;
+		return 0;
+	}
+	return -1;
+}
+
+/*
  * Read what the kernel has into the connection's buffer: 1 some was read,
  * 0 none is there yet, -1 the connection is over (closed by the client, an
  * error, or its buffer full without the head complete).
@@ -1488,26 +1520,11 @@ conn_fill(HttpConn *c)
 	room = HTTP_CONNECTION_MEMORY - c->in_len;
 	if (room == 0)
 		return -1;
-	if (!c->readable)
-		return 0;
-	do
-		n = recv(c->fd, c->in + c->in_len, room, 0);
-	while (n < 0 && errno == EINTR);
-	if (n > 0)
-	{
-		c->in_len += n;
-		/* a read short of what was asked has emptied the kernel's buffer */
-		if ((size_t) n < room)
-			c->readable = false;
-		c->active = io_now_ms();
-		return 1;
-	}
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-	{
-		c->readable = false;
-		return 0;
-	}
-	return -1;
+	n = conn_recv(c, c->in + c->in_len, room);
+	if (n <= 0)
+		return (int) n;
+	c->in_len += n;
+	return 1;
 }
 
 /*
@@ -1807,25 +1824,10 @@ conn_body(HttpConn *c)
 				continue;
 			}
 			/* the rest straight into the body's buffer */
-			if (!c->readable)
-				return 0;
-			do
-				n = recv(c->fd, up->data + up->len, want, 0);
-			while (n < 0 && errno == EINTR);
-			if (n > 0)
-			{
-				up->len += n;
-				if ((size_t) n < want)
-					c->readable = false;
-				c->active = io_now_ms();
-				continue;
-			}
-			if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			{
-				c->readable = false;
-				return 0;
-			}
-			return -1;
+			n = conn_recv(c, up->data + up->len, want);
+			if (n <= 0)
+				return (int) n;
+			up->len += n;
 		}
 	}
 	for (;;)

@@ -1383,16 +1383,9 @@ def dispatch_tests():
     check("dispatch: 12 keep-alive connections open", ok)
 
     rel = relation("PoolTable")
-    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "BEGIN",
-                               "-c", 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rel,
-                               "-c", "SELECT pg_sleep(60) /* pool lock */"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     held = lambda: sql("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' "
                        "AND query LIKE '%pg_sleep(60) /* pool lock */%' AND pid <> pg_backend_pid()") == "1"
-    for _ in range(100):
-        if held():
-            break
-        time.sleep(0.1)
+    holder = hold_pool_lock('SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rel, held)
     check("dispatch: a SQL session holds the rows locked", held())
 
     update = json.dumps({"TableName": "PoolTable", "Key": {"PK": {"S": "pool"}, "SK": {"S": "00"}},
@@ -1444,9 +1437,7 @@ def dispatch_tests():
     slow = {i: v for i, v in results.items() if v[0] != 200 or v[1] > 3 or not v[2]}
     check("dispatch: and again, while the request still waits", len(results) == 11 and not slow, slow)
 
-    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
-        "AND pid <> pg_backend_pid()")
-    holder.wait(timeout=30)
+    release_pool_lock(holder)
     t0 = time.monotonic()
     r = conns[0].getresponse()
     data = r.read()
@@ -1462,23 +1453,14 @@ def dispatch_tests():
 
     # more requests at once than a worker has queue slots (64): those past
     # them wait in its I/O thread, and all are answered, in order
-    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "BEGIN",
-                               "-c", 'LOCK TABLE stdesign_data."%s" IN ACCESS EXCLUSIVE MODE' % rel,
-                               "-c", "SELECT pg_sleep(60) /* pool lock */"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        if held():
-            break
-        time.sleep(0.1)
+    holder = hold_pool_lock('LOCK TABLE stdesign_data."%s" IN ACCESS EXCLUSIVE MODE' % rel, held)
     many = [http.client.HTTPConnection("127.0.0.1", PORT, timeout=60) for _ in range(150)]
     for i, conn in enumerate(many):
         conn.request("POST", "/", body=json.dumps({"TableName": "PoolTable", "Item": {"PK": {"S": "many"}, "SK": {"S": "%03d" % i}}}).encode(),
                      headers={"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "DynamoDB_20120810.PutItem",
                               "Authorization": FAKE_AUTH})
     time.sleep(1)
-    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
-        "AND pid <> pg_backend_pid()")
-    holder.wait(timeout=30)
+    release_pool_lock(holder)
     codes = {}
     for conn in many:
         try:
@@ -1531,6 +1513,26 @@ def owned_connections(get, want):
     return None, [], [x for cs in by.values() for x in cs]
 
 
+def hold_pool_lock(lock, held):
+    """A SQL session that runs lock (a statement) in a transaction and then
+    sleeps, holding what it took; back once held() sees it sleeping."""
+    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "BEGIN", "-c", lock,
+                               "-c", "SELECT pg_sleep(60) /* pool lock */"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        if held():
+            break
+        time.sleep(0.1)
+    return holder
+
+
+def release_pool_lock(holder):
+    """hold_pool_lock's session cancelled, its transaction ended."""
+    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
+        "AND pid <> pg_backend_pid()")
+    holder.wait(timeout=30)
+
+
 def fast_path_tests(c, rel, get, held):
     """The fast path: a worker whose main thread is idle takes the requests
     of its own connections itself, without the queue.  While such a request
@@ -1547,14 +1549,7 @@ def fast_path_tests(c, rel, get, held):
         conn.close()
     socks = [conn.sock for conn in mine]
     pid = sql("SELECT pid FROM stdesign.http_status() WHERE worker = %d" % worker)
-    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "BEGIN",
-                               "-c", 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rel,
-                               "-c", "SELECT pg_sleep(60) /* pool lock */"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        if held():
-            break
-        time.sleep(0.1)
+    holder = hold_pool_lock('SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rel, held)
     check("fast path: a SQL session holds the rows locked", held())
     update = json.dumps({"TableName": "PoolTable", "Key": {"PK": {"S": "pool"}, "SK": {"S": "01"}},
                          "UpdateExpression": "SET n = :two", "ExpressionAttributeValues": {":two": {"N": "2"}}})
@@ -1610,9 +1605,7 @@ def fast_path_tests(c, rel, get, held):
     socks[0].setblocking(True)
     check("fast path: the blocked request still waits", early is None and waiter() == pid, early)
 
-    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
-        "AND pid <> pg_backend_pid()")
-    holder.wait(timeout=30)
+    release_pool_lock(holder)
     t0 = time.monotonic()
     r = mine[0].getresponse()
     data = r.read()
@@ -1686,14 +1679,7 @@ def handoff_tests(get, rel, held):
     time.sleep(0.5)
     before = open_connections()
     socks = [conn.sock for conn in mine]
-    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "BEGIN",
-                               "-c", 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rel,
-                               "-c", "SELECT pg_sleep(60) /* pool lock */"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        if held():
-            break
-        time.sleep(0.1)
+    holder = hold_pool_lock('SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rel, held)
     update = json.dumps({"TableName": "PoolTable", "Key": {"PK": {"S": "pool"}, "SK": {"S": "03"}},
                          "UpdateExpression": "SET n = :n", "ExpressionAttributeValues": {":n": {"N": "3"}}})
     mine[0].request("POST", "/", body=update.encode(), headers={
@@ -1712,9 +1698,7 @@ def handoff_tests(get, rel, held):
         check("hand-off: ... by the other worker, which now holds that connection (open connections %s -> %s)"
               % (before, moved), moved.get(worker, 0) == before.get(worker, 0) - 1 and
               sum(moved.values()) == sum(before.values()), (before, moved))
-    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
-        "AND pid <> pg_backend_pid()")
-    holder.wait(timeout=30)
+    release_pool_lock(holder)
     r = mine[0].getresponse()
     r.read()
     check("hand-off: the lock released, the waiting request completes", r.status == 200, r.status)
