@@ -135,10 +135,15 @@ SELECT indexrelid::regclass AS index, pg_get_indexdef(indexrelid) AS definition
 SELECT jsonb_path_query_array(st_describe_table('Expiring'), '$.GlobalSecondaryIndexes[*].IndexName') AS described_gsis,
        st_describe_table('Expiring') ? 'LocalSecondaryIndexes' AS described_lsis;
 SELECT index_name FROM stdesign.indexes WHERE table_name = 'Expiring';
--- The query of st_expire, with the index (sequential scans off: the table is small).
+-- The query of st_expire, with the index (sequential scans off: the table
+-- is small): each of the 16 shards' range of expiry seconds, the exact
+-- times checked on the items.
 SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT item FROM stdesign_data."Expiring"
-  WHERE stdesign.ttl_expiry(item, 'expires'::pg_catalog.text) OPERATOR(pg_catalog.<) 1000.5
+  WHERE stdesign.ttl_shard(pk, sk) OPERATOR(pg_catalog.=) ANY ('{0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15}'::pg_catalog.int4[])
+    AND stdesign.ttl_second(item, 'expires'::pg_catalog.text) OPERATOR(pg_catalog.<=) CAST(pg_catalog.floor(1000.5) AS pg_catalog.int8)
+    AND stdesign.ttl_second(item, 'expires'::pg_catalog.text) OPERATOR(pg_catalog.>=) CAST(pg_catalog.floor(0) AS pg_catalog.int8)
+    AND stdesign.ttl_expiry(item, 'expires'::pg_catalog.text) OPERATOR(pg_catalog.<) 1000.5
     AND stdesign.ttl_expiry(item, 'expires'::pg_catalog.text) OPERATOR(pg_catalog.>=) 0
   LIMIT 1000 FOR UPDATE SKIP LOCKED;
 -- and st_expire's own statement: the index's scans count goes up.
@@ -185,6 +190,17 @@ SELECT v AS "N", e::text AS expiry, e::text = v::numeric::text AS same
                ('000000000000000001'), ('0000000000000000001'), ('9223372036854775807'),
                ('99999999999999999999')) AS t(v),
        LATERAL stdesign.ttl_expiry(jsonb_build_object('a', jsonb_build_object('N', v)), 'a') AS e;
+-- ttl_second, the index's key: the same number's whole second, rounded
+-- down, for every number below 10^18 in magnitude; NULL beyond.
+SELECT left(v, 24) AS "N", s AS second,
+       s IS NOT DISTINCT FROM CASE WHEN abs(e) < 1e18 THEN floor(e)::int8 END AS floor_of_expiry
+  FROM (VALUES ('1700000000'), ('1700000000.999'), ('-1.5'), ('-0.5'), ('0.5'), ('-0'), ('0.000'), ('-0e5'),
+               ('17e8'), ('1.7E+9'), ('170000000000e-2'), ('1700000000999e-3'), ('-1700000000001e-3'),
+               ('999999999999999999'), ('999999999999999999.5'), ('-999999999999999999.5'),
+               ('1e17'), ('1e18'), ('-1e18'), ('0000000000000000001'), ('1' || repeat('0', 999)),
+               ('1e-1000'), ('-1e-1000'), ('1e1000'), ('NaN'), ('')) AS t(v),
+       LATERAL stdesign.ttl_second(jsonb_build_object('a', jsonb_build_object('N', v)), 'a') AS s,
+       LATERAL stdesign.ttl_expiry(jsonb_build_object('a', jsonb_build_object('N', v)), 'a') AS e;
 SELECT stdesign.ttl_expiry(i, 'a') AS expiry FROM (VALUES ('{"a": {"N": 5}}'::jsonb), ('{"a": {"S": "5"}}'), ('{"a": {"NS": ["5"]}}'),
   ('{"a": 5}'), ('{"a": "5"}'), ('{"a": null}'), ('{"b": {"N": "5"}}'), ('[{"a": {"N": "5"}}]'), ('"a"'), ('{"a": {"N": "5", "S": "x"}}')) AS t(i);
 -- Rows written by plain SQL: the set_keys trigger refuses numbers DynamoDB
@@ -204,6 +220,55 @@ RESET session_replication_role;
 SELECT st_expire('Expiring') AS expired_one;
 SELECT string_agg(item -> 'SK' ->> 'S', ' ' ORDER BY item -> 'SK' ->> 'S') AS left_in_h
   FROM stdesign_data."Expiring" WHERE item -> 'PK' ->> 'S' = 'h';
+
+-- The index's shards: a hash of the key columns' bytes, 0 to 15, the same
+-- for the same key; items of every shard expire.  The function takes key
+-- columns only (text, numeric, bytea): anything else is refused.
+SELECT count(DISTINCT stdesign.ttl_shard('p' || i, 's'::text)) AS shards_of_text,
+       count(DISTINCT stdesign.ttl_shard(i::numeric)) AS shards_of_numbers,
+       count(DISTINCT stdesign.ttl_shard(('\x' || lpad(to_hex(i), 8, '0'))::bytea, 'x'::text)) AS shards_of_binaries,
+       min(least(stdesign.ttl_shard('p' || i, 's'::text), stdesign.ttl_shard(i::numeric))) AS least,
+       max(greatest(stdesign.ttl_shard('p' || i, 's'::text), stdesign.ttl_shard(i::numeric))) AS greatest,
+       bool_and(stdesign.ttl_shard('p' || i, 's'::text) = stdesign.ttl_shard('p' || i, 's'::text)) AS stable
+  FROM generate_series(1, 1000) i;
+SELECT stdesign.ttl_shard(NULL::text) IS NULL AS strict, stdesign.ttl_shard(repeat('k', 100000)) BETWEEN 0 AND 15 AS long_key;
+SELECT stdesign.ttl_shard(1);
+SELECT stdesign.ttl_shard('p'::text, 2::int8);
+SELECT stdesign.ttl_shard('unknown');
+SELECT count(*) AS put FROM generate_series(1, 200) i,
+  LATERAL st_put(jsonb_build_object('PK', 'shard', 'SK', 's' || i, 'until', :now - 30), "table" => 'Expiring') AS p;
+SELECT count(DISTINCT stdesign.ttl_shard(pk, sk)) AS shards_holding_expired FROM stdesign_data."Expiring" WHERE pk = 'shard';
+SELECT st_expire('Expiring') AS expired_in_every_shard;
+SELECT count(*) AS left_in_shard FROM stdesign_data."Expiring" WHERE pk = 'shard';
+-- A table without a sort key: the shard of the partition key alone, a
+-- binary one here.
+SELECT st_create_table('ExpiringHash', sk => NULL, pk_type => 'B') IS NOT NULL AS created;
+SELECT st_update_ttl('ExpiringHash', 'until') IS NOT NULL AS enabled;
+SELECT pg_get_indexdef('stdesign_data."ExpiringHash:ttl"'::regclass) AS definition;
+SELECT count(*) AS put FROM generate_series(1, 100) i,
+  LATERAL st_api('PutItem', jsonb_build_object('TableName', 'ExpiringHash', 'Item', jsonb_build_object(
+    'PK', jsonb_build_object('B', encode(int4send(i), 'base64')),
+    'until', jsonb_build_object('N', (:now - 10 - i)::text)))) AS p;
+SELECT count(DISTINCT stdesign.ttl_shard(pk)) AS shards_holding_expired FROM stdesign_data."ExpiringHash";
+SELECT st_expire('ExpiringHash') AS expired;
+SELECT count(*) AS left FROM stdesign_data."ExpiringHash";
+-- An index as earlier builds made it (over ttl_expiry alone) still serves
+-- the expiry query, and disabling drops it as a time-to-live index.
+DROP INDEX stdesign_data."ExpiringHash:ttl";
+CREATE INDEX "ExpiringHash:ttl" ON stdesign_data."ExpiringHash" (stdesign.ttl_expiry(item, 'until'::text))
+  WHERE stdesign.ttl_expiry(item, 'until'::text) IS NOT NULL;
+SELECT st_api('PutItem', jsonb_build_object('TableName', 'ExpiringHash', 'Item', jsonb_build_object(
+    'PK', jsonb_build_object('B', 'AA=='), 'until', jsonb_build_object('N', (:now - 10)::text)))) AS put;
+SELECT pg_stat_force_next_flush();
+SELECT idx_scan AS scans_before FROM pg_stat_user_indexes WHERE indexrelname = 'ExpiringHash:ttl' \gset
+SET enable_seqscan = off;
+SELECT st_expire('ExpiringHash') AS expired_through_old_index;
+RESET enable_seqscan;
+SELECT pg_stat_force_next_flush();
+SELECT idx_scan > :scans_before AS old_index_scanned FROM pg_stat_user_indexes WHERE indexrelname = 'ExpiringHash:ttl';
+SELECT st_update_ttl('ExpiringHash', 'until', false) IS NOT NULL AS disabled;
+SELECT count(*) AS ttl_indexes FROM pg_class WHERE relname = 'ExpiringHash:ttl';
+SELECT st_drop_table('ExpiringHash') IS NOT NULL AS dropped;
 
 -- DeleteTable takes the setting with it: a new table of that name starts
 -- DISABLED, without the index.

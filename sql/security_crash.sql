@@ -206,6 +206,34 @@ SELECT st_api('UpdateTable', jsonb_build_object('TableName', 'Lay',
                                     FROM generate_series(1, 150000) AS i)));
 RESET statement_timeout;
 
+-- stdesign.ttl_shard, the time-to-live index's shard, takes "any": a role
+-- calls it with what it likes.  Values of variable length are hashed as
+-- bytes (a record, an array, one expanded by PL/pgSQL, a toasted value), all
+-- else is refused; no call reads past its argument.
+SET ROLE regress_crash_user;
+SELECT stdesign.ttl_shard(ROW(1, 'x')) BETWEEN 0 AND 15 AS "record",
+       stdesign.ttl_shard(ARRAY[1, 2, 3], '{}'::jsonb) BETWEEN 0 AND 15 AS array_jsonb,
+       stdesign.ttl_shard(''::bytea, ''::text) BETWEEN 0 AND 15 AS empty,
+       stdesign.ttl_shard(repeat('x', 3000000)) BETWEEN 0 AND 15 AS long;
+CREATE TEMP TABLE shard_toast (v text);
+INSERT INTO shard_toast SELECT string_agg(md5(i::text), '') FROM generate_series(1, 20000) i;
+SELECT stdesign.ttl_shard(v) BETWEEN 0 AND 15 AS toasted FROM shard_toast;
+DO $$
+DECLARE a int[] := ARRAY[1];
+BEGIN
+	FOR i IN 2 .. 1000 LOOP a[i] := i; END LOOP;
+	RAISE NOTICE 'expanded: %', stdesign.ttl_shard(a) BETWEEN 0 AND 15;
+END $$;
+SELECT stdesign.ttl_shard(1::int2);
+SELECT stdesign.ttl_shard(now());
+SELECT stdesign.ttl_shard('(1,2)'::point);
+SELECT stdesign.ttl_shard('x'::text, true);
+SELECT stdesign.ttl_shard('x'::name);
+SELECT stdesign.ttl_shard('x'::cstring);
+SELECT stdesign.ttl_shard('a', 'b');
+RESET ROLE;
+DROP TABLE pg_temp.shard_toast;
+
 SELECT st_drop_table('Lay');
 REVOKE ALL ON SCHEMA stdesign, stdesign_data FROM regress_crash_user;
 REVOKE ALL ON ALL TABLES IN SCHEMA stdesign_data FROM regress_crash_user;

@@ -1026,13 +1026,26 @@ ALTER TABLE stdesign.tables ADD COLUMN ttl_attribute text COLLATE "C";
 ALTER TABLE stdesign.tables ADD COLUMN ttl_enabled boolean NOT NULL DEFAULT false;
 ALTER TABLE stdesign.tables ADD COLUMN ttl_updated_at timestamptz;
 
--- The key of a table's time-to-live index, which enabling time to live
--- creates (stdesign_data."<table>:ttl") and disabling it drops: the
--- attribute's Number as numeric, NULL for anything else.  Postgres computes
--- it on every write of the table, so it never raises an error, whatever the
--- item holds (src/storage/ttl_expiry.c).
+-- An item's time of expiry: the attribute's Number as numeric, NULL for
+-- anything else.  With ttl_second and ttl_shard below, the key of a table's
+-- time-to-live index, which enabling time to live creates
+-- (stdesign_data."<table>:ttl") and disabling it drops.  Postgres computes
+-- the index's key on every write of the table, so none of them ever raises
+-- an error, whatever the item holds (src/storage/ttl_expiry.c).
 CREATE FUNCTION stdesign.ttl_expiry(item jsonb, attribute text) RETURNS numeric
 	AS 'MODULE_PATHNAME', 'st_ttl_expiry' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- The index's key: the expiry's whole second (floor), a bigint, NULL when
+-- there is none or it is 10^18 or more; st_expire checks ttl_expiry's exact
+-- value on the items the index gives.
+CREATE FUNCTION stdesign.ttl_second(item jsonb, attribute text) RETURNS bigint
+	AS 'MODULE_PATHNAME', 'st_ttl_second' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- The index's first column: a shard of the item's key (0 to 15, a hash of
+-- the key columns' bytes), so that writers of items expiring in the same
+-- second do not all add their entries to one page of the index.
+CREATE FUNCTION stdesign.ttl_shard(pk "any") RETURNS integer
+	AS 'MODULE_PATHNAME', 'st_ttl_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION stdesign.ttl_shard(pk "any", sk "any") RETURNS integer
+	AS 'MODULE_PATHNAME', 'st_ttl_shard' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 CREATE FUNCTION st_update_ttl(table_name text, attribute_name text, enabled boolean DEFAULT true)
 	RETURNS jsonb

@@ -107,7 +107,7 @@ create_ttl_index(StTable *t, const char *attribute)
 	{
 		if (storage_name_free(names[i]))
 		{
-			storage_create_ttl_index(t->relname, names[i], attribute);
+			storage_create_ttl_index(t->relname, names[i], attribute, t->sk.name != NULL);
 			return;
 		}
 	}

@@ -93,9 +93,13 @@ extern void storage_create_index(const char *relname, const char *index_relname,
 								 int npk, int nsk, const StKeyDef *keys,
 								 const StKeyDef *table_pk, const StKeyDef *table_sk);
 extern void storage_drop_index(const char *index_relname);
-/* Time to live's index over an attribute's expiry (see storage_expired_items). */
+/*
+ * Time to live's index over an attribute's expiry (see storage_expired_items),
+ * in STORAGE_TTL_SHARDS shards of the key (stdesign.ttl_shard).
+ */
+#define STORAGE_TTL_SHARDS 16
 extern void storage_create_ttl_index(const char *relname, const char *index_relname,
-									 const char *attribute);
+									 const char *attribute, bool has_sk);
 extern bool storage_is_ttl_index(Oid relid, const char *index_relname);
 /* Whether no relation of the data schema has this name. */
 extern bool storage_name_free(const char *relname);

@@ -501,44 +501,72 @@ ttl_expiry_sql(const char *attribute)
 	return psprintf("stdesign.ttl_expiry(item, %s::pg_catalog.text)", quote_literal_cstr(attribute));
 }
 
+/* Its whole second (ttl_second, ttl_expiry.c): the index's key. */
+static char *
+ttl_second_sql(const char *attribute)
+{
+	return psprintf("stdesign.ttl_second(item, %s::pg_catalog.text)", quote_literal_cstr(attribute));
+}
+
+/* The shard of a row's key (ttl_expiry.c): the index's first column. */
+static const char *
+ttl_shard_sql(bool has_sk)
+{
+	return has_sk ? "stdesign.ttl_shard(pk, sk)" : "stdesign.ttl_shard(pk)";
+}
+
 /*
- * The time-to-live index: a btree over the expiry, partial on there being
- * one, so that the items without a Number in the attribute cost nothing
- * but the expression's evaluation on a write.  Built as a GSI's btree is
- * (on a Citus table, Citus builds it on every shard).
+ * The time-to-live index: a btree over the shard of the key and the
+ * expiry's second, partial on there being one, so that the items without
+ * a Number in the attribute cost nothing but the expression's evaluation
+ * on a write.  Built as a GSI's btree is (on a Citus table, Citus builds
+ * it on every shard).
  */
 void
-storage_create_ttl_index(const char *relname, const char *index_relname, const char *attribute)
+storage_create_ttl_index(const char *relname, const char *index_relname, const char *attribute,
+						 bool has_sk)
 {
-	char	   *e = ttl_expiry_sql(attribute);
+	char	   *e = ttl_second_sql(attribute);
 
-	exec_ddl(psprintf("CREATE INDEX %s ON %s (%s) WHERE %s IS NOT NULL",
-					  quote_identifier(index_relname), qualified(relname), e, e));
+	exec_ddl(psprintf("CREATE INDEX %s ON %s (%s, %s) WHERE %s IS NOT NULL",
+					  quote_identifier(index_relname), qualified(relname),
+					  ttl_shard_sql(has_sk), e, e));
 }
 
 /*
  * Whether index_relname, in the data schema, is a time-to-live index of
- * relation relid: an index of it over stdesign.ttl_expiry.  A name is not
- * enough: anyone may add indexes of their own to a table's relation.
+ * relation relid: an index of it over stdesign.ttl_shard and
+ * stdesign.ttl_second, or (as made before the shards) over
+ * stdesign.ttl_expiry alone.  A name is not enough: anyone may add indexes
+ * of their own to a table's relation.
  */
 bool
 storage_is_ttl_index(Oid relid, const char *index_relname)
 {
 	Oid			ix = get_relname_relid(index_relname, get_namespace_oid(ST_DATA_SCHEMA, false));
-	Oid			argtypes[2] = {JSONBOID, TEXTOID};
-	Oid			fn;
+	Oid			ns = get_namespace_oid("stdesign", false);
 	Relation	ind;
 	List	   *exprs;
+	int			natts;
 	bool		result;
 
 	if (!OidIsValid(ix) || get_rel_relkind(ix) != RELKIND_INDEX)
 		return false;
-	fn = LookupFuncName(list_make2(makeString("stdesign"), makeString("ttl_expiry")), 2, argtypes, true);
 	ind = index_open(ix, AccessShareLock);
 	exprs = RelationGetIndexExpressions(ind);
-	result = ind->rd_index->indrelid == relid && ind->rd_index->indnatts == 1 &&
-		list_length(exprs) == 1 && IsA(linitial(exprs), FuncExpr) &&
-		((FuncExpr *) linitial(exprs))->funcid == fn;
+	natts = ind->rd_index->indnatts;
+	result = ind->rd_index->indrelid == relid && (natts == 1 || natts == 2) &&
+		list_length(exprs) == natts;
+	for (int i = 0; result && i < natts; i++)
+	{
+		/* ttl_shard has two forms (with and without sk): names are checked */
+		Node	   *x = list_nth(exprs, i);
+		Oid			f = IsA(x, FuncExpr) ? ((FuncExpr *) x)->funcid : InvalidOid;
+		char	   *name = OidIsValid(f) ? get_func_name(f) : NULL;
+		const char *want = natts == 1 ? "ttl_expiry" : i == 0 ? "ttl_shard" : "ttl_second";
+
+		result = name != NULL && strcmp(name, want) == 0 && get_func_namespace(f) == ns;
+	}
 	index_close(ind, AccessShareLock);
 	return result;
 }
@@ -3243,11 +3271,12 @@ storage_scan(StTable *t, StIndex *ix, const StScanRange *r, StRowCallback callba
  * skipping the items other transactions hold (those wait for the next
  * round), copied into the caller's context.  In READ COMMITTED an item
  * changed meanwhile is rechecked against the condition once locked, so an
- * item given a later expiry is not returned.  The condition is on
- * stdesign.ttl_expiry, the key of the table's time-to-live index: a range
- * scan of the expired items alone, oldest first, where the index is there
- * (the planner's choice; a table enabled before the index existed is read
- * whole, with the same condition).  Returns how many.
+ * item given a later expiry is not returned.  The condition is on the
+ * keys of the table's time-to-live index (the shard, the expiry's second)
+ * and on stdesign.ttl_expiry: a range scan per shard of the expired items
+ * alone where the index is there (the planner's choice; a table enabled
+ * before the index existed is read whole, with the same condition).
+ * Returns how many.
  *
  * A Citus distributed table: unlocked candidates, every shard asked (Citus
  * runs no row-locking statement over several shards); the caller deletes
@@ -3263,6 +3292,8 @@ storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int
 	Datum		values[3];
 	MemoryContext caller = CurrentMemoryContext;
 	char	   *e = ttl_expiry_sql(attr);
+	char	   *second = ttl_second_sql(attr);
+	StringInfoData shards;
 	char	   *sql;
 	int			count;
 
@@ -3271,8 +3302,20 @@ storage_expired_items(StTable *t, const char *attr, Datum now, Datum oldest, int
 	values[0] = now;
 	values[1] = oldest;
 	values[2] = Int32GetDatum(limit);
-	sql = psprintf("SELECT item FROM %s WHERE %s " OP("<") " $1 AND %s " OP(">=") " $2 LIMIT $3%s",
-				   t->qualified, e, e, t->distributed ? "" : " FOR UPDATE SKIP LOCKED");
+	/*
+	 * Each shard's range of seconds from the index (floor(v) <= floor(now)
+	 * and floor(v) >= floor(oldest) are necessary), the exact bounds checked
+	 * on the items; an index over the expiry alone takes the latter.
+	 */
+	initStringInfo(&shards);
+	for (int i = 0; i < STORAGE_TTL_SHARDS; i++)
+		appendStringInfo(&shards, "%s%d", i ? "," : "", i);
+	sql = psprintf("SELECT item FROM %s WHERE %s " OP("=") " ANY ('{%s}'::pg_catalog.int4[])"
+				   " AND %s " OP("<=") " CAST(pg_catalog.floor($1) AS pg_catalog.int8)"
+				   " AND %s " OP(">=") " CAST(pg_catalog.floor($2) AS pg_catalog.int8)"
+				   " AND %s " OP("<") " $1 AND %s " OP(">=") " $2 LIMIT $3%s",
+				   t->qualified, ttl_shard_sql(t->sk.name != NULL), shards.data,
+				   second, second, e, e, t->distributed ? "" : " FOR UPDATE SKIP LOCKED");
 	SPI_connect();
 	if (SPI_execute_with_args(sql, 3, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		st_internal_error("could not read the expired items of table %s", t->name);
