@@ -270,6 +270,39 @@ SELECT st_update_ttl('ExpiringHash', 'until', false) IS NOT NULL AS disabled;
 SELECT count(*) AS ttl_indexes FROM pg_class WHERE relname = 'ExpiringHash:ttl';
 SELECT st_drop_table('ExpiringHash') IS NOT NULL AS dropped;
 
+-- Disabling drops the index it made and nothing else: an owner's own
+-- index under the index's name, over the same functions but another
+-- attribute, or the right one without the predicate, is not it and stays
+-- (the time-to-live index then takes the other form of the name).
+SELECT st_create_table('OwnIndex') IS NOT NULL AS created;
+CREATE INDEX "OwnIndex:ttl" ON stdesign_data."OwnIndex"
+  (stdesign.ttl_shard(pk, sk), stdesign.ttl_second(item, 'other'::text))
+  WHERE stdesign.ttl_second(item, 'other'::text) IS NOT NULL;
+SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
+SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
+SELECT indexrelid::regclass AS index FROM pg_index
+  WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+DROP INDEX stdesign_data."OwnIndex:ttl";
+CREATE INDEX "OwnIndex:ttl" ON stdesign_data."OwnIndex"
+  (stdesign.ttl_shard(pk, sk), stdesign.ttl_second(item, 'until'::text));
+SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
+SELECT count(*) AS ttl_indexes FROM pg_index
+  WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
+SELECT indexrelid::regclass AS index, indpred IS NULL AS no_predicate FROM pg_index
+  WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+-- The index as st_update_ttl makes it, made by the owner under the name,
+-- is taken for it (the same index in every part).
+DROP INDEX stdesign_data."OwnIndex:ttl";
+CREATE INDEX "OwnIndex:ttl" ON stdesign_data."OwnIndex"
+  (stdesign.ttl_shard(pk, sk), stdesign.ttl_second(item, 'until'::text))
+  WHERE stdesign.ttl_second(item, 'until'::text) IS NOT NULL;
+SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
+SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
+SELECT count(*) AS ttl_indexes FROM pg_index
+  WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+SELECT st_drop_table('OwnIndex') IS NOT NULL AS dropped;
+
 -- DeleteTable takes the setting with it: a new table of that name starts
 -- DISABLED, without the index.
 SELECT st_drop_table('Expiring');

@@ -231,7 +231,28 @@ SELECT stdesign.ttl_shard('x'::text, true);
 SELECT stdesign.ttl_shard('x'::name);
 SELECT stdesign.ttl_shard('x'::cstring);
 SELECT stdesign.ttl_shard('a', 'b');
+-- stdesign.ttl_second and ttl_expiry, the index's key and the expiry,
+-- read an attribute of any jsonb a role passes: what ttl_expiry does not
+-- read as a Number is NULL in both, never an error or a read past the
+-- value, and the second is the expiry's floor below 10^18.
+SELECT v AS item, stdesign.ttl_second(v::jsonb, 'e') AS second, stdesign.ttl_expiry(v::jsonb, 'e') AS expiry
+  FROM (VALUES ('5'), ('"e"'), ('null'), ('[{"N": "1"}]'), ('{"e": 5}'), ('{"e": {"N": 5}}'),
+               ('{"e": {"N": null}}'), ('{"e": {"N": ["1"]}}'), ('{"e": {"S": "1"}}'), ('{"e": {"N": ""}}'),
+               ('{"e": {"N": "-"}}'), ('{"e": {"N": "1e"}}'), ('{"e": {"N": "1e99999999999999999999"}}'),
+               ('{"e": {"N": "-1e-99999999999999999999"}}'), ('{"e": {"N": "9223372036854775808"}}'),
+               ('{"e": {"N": "-9223372036854775809.5"}}'), ('{"e": {"N": " 1"}}'), ('{"e": {"N": "0x10"}}'),
+               ('{"e": {"N": "1", "S": "2"}}'), ('{"e": {"e": {"N": "1"}}}')) AS t(v);
+SELECT stdesign.ttl_second(jsonb_build_object('e', jsonb_build_object('N', repeat('9', 200000))), 'e') AS long_digits,
+       stdesign.ttl_second(jsonb_build_object('e', jsonb_build_object('N', '0.' || repeat('0', 200000) || '1')), 'e') AS long_fraction,
+       stdesign.ttl_second('{"": {"N": "7"}}', '') AS empty_name,
+       stdesign.ttl_second(jsonb_build_object(repeat('k', 100000), jsonb_build_object('N', '7')), repeat('k', 100000)) AS long_name,
+       stdesign.ttl_second('{"e": {"N": "7"}}', NULL) AS null_name;
+CREATE TEMP TABLE second_toast (v jsonb);
+INSERT INTO second_toast SELECT jsonb_build_object('e', jsonb_build_object('N', '1700000000.5'),
+  'pad', string_agg(md5(i::text), '')) FROM generate_series(1, 20000) i;
+SELECT stdesign.ttl_second(v, 'e') AS toasted FROM second_toast;
 RESET ROLE;
+DROP TABLE pg_temp.second_toast;
 DROP TABLE pg_temp.shard_toast;
 
 SELECT st_drop_table('Lay');

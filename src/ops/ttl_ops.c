@@ -114,15 +114,18 @@ create_ttl_index(StTable *t, const char *attribute)
 	st_internal_error("the names of the time-to-live index of table %s are taken", t->name);
 }
 
-/* Its index, when there is one (a table enabled before indexes existed has none). */
+/*
+ * Its index on attribute, when there is one (a table enabled before indexes
+ * existed has none).
+ */
 static void
-drop_ttl_index(StTable *t)
+drop_ttl_index(StTable *t, const char *attribute)
 {
 	char	   *names[2];
 
 	ttl_index_names(t->name, names);
 	for (int i = 0; i < 2; i++)
-		if (storage_is_ttl_index(t->relid, names[i]))
+		if (storage_is_ttl_index(t->relid, names[i], attribute))
 			storage_drop_index(names[i]);
 }
 
@@ -173,7 +176,7 @@ ops_ttl_update(const char *table_name, const char *attribute, bool enabled)
 	if (enabled)
 		create_ttl_index(t, attribute);
 	else
-		drop_ttl_index(t);
+		drop_ttl_index(t, attribute);
 
 	spec = av_new(AV_M);
 	av_map_put_nocheck(spec, "Enabled", 7, av_new_bool(enabled));

@@ -33,6 +33,7 @@
 #include "access/stratnum.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "catalog/pg_am_d.h"
 #include "catalog/pg_collation_d.h"
 #include "executor/tuptable.h"
 #include "utils/fmgroids.h"
@@ -533,20 +534,66 @@ storage_create_ttl_index(const char *relname, const char *index_relname, const c
 					  ttl_shard_sql(has_sk), e, e));
 }
 
+/* Whether node is column attno of the indexed relation. */
+static bool
+is_column(Node *node, AttrNumber attno)
+{
+	return node != NULL && IsA(node, Var) && attno != InvalidAttrNumber &&
+		((Var *) node)->varattno == attno;
+}
+
+/* Whether node is a call of stdesign's function name, and its arguments. */
+static bool
+is_stdesign_call(Node *node, const char *name, List **args)
+{
+	FuncExpr   *f = node != NULL && IsA(node, FuncExpr) ? (FuncExpr *) node : NULL;
+	char	   *fname = f ? get_func_name(f->funcid) : NULL;
+
+	if (fname == NULL || strcmp(fname, name) != 0 ||
+		get_func_namespace(f->funcid) != get_namespace_oid("stdesign", false))
+		return false;
+	*args = f->args;
+	return true;
+}
+
 /*
- * Whether index_relname, in the data schema, is a time-to-live index of
- * relation relid: an index of it over stdesign.ttl_shard and
- * stdesign.ttl_second, or (as made before the shards) over
- * stdesign.ttl_expiry alone.  A name is not enough: anyone may add indexes
- * of their own to a table's relation.
+ * Whether node is the expiry of the item's attribute as the index has it:
+ * stdesign.<name>(item, '<attribute>'::text).
+ */
+static bool
+is_expiry_of(Node *node, const char *name, AttrNumber item, const char *attribute)
+{
+	List	   *args;
+	Const	   *c;
+
+	if (!is_stdesign_call(node, name, &args) || list_length(args) != 2 ||
+		!is_column(linitial(args), item) || !IsA(lsecond(args), Const))
+		return false;
+	c = (Const *) lsecond(args);
+	return c->consttype == TEXTOID && !c->constisnull &&
+		strcmp(TextDatumGetCString(c->constvalue), attribute) == 0;
+}
+
+/*
+ * Whether index_relname, in the data schema, is the time-to-live index of
+ * relation relid on `attribute`: a btree of it over stdesign.ttl_shard(pk[,
+ * sk]) and stdesign.ttl_second(item, attribute), or (as made before the
+ * shards) over stdesign.ttl_expiry(item, attribute) alone, partial on the
+ * last being NOT NULL -- what storage_create_ttl_index makes, in every
+ * part.  A name is not enough: anyone may add indexes of their own to a
+ * table's relation, and an owner's own index is not dropped for this one.
  */
 bool
-storage_is_ttl_index(Oid relid, const char *index_relname)
+storage_is_ttl_index(Oid relid, const char *index_relname, const char *attribute)
 {
 	Oid			ix = get_relname_relid(index_relname, get_namespace_oid(ST_DATA_SCHEMA, false));
-	Oid			ns = get_namespace_oid("stdesign", false);
+	AttrNumber	pk = get_attnum(relid, "pk");
+	AttrNumber	sk = get_attnum(relid, "sk");
+	AttrNumber	item = get_attnum(relid, "item");
 	Relation	ind;
 	List	   *exprs;
+	List	   *pred;
+	List	   *args;
 	int			natts;
 	bool		result;
 
@@ -554,18 +601,24 @@ storage_is_ttl_index(Oid relid, const char *index_relname)
 		return false;
 	ind = index_open(ix, AccessShareLock);
 	exprs = RelationGetIndexExpressions(ind);
+	pred = RelationGetIndexPredicate(ind);
 	natts = ind->rd_index->indnatts;
-	result = ind->rd_index->indrelid == relid && (natts == 1 || natts == 2) &&
-		list_length(exprs) == natts;
-	for (int i = 0; result && i < natts; i++)
+	result = ind->rd_index->indrelid == relid && ind->rd_rel->relam == BTREE_AM_OID &&
+		!ind->rd_index->indisunique && (natts == 1 || natts == 2) &&
+		list_length(exprs) == natts && list_length(pred) == 1 && IsA(linitial(pred), NullTest);
+	if (result && natts == 2)
+		result = is_stdesign_call(linitial(exprs), "ttl_shard", &args) &&
+			list_length(args) == (sk != InvalidAttrNumber ? 2 : 1) &&
+			is_column(linitial(args), pk) &&
+			(list_length(args) == 1 || is_column(lsecond(args), sk)) &&
+			is_expiry_of(lsecond(exprs), "ttl_second", item, attribute);
+	else if (result)
+		result = is_expiry_of(linitial(exprs), "ttl_expiry", item, attribute);
+	if (result)
 	{
-		/* ttl_shard has two forms (with and without sk): names are checked */
-		Node	   *x = list_nth(exprs, i);
-		Oid			f = IsA(x, FuncExpr) ? ((FuncExpr *) x)->funcid : InvalidOid;
-		char	   *name = OidIsValid(f) ? get_func_name(f) : NULL;
-		const char *want = natts == 1 ? "ttl_expiry" : i == 0 ? "ttl_shard" : "ttl_second";
+		NullTest   *nt = (NullTest *) linitial(pred);
 
-		result = name != NULL && strcmp(name, want) == 0 && get_func_namespace(f) == ns;
+		result = nt->nulltesttype == IS_NOT_NULL && equal(nt->arg, llast(exprs));
 	}
 	index_close(ind, AccessShareLock);
 	return result;
