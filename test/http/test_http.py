@@ -1513,12 +1513,15 @@ def owned_connections(get, want):
     return None, [], [x for cs in by.values() for x in cs]
 
 
-def hold_pool_lock(lock, held):
-    """A SQL session that runs lock (a statement) in a transaction and then
-    sleeps, holding what it took; back once held() sees it sleeping."""
-    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "BEGIN", "-c", lock,
-                               "-c", "SELECT pg_sleep(60) /* pool lock */"],
+def hold_pool_lock(lock, held, role=None, label="pool lock", seconds=60):
+    """A SQL session (as role, when given) that runs lock (a statement) in a
+    transaction and then sleeps, its statement marked with label, holding
+    what it took; back once held() sees it sleeping."""
+    sleep = "pg_sleep(%d) /* %s */" % (seconds, label)
+    holder = subprocess.Popen(["psql", "-X", "-q"] + (["-c", "SET ROLE " + role] if role else []) +
+                              ["-c", "BEGIN", "-c", lock, "-c", "SELECT " + sleep],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    holder.sleep_statement = sleep
     for _ in range(100):
         if held():
             break
@@ -1528,8 +1531,8 @@ def hold_pool_lock(lock, held):
 
 def release_pool_lock(holder):
     """hold_pool_lock's session cancelled, its transaction ended."""
-    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60) /* pool lock */%' "
-        "AND pid <> pg_backend_pid()")
+    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%%%s%%' "
+        "AND pid <> pg_backend_pid()" % holder.sleep_statement)
     holder.wait(timeout=30)
 
 
@@ -2073,16 +2076,10 @@ def roles_tests(key, secret):
     set_and_reload("SET stdesign.http_max_workers_per_role = 1", "SET stdesign.http_lock_timeout = '3s'")
 
     # role a holds the item's row lock from SQL, and sends two UpdateItems
-    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "SET ROLE stdesign_bounds_a", "-c", "BEGIN",
-                               "-c", 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rela,
-                               "-c", "SELECT pg_sleep(40) /* role lock */"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     held = lambda: sql("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' "
                        "AND query LIKE '%pg_sleep(40) /* role lock */%' AND pid <> pg_backend_pid()") == "1"
-    for _ in range(100):
-        if held():
-            break
-        time.sleep(0.1)
+    row_lock = 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rela
+    holder = hold_pool_lock(row_lock, held, role="stdesign_bounds_a", label="role lock", seconds=40)
     check("roles: role a holds the row lock from SQL", held())
     update = {"TableName": "RoleTableA", "Key": {"PK": {"S": "a"}, "SK": {"S": "1"}},
               "UpdateExpression": "SET n = :one", "ExpressionAttributeValues": {":one": {"N": "1"}}}
@@ -2129,23 +2126,14 @@ def roles_tests(key, secret):
           updates)
     check("roles: one after the other (the second waited for the first's worker)",
           sorted(u[2] for u in updates.values())[1] > 5, updates)
-    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(40) /* role lock */%' "
-        "AND pid <> pg_backend_pid()")
-    holder.wait(timeout=30)
+    release_pool_lock(holder)
     conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
     status, etype, data = signed("UpdateItem", update, akey, asecret, conn)
     conn.close()
     check("roles: the lock released, role a's UpdateItem is served", status == 200, (status, data))
 
     # past half the queue's slots waiting for the role's worker: throttled
-    holder = subprocess.Popen(["psql", "-X", "-q", "-c", "SET ROLE stdesign_bounds_a", "-c", "BEGIN",
-                               "-c", 'SELECT 1 FROM stdesign_data."%s" FOR UPDATE' % rela,
-                               "-c", "SELECT pg_sleep(40) /* role lock */"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        if held():
-            break
-        time.sleep(0.1)
+    holder = hold_pool_lock(row_lock, held, role="stdesign_bounds_a", label="role lock", seconds=40)
     nworkers = int(sql("SELECT count(*) FROM stdesign.http_status()"))
     many = nworkers * 64 // 2 + 6
     updates.clear()
@@ -2154,9 +2142,7 @@ def roles_tests(key, secret):
         t.start()
     time.sleep(2)
     early = dict(updates)
-    sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(40) /* role lock */%' "
-        "AND pid <> pg_backend_pid()")
-    holder.wait(timeout=30)
+    release_pool_lock(holder)
     for t in threads:
         t.join()
     throttled = [u for u in early.values() if u[1] == "com.amazonaws.dynamodb.v20120810#RequestLimitExceeded"]
