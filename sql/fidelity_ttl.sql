@@ -252,6 +252,12 @@ SELECT count(*) AS put FROM generate_series(1, 100) i,
 SELECT count(DISTINCT stdesign.ttl_shard(pk)) AS shards_holding_expired FROM stdesign_data."ExpiringHash";
 SELECT st_expire('ExpiringHash') AS expired;
 SELECT count(*) AS left FROM stdesign_data."ExpiringHash";
+-- On a table without a sort key the index is over ttl_shard(pk): disabling
+-- drops it too.
+SELECT st_update_ttl('ExpiringHash', 'until', false) IS NOT NULL AS disabled;
+SELECT count(*) AS ttl_indexes FROM pg_class WHERE relname LIKE 'ExpiringHash:ttl%';
+SELECT st_update_ttl('ExpiringHash', 'until') IS NOT NULL AS enabled;
+SELECT pg_get_indexdef('stdesign_data."ExpiringHash:ttl"'::regclass) AS definition;
 -- An index as earlier builds made it (over ttl_expiry alone) still serves
 -- the expiry query, and disabling drops it as a time-to-live index.
 DROP INDEX stdesign_data."ExpiringHash:ttl";
@@ -301,6 +307,33 @@ SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
 SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
 SELECT count(*) AS ttl_indexes FROM pg_index
   WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+-- Column orderings of its own, or an exclusion constraint's index, under
+-- the name: not it (disabling leaves them, without an error).
+CREATE INDEX "OwnIndex:ttl" ON stdesign_data."OwnIndex"
+  (stdesign.ttl_shard(pk, sk) DESC, stdesign.ttl_second(item, 'until'::text))
+  WHERE stdesign.ttl_second(item, 'until'::text) IS NOT NULL;
+SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
+SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
+SELECT indexrelid::regclass AS index FROM pg_index
+  WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+DROP INDEX stdesign_data."OwnIndex:ttl";
+ALTER TABLE stdesign_data."OwnIndex" ADD CONSTRAINT "OwnIndex:ttl" EXCLUDE USING btree
+  (stdesign.ttl_shard(pk, sk) WITH =, stdesign.ttl_second(item, 'until'::text) WITH =)
+  WHERE (stdesign.ttl_second(item, 'until'::text) IS NOT NULL);
+SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
+SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
+SELECT indexrelid::regclass AS index FROM pg_index
+  WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+ALTER TABLE stdesign_data."OwnIndex" DROP CONSTRAINT "OwnIndex:ttl";
+-- Another relation's index under the name: not it (and, its table
+-- checked first, never opened).
+CREATE TABLE stdesign_data.own_other (x int);
+CREATE INDEX "OwnIndex:ttl" ON stdesign_data.own_other (x);
+SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
+SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
+SELECT indrelid::regclass AS "table", indexrelid::regclass AS index FROM pg_index
+  WHERE indexrelid::regclass::text LIKE '%OwnIndex:ttl%';
+DROP TABLE stdesign_data.own_other;
 SELECT st_drop_table('OwnIndex') IS NOT NULL AS dropped;
 
 -- DeleteTable takes the setting with it: a new table of that name starts

@@ -125,7 +125,7 @@ drop_ttl_index(StTable *t, const char *attribute)
 
 	ttl_index_names(t->name, names);
 	for (int i = 0; i < 2; i++)
-		if (storage_is_ttl_index(t->relid, names[i], attribute))
+		if (storage_is_ttl_index(t->relid, names[i], attribute, t->sk.name != NULL))
 			storage_drop_index(names[i]);
 }
 

@@ -100,7 +100,8 @@ extern void storage_drop_index(const char *index_relname);
 #define STORAGE_TTL_SHARDS 16
 extern void storage_create_ttl_index(const char *relname, const char *index_relname,
 									 const char *attribute, bool has_sk);
-extern bool storage_is_ttl_index(Oid relid, const char *index_relname, const char *attribute);
+extern bool storage_is_ttl_index(Oid relid, const char *index_relname, const char *attribute,
+								 bool has_sk);
 /* Whether no relation of the data schema has this name. */
 extern bool storage_name_free(const char *relname);
 extern void storage_drop_relation(const char *relname);

@@ -61,6 +61,8 @@
 #include "utils/guc.h"
 #include "utils/plancache.h"
 
+#include "catalog/dependency.h"
+#include "catalog/index.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
@@ -576,19 +578,23 @@ is_expiry_of(Node *node, const char *name, AttrNumber item, const char *attribut
 
 /*
  * Whether index_relname, in the data schema, is the time-to-live index of
- * relation relid on `attribute`: a btree of it over stdesign.ttl_shard(pk[,
- * sk]) and stdesign.ttl_second(item, attribute), or (as made before the
- * shards) over stdesign.ttl_expiry(item, attribute) alone, partial on the
- * last being NOT NULL -- what storage_create_ttl_index makes, in every
- * part.  A name is not enough: anyone may add indexes of their own to a
- * table's relation, and an owner's own index is not dropped for this one.
+ * relation relid on `attribute`, as storage_create_ttl_index makes it: a
+ * btree of relid, not unique, no constraint's, without options or column
+ * orderings of its own, over stdesign.ttl_shard(pk[, sk]) and
+ * stdesign.ttl_second(item, attribute), or (as made before the shards)
+ * over stdesign.ttl_expiry(item, attribute) alone, partial on the last
+ * being NOT NULL.  A name is not enough: anyone may add indexes of their
+ * own to a table's relation (or to another's under this name), and an
+ * owner's own index is not dropped for this one.  The index's table is
+ * checked before the index is opened, so that another relation's index of
+ * the name is never locked.
  */
 bool
-storage_is_ttl_index(Oid relid, const char *index_relname, const char *attribute)
+storage_is_ttl_index(Oid relid, const char *index_relname, const char *attribute, bool has_sk)
 {
 	Oid			ix = get_relname_relid(index_relname, get_namespace_oid(ST_DATA_SCHEMA, false));
 	AttrNumber	pk = get_attnum(relid, "pk");
-	AttrNumber	sk = get_attnum(relid, "sk");
+	AttrNumber	sk = has_sk ? get_attnum(relid, "sk") : InvalidAttrNumber;
 	AttrNumber	item = get_attnum(relid, "item");
 	Relation	ind;
 	List	   *exprs;
@@ -597,20 +603,25 @@ storage_is_ttl_index(Oid relid, const char *index_relname, const char *attribute
 	int			natts;
 	bool		result;
 
-	if (!OidIsValid(ix) || get_rel_relkind(ix) != RELKIND_INDEX)
+	if (!OidIsValid(ix) || get_rel_relkind(ix) != RELKIND_INDEX ||
+		IndexGetRelation(ix, true) != relid || (has_sk && sk == InvalidAttrNumber))
 		return false;
 	ind = index_open(ix, AccessShareLock);
 	exprs = RelationGetIndexExpressions(ind);
 	pred = RelationGetIndexPredicate(ind);
 	natts = ind->rd_index->indnatts;
 	result = ind->rd_index->indrelid == relid && ind->rd_rel->relam == BTREE_AM_OID &&
-		!ind->rd_index->indisunique && (natts == 1 || natts == 2) &&
+		!ind->rd_index->indisunique && !ind->rd_index->indisexclusion &&
+		!OidIsValid(get_index_constraint(ix)) && ind->rd_options == NULL &&
+		(natts == 1 || natts == 2) && ind->rd_index->indnkeyatts == natts &&
 		list_length(exprs) == natts && list_length(pred) == 1 && IsA(linitial(pred), NullTest);
+	for (int i = 0; result && i < natts; i++)
+		result = ind->rd_indoption[i] == 0;
 	if (result && natts == 2)
 		result = is_stdesign_call(linitial(exprs), "ttl_shard", &args) &&
-			list_length(args) == (sk != InvalidAttrNumber ? 2 : 1) &&
+			list_length(args) == (has_sk ? 2 : 1) &&
 			is_column(linitial(args), pk) &&
-			(list_length(args) == 1 || is_column(lsecond(args), sk)) &&
+			(!has_sk || is_column(lsecond(args), sk)) &&
 			is_expiry_of(lsecond(exprs), "ttl_second", item, attribute);
 	else if (result)
 		result = is_expiry_of(linitial(exprs), "ttl_expiry", item, attribute);
