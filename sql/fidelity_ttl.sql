@@ -280,14 +280,20 @@ SELECT st_drop_table('ExpiringHash') IS NOT NULL AS dropped;
 -- index under the index's name, over the same functions but another
 -- attribute, or the right one without the predicate, is not it and stays
 -- (the time-to-live index then takes the other form of the name).
+-- on_off_left(t): time to live enabled on "until" and disabled again; the
+-- time-to-live-named indexes of t's relation left.
+CREATE FUNCTION on_off_left(t text) RETURNS SETOF regclass LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM st_update_ttl(t, 'until');
+	PERFORM st_update_ttl(t, 'until', false);
+	RETURN QUERY SELECT indexrelid::regclass FROM pg_index
+	  WHERE indrelid = format('stdesign_data.%I', t)::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+END $$;
 SELECT st_create_table('OwnIndex') IS NOT NULL AS created;
 CREATE INDEX "OwnIndex:ttl" ON stdesign_data."OwnIndex"
   (stdesign.ttl_shard(pk, sk), stdesign.ttl_second(item, 'other'::text))
   WHERE stdesign.ttl_second(item, 'other'::text) IS NOT NULL;
-SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
-SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
-SELECT indexrelid::regclass AS index FROM pg_index
-  WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+SELECT on_off_left('OwnIndex') AS another_attribute;
 DROP INDEX stdesign_data."OwnIndex:ttl";
 CREATE INDEX "OwnIndex:ttl" ON stdesign_data."OwnIndex"
   (stdesign.ttl_shard(pk, sk), stdesign.ttl_second(item, 'until'::text));
@@ -298,42 +304,33 @@ SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
 SELECT indexrelid::regclass AS index, indpred IS NULL AS no_predicate FROM pg_index
   WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
 -- The index as st_update_ttl makes it, made by the owner under the name,
--- is taken for it (the same index in every part).
+-- is taken for it (the same index in every part): none left.
 DROP INDEX stdesign_data."OwnIndex:ttl";
 CREATE INDEX "OwnIndex:ttl" ON stdesign_data."OwnIndex"
   (stdesign.ttl_shard(pk, sk), stdesign.ttl_second(item, 'until'::text))
   WHERE stdesign.ttl_second(item, 'until'::text) IS NOT NULL;
-SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
-SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
-SELECT count(*) AS ttl_indexes FROM pg_index
-  WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+SELECT on_off_left('OwnIndex') AS the_same_index;
 -- Column orderings of its own, or an exclusion constraint's index, under
 -- the name: not it (disabling leaves them, without an error).
 CREATE INDEX "OwnIndex:ttl" ON stdesign_data."OwnIndex"
   (stdesign.ttl_shard(pk, sk) DESC, stdesign.ttl_second(item, 'until'::text))
   WHERE stdesign.ttl_second(item, 'until'::text) IS NOT NULL;
-SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
-SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
-SELECT indexrelid::regclass AS index FROM pg_index
-  WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+SELECT on_off_left('OwnIndex') AS descending;
 DROP INDEX stdesign_data."OwnIndex:ttl";
 ALTER TABLE stdesign_data."OwnIndex" ADD CONSTRAINT "OwnIndex:ttl" EXCLUDE USING btree
   (stdesign.ttl_shard(pk, sk) WITH =, stdesign.ttl_second(item, 'until'::text) WITH =)
   WHERE (stdesign.ttl_second(item, 'until'::text) IS NOT NULL);
-SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
-SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
-SELECT indexrelid::regclass AS index FROM pg_index
-  WHERE indrelid = 'stdesign_data."OwnIndex"'::regclass AND indexrelid::regclass::text LIKE '%ttl%';
+SELECT on_off_left('OwnIndex') AS exclusion_constraint;
 ALTER TABLE stdesign_data."OwnIndex" DROP CONSTRAINT "OwnIndex:ttl";
 -- Another relation's index under the name: not it (and, its table
 -- checked first, never opened).
 CREATE TABLE stdesign_data.own_other (x int);
 CREATE INDEX "OwnIndex:ttl" ON stdesign_data.own_other (x);
-SELECT st_update_ttl('OwnIndex', 'until') IS NOT NULL AS enabled;
-SELECT st_update_ttl('OwnIndex', 'until', false) IS NOT NULL AS disabled;
+SELECT on_off_left('OwnIndex') AS left_on_own_index;
 SELECT indrelid::regclass AS "table", indexrelid::regclass AS index FROM pg_index
   WHERE indexrelid::regclass::text LIKE '%OwnIndex:ttl%';
 DROP TABLE stdesign_data.own_other;
+DROP FUNCTION on_off_left(text);
 SELECT st_drop_table('OwnIndex') IS NOT NULL AS dropped;
 
 -- DeleteTable takes the setting with it: a new table of that name starts
