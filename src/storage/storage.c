@@ -610,8 +610,8 @@ storage_is_ttl_index(Oid relid, const char *index_relname, const char *attribute
 	exprs = RelationGetIndexExpressions(ind);
 	pred = RelationGetIndexPredicate(ind);
 	natts = ind->rd_index->indnatts;
-	result = ind->rd_index->indrelid == relid && ind->rd_rel->relam == BTREE_AM_OID &&
-		!ind->rd_index->indisunique && !ind->rd_index->indisexclusion &&
+	/* an exclusion constraint's index is a constraint's: no indisexclusion test */
+	result = ind->rd_rel->relam == BTREE_AM_OID && !ind->rd_index->indisunique &&
 		!OidIsValid(get_index_constraint(ix)) && ind->rd_options == NULL &&
 		(natts == 1 || natts == 2) && ind->rd_index->indnkeyatts == natts &&
 		list_length(exprs) == natts && list_length(pred) == 1 && IsA(linitial(pred), NullTest);
